@@ -1,0 +1,49 @@
+"""ament_python / pip build of urdf_tools_ros (the same file serves colcon and ``pip install .``)."""
+
+from glob import glob
+import os
+
+from setuptools import find_packages, setup
+
+PACKAGE = 'urdf_tools_ros'
+
+
+def share(folder: str) -> list[tuple[str, list[str]]]:
+    """Install every file below ``folder`` into ``share/urdf_tools_ros/<folder>``, keeping subfolders."""
+    entries: dict[str, list[str]] = {}
+    for path in sorted(glob(os.path.join(folder, '**', '*'), recursive=True)):
+        if os.path.isfile(path):
+            target = os.path.join('share', PACKAGE, os.path.dirname(path))
+            entries.setdefault(target, []).append(path)
+    return sorted(entries.items())
+
+
+setup(
+    name=PACKAGE,
+    version='0.1.0',
+    packages=find_packages(exclude=['test', 'test.*', 'bench']),
+    package_data={PACKAGE: ['py.typed']},
+    data_files=[
+        ('share/ament_index/resource_index/packages', ['resource/' + PACKAGE]),
+        ('share/' + PACKAGE, ['package.xml']),
+        *share('launch'),
+        *share('urdf'),
+        *share('config'),
+    ],
+    python_requires='>=3.10',
+    install_requires=['numpy', 'lxml', 'defusedxml', 'xacro>=2', 'urdfdom-py', 'setuptools'],
+    extras_require={
+        'test': ['pytest', 'hypothesis', 'mypy', 'flake8', 'lxml-stubs'],
+    },
+    zip_safe=False,
+    maintainer='urdf_tools_ros maintainers',
+    maintainer_email='maintainers@urdf-tools-ros.invalid',
+    description='URDF/xacro checker, forward kinematics, joint-state and TF nodes for ROS 2',
+    license='Apache-2.0',
+    entry_points={
+        'console_scripts': [
+            'urdf-tools = urdf_tools_ros.cli.main:main',
+            'check = urdf_tools_ros.cli.main:check_main',
+        ],
+    },
+)

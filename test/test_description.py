@@ -1,0 +1,348 @@
+"""Loading: URDF and xacro, source lines, package resolution, and bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+import re
+
+from hypothesis import given, HealthCheck, settings, strategies as st
+import pytest
+
+from urdf_tools_ros.core import description
+from urdf_tools_ros.core.description import load, load_string
+from urdf_tools_ros.core.errors import (DescriptionLoadError, DescriptionTooLargeError,
+                                        RobotDescriptionError)
+from urdf_tools_ros.core.model import Box, Mesh
+
+from conftest import SAMPLE_ROBOT, shared_model
+
+MINIMAL = '<robot name="r">\n  <link name="a"/>\n</robot>\n'
+
+
+def codes(desc: description.RobotDescription) -> list[str]:
+    return [finding.code for finding in desc.findings]
+
+
+# -- good input -------------------------------------------------------------------------------
+def test_minimal_string_loads_with_lines() -> None:
+    desc = load_string(MINIMAL)
+    assert desc.robot.name == 'r'
+    assert [link.name for link in desc.robot.links] == ['a']
+    assert desc.robot.links[0].location is not None
+    assert desc.robot.links[0].location.line == 2
+    assert desc.findings == ()
+    assert not desc.is_xacro
+
+
+def test_every_element_keeps_its_line(tmp_path: Path) -> None:
+    text = ('<robot name="r">\n'
+            '  <link name="a">\n'
+            '    <visual>\n'
+            '      <geometry><box size="1 2 3"/></geometry>\n'
+            '    </visual>\n'
+            '  </link>\n'
+            '  <link name="b"/>\n'
+            '  <joint name="j" type="revolute">\n'
+            '    <parent link="a"/><child link="b"/>\n'
+            '    <limit lower="-1" upper="1" effort="1" velocity="1"/>\n'
+            '  </joint>\n'
+            '</robot>\n')
+    path = tmp_path / 'r.urdf'
+    path.write_text(text)
+    desc = load(path)
+    robot = desc.robot
+    assert str(robot.joint('j').location) == f'{path}:8'
+    assert robot.link('a').visuals[0].location.line == 3
+    assert robot.link('a').visuals[0].geometry == Box((1.0, 2.0, 3.0))
+    assert desc.dependencies == (str(path.resolve()),)
+
+
+def test_xacro_elements_point_at_the_original_file_and_line() -> None:
+    desc = load(SAMPLE_ROBOT)
+    assert desc.is_xacro
+    sources = {Path(f).name for f in desc.dependencies}
+    assert 'sample_robot.urdf.xacro' in sources and len(sources) >= 2
+    for joint in desc.robot.joints:
+        location = joint.location
+        assert location is not None and location.line is not None
+        lines = Path(location.filename).read_text().splitlines()
+        # The line holds a <joint> (or a macro call/definition line that writes one).
+        assert '<joint' in lines[location.line - 1] or 'xacro:' in lines[location.line - 1]
+    assert 'urdf_tools_ros_source' not in desc.xml
+
+
+def test_xacro_args_are_applied() -> None:
+    plain = load(SAMPLE_ROBOT)
+    prefixed = load(SAMPLE_ROBOT, xacro_args={'prefix': 'r1_'})
+    assert {f'r1_{j.name}' for j in plain.robot.joints} == {j.name for j in prefixed.robot.joints}
+
+
+def test_package_uri_resolves_to_this_package() -> None:
+    desc = load(SAMPLE_ROBOT)
+    meshes = [v.geometry for link in desc.robot.links for v in link.visuals
+              if isinstance(v.geometry, Mesh)]
+    assert meshes
+    for mesh in meshes:
+        assert mesh.resolved is not None and Path(mesh.resolved).is_file(), mesh
+
+
+def test_package_path_argument_resolves_package_uri(tmp_path: Path) -> None:
+    share = tmp_path / 'my_pkg'
+    (share / 'meshes').mkdir(parents=True)
+    (share / 'meshes' / 'm.stl').write_bytes(b'solid x\nendsolid x\n')
+    text = ('<robot name="r"><link name="a"><visual><geometry>'
+            '<mesh filename="package://my_pkg/meshes/m.stl"/></geometry></visual></link></robot>')
+    unresolved = load_string(text).robot.links[0].visuals[0].geometry
+    assert isinstance(unresolved, Mesh) and unresolved.resolved is None
+    resolved = load_string(text, package_paths={'my_pkg': str(share)})
+    mesh = resolved.robot.links[0].visuals[0].geometry
+    assert isinstance(mesh, Mesh) and mesh.resolved == str(share / 'meshes' / 'm.stl')
+
+
+def test_find_in_xacro_uses_package_paths(tmp_path: Path) -> None:
+    share = tmp_path / 'parts'
+    share.mkdir()
+    (share / 'part.xacro').write_text(
+        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><link name="from_include"/></robot>')
+    main = tmp_path / 'main.urdf.xacro'
+    main.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                    '  <xacro:include filename="$(find parts)/part.xacro"/>\n</robot>\n')
+    with pytest.raises(DescriptionLoadError, match=r'\$\(find parts\).*--package-path'):
+        load(main)
+    desc = load(main, package_paths={'parts': str(share)})
+    assert [link.name for link in desc.robot.links] == ['from_include']
+    assert str((share / 'part.xacro').resolve()) in desc.dependencies
+    assert desc.robot.links[0].location.filename.endswith('part.xacro')
+
+
+def test_cookie_xacro_equals_shipped_urdf() -> None:
+    from_xacro = load(shared_model('cookie/xacro/cookie.xacro')).robot
+    shipped = load(shared_model('cookie')).robot
+
+    def strip(robot: object) -> object:
+        import dataclasses
+        if dataclasses.is_dataclass(robot) and not isinstance(robot, type):
+            return tuple((f.name, strip(getattr(robot, f.name)))
+                         for f in dataclasses.fields(robot) if f.name != 'location')
+        if isinstance(robot, tuple):
+            return tuple(strip(item) for item in robot)
+        return robot
+    assert len(from_xacro.links) == 62
+    assert strip(from_xacro) == strip(shipped)
+
+
+def test_undeclared_namespace_prefix_loads_with_a_warning() -> None:
+    desc = load(shared_model('robotiq_2f_85.urdf'))
+    warnings = [f for f in desc.findings if f.code == 'xml-namespace-undeclared']
+    assert len(warnings) == 1
+    assert '"drake"' in warnings[0].message
+    assert warnings[0].location is not None and warnings[0].location.line == 345
+    assert len(desc.robot.links) == 12 and len(desc.robot.joints) == 11
+
+
+def test_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    import sys
+
+    class Stdin:
+        buffer = io.BytesIO(MINIMAL.encode())
+    monkeypatch.setattr(sys, 'stdin', Stdin)
+    desc = load('-')
+    assert desc.filename == '<stdin>' and desc.robot.name == 'r'
+
+
+def test_unknown_elements_are_kept_and_reported_as_info() -> None:
+    desc = load_string('<robot name="r">\n<link name="a"/>\n<sensor name="s"/>\n</robot>')
+    assert [e.tag for e in desc.robot.unknown_elements] == ['sensor']
+    (finding,) = desc.findings
+    assert (finding.code, finding.severity.value, finding.location.line) == \
+        ('unknown-element', 'info', 3)
+
+
+# -- syntax-level findings --------------------------------------------------------------------
+@pytest.mark.parametrize('snippet, code', [
+    ('<joint name="j" type="fixed"><parent link="a"/><child link="b"/>'
+     '<origin xyz="1 2"/></joint>', 'vector-size'),
+    ('<joint name="j" type="fixed"><parent link="a"/><child link="b"/>'
+     '<origin xyz="1 2 x"/></joint>', 'number-invalid'),
+    ('<joint name="j" type="fixed"><parent link="a"/><child link="b"/>'
+     '<origin xyz="1 nan 0"/></joint>', 'number-not-finite'),
+    ('<joint name="j" type="fixed"><parent link="a"/></joint>', 'attribute-missing'),
+    ('<joint type="fixed"><parent link="a"/><child link="b"/></joint>', 'attribute-missing'),
+])
+def test_reader_findings(snippet: str, code: str) -> None:
+    text = f'<robot name="r">\n<link name="a"/><link name="b"/>\n{snippet}\n</robot>'
+    desc = load_string(text)
+    found = [f for f in desc.findings if f.code == code]
+    assert found, desc.findings
+    assert found[0].location.line == 3
+    assert found[0].severity.value == 'error'
+
+
+# -- bad input --------------------------------------------------------------------------------
+@pytest.mark.parametrize('content, message', [
+    (b'', 'empty'),
+    (b'   \n', 'empty'),
+    (b'\x00\x01\x02binary', 'binary'),
+    (b'\xff\xfe\xfa not utf8', 'not UTF-8'),
+    (b'<robot name="r"><link name="a"></robot>', 'malformed XML'),
+    (b'<launch><node/></launch>', 'expected <robot>'),
+    (b'just text', 'malformed XML'),
+])
+def test_bad_files_name_the_file(tmp_path: Path, content: bytes, message: str) -> None:
+    path = tmp_path / 'bad.urdf'
+    path.write_bytes(content)
+    with pytest.raises(DescriptionLoadError, match=re.escape(message)) as info:
+        load(path)
+    assert str(path) in str(info.value)
+
+
+def test_malformed_xml_names_the_line(tmp_path: Path) -> None:
+    path = tmp_path / 'bad.urdf'
+    path.write_text('<robot name="r">\n  <link name="a">\n</robot>\n')
+    with pytest.raises(DescriptionLoadError) as info:
+        load(path)
+    assert info.value.line == 3
+    assert str(info.value).startswith(f'{path}:3: malformed XML')
+
+
+def test_missing_file() -> None:
+    with pytest.raises(DescriptionLoadError, match='cannot read'):
+        load('/nonexistent/robot.urdf')
+
+
+def test_directory_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(DescriptionLoadError, match='directory'):
+        load(tmp_path)
+
+
+def test_size_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(description, 'MAX_DESCRIPTION_BYTES', 100)
+    path = tmp_path / 'big.urdf'
+    path.write_text('<robot name="r">' + '<link name="a"/>' * 20 + '</robot>')
+    with pytest.raises(DescriptionTooLargeError):
+        load(path)
+
+
+BILLION_LAUGHS = '''<?xml version="1.0"?>
+<!DOCTYPE robot [
+ <!ENTITY lol "lol">
+ <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+ <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+ <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+ <!ENTITY lol5 "&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;">
+ <!ENTITY lol6 "&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;">
+ <!ENTITY lol7 "&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;">
+ <!ENTITY lol8 "&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;">
+ <!ENTITY lol9 "&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;">
+]>
+<robot name="&lol9;"><link name="a"/></robot>
+'''
+
+
+@pytest.mark.parametrize('suffix', ['.urdf', '.urdf.xacro'])
+def test_billion_laughs_is_refused(tmp_path: Path, suffix: str) -> None:
+    path = tmp_path / f'laughs{suffix}'
+    path.write_text(BILLION_LAUGHS)
+    with pytest.raises(DescriptionLoadError, match='entit|malformed'):
+        load(path)
+
+
+@pytest.mark.parametrize('suffix', ['.urdf', '.urdf.xacro'])
+def test_external_entities_are_never_resolved(tmp_path: Path, suffix: str) -> None:
+    secret = tmp_path / 'secret.txt'
+    secret.write_text('TOP-SECRET')
+    path = tmp_path / f'xxe{suffix}'
+    path.write_text(f'<?xml version="1.0"?>\n<!DOCTYPE robot [<!ENTITY x SYSTEM '
+                    f'"file://{secret}">\n<!ENTITY y SYSTEM "http://127.0.0.1:9/x">]>\n'
+                    '<robot name="r"><link name="&x;&y;"/></robot>\n')
+    with pytest.raises(DescriptionLoadError) as info:
+        load(path)
+    assert 'TOP-SECRET' not in str(info.value)
+
+
+def test_xacro_undefined_property_names_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / 'bad.urdf.xacro'
+    path.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                    '  <link name="a"/>\n'
+                    '  <link name="${undefined_thing}"/>\n'
+                    '</robot>\n')
+    with pytest.raises(DescriptionLoadError, match='undefined_thing') as info:
+        load(path)
+    assert info.value.filename == str(path)
+    assert info.value.line == 3
+
+
+def test_xacro_missing_include_names_the_include(tmp_path: Path) -> None:
+    path = tmp_path / 'bad.urdf.xacro'
+    path.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                    '  <xacro:include filename="nothere.xacro"/>\n'
+                    '</robot>\n')
+    with pytest.raises(DescriptionLoadError, match='nothere.xacro') as info:
+        load(path)
+    assert str(path) in str(info.value)
+
+
+def test_xacro_malformed_include_names_the_included_file(tmp_path: Path) -> None:
+    (tmp_path / 'part.xacro').write_text('<robot>\n<link name="x">\n</robot>\n')
+    path = tmp_path / 'main.urdf.xacro'
+    path.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                    '  <xacro:include filename="part.xacro"/>\n</robot>\n')
+    with pytest.raises(DescriptionLoadError, match='malformed XML') as info:
+        load(path)
+    assert info.value.filename.endswith('part.xacro')
+    assert info.value.line == 3
+
+
+def test_xacro_state_is_restored_after_an_error(tmp_path: Path) -> None:
+    import xacro
+    before = (xacro.parse, xacro.eval_all, xacro.warning)
+    path = tmp_path / 'bad.urdf.xacro'
+    path.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                    '<link name="${nope}"/></robot>')
+    with pytest.raises(DescriptionLoadError):
+        load(path)
+    assert (xacro.parse, xacro.eval_all, xacro.warning) == before
+    assert load(SAMPLE_ROBOT).robot.name
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.binary(max_size=400))
+def test_fuzz_bytes_only_raise_our_error(data: bytes) -> None:
+    import tempfile
+    with tempfile.NamedTemporaryFile(suffix='.urdf') as handle:
+        handle.write(data)
+        handle.flush()
+        try:
+            load(handle.name)
+        except RobotDescriptionError:
+            pass
+
+
+_TAGS = ['robot', 'link', 'joint', 'parent', 'child', 'origin', 'axis', 'limit', 'mimic',
+         'inertial', 'mass', 'inertia', 'visual', 'collision', 'geometry', 'box', 'mesh',
+         'material', 'color', 'safety_controller', 'transmission', 'gazebo']
+_ATTRS = ['name', 'type', 'link', 'xyz', 'rpy', 'lower', 'upper', 'effort', 'velocity',
+          'joint', 'multiplier', 'value', 'ixx', 'size', 'filename', 'rgba', 'k_velocity']
+_VALUES = st.sampled_from(['a', 'b', '1', '-1 0', '0 0 1', 'nan', 'inf', '1e309', '',
+                           'revolute', 'fixed', 'weird', '1 2 3 4', 'package://x/y.stl'])
+
+
+@st.composite
+def urdf_like(draw: st.DrawFn, depth: int = 0) -> str:
+    tag = 'robot' if depth == 0 else draw(st.sampled_from(_TAGS))
+    attrs = draw(st.dictionaries(st.sampled_from(_ATTRS), _VALUES, max_size=4))
+    children = [] if depth > 3 else draw(st.lists(urdf_like(depth + 1), max_size=4))
+    attr_text = ''.join(f' {k}="{v}"' for k, v in attrs.items())
+    return f'<{tag}{attr_text}>{"".join(children)}</{tag}>'
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(urdf_like())
+def test_fuzz_structured_urdf_only_raise_our_error(text: str) -> None:
+    from urdf_tools_ros.core.checks import check_description
+    try:
+        desc = load_string(text)
+    except RobotDescriptionError:
+        return
+    check_description(desc)

@@ -1,0 +1,1 @@
+"""cli layer of urdf_tools_ros."""

@@ -1,0 +1,429 @@
+"""
+Load a robot description: the one seam to ``xacro``, ``urdf_parser_py`` and the XML parser.
+
+``load(path)`` reads a ``.urdf`` or ``.xacro`` file (xacro args ``name:=value``), a string or
+stdin into a :class:`RobotDescription`: the typed model, the final URDF XML, the loading
+findings and the files it was made from (for watching). Every element keeps its source line;
+for xacro it is the original ``.xacro`` file and line (the macro body for macro output).
+
+XML from outside is untrusted: the parser never resolves entities, loads a DTD or touches the
+network; entity declarations are refused; input is bounded by :data:`MAX_DESCRIPTION_BYTES`.
+xacro files are programs (``${...}`` is Python): process only xacro you trust.
+
+Undeclared namespace prefixes (``drake:`` in robotiq_2f_85.urdf) are accepted with a warning,
+as check_urdf (tinyxml) accepts them. urdf_parser_py, the reference Python reader, reads the same
+tree, and its refusals become ``urdf-parser-py-rejects`` findings, so a description that checks
+clean here also loads there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+import contextlib
+from dataclasses import dataclass
+import os
+from pathlib import Path
+import re
+import sys
+import threading
+from typing import Any, BinaryIO
+import xml.dom.minidom
+import xml.parsers.expat
+
+from defusedxml import DefusedXmlException
+from defusedxml.expatbuilder import DefusedExpatBuilderNS
+from lxml import etree
+from urdf_parser_py import urdf as urdf_parser
+from urdf_parser_py.xml_reflection import core as urdf_parser_core
+import xacro
+import xacro.substitution_args
+
+from .errors import DescriptionLoadError, DescriptionTooLargeError
+from .findings import Finding, Severity
+from .model import Robot, SourceLocation
+from .packages import make_package_locator, PackageLocator, resolve_resource
+from .urdf_reader import UrdfReader
+
+#: Largest description (file, each xacro include, and the xacro output) read, in bytes.
+MAX_DESCRIPTION_BYTES = 50 * 1024 * 1024
+
+#: Attribute that carries an element's original location through xacro; removed afterwards.
+_SOURCE_ATTRIBUTE = 'urdf_tools_ros_source'
+_XACRO_LOCK = threading.Lock()
+_COMMENT = re.compile(r'<!--.*?-->', re.DOTALL)
+
+
+@dataclass(frozen=True)
+class RobotDescription:
+    """
+    A loaded robot description.
+
+    :ivar robot: The typed model.
+    :ivar xml: The URDF XML (xacro output for xacro input), what ``robot_description`` carries.
+    :ivar filename: The file it was loaded from, ``'<string>'`` or ``'<stdin>'``.
+    :ivar findings: Findings made while loading (syntax level); rules add more
+        (:func:`urdf_tools_ros.core.checks.check_description`).
+    :ivar dependencies: Every file read: the file itself and each xacro include.
+    :ivar is_xacro: Whether xacro processed the input.
+    """
+
+    robot: Robot
+    xml: str
+    filename: str
+    findings: tuple[Finding, ...] = ()
+    dependencies: tuple[str, ...] = ()
+    is_xacro: bool = False
+
+
+def _read_bounded(stream: BinaryIO, filename: str) -> bytes:
+    data = stream.read(MAX_DESCRIPTION_BYTES + 1)
+    if len(data) > MAX_DESCRIPTION_BYTES:
+        raise DescriptionTooLargeError(
+            f'larger than the limit of {MAX_DESCRIPTION_BYTES // (1024 * 1024)} MiB', filename)
+    return data
+
+
+def read_file(path: str | os.PathLike[str]) -> bytes:
+    """
+    Read a description file, bounded by :data:`MAX_DESCRIPTION_BYTES`.
+
+    :raises DescriptionLoadError: if the file cannot be read or is too large.
+    """
+    name = os.fspath(path)
+    try:
+        if os.path.isdir(name):
+            raise DescriptionLoadError('is a directory, not a robot description', name)
+        with open(name, 'rb') as stream:
+            return _read_bounded(stream, name)
+    except OSError as exc:
+        raise DescriptionLoadError(f'cannot read: {exc.strerror or exc}', name) from exc
+
+
+def _decode(data: bytes, filename: str) -> str:
+    if not data.strip():
+        raise DescriptionLoadError('empty file, expected a <robot> description', filename)
+    if b'\x00' in data[:8192]:
+        raise DescriptionLoadError('binary file (NUL bytes), expected URDF or xacro XML',
+                                   filename)
+    try:
+        return data.decode('utf-8-sig')
+    except UnicodeDecodeError as exc:
+        raise DescriptionLoadError(f'not UTF-8 text (byte {exc.start}), expected URDF or xacro',
+                                   filename) from exc
+
+
+def looks_like_xacro(filename: str, text: str) -> bool:
+    """
+    Whether input needs xacro: a ``.xacro`` name, or a ``<xacro:...>`` element in the text.
+
+    A ``.urdf`` file is plain URDF even when it declares ``xmlns:xacro`` or has xacro in
+    comments (many xacro outputs do), as check_urdf reads it.
+    """
+    if filename.endswith('.xacro'):
+        return True
+    if filename.endswith('.urdf'):
+        return False
+    return '<xacro:' in _COMMENT.sub('', text)
+
+
+# -- XML parsing ------------------------------------------------------------------------------
+def _parser(recover: bool = False) -> etree.XMLParser:
+    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
+                           dtd_validation=False, huge_tree=False, recover=recover,
+                           remove_pis=True)
+
+
+def parse_xml(text: str, filename: str) -> tuple[Any, list[Finding]]:
+    """
+    Parse XML text safely into an lxml element, keeping source lines.
+
+    :return: ``(root element, findings)``; undeclared namespace prefixes are findings.
+    :raises DescriptionLoadError: on malformed XML, entity declarations or a root that is not
+        ``<robot>``, naming the file and line.
+    """
+    findings: list[Finding] = []
+    data = text.encode('utf-8')
+    parser = _parser()
+    try:
+        root = etree.fromstring(data, parser)
+    except etree.XMLSyntaxError as exc:
+        entries = list(parser.error_log)
+        if not entries or any(e.type_name != 'NS_ERR_UNDEFINED_NAMESPACE' for e in entries):
+            first = entries[0] if entries else None
+            line = first.line if first is not None else exc.lineno
+            message = first.message if first is not None else str(exc)
+            raise DescriptionLoadError(f'malformed XML: {message}', filename, line) from None
+        root = etree.fromstring(data, _parser(recover=True))
+        prefixes: dict[str, int] = {}
+        for entry in entries:
+            prefix = entry.message.split()[2] if entry.message.startswith('Namespace prefix') \
+                else entry.message
+            prefixes.setdefault(prefix, entry.line)
+        for prefix, line in prefixes.items():
+            findings.append(Finding(
+                'xml-namespace-undeclared', Severity.WARNING, 'robot',
+                f'namespace prefix "{prefix}" is used but never declared; the document is not '
+                f'namespace-well-formed XML (check_urdf accepts it, strict XML tools do not)',
+                SourceLocation(filename, line),
+                f'declare it on <robot>, e.g. xmlns:{prefix}="..."'))
+    if root is None:
+        raise DescriptionLoadError('no XML element found', filename)
+    dtd = root.getroottree().docinfo.internalDTD
+    if dtd is not None and any(True for _ in dtd.iterentities()):
+        raise DescriptionLoadError('entity declarations are not allowed in a robot description '
+                                   '(entities are never expanded or fetched)', filename, 1)
+    if root.tag != 'robot':
+        raise DescriptionLoadError(f'the root element is <{root.tag}>, expected <robot>: '
+                                   'not a URDF robot description', filename, root.sourceline)
+    return root, findings
+
+
+# -- xacro --------------------------------------------------------------------------------------
+class _AnnotatingBuilder(DefusedExpatBuilderNS):  # type: ignore[misc]
+    """minidom builder that refuses entities and tags each element with its file:line."""
+
+    def __init__(self, filename: str, table: list[SourceLocation]) -> None:
+        super().__init__(forbid_dtd=False, forbid_entities=True, forbid_external=True)
+        self._filename = filename
+        self._table = table
+
+    def start_element_handler(self, name: str, attributes: Any) -> None:
+        super().start_element_handler(name, attributes)
+        node = self.curNode
+        if not node.tagName.startswith('xacro:'):
+            self._table.append(SourceLocation(self._filename, self._parser.CurrentLineNumber))
+            node.setAttribute(_SOURCE_ATTRIBUTE, str(len(self._table) - 1))
+
+
+class _XacroSession:
+    """The hooks installed into the xacro module while one document is processed."""
+
+    def __init__(self, locate: PackageLocator) -> None:
+        self.table: list[SourceLocation] = []
+        self.files: list[str] = []
+        self.warnings: list[str] = []
+        self.nodes: list[Any] = []
+        self._locate = locate
+
+    def parse(self, inp: Any, filename: str | None = None) -> Any:
+        name = filename or '<string>'
+        if inp is None:
+            path = os.path.join(xacro.root_dir, filename or '')
+            try:
+                with open(path, 'rb') as stream:
+                    data = _read_bounded(stream, path)
+            except OSError as exc:
+                xacro.filestack.pop()
+                raise xacro.XacroException(f'{exc.strerror}: {exc.filename}', exc=exc)
+            self.files.append(os.path.abspath(path))
+            text = _decode(data, path)
+        elif isinstance(inp, str):
+            text = inp
+        else:
+            return inp
+        builder = _AnnotatingBuilder(name, self.table)
+        return builder.parseString(text.encode('utf-8'))
+
+    def eval_find(self, package: str) -> str:
+        share = self._locate(package)
+        if share is None:
+            raise xacro.XacroException(
+                f'$(find {package}): package not found; give --package-path {package}=DIR '
+                f'or set URDF_TOOLS_PACKAGE_PATH')
+        return share
+
+    def location(self) -> SourceLocation | None:
+        for node in reversed(self.nodes):
+            while node is not None and getattr(node, 'nodeType', None) == node.ELEMENT_NODE:
+                index = node.getAttribute(_SOURCE_ATTRIBUTE)
+                if index:
+                    return self.table[int(index)]
+                node = node.parentNode
+        return None
+
+
+@contextlib.contextmanager
+def _xacro_hooks(session: _XacroSession) -> Iterator[None]:
+    original_eval_all = xacro.eval_all
+
+    def eval_all(node: Any, macros: Any, symbols: Any) -> Any:
+        session.nodes.append(node)
+        result = original_eval_all(node, macros, symbols)
+        session.nodes.pop()
+        return result
+
+    saved = (xacro.parse, xacro.eval_all, xacro.warning, xacro.verbosity,
+             xacro.substitution_args._eval_find)
+    xacro.parse = session.parse
+    xacro.eval_all = eval_all
+    xacro.warning = lambda *args: session.warnings.append(' '.join(str(a) for a in args))
+    xacro.verbosity = 0
+    xacro.substitution_args._eval_find = session.eval_find
+    try:
+        yield
+    finally:
+        (xacro.parse, xacro.eval_all, xacro.warning, xacro.verbosity,
+         xacro.substitution_args._eval_find) = saved
+
+
+def _run_xacro(text: str, filename: str, args: Mapping[str, str],
+               locate: PackageLocator) -> tuple[str, _XacroSession]:
+    """Run xacro on ``text`` (from ``filename``); return the URDF XML text and the session."""
+    session = _XacroSession(locate)
+    with _XACRO_LOCK, _xacro_hooks(session):
+        real = filename if os.path.isfile(filename) else None
+        xacro.init_stacks(real)
+        if real is not None:
+            session.files.append(os.path.abspath(real))
+        try:
+            doc = session.parse(text, filename)
+            xacro.process_doc(doc, mappings=dict(args))
+            output = doc.toxml()
+        except (xml.parsers.expat.ExpatError, DefusedXmlException) as exc:
+            where = xacro.filestack[-1] if xacro.filestack and xacro.filestack[-1] else filename
+            line = getattr(exc, 'lineno', None)
+            raise DescriptionLoadError(f'malformed XML: {exc}', where, line) from None
+        except DescriptionLoadError:
+            raise
+        except Exception as exc:  # xacro raises XacroException, NameError, TypeError, ...
+            location = session.location()
+            where = location.filename if location else (
+                xacro.filestack[-1] if xacro.filestack and xacro.filestack[-1] else filename)
+            line = location.line if location else None
+            kind = '' if isinstance(exc, xacro.XacroException) else f'{type(exc).__name__}: '
+            raise DescriptionLoadError(f'xacro: {kind}{exc}', where, line) from None
+        finally:
+            xacro.init_stacks(None)
+    if len(output) > MAX_DESCRIPTION_BYTES:
+        raise DescriptionTooLargeError('xacro output is larger than the limit', filename)
+    return output, session
+
+
+# -- urdf_parser_py ---------------------------------------------------------------------------
+def _urdf_parser_py_findings(root: Any, location: SourceLocation | None) -> list[Finding]:
+    """Read the tree with urdf_parser_py too; its refusals and warnings become findings."""
+    messages: list[str] = []
+    with _XACRO_LOCK:
+        saved = urdf_parser_core.on_error
+        urdf_parser_core.on_error = messages.append
+        try:
+            urdf_parser.Robot.from_xml(
+                root, urdf_parser_core.Path('robot', tree=etree.ElementTree(root)))
+            rejected = None
+        except Exception as exc:  # urdf_parser_py raises bare Exception, AttributeError, ...
+            rejected = f'{type(exc).__name__}: {exc}'
+        finally:
+            urdf_parser_core.on_error = saved
+    findings = [Finding('urdf-parser-py-warning', Severity.WARNING, 'robot',
+                        f'urdf_parser_py: {message}', location)
+                for message in messages
+                if not message.startswith(('Unknown tag', 'Unknown attribute'))]
+    if rejected is not None:
+        findings.append(Finding('urdf-parser-py-rejects', Severity.ERROR, 'robot',
+                                f'urdf_parser_py cannot read this description: {rejected}',
+                                location))
+    return findings
+
+
+# -- public API ---------------------------------------------------------------------------------
+def load_string(text: str, filename: str = '<string>', *,
+                xacro_args: Mapping[str, str] | None = None,
+                base_dir: str | None = None,
+                package_paths: Mapping[str, str] | None = None,
+                locator: PackageLocator | None = None,
+                is_xacro: bool | None = None) -> RobotDescription:
+    """
+    Load a URDF or xacro description from text.
+
+    :param text: The XML.
+    :param filename: Where it came from (used in messages, and for xacro's relative includes
+        when it is a real file).
+    :param xacro_args: xacro arguments ``{name: value}`` (``name:=value`` on a command line).
+    :param base_dir: Directory for relative mesh paths; default the directory of ``filename``.
+    :param package_paths: Package share directories by name, for ``package://`` and ``$(find)``.
+    :param locator: Further package locator asked last (e.g. ament_index).
+    :param is_xacro: Force or skip xacro; default :func:`looks_like_xacro`.
+    :raises DescriptionLoadError: malformed XML, not a robot, entities, xacro error, too large.
+    """
+    if len(text) > MAX_DESCRIPTION_BYTES:
+        raise DescriptionTooLargeError('larger than the limit', filename)
+    if not text.strip():
+        raise DescriptionLoadError('empty description, expected a <robot> element', filename)
+    locate = make_package_locator(package_paths, locator)
+    if base_dir is None and not filename.startswith('<'):
+        base_dir = os.path.dirname(os.path.abspath(filename))
+    use_xacro = looks_like_xacro(filename, text) if is_xacro is None else is_xacro
+    table: dict[Any, SourceLocation] = {}
+    files: tuple[str, ...] = (os.path.abspath(filename),) if os.path.isfile(filename) else ()
+    extra: list[Finding] = []
+    xml_text = text
+    if use_xacro:
+        xml_text, session = _run_xacro(text, filename, xacro_args or {}, locate)
+        files = tuple(dict.fromkeys(session.files))
+        extra = [Finding('xacro-warning', Severity.WARNING, 'robot', f'xacro: {message}',
+                         SourceLocation(filename)) for message in session.warnings]
+    root, findings = parse_xml(xml_text, filename)
+    if use_xacro:
+        inherited: SourceLocation = SourceLocation(filename)
+        for element in root.iter():
+            index = element.attrib.pop(_SOURCE_ATTRIBUTE, None)
+            parent = element.getparent()
+            if index is not None:
+                table[element] = session.table[int(index)]
+            else:
+                table[element] = table.get(parent, inherited) if parent is not None else inherited
+        xml_text = etree.tostring(root, encoding='unicode')
+        xml_text = '<?xml version="1.0"?>\n' + xml_text + '\n'
+
+        def where(element: Any) -> SourceLocation:
+            return table.get(element) or SourceLocation(filename)
+    else:
+        def where(element: Any) -> SourceLocation:
+            return SourceLocation(filename, element.sourceline)
+
+    reader = UrdfReader(where, lambda reference: resolve_resource(reference, base_dir, locate))
+    robot = reader.robot(root)
+    findings = [*extra, *findings, *reader.findings,
+                *_urdf_parser_py_findings(root, robot.location)]
+    return RobotDescription(robot, xml_text, filename, tuple(findings), files, use_xacro)
+
+
+def load(source: str | os.PathLike[str], *,
+         xacro_args: Mapping[str, str] | None = None,
+         package_paths: Mapping[str, str] | None = None,
+         locator: PackageLocator | None = None,
+         is_xacro: bool | None = None) -> RobotDescription:
+    """
+    Load a ``.urdf`` or ``.xacro`` file, or stdin when ``source`` is ``'-'``.
+
+    :param source: Path of the file, or ``'-'`` for standard input.
+    :param xacro_args: xacro arguments ``{name: value}``.
+    :param package_paths: Package share directories by name.
+    :param locator: Further package locator (e.g. ament_index), asked last.
+    :param is_xacro: Force or skip xacro; default by extension and content.
+    :return: The description with the model, XML, loading findings and files read.
+    :raises DescriptionLoadError: if it cannot be read or loaded (the message names file:line).
+    """
+    if os.fspath(source) == '-':
+        data = _read_bounded(sys.stdin.buffer, '<stdin>')
+        return load_string(_decode(data, '<stdin>'), '<stdin>', xacro_args=xacro_args,
+                           package_paths=package_paths, locator=locator, is_xacro=is_xacro)
+    path = os.fspath(source)
+    text = _decode(read_file(path), path)
+    return load_string(text, str(Path(path)), xacro_args=xacro_args,
+                       package_paths=package_paths, locator=locator, is_xacro=is_xacro)
+
+
+def parse_xacro_args(items: list[str]) -> dict[str, str]:
+    """
+    Split ``name:=value`` strings into a dict.
+
+    :raises ValueError: if an item has no ``:=`` or an empty name.
+    """
+    result: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition(':=')
+        if not sep or not name:
+            raise ValueError(f'xacro argument {item!r}: expected name:=value')
+        result[name] = value
+    return result

@@ -1,0 +1,84 @@
+"""
+The error hierarchy of urdf_tools_ros.core.
+
+Every error the core raises derives from :class:`RobotDescriptionError` and also from the
+builtin a caller would expect (``ValueError``, ``LookupError``, ``OSError``), so
+``except ValueError`` keeps working for code that does not know this package.
+"""
+
+from __future__ import annotations
+
+
+class RobotDescriptionError(Exception):
+    """Base class of every error raised by urdf_tools_ros.core."""
+
+
+class DescriptionLoadError(RobotDescriptionError, ValueError):
+    """
+    A robot description could not be read: malformed XML, not a robot, a xacro error, too big.
+
+    The message names the file, the line and the element where known, e.g.
+    ``robot.urdf:12: malformed XML: Opening and ending tag mismatch: link line 3 and robot``.
+
+    :ivar filename: The file the problem is in, or ``'<string>'``.
+    :ivar line: 1-based line of the problem, or ``None`` when unknown.
+    """
+
+    def __init__(self, message: str, filename: str = '<string>', line: int | None = None) -> None:
+        self.filename = filename
+        self.line = line
+        self.reason = message
+        where = f'{filename}:{line}' if line is not None else filename
+        super().__init__(f'{where}: {message}')
+
+
+class DescriptionTooLargeError(DescriptionLoadError):
+    """The input is larger than the size bound (see ``description.MAX_DESCRIPTION_BYTES``)."""
+
+
+class InvalidDescriptionError(RobotDescriptionError, ValueError):
+    """
+    A description loaded, but its check found errors and the caller asked for a valid one.
+
+    :ivar findings: The error findings, a tuple of :class:`~urdf_tools_ros.core.checks.Finding`.
+    """
+
+    def __init__(self, message: str, findings: tuple[object, ...] = ()) -> None:
+        self.findings = findings
+        super().__init__(message)
+
+
+class UnknownJointError(RobotDescriptionError, LookupError):
+    """A joint name is not part of the robot model."""
+
+
+class UnknownLinkError(RobotDescriptionError, LookupError):
+    """A link name is not part of the robot model."""
+
+
+class KinematicTreeError(RobotDescriptionError, ValueError):
+    """The links and joints do not form a tree with one root (cycle, two parents, no root)."""
+
+
+class MimicError(RobotDescriptionError, ValueError):
+    """
+    A ``<mimic>`` relation cannot be resolved: missing, self, fixed or cyclic source.
+
+    :ivar code: The checker's rule code for the same problem (``mimic-cycle``, ...).
+    """
+
+    def __init__(self, message: str, code: str) -> None:
+        self.code = code
+        super().__init__(message)
+
+
+class JointStateError(RobotDescriptionError, ValueError):
+    """A joint position, velocity or effort is not usable (wrong shape, NaN or inf)."""
+
+
+class InvalidJointError(RobotDescriptionError, ValueError):
+    """A joint cannot be used for kinematics: unknown type, zero axis, NaN or inf in its numbers."""
+
+
+class TransformError(RobotDescriptionError, ValueError):
+    """A transform input is not usable: wrong shape, NaN or inf, a zero axis or quaternion."""

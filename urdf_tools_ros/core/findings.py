@@ -1,0 +1,56 @@
+"""
+Findings: what a check says about a robot description.
+
+A finding has a stable ``code`` (``mimic-cycle``), a :class:`Severity`, the ``element`` it is
+about (``joint:elbow``), its :class:`~urdf_tools_ros.core.model.SourceLocation`, a message and,
+where one exists, a ``fix``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import enum
+
+from .model import SourceLocation
+
+
+class Severity(str, enum.Enum):
+    """How bad a finding is: an ``error`` breaks urdfdom, KDL or the kinematics; a ``warning``
+    breaks a simulator or is very likely a mistake; ``info`` is worth knowing."""
+
+    ERROR = 'error'
+    WARNING = 'warning'
+    INFO = 'info'
+
+    @property
+    def rank(self) -> int:
+        """0 for error, 1 for warning, 2 for info (sort key, most severe first)."""
+        return ('error', 'warning', 'info').index(self.value)
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """
+    One problem found in a robot description.
+
+    :ivar code: Stable rule code, kebab-case (see :data:`urdf_tools_ros.core.checks.RULES`).
+    :ivar severity: Error, warning or info.
+    :ivar element: The element, ``kind:name`` (``joint:elbow``, ``link:base``, ``robot``).
+    :ivar message: What is wrong, with the offending value.
+    :ivar location: File and line of the element, when known.
+    :ivar fix: How to fix it, when a fix is known (e.g. the inertia a solid box would have).
+    """
+
+    code: str
+    severity: Severity
+    element: str
+    message: str
+    location: SourceLocation | None = None
+    fix: str | None = None
+
+    def __str__(self) -> str:
+        where = f'{self.location}: ' if self.location is not None else ''
+        text = f'{where}{self.severity.value}[{self.code}]: {self.element}: {self.message}'
+        if self.fix:
+            text += f' (fix: {self.fix})'
+        return text

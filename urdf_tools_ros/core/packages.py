@@ -1,0 +1,141 @@
+"""
+Resolving ``package://``, ``$(find pkg)``, ``file://`` and relative resource paths.
+
+The core does not import ``ament_index_python``: a caller passes a *package locator*, a
+callable ``name -> share directory or None``. :func:`make_package_locator` chains explicit
+``NAME=DIR`` pairs, the :data:`PACKAGE_PATH_ENV` variable, this package itself, and any
+further locator (the CLI and the nodes add ament_index there when it is installed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+import os
+from pathlib import Path
+import sys
+from urllib.parse import unquote, urlparse
+
+#: A callable that maps a ROS package name to its share directory, or ``None`` if unknown.
+PackageLocator = Callable[[str], 'str | None']
+
+#: Environment variable with extra package locations, ``os.pathsep``-separated. Each entry is
+#: ``NAME=DIR`` (DIR is the package's share directory) or a directory whose subdirectories are
+#: package directories named after their package (like a ``share/`` folder or a source space).
+PACKAGE_PATH_ENV = 'URDF_TOOLS_PACKAGE_PATH'
+
+_THIS_PACKAGE = 'urdf_tools_ros'
+
+
+def parse_package_path(entries: Iterable[str]) -> tuple[dict[str, str], list[str]]:
+    """
+    Split package-path entries into ``NAME=DIR`` pairs and search directories.
+
+    :param entries: Strings ``NAME=DIR`` or ``DIR``.
+    :return: ``({name: dir}, [search dir, ...])``.
+    :raises ValueError: if a ``NAME=DIR`` entry has an empty name or directory.
+    """
+    pairs: dict[str, str] = {}
+    search: list[str] = []
+    for entry in entries:
+        if not entry:
+            continue
+        if '=' in entry:
+            name, _, directory = entry.partition('=')
+            if not name or not directory:
+                raise ValueError(f'package path {entry!r}: expected NAME=DIR')
+            pairs[name] = directory
+        else:
+            search.append(entry)
+    return pairs, search
+
+
+def this_package_share() -> str | None:
+    """
+    Return the share directory of urdf_tools_ros itself, or ``None``.
+
+    An installed package (pip or colcon) has ``<prefix>/share/urdf_tools_ros``; a source
+    checkout has ``package.xml`` beside the Python package.
+    """
+    source_root = Path(__file__).resolve().parents[2]
+    if (source_root / 'package.xml').is_file() and (source_root / 'urdf').is_dir():
+        return str(source_root)
+    installed = Path(sys.prefix) / 'share' / _THIS_PACKAGE
+    if installed.is_dir():
+        return str(installed)
+    return None
+
+
+def make_package_locator(package_paths: Mapping[str, str] | None = None,
+                         fallback: PackageLocator | None = None,
+                         environ: Mapping[str, str] | None = None) -> PackageLocator:
+    """
+    Build a package locator.
+
+    Order: ``package_paths`` (``{name: share dir}``), then :data:`PACKAGE_PATH_ENV`, then
+    urdf_tools_ros itself, then ``fallback`` (e.g. ament_index).
+
+    :param package_paths: Explicit package share directories by package name.
+    :param fallback: Locator asked last.
+    :param environ: Environment to read :data:`PACKAGE_PATH_ENV` from; default ``os.environ``.
+    :return: A callable ``name -> share dir or None``.
+    """
+    explicit = dict(package_paths or {})
+    env = os.environ if environ is None else environ
+    env_pairs, search_dirs = parse_package_path(env.get(PACKAGE_PATH_ENV, '').split(os.pathsep))
+
+    def locate(name: str) -> str | None:
+        if name in explicit:
+            return explicit[name]
+        if name in env_pairs:
+            return env_pairs[name]
+        for directory in search_dirs:
+            candidate = os.path.join(directory, name)
+            if os.path.isdir(candidate):
+                return candidate
+        if name == _THIS_PACKAGE:
+            own = this_package_share()
+            if own is not None:
+                return own
+        if fallback is not None:
+            try:
+                return fallback(name)
+            except (LookupError, ValueError, OSError):
+                return None
+        return None
+
+    return locate
+
+
+def resolve_resource(filename: str, base_dir: str | None,
+                     locate: PackageLocator | None) -> str | None:
+    """
+    Map a URDF resource reference (mesh or texture filename) to a local path.
+
+    ``package://pkg/rest`` -> ``<share of pkg>/rest``; ``file:///abs`` -> ``/abs``; a relative
+    path -> relative to ``base_dir`` (the directory of the description file); an absolute path
+    stays as it is. Whether the file exists is not checked here.
+
+    :param filename: The reference as written in the URDF.
+    :param base_dir: Directory of the description file, or ``None`` for a string input.
+    :param locate: Package locator, or ``None`` to leave ``package://`` unresolved.
+    :return: A local path, or ``None`` when the reference cannot be mapped (unknown package,
+        ``http://`` and other schemes, which are never fetched).
+    """
+    if filename.startswith('package://'):
+        rest = filename[len('package://'):]
+        package, _, relative = rest.partition('/')
+        if not package or locate is None:
+            return None
+        share = locate(package)
+        if share is None:
+            return None
+        return os.path.join(share, unquote(relative))
+    if filename.startswith('file://'):
+        return unquote(urlparse(filename).path) or None
+    if '://' in filename:
+        return None
+    if os.path.isabs(filename):
+        return filename
+    if base_dir is None:
+        return None
+    return os.path.join(base_dir, filename)

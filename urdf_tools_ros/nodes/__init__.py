@@ -1,0 +1,1 @@
+"""nodes layer of urdf_tools_ros."""

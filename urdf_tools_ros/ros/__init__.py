@@ -1,0 +1,1 @@
+"""ros layer of urdf_tools_ros."""
