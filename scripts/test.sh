@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Run the whole test suite: set up .venv (package + test tools), real ROS 2 Jazzy rclpy from
+# PyPI with locally generated tf2_msgs (CPython 3.11 only; elsewhere the ROS tests skip), and
+# headless Chromium for the browser tests; then pytest. Extra arguments go to pytest.
+# Usage: scripts/test.sh [pytest args...]
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+venv="${URDF_TOOLS_VENV:-$root/.venv}"
+cd "$root"
+scripts/setup.sh
+scripts/setup-ros.sh "$venv"
+if [ -x scripts/setup-browser.sh ]; then
+  scripts/setup-browser.sh "$venv"
+fi
+mkdir -p test-artifacts
+exec "$venv/bin/python" -m pytest "$@"
