@@ -1,0 +1,62 @@
+"""Gazebo rules: a <gazebo reference> must name a link or a joint."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import shared_model
+from urdf_tools_ros.core.checks import CheckContext, gazebo, RULES
+from urdf_tools_ros.core.description import load, load_string
+from urdf_tools_ros.core.findings import Finding
+
+
+def robot(body: str) -> str:
+    """Links a, b and joint "j" on lines 2-4, then ``body`` from line 5."""
+    return ('<robot name="r">\n  <link name="base_link"/>\n  <link name="b"/>\n'
+            '  <joint name="j" type="fixed"><parent link="base_link"/><child link="b"/></joint>\n'
+            f'{body}</robot>\n')
+
+
+def run(text: str) -> list[Finding]:
+    description = load_string(text)
+    return list(gazebo.check_references(CheckContext(description.robot, description.filename)))
+
+
+def test_catalog_is_frozen() -> None:
+    rule = RULES['gazebo-reference-missing']
+    assert (rule.severity.value, rule.source) == ('warning', 'urdf_tools_ros') and rule.summary
+
+
+@pytest.mark.parametrize('reference', ['base_link', 'j'])
+def test_reference_to_a_link_or_joint_passes(reference: str) -> None:
+    assert run(robot(f'  <gazebo reference="{reference}"><mu1>0.5</mu1></gazebo>\n')) == []
+
+
+def test_reference_missing_fires_with_a_suggestion() -> None:
+    (finding,) = run(robot('  <gazebo reference="base_lnk"><mu1>0.5</mu1></gazebo>\n'))
+    assert (finding.code, finding.severity.value) == ('gazebo-reference-missing', 'warning')
+    assert finding.element == 'gazebo:base_lnk'
+    assert finding.location is not None and finding.location.line == 5
+    assert 'reference="base_lnk"' in finding.message
+    assert finding.fix == 'did you mean "base_link"?'
+
+
+def test_a_block_without_reference_applies_to_the_robot() -> None:
+    assert run(robot('  <gazebo><static>true</static></gazebo>\n')) == []
+
+
+def test_real_robots_have_no_dangling_gazebo_references(shared_urdf: Path) -> None:
+    if shared_urdf.stem == 'tiago_dual':
+        pytest.skip('tiago_dual has dangling references: see the next test')
+    description = load(shared_urdf)
+    assert list(gazebo.check_references(CheckContext(description.robot))) == []
+
+
+def test_tiago_has_unexpanded_xacro_placeholders_in_references() -> None:
+    description = load(shared_model('tiago_dual.urdf'))
+    findings = list(gazebo.check_references(CheckContext(description.robot)))
+    # upstream wrote reference="wheel_{side}_joint" (a xacro property without the $): true
+    assert len(findings) == 10
+    assert all('{side}' in finding.element for finding in findings)

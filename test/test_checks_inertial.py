@@ -1,0 +1,187 @@
+"""Inertial rules: mass, validity, plausibility, near-zero, root link, missing inertial."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import shared_model
+from urdf_tools_ros.core.checks import CheckContext, inertial, RULES
+from urdf_tools_ros.core.description import load, load_string
+from urdf_tools_ros.core.findings import Finding
+
+CHECKS = (inertial.check_validity, inertial.check_plausibility, inertial.check_moving_links,
+          inertial.check_root_inertia)
+
+CATALOG = {
+    'inertial-mass-not-positive': ('error', 'urdf_tools_ros'),
+    'inertia-not-positive-definite': ('error', 'urdf_tools_ros'),
+    'inertia-triangle-inequality': ('error', 'urdf_tools_ros'),
+    'inertia-invalid-on-fixed-link': ('warning', 'urdf_tools_ros'),
+    'inertia-implausible': ('warning', 'urdf_tools_ros'),
+    'inertia-near-zero': ('warning', 'urdf_tools_ros'),
+    'root-link-inertia': ('warning', 'urdf_tools_ros'),
+    'inertial-missing-on-moving-link': ('warning', 'urdf_tools_ros'),
+}
+
+GOOD = '1e-3 0 0 1e-3 0 1e-3'
+
+
+def inertia(mass: str = '1', moments: str = GOOD, origin: str = '') -> str:
+    ixx, ixy, ixz, iyy, iyz, izz = moments.split()
+    return (f'<inertial>{origin}<mass value="{mass}"/><inertia ixx="{ixx}" ixy="{ixy}" '
+            f'ixz="{ixz}" iyy="{iyy}" iyz="{iyz}" izz="{izz}"/></inertial>')
+
+
+def box(size: str, origin: str = '') -> str:
+    return f'<collision>{origin}<geometry><box size="{size}"/></geometry></collision>'
+
+
+def robot(b: str = inertia(), joint_type: str = 'revolute', a: str = '') -> str:
+    """Root link a (line 2), link b (line 3), joint j from a to b (line 4)."""
+    limit = '<limit lower="-1" upper="1" effort="1" velocity="1"/>'
+    return ('<robot name="r">\n'
+            f'  <link name="a">{a}</link>\n'
+            f'  <link name="b">{b}</link>\n'
+            f'  <joint name="j" type="{joint_type}"><parent link="a"/><child link="b"/>{limit}'
+            '</joint>\n</robot>\n')
+
+
+def run(text: str) -> list[Finding]:
+    description = load_string(text)
+    context = CheckContext(description.robot, description.filename)
+    return [finding for check in CHECKS for finding in check(context)]
+
+
+B = 'link:b'
+CASES = [
+    # code, failing URDF, element, line, text in the message, passing twin
+    pytest.param('inertial-mass-not-positive', robot(inertia('-2')), B, 3, 'mass=-2 kg',
+                 robot(inertia('2')), id='mass-negative'),
+    pytest.param('inertial-mass-not-positive', robot(inertia('0'), 'fixed'), B, 3,
+                 'mass=0 kg (a body without mass has no inertia)',
+                 robot(inertia('0', '0 0 0 0 0 0'), 'fixed'), id='mass-zero-with-inertia'),
+    pytest.param('inertia-not-positive-definite', robot(inertia('1', '-1e-3 0 0 1e-3 0 1e-3')),
+                 B, 3, 'not positive definite', robot(), id='not-pd-negative-moment'),
+    pytest.param('inertia-not-positive-definite', robot(inertia('1', '1e-3 2e-3 0 1e-3 0 1e-3')),
+                 B, 3, 'ixy=0.002', robot(inertia('1', '1e-3 5e-4 0 1e-3 0 1e-3')),
+                 id='not-pd-product'),
+    pytest.param('inertia-triangle-inequality', robot(inertia('1', '1e-3 0 0 1e-3 0 3e-3')),
+                 B, 3, '0.001 + 0.001 < 0.003', robot(inertia('1', '1e-3 0 0 1e-3 0 2e-3')),
+                 id='triangle'),
+    pytest.param('inertia-invalid-on-fixed-link',
+                 robot(inertia('1e-6', '2.371e-8 6.119e-8 1.179e-8 2.833e-8 7.74e-9 3.849e-8'),
+                       'fixed'), B, 3, 'lumped into its parent',
+                 robot(inertia('1e-6', '2.371e-8 0 0 2.833e-8 0 3.849e-8'), 'fixed'),
+                 id='invalid-on-fixed'),
+    pytest.param('inertia-implausible', robot(inertia('1', '1 0 0 1 0 1') + box('0.1 0.1 0.1')),
+                 B, 3, 'a solid 0.1 × 0.1 × 0.1 m box of 1 kg',
+                 robot(inertia('1', '1.6e-3 0 0 1.6e-3 0 1.6e-3') + box('0.1 0.1 0.1')),
+                 id='implausible-identity'),
+    pytest.param('inertia-implausible', robot(inertia('5', '1e-9 0 0 1e-9 0 1e-9') + box('1 1 1')),
+                 B, 3, '1/', robot(inertia('5', '1e-9 0 0 1e-9 0 1e-9')),
+                 id='implausible-tiny'),
+    pytest.param('inertia-near-zero', robot(inertia('1e-9', '1e-15 0 0 1e-15 0 1e-15')), B, 3,
+                 'mass=1e-09 kg', robot(inertia('1e-9', '1e-15 0 0 1e-15 0 1e-15'), 'fixed'),
+                 id='near-zero-mass'),
+    pytest.param('inertia-near-zero', robot(inertia('0.1', '0 0 0 0 0 0')), B, 3,
+                 'largest principal moment 0', robot(inertia('0.1', '0 0 0 0 0 0'), 'fixed'),
+                 id='near-zero-point-mass'),
+    pytest.param('root-link-inertia', robot(a=inertia('2')), 'link:a', 2, 'mass=2 kg',
+                 robot(a=inertia('0', '0 0 0 0 0 0')), id='root-inertia'),
+    pytest.param('inertial-missing-on-moving-link', robot(''), B, 3,
+                 'child of a revolute joint', robot('', 'fixed'), id='missing-on-moving'),
+]
+
+
+@pytest.mark.parametrize('code, bad, element, line, text, good', CASES)
+def test_rule_fires_on_the_bad_twin_only(code: str, bad: str, element: str, line: int,
+                                         text: str, good: str) -> None:
+    found = [finding for finding in run(bad) if finding.code == code]
+    assert len(found) == 1, found
+    finding = found[0]
+    assert finding.severity.value == CATALOG[code][0]
+    assert finding.element == element
+    assert finding.location is not None and finding.location.line == line
+    assert text in finding.message, finding.message
+    assert run(good) == []
+
+
+def test_catalog_is_frozen() -> None:
+    for code, (severity, source) in CATALOG.items():
+        assert (RULES[code].severity.value, RULES[code].source) == (severity, source), code
+        assert RULES[code].summary
+
+
+def test_every_rule_has_a_case() -> None:
+    assert {case.values[0] for case in CASES} == set(CATALOG)
+
+
+def test_implausible_fix_gives_the_solid_box_numbers() -> None:
+    (finding,) = run(robot(inertia('0.6', '1 0 0 1 0 1') + box('0.1 0.1 0.2')))
+    assert finding.fix is not None
+    assert finding.fix.startswith('a solid 0.1 × 0.1 × 0.2 m box of 0.6 kg (its collision '
+                                  'geometry) has ixx=0.0025, iyy=0.0025, izz=0.001')
+    assert '<inertia ixx="0.0025" ixy="0" ixz="0" iyy="0.0025" iyz="0" izz="0.001"/>' \
+        in finding.fix
+
+
+def test_implausible_uses_the_rotated_and_shifted_geometry() -> None:
+    # a 1 m rod along x whose centre is 2 m from the inertial origin: m d^2 = 4 dominates
+    rod = box('1 0.01 0.01', '<origin xyz="2 0 0"/>')
+    centred = '1.67e-5 0 0 0.0833 0 0.0833'  # m L^2 / 12 about the rod's centre
+    shifted = '1.67e-5 0 0 4.0833 0 4.0833'  # + m d^2 about the inertial origin
+    assert run(robot(inertia('1', shifted) + rod)) == []
+    assert run(robot(inertia('1', centred, '<origin xyz="2 0 0"/>') + rod)) == []
+    assert [f.code for f in run(robot(inertia('1', centred) + rod))] == ['inertia-implausible']
+    # the same rod standing along z (pitch 90 deg): the fix has the small moment on z
+    standing = box('1 0.01 0.01', '<origin rpy="0 1.5707963267948966 0"/>')
+    (finding,) = run(robot(inertia('1', '1 0 0 1 0 1') + standing))
+    assert finding.fix is not None and 'ixx=0.08334, iyy=0.08334, izz=1.667e-05' in finding.fix
+
+
+def test_implausible_needs_a_single_primitive_collision() -> None:
+    two = box('0.1 0.1 0.1') * 2
+    mesh = '<collision><geometry><mesh filename="m.stl"/></geometry></collision>'
+    assert run(robot(inertia('1', '1 0 0 1 0 1') + two)) == []
+    assert run(robot(inertia('1', '1 0 0 1 0 1') + mesh)) == []
+
+
+def test_massless_frame_and_point_mass_on_fixed_links_are_accepted() -> None:
+    assert run(robot(inertia('0', '0 0 0 0 0 0'), 'fixed')) == []
+    assert run(robot(inertia('0.1', '0 0 0 0 0 0'), 'fixed')) == []
+
+
+def test_real_robots_have_no_inertial_errors(shared_urdf: Path) -> None:
+    description = load(shared_urdf)
+    context = CheckContext(description.robot, description.filename)
+    findings = [finding for check in CHECKS for finding in check(context)]
+    assert [finding for finding in findings if finding.severity.value == 'error'] == []
+
+
+def test_tiago_antenna_inertia_is_invalid_but_lumped() -> None:
+    description = load(shared_model('tiago_dual.urdf'))
+    context = CheckContext(description.robot, description.filename)
+    found = {finding.element for check in CHECKS for finding in check(context)
+             if finding.code == 'inertia-invalid-on-fixed-link'}
+    assert found == {'link:base_antenna_left_link', 'link:base_antenna_right_link'}
+
+
+def test_well_modelled_links_are_plausible() -> None:
+    # cookie computes every inertia from its collision primitives: none is implausible
+    description = load(shared_model('cookie/cookie.urdf'))
+    context = CheckContext(description.robot, description.filename)
+    assert not any(finding.code == 'inertia-implausible'
+                   for finding in inertial.check_plausibility(context))
+
+
+@pytest.mark.filterwarnings('error')
+@pytest.mark.parametrize('value', ['nan', 'inf', '-inf', '1e308', '-0', '1e-320'])
+def test_extreme_values_never_crash_or_warn(value: str) -> None:
+    origin = f'<origin xyz="{value} 0 0" rpy="0 {value} 0"/>'
+    b = (inertia(value, f'{value} 0 0 1 0 1', origin) +
+         box(f'{value} 1 1', f'<origin xyz="0 {value} 0" rpy="{value} 0 0"/>'))
+    for text in (robot(b), robot(b, 'fixed', inertia(value))):
+        for finding in run(text):
+            assert finding.code in CATALOG

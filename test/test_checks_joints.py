@@ -1,0 +1,239 @@
+"""Joint rules: type, limit, axis, safety controller, calibration, dynamics, mimic range."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import shared_model
+from urdf_tools_ros.core.checks import CheckContext, joints, RULES
+from urdf_tools_ros.core.description import load, load_string
+from urdf_tools_ros.core.findings import Finding
+
+CHECKS = (joints.check_type, joints.check_limit, joints.check_axis,
+          joints.check_safety_controller, joints.check_calibration_and_dynamics,
+          joints.check_mimic_range)
+
+CATALOG = {
+    'joint-type-unknown': ('error', 'urdfdom'),
+    'joint-limit-missing': ('error', 'urdfdom'),
+    'joint-limit-effort-missing': ('error', 'urdfdom'),
+    'joint-limit-velocity-missing': ('error', 'urdfdom'),
+    'joint-limit-lower-above-upper': ('error', 'urdf_tools_ros'),
+    'joint-limit-zero-range': ('warning', 'urdf_tools_ros'),
+    'joint-limit-effort-negative': ('error', 'urdf_tools_ros'),
+    'joint-limit-velocity-negative': ('error', 'urdf_tools_ros'),
+    'joint-axis-zero': ('error', 'urdf_tools_ros'),
+    'joint-axis-not-unit': ('warning', 'urdf_tools_ros'),
+    'safety-controller-k-velocity-missing': ('error', 'urdfdom'),
+    'safety-soft-lower-above-upper': ('error', 'urdf_tools_ros'),
+    'safety-soft-limits-outside-limits': ('warning', 'urdf_tools_ros'),
+    'safety-k-position-negative': ('warning', 'urdf_tools_ros'),
+    'safety-k-velocity-negative': ('warning', 'urdf_tools_ros'),
+    'joint-calibration-outside-limits': ('warning', 'urdf_tools_ros'),
+    'joint-dynamics-negative': ('warning', 'urdf_tools_ros'),
+    'mimic-range-exceeds-limits': ('warning', 'urdf_tools_ros'),
+}
+
+LIMIT = '<limit lower="-1" upper="1" effort="10" velocity="2"/>'
+
+
+def joint(joint_type: str = 'revolute', inner: str = LIMIT) -> str:
+    """Links a (line 2) and b (line 3), then joint "j" from a to b on line 4."""
+    return ('<robot name="r">\n  <link name="a"/>\n  <link name="b"/>\n'
+            f'  <joint name="j" type="{joint_type}"><parent link="a"/><child link="b"/>'
+            f'{inner}</joint>\n</robot>\n')
+
+
+def mimic(source_limit: str, inner: str) -> str:
+    """Joint "s" (line 5, a -> b) and joint "m" mimicking it (line 6, b -> c)."""
+    return ('<robot name="r">\n  <link name="a"/>\n  <link name="b"/>\n  <link name="c"/>\n'
+            '  <joint name="s" type="revolute"><parent link="a"/><child link="b"/>'
+            f'{source_limit}</joint>\n'
+            '  <joint name="m" type="revolute"><parent link="b"/><child link="c"/>'
+            f'{inner}</joint>\n</robot>\n')
+
+
+def run(text: str) -> list[Finding]:
+    description = load_string(text)
+    context = CheckContext(description.robot, description.filename)
+    return [finding for check in CHECKS for finding in check(context)]
+
+
+def limit(lower: str = '-1', upper: str = '1', rest: str = 'effort="10" velocity="2"') -> str:
+    return f'<limit lower="{lower}" upper="{upper}" {rest}/>'
+
+
+def safety(attributes: str) -> str:
+    return f'{LIMIT}<safety_controller {attributes}/>'
+
+
+J = 'joint:j'
+MIRROR = '<mimic joint="s" multiplier="-1"/>'
+CASES = [
+    # code, failing URDF, element, line, text in the message, passing twin
+    pytest.param('joint-type-unknown', joint('spinny', ''), J, 4, 'type="spinny"',
+                 joint('fixed', ''), id='type-unknown'),
+    pytest.param('joint-limit-missing', joint('revolute', ''), J, 4, 'has no <limit>',
+                 joint('continuous', ''), id='limit-missing-revolute'),
+    pytest.param('joint-limit-missing', joint('prismatic', ''), J, 4, '(prismatic)',
+                 joint('prismatic'), id='limit-missing-prismatic'),
+    pytest.param('joint-limit-effort-missing', joint('revolute', limit(rest='velocity="1"')),
+                 J, 4, 'no effort', joint(), id='effort-missing'),
+    pytest.param('joint-limit-effort-missing', joint('fixed', '<limit velocity="1"/>'),
+                 J, 4, 'no effort', joint('fixed', '<limit effort="1" velocity="1"/>'),
+                 id='effort-missing-on-fixed'),
+    pytest.param('joint-limit-velocity-missing', joint('continuous', '<limit effort="1"/>'),
+                 J, 4, 'no velocity', joint('continuous', '<limit effort="1" velocity="1"/>'),
+                 id='velocity-missing'),
+    pytest.param('joint-limit-lower-above-upper', joint('revolute', limit('1.2', '0.4')), J, 4,
+                 'limit lower=1.2 > upper=0.4', joint('revolute', limit('0.4', '1.2')),
+                 id='lower-above-upper'),
+    pytest.param('joint-limit-zero-range', joint('prismatic', limit('0.3', '0.3')), J, 4,
+                 'lower = upper = 0.3', joint('prismatic', limit('0.3', '0.4')),
+                 id='zero-range'),
+    pytest.param('joint-limit-zero-range',
+                 joint('revolute', '<limit effort="1.7" velocity="111"/>'), J, 4,
+                 'default to 0 when left out', joint('continuous',
+                                                     '<limit effort="1.7" velocity="111"/>'),
+                 id='zero-range-omitted'),
+    pytest.param('joint-limit-effort-negative', joint('revolute', limit(rest='effort="-5" '
+                                                                        'velocity="1"')),
+                 J, 4, 'effort=-5', joint(), id='effort-negative'),
+    pytest.param('joint-limit-velocity-negative', joint('continuous', '<limit effort="1" '
+                                                        'velocity="-2.5"/>'),
+                 J, 4, 'velocity=-2.5', joint('continuous', '<limit effort="1" velocity="0"/>'),
+                 id='velocity-negative'),
+    pytest.param('joint-axis-zero', joint('revolute', LIMIT + '<axis xyz="0 0 0"/>'), J, 4,
+                 'xyz="0 0 0"', joint('fixed', '<axis xyz="0 0 0"/>'), id='axis-zero'),
+    pytest.param('joint-axis-not-unit', joint('prismatic', LIMIT + '<axis xyz="0 0 2"/>'), J, 4,
+                 'length 2', joint('prismatic', LIMIT + '<axis xyz="0 0.7071 0.7071"/>'),
+                 id='axis-not-unit'),
+    pytest.param('safety-controller-k-velocity-missing', joint('revolute', safety('')), J, 4,
+                 'no k_velocity', joint('revolute', safety('k_velocity="10"')),
+                 id='k-velocity-missing'),
+    pytest.param('safety-soft-lower-above-upper',
+                 joint('revolute', safety('k_velocity="1" soft_lower_limit="0.5" '
+                                          'soft_upper_limit="-0.5"')), J, 4,
+                 'soft_lower_limit=0.5 > soft_upper_limit=-0.5',
+                 joint('revolute', safety('k_velocity="1" soft_lower_limit="-0.5" '
+                                          'soft_upper_limit="0.5"')), id='soft-inverted'),
+    pytest.param('safety-soft-limits-outside-limits',
+                 joint('revolute', safety('k_velocity="1" soft_upper_limit="1.5"')), J, 4,
+                 'soft_upper_limit=1.5 outside limit [-1, 1]',
+                 joint('revolute', safety('k_velocity="1" soft_upper_limit="0.9"')),
+                 id='soft-outside'),
+    pytest.param('safety-k-position-negative',
+                 joint('revolute', safety('k_velocity="1" k_position="-15"')), J, 4,
+                 'k_position=-15', joint('revolute', safety('k_velocity="1" k_position="15"')),
+                 id='k-position-negative'),
+    pytest.param('safety-k-velocity-negative', joint('revolute', safety('k_velocity="-10"')),
+                 J, 4, 'k_velocity=-10', joint('revolute', safety('k_velocity="10"')),
+                 id='k-velocity-negative'),
+    pytest.param('joint-calibration-outside-limits',
+                 joint('revolute', LIMIT + '<calibration rising="2"/>'), J, 4,
+                 'rising=2 outside limit [-1, 1]',
+                 joint('revolute', LIMIT + '<calibration rising="0.5" falling="-0.5"/>'),
+                 id='calibration-outside'),
+    pytest.param('joint-dynamics-negative',
+                 joint('revolute', LIMIT + '<dynamics damping="-0.1" friction="0.2"/>'), J, 4,
+                 'damping=-0.1', joint('revolute', LIMIT + '<dynamics damping="0.1"/>'),
+                 id='dynamics-negative'),
+    pytest.param('mimic-range-exceeds-limits',
+                 mimic(limit('0', '0.8'), limit('0', '0.8') + MIRROR),
+                 'joint:m', 6, 'maps to [-0.8, 0], outside limit [0, 0.8]',
+                 mimic(limit('0', '0.8'), limit('-0.8', '0') + MIRROR),
+                 id='mimic-range'),
+    pytest.param('mimic-range-exceeds-limits',
+                 mimic(limit('0', '0.8'),
+                       limit('0', '0.8') + '<mimic joint="s" multiplier="0.5" offset="0.5"/>'),
+                 'joint:m', 6, 'maps to [0.5, 0.9]',
+                 mimic(limit('0', '0.8'),
+                       limit('0', '0.9') + '<mimic joint="s" multiplier="0.5" offset="0.5"/>'),
+                 id='mimic-range-offset'),
+]
+
+
+@pytest.mark.parametrize('code, bad, element, line, text, good', CASES)
+def test_rule_fires_on_the_bad_twin_only(code: str, bad: str, element: str, line: int,
+                                         text: str, good: str) -> None:
+    found = [finding for finding in run(bad) if finding.code == code]
+    assert len(found) == 1, found
+    finding = found[0]
+    assert finding.severity.value == CATALOG[code][0]
+    assert finding.element == element
+    assert finding.location is not None and finding.location.line == line
+    assert text in finding.message, finding.message
+    assert run(good) == []
+
+
+def test_catalog_is_frozen() -> None:
+    for code, (severity, source) in CATALOG.items():
+        assert (RULES[code].severity.value, RULES[code].source) == (severity, source), code
+        assert RULES[code].summary
+
+
+def test_every_rule_has_a_case() -> None:
+    assert {case.values[0] for case in CASES} == set(CATALOG)
+
+
+def test_axis_fix_is_the_normalized_axis() -> None:
+    (finding,) = run(joint('prismatic', LIMIT + '<axis xyz="0 3 4"/>'))
+    assert finding.fix == '<axis xyz="0 0.6 0.8"/>'
+
+
+def test_lower_above_upper_fix_swaps() -> None:
+    (finding,) = run(joint('revolute', limit('1.2', '0.4')))
+    assert finding.fix == 'swap them: lower="0.4" upper="1.2"'
+
+
+@pytest.mark.parametrize('joint_type', ['continuous', 'fixed', 'floating', 'planar'])
+def test_position_bounds_are_ignored_where_the_type_has_none(joint_type: str) -> None:
+    findings = run(joint(joint_type, limit('1.2', '0.4') + '<axis xyz="0 0 1"/>'))
+    assert findings == []
+
+
+def test_absent_soft_limits_are_not_compared() -> None:
+    # only k_velocity: urdf_parser_py would read soft limits 0, 0; we read "no soft limit"
+    assert run(joint('revolute', limit('0.5', '1') + '<safety_controller k_velocity="1"/>')) == []
+
+
+def test_mimic_of_a_continuous_source_is_not_compared() -> None:
+    text = mimic('', limit('0', '0.1') + '<mimic joint="s"/>').replace(
+        'name="s" type="revolute"', 'name="s" type="continuous"')
+    assert run(text) == []
+
+
+def test_mimic_of_an_unknown_source_is_left_to_the_mimic_family() -> None:
+    assert run(mimic(limit(), limit() + '<mimic joint="nope"/>')) == []
+
+
+def test_real_robots_have_no_joint_errors(shared_urdf: Path) -> None:
+    description = load(shared_urdf)
+    context = CheckContext(description.robot, description.filename)
+    findings = [finding for check in CHECKS for finding in check(context)]
+    assert [finding for finding in findings if finding.severity.value == 'error'] == []
+    expected = {'cookie': {'joint:left_wheel', 'joint:right_wheel'}}.get(shared_urdf.stem, set())
+    # cookie's wheels are revolute with <limit effort velocity> only: locked at 0 (true)
+    assert {finding.element for finding in findings} == expected
+    assert all(finding.code == 'joint-limit-zero-range' for finding in findings)
+
+
+def test_robotiq_mimic_joints_fit_their_limits() -> None:
+    description = load(shared_model('robotiq_2f_85.urdf'))
+    context = CheckContext(description.robot, description.filename)
+    assert [finding for check in CHECKS for finding in check(context)] == []
+
+
+@pytest.mark.filterwarnings('error')
+@pytest.mark.parametrize('value', ['nan', 'inf', '-inf', '1e308', '-0'])
+def test_extreme_values_never_crash(value: str) -> None:
+    inner = (f'<axis xyz="{value} 0 1"/><limit lower="{value}" upper="{value}" '
+             f'effort="{value}" velocity="{value}"/><safety_controller soft_lower_limit='
+             f'"{value}" soft_upper_limit="{value}" k_position="{value}" k_velocity="{value}"/>'
+             f'<calibration rising="{value}"/><dynamics damping="{value}" friction="{value}"/>')
+    text = mimic(limit(value), inner + f'<mimic joint="s" multiplier="{value}" offset="1"/>')
+    findings = run(text)
+    if value in ('nan', 'inf', '-inf'):  # the loader reports those; no rule repeats them
+        assert findings == []

@@ -1,0 +1,169 @@
+"""
+Geometry rules for every ``<visual>`` and ``<collision>``: presence, sizes, mesh files.
+
+urdfdom reports a visual or collision without a (known) geometry ("Could not parse visual
+element for Link"); it accepts zero and negative sizes. A negative size means nothing (an
+error); a zero size makes a degenerate shape (a warning), except for a visual whose sizes are
+all 0: that is the "invisible visual" idiom of frame links (cookie's ``base``, ``imu``) and is
+accepted. A negative mesh scale mirrors the mesh and is accepted; a zero scale flattens it.
+Mesh formats: rviz, Gazebo and MoveIt all read STL, COLLADA and Wavefront OBJ
+(``.stl``, ``.dae``, ``.obj``); other formats work in some of them only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+import math
+import os
+
+from . import check, CheckContext, rule
+from ..findings import Finding, Severity
+from ..model import Box, Collision, Cylinder, Link, Mesh, Sphere, Visual
+
+#: Mesh file extensions every common consumer (rviz, Gazebo, MoveIt) reads, lower case.
+MESH_EXTENSIONS = ('.stl', '.dae', '.obj')
+
+SIZE_NEGATIVE = rule('geometry-size-negative', Severity.ERROR,
+                     'a box side, cylinder radius or length, or sphere radius is < 0')
+SIZE_ZERO = rule('geometry-size-zero', Severity.WARNING,
+                 'a size is 0 (degenerate shape) or a mesh scale factor is 0')
+GEOMETRY_MISSING = rule('geometry-missing', Severity.ERROR,
+                        'a <visual> or <collision> has no geometry', source='urdfdom')
+MESH_FILE_MISSING = rule('mesh-file-missing', Severity.WARNING,
+                         'a mesh file cannot be resolved or does not exist')
+MESH_EXTENSION = rule('mesh-extension-unsupported', Severity.WARNING,
+                      'a mesh is not .stl, .dae or .obj')
+
+
+def _num(value: float) -> str:
+    text = repr(float(value))
+    return text[:-2] if text.endswith('.0') else text
+
+
+def _elements(link: Link) -> Iterator[tuple[str, Visual | Collision]]:
+    """Yield ``(description, element)`` for each visual and collision of ``link``."""
+    elements: list[tuple[str, Sequence[Visual | Collision]]] = [
+        ('visual', link.visuals), ('collision', link.collisions)]
+    for kind, group in elements:
+        for index, element in enumerate(group, 1):
+            label = f'"{element.name}"' if element.name else f'#{index}'
+            yield f'{kind} {label}', element
+
+
+def _sizes(geometry: object) -> list[tuple[str, float]]:
+    """The named sizes of a primitive (``[('radius', r), ...]``); a mesh's scale factors."""
+    if isinstance(geometry, Box):
+        return [('size', side) for side in geometry.size]
+    if isinstance(geometry, Cylinder):
+        return [('radius', geometry.radius), ('length', geometry.length)]
+    if isinstance(geometry, Sphere):
+        return [('radius', geometry.radius)]
+    if isinstance(geometry, Mesh):
+        return [('scale', factor) for factor in geometry.scale]
+    return []
+
+
+def _text(geometry: object) -> str:
+    """The geometry as written, e.g. ``box size="0 1 1"`` or ``cylinder radius=0.1 length=0``."""
+    if isinstance(geometry, (Box, Mesh)):
+        values = geometry.size if isinstance(geometry, Box) else geometry.scale
+        attribute = 'size' if isinstance(geometry, Box) else 'scale'
+        return f'{type(geometry).__name__.lower()} {attribute}="{" ".join(map(_num, values))}"'
+    return f'{type(geometry).__name__.lower()} ' + ' '.join(
+        f'{name}={_num(value)}' for name, value in _sizes(geometry))
+
+
+@check
+def check_geometry(ctx: CheckContext) -> Iterator[Finding]:
+    """Report visuals and collisions without geometry or with negative or zero sizes."""
+    for link in ctx.robot.links:
+        for label, element in _elements(link):
+            where = element.location or link.location
+            geometry = element.geometry
+            if geometry is None:
+                yield ctx.finding(GEOMETRY_MISSING, f'link:{link.name}',
+                                  f'link "{link.name}": {label} has no geometry', where,
+                                  'add <geometry> with one <box>, <cylinder>, <sphere> or <mesh>')
+                continue
+            sizes = _sizes(geometry)
+            if not all(math.isfinite(value) for _, value in sizes):
+                continue  # the loader reports NaN and inf
+            is_mesh = isinstance(geometry, Mesh)
+            if not is_mesh and any(value < 0 for _, value in sizes):
+                yield ctx.finding(SIZE_NEGATIVE, f'link:{link.name}',
+                                  f'link "{link.name}": {label} {_text(geometry)}: a size is '
+                                  '< 0', where, 'sizes are lengths in m, > 0')
+                continue
+            zeros = [value == 0 for _, value in sizes]
+            placeholder = isinstance(element, Visual) and not is_mesh and all(zeros)
+            if any(zeros) and not placeholder:
+                what = ('a 0 factor flattens the mesh (negative factors mirror it and are '
+                        'fine)' if is_mesh else 'a size is 0, the shape is degenerate')
+                yield ctx.finding(SIZE_ZERO, f'link:{link.name}',
+                                  f'link "{link.name}": {label} {_text(geometry)}: {what}',
+                                  where, None if is_mesh else 'give every size > 0, in m')
+
+
+def _package(filename: str) -> str | None:
+    if filename.startswith('package://'):
+        return filename[len('package://'):].partition('/')[0] or None
+    return None
+
+
+@check
+def check_meshes(ctx: CheckContext) -> Iterator[Finding]:
+    """
+    Report mesh files that cannot be found and unusual mesh formats.
+
+    One finding per link and file: a visual and a collision that share a mesh are reported once.
+    """
+    for link in ctx.robot.links:
+        seen: set[tuple[str, str]] = set()
+        for label, element in _elements(link):
+            mesh = element.geometry
+            if not isinstance(mesh, Mesh) or not mesh.filename:
+                continue
+            where = element.location or link.location
+            extension = os.path.splitext(mesh.filename)[1]
+            if extension.lower() not in MESH_EXTENSIONS and ('ext', mesh.filename) not in seen:
+                seen.add(('ext', mesh.filename))
+                yield ctx.finding(MESH_EXTENSION, f'link:{link.name}',
+                                  f'link "{link.name}": {label} mesh "{mesh.filename}" is '
+                                  f'"{extension or "(no extension)"}", not one of '
+                                  f'{", ".join(MESH_EXTENSIONS)} that rviz, Gazebo and MoveIt '
+                                  'all read', where, 'convert it to .stl, .dae or .obj')
+            if ('file', mesh.filename) in seen:
+                continue
+            reason = _missing(mesh)
+            if reason is not None:
+                seen.add(('file', mesh.filename))
+                yield ctx.finding(MESH_FILE_MISSING, f'link:{link.name}',
+                                  f'link "{link.name}": {label} mesh "{mesh.filename}": '
+                                  f'{reason}', where, _missing_fix(mesh))
+
+
+def _missing(mesh: Mesh) -> str | None:
+    """Say why the mesh file is not there, or return ``None`` when it exists."""
+    if mesh.resolved is None:
+        package = _package(mesh.filename)
+        if package is not None:
+            return f'package "{package}" is not found, so the path cannot be resolved'
+        if mesh.filename.startswith('package://'):
+            return 'the package:// URI names no package (package:/// has three slashes)'
+        if '://' in mesh.filename and not mesh.filename.startswith('file://'):
+            return 'this URI scheme is not resolved to a local file (only package:// and ' \
+                'file://)'
+        return 'the path cannot be resolved (a relative path in a description without a file)'
+    if not os.path.isfile(mesh.resolved):
+        return f'the file {mesh.resolved} does not exist'
+    return None
+
+
+def _missing_fix(mesh: Mesh) -> str | None:
+    package = _package(mesh.filename)
+    if mesh.resolved is None and package is not None:
+        return (f'pass --package-path {package}=DIR (DIR holds the package) or set '
+                'URDF_TOOLS_PACKAGE_PATH, or source the workspace that has it')
+    if mesh.resolved is None and mesh.filename.startswith('package:///'):
+        return 'write package://<package>/<path>, two slashes'
+    return None

@@ -1,0 +1,264 @@
+"""
+Joint rules: type, ``<limit>``, ``<axis>``, ``<safety_controller>``, calibration, dynamics, mimic.
+
+Which joint types a rule applies to (URDF spec, joint):
+
+* ``<limit>`` position bounds (``lower``/``upper``) only bind revolute and prismatic joints;
+  continuous joints ignore them, fixed, floating and planar joints have no single position.
+  urdfdom parses a ``<limit>`` on any type, so ``effort``/``velocity`` are required wherever a
+  ``<limit>`` is written; their sign is checked on revolute, continuous and prismatic joints.
+* ``<axis>`` is used by revolute, continuous, prismatic and planar joints (the plane normal) and
+  ignored by fixed and floating ones (urdfdom does not even read it there; exporters write
+  ``<axis xyz="0 0 0"/>`` on fixed joints), so only the former are checked.
+* ``<safety_controller>``: ``k_velocity`` is required on any type (urdfdom); soft limits are
+  compared with the hard ``<limit>`` on revolute and prismatic joints. An absent soft limit is
+  "no soft limit on that side" (see :class:`~urdf_tools_ros.core.model.SafetyController`).
+* A mimic joint follows ``multiplier * q + offset`` of its source; when both are revolute or
+  prismatic with limits, the image of the source's range should stay within the mimic joint's
+  own limits. A continuous source has no range and is not compared; an unknown source or a
+  mimic cycle is the ``mimic`` family's finding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+import math
+
+from . import check, CheckContext, rule
+from ..findings import Finding, Severity
+from ..model import Joint, JOINT_TYPES
+
+#: Types whose ``<limit lower upper>`` bound the position (URDF spec, joint/limit).
+BOUNDED_TYPES = frozenset({'revolute', 'prismatic'})
+#: Types that use ``<axis>``.
+AXIS_TYPES = frozenset({'revolute', 'continuous', 'prismatic', 'planar'})
+#: Largest ``| |axis| - 1 |`` accepted as unit length: ``0 0.707 0.707`` (3 digits) passes.
+AXIS_NORM_TOLERANCE = 1e-3
+#: Slack of the mimic range comparison, rad or m (values written with ~6 digits).
+MIMIC_RANGE_TOLERANCE = 1e-6
+
+TYPE_UNKNOWN = rule('joint-type-unknown', Severity.ERROR,
+                    'joint type is not one of the six URDF types', source='urdfdom')
+LIMIT_MISSING = rule('joint-limit-missing', Severity.ERROR,
+                     'a revolute or prismatic joint has no <limit>', source='urdfdom')
+EFFORT_MISSING = rule('joint-limit-effort-missing', Severity.ERROR,
+                      '<limit> has no effort (required)', source='urdfdom')
+VELOCITY_MISSING = rule('joint-limit-velocity-missing', Severity.ERROR,
+                        '<limit> has no velocity (required)', source='urdfdom')
+LOWER_ABOVE_UPPER = rule('joint-limit-lower-above-upper', Severity.ERROR,
+                         'limit lower > upper on a revolute or prismatic joint')
+ZERO_RANGE = rule('joint-limit-zero-range', Severity.WARNING,
+                  'limit lower == upper on a revolute or prismatic joint: it cannot move')
+EFFORT_NEGATIVE = rule('joint-limit-effort-negative', Severity.ERROR,
+                       'limit effort < 0 (it is a magnitude)')
+VELOCITY_NEGATIVE = rule('joint-limit-velocity-negative', Severity.ERROR,
+                         'limit velocity < 0 (it is a magnitude)')
+AXIS_ZERO = rule('joint-axis-zero', Severity.ERROR, 'joint axis is the zero vector')
+AXIS_NOT_UNIT = rule('joint-axis-not-unit', Severity.WARNING,
+                     'joint axis is not a unit vector (URDF spec: it should be normalized)')
+K_VELOCITY_MISSING = rule('safety-controller-k-velocity-missing', Severity.ERROR,
+                          '<safety_controller> has no k_velocity (required)', source='urdfdom')
+SOFT_LOWER_ABOVE_UPPER = rule('safety-soft-lower-above-upper', Severity.ERROR,
+                              'safety_controller soft_lower_limit > soft_upper_limit')
+SOFT_OUTSIDE_LIMITS = rule('safety-soft-limits-outside-limits', Severity.WARNING,
+                           'a soft limit lies outside the hard <limit> range')
+K_POSITION_NEGATIVE = rule('safety-k-position-negative', Severity.WARNING,
+                           'safety_controller k_position < 0')
+K_VELOCITY_NEGATIVE = rule('safety-k-velocity-negative', Severity.WARNING,
+                           'safety_controller k_velocity < 0')
+CALIBRATION_OUTSIDE = rule('joint-calibration-outside-limits', Severity.WARNING,
+                           'a calibration edge (rising/falling) lies outside the joint limits')
+DYNAMICS_NEGATIVE = rule('joint-dynamics-negative', Severity.WARNING,
+                         'dynamics damping or friction < 0')
+MIMIC_RANGE = rule('mimic-range-exceeds-limits', Severity.WARNING,
+                   "the image of a mimic source's range leaves the mimic joint's limits")
+
+
+def _num(value: float) -> str:
+    """Shortest text of ``value`` (``1.2``, ``-0.4``, ``3``)."""
+    text = repr(float(value))
+    return text[:-2] if text.endswith('.0') else text
+
+
+def _finite(*values: float | None) -> bool:
+    """Whether every given value is finite; ``None`` (absent) counts as finite."""
+    return all(value is None or math.isfinite(value) for value in values)
+
+
+def _name(joint: Joint) -> str:
+    return f'joint "{joint.name}" ({joint.joint_type})'
+
+
+@check
+def check_type(ctx: CheckContext) -> Iterator[Finding]:
+    """Report joint types outside the URDF six (a missing type is the loader's finding)."""
+    for joint in ctx.robot.joints:
+        if joint.joint_type and joint.joint_type not in JOINT_TYPES:
+            yield ctx.finding(TYPE_UNKNOWN, f'joint:{joint.name}',
+                              f'joint "{joint.name}": type="{joint.joint_type}" is not a URDF '
+                              'joint type', joint.location,
+                              'use one of ' + ', '.join(sorted(JOINT_TYPES)))
+
+
+@check
+def check_limit(ctx: CheckContext) -> Iterator[Finding]:
+    """Report missing, incomplete, inverted, empty and negative ``<limit>`` values."""
+    for joint in ctx.robot.joints:
+        element, where = f'joint:{joint.name}', joint.location
+        limit = joint.limit
+        if limit is None:
+            if joint.joint_type in BOUNDED_TYPES:
+                yield ctx.finding(LIMIT_MISSING, element, f'{_name(joint)} has no <limit>',
+                                  where, '<limit lower="..." upper="..." effort="..." '
+                                  'velocity="..."/>, or type="continuous" if it has no bounds')
+            continue
+        if limit.effort is None:
+            yield ctx.finding(EFFORT_MISSING, element, f'{_name(joint)}: <limit> has no effort',
+                              where, 'add effort="..." (N·m or N; the spec requires it)')
+        if limit.velocity is None:
+            yield ctx.finding(VELOCITY_MISSING, element,
+                              f'{_name(joint)}: <limit> has no velocity', where,
+                              'add velocity="..." (rad/s or m/s; the spec requires it)')
+        if joint.joint_type in BOUNDED_TYPES and _finite(limit.lower, limit.upper):
+            if limit.lower > limit.upper:
+                yield ctx.finding(LOWER_ABOVE_UPPER, element,
+                                  f'{_name(joint)}: limit lower={_num(limit.lower)} > '
+                                  f'upper={_num(limit.upper)}', where,
+                                  f'swap them: lower="{_num(limit.upper)}" '
+                                  f'upper="{_num(limit.lower)}"')
+            elif limit.lower == limit.upper:
+                hint = (' (lower and upper default to 0 when left out)'
+                        if limit.lower == 0.0 else '')
+                yield ctx.finding(ZERO_RANGE, element,
+                                  f'{_name(joint)}: limit lower = upper = {_num(limit.lower)}, '
+                                  f'the joint cannot move{hint}', where,
+                                  'give the real range, or make it a fixed joint')
+        if joint.is_single_dof:
+            for code, attribute, value in ((EFFORT_NEGATIVE, 'effort', limit.effort),
+                                           (VELOCITY_NEGATIVE, 'velocity', limit.velocity)):
+                if value is not None and _finite(value) and value < 0:
+                    yield ctx.finding(code, element,
+                                      f'{_name(joint)}: limit {attribute}={_num(value)} < 0',
+                                      where, f'{attribute}="{_num(-value)}" (a magnitude)')
+
+
+@check
+def check_axis(ctx: CheckContext) -> Iterator[Finding]:
+    """Report a zero or non-unit ``<axis>`` on joints that use it."""
+    for joint in ctx.robot.joints:
+        if joint.joint_type not in AXIS_TYPES or not all(map(math.isfinite, joint.axis)):
+            continue
+        norm = math.sqrt(sum(component * component for component in joint.axis))
+        text = ' '.join(_num(component) for component in joint.axis)
+        if norm == 0.0:
+            yield ctx.finding(AXIS_ZERO, f'joint:{joint.name}',
+                              f'{_name(joint)}: axis xyz="{text}" is the zero vector',
+                              joint.location, 'give the unit axis of motion in the joint frame, '
+                              'e.g. <axis xyz="0 0 1"/>')
+        elif abs(norm - 1.0) > AXIS_NORM_TOLERANCE:
+            unit = ' '.join(f'{component / norm:.6g}' for component in joint.axis)
+            yield ctx.finding(AXIS_NOT_UNIT, f'joint:{joint.name}',
+                              f'{_name(joint)}: axis xyz="{text}" has length {norm:.6g}, not 1',
+                              joint.location, f'<axis xyz="{unit}"/>')
+
+
+@check
+def check_safety_controller(ctx: CheckContext) -> Iterator[Finding]:
+    """Report missing k_velocity, negative gains, and inverted or out-of-range soft limits."""
+    for joint in ctx.robot.joints:
+        safety = joint.safety_controller
+        if safety is None:
+            continue
+        element, where = f'joint:{joint.name}', joint.location
+        if not _finite(safety.k_velocity, safety.k_position, safety.soft_lower_limit,
+                       safety.soft_upper_limit):
+            continue  # the loader reports NaN and inf
+        if safety.k_velocity is None:
+            yield ctx.finding(K_VELOCITY_MISSING, element,
+                              f'{_name(joint)}: <safety_controller> has no k_velocity', where,
+                              'add k_velocity="..." (the spec requires it)')
+        elif safety.k_velocity < 0:
+            yield ctx.finding(K_VELOCITY_NEGATIVE, element,
+                              f'{_name(joint)}: safety_controller '
+                              f'k_velocity={_num(safety.k_velocity)} < 0', where,
+                              f'k_velocity="{_num(-safety.k_velocity)}"')
+        if safety.k_position < 0:
+            yield ctx.finding(K_POSITION_NEGATIVE, element,
+                              f'{_name(joint)}: safety_controller '
+                              f'k_position={_num(safety.k_position)} < 0', where,
+                              f'k_position="{_num(-safety.k_position)}"')
+        lower, upper = safety.soft_lower_limit, safety.soft_upper_limit
+        if lower is not None and upper is not None and lower > upper:
+            yield ctx.finding(SOFT_LOWER_ABOVE_UPPER, element,
+                              f'{_name(joint)}: safety_controller soft_lower_limit={_num(lower)}'
+                              f' > soft_upper_limit={_num(upper)}', where, 'swap them')
+            continue
+        if joint.joint_type not in BOUNDED_TYPES or joint.limit is None \
+                or not _finite(joint.limit.lower, joint.limit.upper):
+            continue
+        limit = joint.limit
+        outside = []
+        if lower is not None and not limit.lower <= lower <= limit.upper:
+            outside.append(f'soft_lower_limit={_num(lower)}')
+        if upper is not None and not limit.lower <= upper <= limit.upper:
+            outside.append(f'soft_upper_limit={_num(upper)}')
+        if outside:
+            yield ctx.finding(SOFT_OUTSIDE_LIMITS, element,
+                              f'{_name(joint)}: safety_controller {" and ".join(outside)} '
+                              f'outside limit [{_num(limit.lower)}, {_num(limit.upper)}]',
+                              where, 'soft limits belong inside the hard limits')
+
+
+@check
+def check_calibration_and_dynamics(ctx: CheckContext) -> Iterator[Finding]:
+    """Report calibration edges outside the limits and negative damping or friction."""
+    for joint in ctx.robot.joints:
+        element, where = f'joint:{joint.name}', joint.location
+        calibration, limit = joint.calibration, joint.limit
+        if calibration is not None and limit is not None and joint.joint_type in BOUNDED_TYPES \
+                and _finite(limit.lower, limit.upper, calibration.rising, calibration.falling):
+            for edge, value in (('rising', calibration.rising),
+                                ('falling', calibration.falling)):
+                if value is not None and not limit.lower <= value <= limit.upper:
+                    yield ctx.finding(CALIBRATION_OUTSIDE, element,
+                                      f'{_name(joint)}: calibration {edge}={_num(value)} outside '
+                                      f'limit [{_num(limit.lower)}, {_num(limit.upper)}]: the '
+                                      'edge can never be reached', where)
+        dynamics = joint.dynamics
+        if dynamics is None:
+            continue
+        negative = [f'{name}={_num(value)}' for name, value in
+                    (('damping', dynamics.damping), ('friction', dynamics.friction))
+                    if _finite(value) and value < 0]
+        if negative:
+            yield ctx.finding(DYNAMICS_NEGATIVE, element,
+                              f'{_name(joint)}: dynamics {" and ".join(negative)} < 0 (a negative '
+                              'damping or friction adds energy)', where,
+                              'damping and friction are >= 0')
+
+
+@check
+def check_mimic_range(ctx: CheckContext) -> Iterator[Finding]:
+    """Report a mimic joint whose source's range maps outside its own limits."""
+    joints = ctx.robot.joint_map
+    for joint in ctx.robot.joints:
+        mimic = joint.mimic
+        if mimic is None or joint.joint_type not in BOUNDED_TYPES or joint.limit is None:
+            continue
+        source = joints.get(mimic.joint)
+        if source is None or source.joint_type not in BOUNDED_TYPES or source.limit is None \
+                or not _finite(mimic.multiplier, mimic.offset, source.limit.lower,
+                               source.limit.upper, joint.limit.lower, joint.limit.upper):
+            continue
+        ends = (mimic.multiplier * source.limit.lower + mimic.offset,
+                mimic.multiplier * source.limit.upper + mimic.offset)
+        low, high = min(ends), max(ends)
+        limit = joint.limit
+        if low < limit.lower - MIMIC_RANGE_TOLERANCE or high > limit.upper + MIMIC_RANGE_TOLERANCE:
+            yield ctx.finding(
+                MIMIC_RANGE, f'joint:{joint.name}',
+                f'{_name(joint)} mimics "{source.name}" ({_num(mimic.multiplier)} * q + '
+                f'{_num(mimic.offset)}): its range [{_num(source.limit.lower)}, '
+                f'{_num(source.limit.upper)}] maps to [{low:.6g}, {high:.6g}], outside limit '
+                f'[{_num(limit.lower)}, {_num(limit.upper)}]', joint.location,
+                f'limit lower="{low:.6g}" upper="{high:.6g}", or narrow "{source.name}"')

@@ -1,0 +1,78 @@
+"""
+Transmission rules for ROS 1 ``<transmission>`` and ``<ros2_control>`` blocks.
+
+urdfdom ignores transmissions; ros_control / ros2_control read them when the controller manager
+starts, and fail there: a transmission or a ``<ros2_control><joint>`` naming a joint the robot
+does not have, or a mechanical reduction of 0 (the transmission divides by it). A transmission
+without a joint or an actuator transmits nothing (a simple transmission needs one of each).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from . import check, CheckContext, rule
+from ..findings import Finding, Severity
+from ..model import Transmission
+
+JOINT_MISSING = rule('transmission-joint-missing', Severity.ERROR,
+                     'a transmission names a joint that is not in the robot')
+CONTROL_JOINT_MISSING = rule('ros2-control-joint-missing', Severity.ERROR,
+                             'a <ros2_control> block names a joint that is not in the robot')
+REDUCTION_ZERO = rule('transmission-reduction-zero', Severity.ERROR,
+                      'a mechanical reduction is 0')
+NO_JOINT = rule('transmission-no-joint', Severity.WARNING, 'a transmission has no <joint>')
+NO_ACTUATOR = rule('transmission-no-actuator', Severity.WARNING,
+                   'a transmission has no <actuator>')
+
+
+def _transmissions(ctx: CheckContext) -> Iterator[tuple[str, Transmission]]:
+    """Yield ``(where it is, transmission)`` for top-level and ros2_control transmissions."""
+    for transmission in ctx.robot.transmissions:
+        yield '', transmission
+    for control in ctx.robot.ros2_control:
+        for transmission in control.transmissions:
+            yield f' (in ros2_control "{control.name}")', transmission
+
+
+@check
+def check_transmissions(ctx: CheckContext) -> Iterator[Finding]:
+    """Report unknown joints, zero reductions and transmissions without joint or actuator."""
+    joints = ctx.robot.joint_map
+    for inside, transmission in _transmissions(ctx):
+        element = f'transmission:{transmission.name}'
+        owner = f'transmission "{transmission.name}"{inside}'
+        if not transmission.joints:
+            yield ctx.finding(NO_JOINT, element, f'{owner} has no <joint>',
+                              transmission.location, 'add <joint name="..."> for the driven joint')
+        if not transmission.actuators:
+            yield ctx.finding(NO_ACTUATOR, element, f'{owner} has no <actuator>',
+                              transmission.location, 'add <actuator name="..."> for the motor')
+        for part in transmission.joints:
+            if part.name and part.name not in joints:
+                yield ctx.finding(JOINT_MISSING, element,
+                                  f'{owner}: joint "{part.name}" is not in the robot',
+                                  part.location or transmission.location,
+                                  "name one of the robot's joints (names are case-sensitive)")
+        for kind, parts in (('joint', transmission.joints),
+                            ('actuator', transmission.actuators)):
+            for item in parts:
+                if item.mechanical_reduction == 0:
+                    yield ctx.finding(REDUCTION_ZERO, element,
+                                      f'{owner}: {kind} "{item.name}" has mechanical reduction 0 '
+                                      '(the transmission divides by it)',
+                                      item.location or transmission.location,
+                                      'give the gear ratio (1 for a direct drive)')
+
+
+@check
+def check_ros2_control_joints(ctx: CheckContext) -> Iterator[Finding]:
+    """Report ``<ros2_control><joint>`` entries naming joints the robot does not have."""
+    joints = ctx.robot.joint_map
+    for control in ctx.robot.ros2_control:
+        for joint in control.joints:
+            if joint.name and joint.name not in joints:
+                yield ctx.finding(CONTROL_JOINT_MISSING, f'ros2_control:{control.name}',
+                                  f'ros2_control "{control.name}": joint "{joint.name}" is not in '
+                                  'the robot', joint.location or control.location,
+                                  "name one of the robot's joints (names are case-sensitive)")
