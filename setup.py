@@ -1,4 +1,4 @@
-"""ament_python / pip build of urdf_tools_ros (the same file serves colcon and ``pip install .``)."""
+"""ament_python / pip build of urdf_tools_ros (one file serves colcon and ``pip install .``)."""
 
 from glob import glob
 import os
@@ -9,7 +9,7 @@ PACKAGE = 'urdf_tools_ros'
 
 
 def share(folder: str) -> list[tuple[str, list[str]]]:
-    """Install every file below ``folder`` into ``share/urdf_tools_ros/<folder>``, keeping subfolders."""
+    """Install every file below ``folder`` into ``share/urdf_tools_ros/<folder>``."""
     entries: dict[str, list[str]] = {}
     for path in sorted(glob(os.path.join(folder, '**', '*'), recursive=True)):
         if os.path.isfile(path):
@@ -33,7 +33,8 @@ setup(
     python_requires='>=3.10',
     install_requires=['numpy', 'lxml', 'defusedxml', 'xacro>=2', 'urdfdom-py', 'setuptools'],
     extras_require={
-        'test': ['pytest', 'hypothesis', 'mypy', 'flake8', 'lxml-stubs'],
+        'test': ['pytest', 'hypothesis', 'mypy', 'flake8', 'flake8-import-order', 'flake8-quotes',
+                 'flake8-docstrings', 'lxml-stubs', 'pin'],
     },
     zip_safe=False,
     maintainer='urdf_tools_ros maintainers',

@@ -8,13 +8,13 @@ import re
 from hypothesis import given, HealthCheck, settings, strategies as st
 import pytest
 
+from conftest import SAMPLE_ROBOT, shared_model
 from urdf_tools_ros.core import description
 from urdf_tools_ros.core.description import load, load_string
 from urdf_tools_ros.core.errors import (DescriptionLoadError, DescriptionTooLargeError,
                                         RobotDescriptionError)
 from urdf_tools_ros.core.model import Box, Mesh
 
-from conftest import SAMPLE_ROBOT, shared_model
 
 MINIMAL = '<robot name="r">\n  <link name="a"/>\n</robot>\n'
 
@@ -224,7 +224,7 @@ def test_size_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         load(path)
 
 
-BILLION_LAUGHS = '''<?xml version="1.0"?>
+BILLION_LAUGHS = """<?xml version="1.0"?>
 <!DOCTYPE robot [
  <!ENTITY lol "lol">
  <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
@@ -237,7 +237,7 @@ BILLION_LAUGHS = '''<?xml version="1.0"?>
  <!ENTITY lol9 "&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;">
 ]>
 <robot name="&lol9;"><link name="a"/></robot>
-'''
+"""
 
 
 @pytest.mark.parametrize('suffix', ['.urdf', '.urdf.xacro'])

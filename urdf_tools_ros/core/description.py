@@ -145,7 +145,7 @@ def parse_xml(text: str, filename: str) -> tuple[Any, list[Finding]]:
     data = text.encode('utf-8')
     parser = _parser()
     try:
-        root = etree.fromstring(data, parser)
+        root: Any = etree.fromstring(data, parser)
     except etree.XMLSyntaxError as exc:
         entries = list(parser.error_log)
         if not entries or any(e.type_name != 'NS_ERR_UNDEFINED_NAMESPACE' for e in entries):
@@ -168,7 +168,7 @@ def parse_xml(text: str, filename: str) -> tuple[Any, list[Finding]]:
                 f'declare it on <robot>, e.g. xmlns:{prefix}="..."'))
     if root is None:
         raise DescriptionLoadError('no XML element found', filename)
-    dtd = root.getroottree().docinfo.internalDTD
+    dtd: Any = root.getroottree().docinfo.internalDTD
     if dtd is not None and any(True for _ in dtd.iterentities()):
         raise DescriptionLoadError('entity declarations are not allowed in a robot description '
                                    '(entities are never expanded or fetched)', filename, 1)
@@ -179,7 +179,7 @@ def parse_xml(text: str, filename: str) -> tuple[Any, list[Finding]]:
 
 
 # -- xacro --------------------------------------------------------------------------------------
-class _AnnotatingBuilder(DefusedExpatBuilderNS):  # type: ignore[misc]
+class _AnnotatingBuilder(DefusedExpatBuilderNS):
     """minidom builder that refuses entities and tags each element with its file:line."""
 
     def __init__(self, filename: str, table: list[SourceLocation]) -> None:

@@ -15,8 +15,12 @@ from .model import SourceLocation
 
 
 class Severity(str, enum.Enum):
-    """How bad a finding is: an ``error`` breaks urdfdom, KDL or the kinematics; a ``warning``
-    breaks a simulator or is very likely a mistake; ``info`` is worth knowing."""
+    """
+    How bad a finding is.
+
+    An ``error`` breaks urdfdom, KDL or the kinematics; a ``warning`` breaks a simulator or is
+    very likely a mistake; ``info`` is worth knowing.
+    """
 
     ERROR = 'error'
     WARNING = 'warning'

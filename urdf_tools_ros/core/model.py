@@ -121,7 +121,7 @@ class Inertia:
     izz: float = 0.0
 
     def as_matrix(self) -> tuple[Vector3, Vector3, Vector3]:
-        """Return the tensor as three rows ``((ixx, ixy, ixz), (ixy, iyy, iyz), (ixz, iyz, izz))``."""
+        """Return the tensor as rows ``((ixx, ixy, ixz), (ixy, iyy, iyz), (ixz, iyz, izz))``."""
         return ((self.ixx, self.ixy, self.ixz),
                 (self.ixy, self.iyy, self.iyz),
                 (self.ixz, self.iyz, self.izz))
@@ -129,7 +129,7 @@ class Inertia:
 
 @dataclass(frozen=True, slots=True)
 class Inertial:
-    """URDF ``<inertial>``: the centre-of-mass frame ``origin``, ``mass`` in kg and inertia there."""
+    """URDF ``<inertial>``: centre-of-mass frame ``origin``, ``mass`` in kg, inertia there."""
 
     mass: float
     inertia: Inertia
@@ -160,7 +160,7 @@ class Collision:
 
 @dataclass(frozen=True, slots=True)
 class Link:
-    """URDF ``<link>``: a rigid body with an optional inertial and any number of visuals/collisions."""
+    """URDF ``<link>``: a rigid body with an optional inertial, visuals and collisions."""
 
     name: str
     inertial: Inertial | None = None

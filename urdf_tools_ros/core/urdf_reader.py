@@ -320,7 +320,7 @@ class UrdfReader:
         return None
 
     def transmission(self, node: Element) -> Transmission:
-        """Read a ``<transmission>`` in the ROS 1 (``<type>``) or ros2_control (``<plugin>``) form."""
+        """Read a ``<transmission>``, ROS 1 (``<type>``) or ros2_control (``<plugin>``) form."""
         name = self._name(node, 'transmission', 'transmission:?')
         owner = f'transmission:{name}'
         type_node = node.find('type')

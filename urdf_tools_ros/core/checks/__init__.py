@@ -2,7 +2,7 @@
 The rule catalog and the check runner.
 
 Every rule has a stable ``code``, a default :class:`~urdf_tools_ros.core.findings.Severity`, a
-one-line summary and its source (``urdfdom`` for what urdfdom itself rejects, ``urdf_tools_ros``
+one-line summary and its source (``urdfdom`` for what urdfdom itself reports, ``urdf_tools_ros``
 for what urdfdom misses, with the physical or ROS reason in the rule module). Rule families live
 in one module each; each registers its rules with :func:`rule` and its check functions with
 :func:`check`. :func:`check_description` runs them all and returns every finding.
@@ -30,7 +30,7 @@ class Rule:
     :ivar code: Stable kebab-case code, e.g. ``mimic-cycle``.
     :ivar severity: Severity of its findings.
     :ivar summary: What the rule checks, one line.
-    :ivar source: ``urdfdom`` when urdfdom (check_urdf) rejects the same input, else
+    :ivar source: ``urdfdom`` when urdfdom (check_urdf) reports the same problem, else
         ``urdf_tools_ros``.
     """
 
@@ -65,7 +65,7 @@ def rule(code: str, severity: Severity, summary: str, source: str = 'urdf_tools_
 
 
 def check(function: CheckFunction) -> CheckFunction:
-    """Register ``function`` (a :class:`CheckContext` -> findings callable) as a check; decorator."""
+    """Register ``function`` (:class:`CheckContext` -> findings) as a check; a decorator."""
     _CHECKS.append(function)
     return function
 

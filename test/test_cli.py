@@ -1,0 +1,190 @@
+"""The urdf-tools command line: verdicts, formats, exit codes, and no tracebacks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+import re
+import shutil
+import subprocess
+import sys
+
+from lxml import etree
+import pytest
+
+from conftest import REPO, SAMPLE_ROBOT, shared_model
+from urdf_tools_ros.cli.main import run
+
+BROKEN = """<robot name="broken">
+  <link name="a"/>
+  <link name="b"/>
+  <joint name="j" type="revolute">
+    <parent link="a"/>
+    <child link="b"/>
+    <axis xyz="0 0 1"/>
+    <limit lower="1.2" upper="0.4" effort="1" velocity="1"/>
+  </joint>
+</robot>
+"""
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run urdf-tools in a fresh interpreter, as a user would."""
+    return subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', *args], cwd=REPO,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_sample_robot_checks_clean() -> None:
+    result = cli('check', str(SAMPLE_ROBOT), '--werror')
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert re.search(r': 0 errors, 0 warnings, \d+ info$', result.stdout.strip())
+
+
+@pytest.mark.parametrize('name', ['ur5_robot', 'panda', 'talos_full_v2', 'tiago_dual',
+                                  'robotiq_2f_85.urdf', 'cookie', 'cookie/xacro/cookie.xacro'])
+def test_shared_models_have_no_errors(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code = run(['check', str(shared_model(name))])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert ': 0 errors,' in out
+
+
+def test_errors_exit_1_with_compiler_style_lines(tmp_path: Path) -> None:
+    path = tmp_path / 'broken.urdf'
+    path.write_text(BROKEN)
+    result = cli('check', str(path))
+    assert result.returncode == 1
+    assert re.search(rf'^{re.escape(str(path))}:4: error\[[a-z-]+\]: joint:j: .*1\.2.*0\.4',
+                     result.stdout, re.MULTILINE), result.stdout
+    assert '1 error,' in result.stdout
+
+
+def test_werror_fails_on_warnings(tmp_path: Path) -> None:
+    path = tmp_path / 'warn.urdf'
+    path.write_text('<robot name="w">\n<link name="a"><visual><geometry>'
+                    '<mesh filename="missing_mesh.stl"/></geometry></visual></link>\n</robot>')
+    assert cli('check', str(path)).returncode == 0
+    result = cli('check', str(path), '--werror')
+    assert result.returncode == 1
+    assert 'warning[' in result.stdout
+
+
+@pytest.mark.parametrize('content', ['<robot name="r"><link name="a"></robot>', '',
+                                     '<launch/>', '\x00\x01'])
+def test_unloadable_exits_2_with_a_message_not_a_traceback(tmp_path: Path, content: str) -> None:
+    path = tmp_path / 'bad.urdf'
+    path.write_text(content)
+    result = cli('check', str(path))
+    assert result.returncode == 2
+    assert str(path) in result.stderr
+    assert 'Traceback' not in result.stderr + result.stdout
+
+
+def test_xacro_error_exits_2_naming_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / 'bad.urdf.xacro'
+    path.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                    '  <link name="${no_such_property}"/>\n</robot>\n')
+    result = cli('check', str(path))
+    assert result.returncode == 2
+    assert f'{path}:2:' in result.stderr and 'no_such_property' in result.stderr
+    assert 'Traceback' not in result.stderr
+
+
+def test_bad_xacro_argument_is_a_usage_error() -> None:
+    result = cli('check', str(SAMPLE_ROBOT), 'prefix=oops')
+    assert result.returncode == 2
+    assert 'name:=value' in result.stderr
+
+
+def test_json_format(tmp_path: Path) -> None:
+    path = tmp_path / 'broken.urdf'
+    path.write_text(BROKEN)
+    result = cli('check', str(path), '--format', 'json')
+    assert result.returncode == 1
+    data = json.loads(result.stdout)
+    assert data['counts']['error'] >= 1
+    errors = [f for f in data['findings'] if f['severity'] == 'error']
+    assert errors[0]['line'] == 4 and errors[0]['element'] == 'joint:j'
+    assert errors[0]['file'] == str(path)
+
+
+def test_junit_format(tmp_path: Path) -> None:
+    path = tmp_path / 'broken.urdf'
+    path.write_text(BROKEN)
+    out = tmp_path / 'report.xml'
+    result = cli('check', str(path), '--format', 'junit', '-o', str(out))
+    assert result.returncode == 1
+    suite = etree.parse(str(out)).getroot().find('testsuite')
+    assert suite is not None
+    failures = suite.findall('testcase/failure')
+    assert int(suite.get('failures')) == len(failures) >= 1
+    assert int(suite.get('tests')) == len(suite.findall('testcase')) > 20
+
+
+def test_stdin_input() -> None:
+    result = subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'check', '-'],
+                            input=BROKEN, cwd=REPO, capture_output=True, text=True)
+    assert result.returncode == 1
+    assert '<stdin>:4: error[' in result.stdout
+
+
+def test_xacro_args_and_package_path(tmp_path: Path) -> None:
+    result = cli('tree', str(SAMPLE_ROBOT), 'prefix:=left_')
+    assert result.returncode == 0
+    assert 'left_base_link' in result.stdout
+    bad = cli('check', str(SAMPLE_ROBOT), '--package-path', 'nodir')
+    assert bad.returncode == 2 and 'NAME=DIR' in bad.stderr
+
+
+def test_tree_lists_every_link_once() -> None:
+    result = cli('tree', str(SAMPLE_ROBOT))
+    assert result.returncode == 0
+    from urdf_tools_ros.core.description import load
+    robot = load(SAMPLE_ROBOT).robot
+    for link in robot.links:
+        assert len(re.findall(rf'(?<![\w]){re.escape(link.name)}(?![\w])', result.stdout)) >= 1
+    assert 'root link: world' in result.stdout
+    assert 'mimic left_finger_joint' in result.stdout
+
+
+def test_graph_dot_has_one_edge_per_joint(tmp_path: Path) -> None:
+    result = cli('graph', str(SAMPLE_ROBOT))
+    assert result.returncode == 0
+    assert result.stdout.startswith('digraph')
+    from urdf_tools_ros.core.description import load
+    assert result.stdout.count(' -> ') == len(load(SAMPLE_ROBOT).robot.joints)
+    pdf = tmp_path / 'g.pdf'
+    rendered = cli('graph', str(SAMPLE_ROBOT), '-o', str(pdf))
+    if shutil.which('dot'):
+        assert rendered.returncode == 0 and pdf.read_bytes().startswith(b'%PDF')
+    else:
+        assert rendered.returncode == 1
+        assert 'Graphviz "dot" is not installed' in rendered.stderr
+        assert (tmp_path / 'g.dot').read_text().startswith('digraph')
+
+
+def test_inertia_box_matches_the_solid_cuboid_formula() -> None:
+    result = cli('inertia', 'box', '0.1', '0.1', '0.2', '--mass', '0.6')
+    assert result.returncode == 0
+    element = etree.fromstring(result.stdout.strip().splitlines()[-1])
+    mass, x, y, z = 0.6, 0.1, 0.1, 0.2
+    assert float(element.get('ixx')) == pytest.approx(mass * (y**2 + z**2) / 12)
+    assert float(element.get('iyy')) == pytest.approx(mass * (x**2 + z**2) / 12)
+    assert float(element.get('izz')) == pytest.approx(mass * (x**2 + y**2) / 12)
+
+
+@pytest.mark.parametrize('args, expected', [
+    (['cylinder', '0.05', '0.3', '--mass', '2'],
+     {'ixx': 2 * (3 * 0.05**2 + 0.3**2) / 12, 'izz': 2 * 0.05**2 / 2}),
+    (['sphere', '0.1', '--mass', '1'], {'ixx': 0.4 * 0.01, 'izz': 0.4 * 0.01}),
+])
+def test_inertia_cylinder_and_sphere(args: list[str], expected: dict[str, float]) -> None:
+    result = cli('inertia', *args)
+    element = etree.fromstring(result.stdout.strip().splitlines()[-1])
+    for name, value in expected.items():
+        assert float(element.get(name)) == pytest.approx(value, rel=1e-5)
+
+
+def test_inertia_rejects_non_positive_sizes() -> None:
+    result = cli('inertia', 'box', '0', '1', '1', '--mass', '1')
+    assert result.returncode == 2 and 'must be > 0' in result.stderr

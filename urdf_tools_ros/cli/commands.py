@@ -1,0 +1,183 @@
+"""The subcommands of ``urdf-tools``: argument definitions and handlers."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+from . import report
+from ..core.checks import check_description, count, load_families, RULES
+from ..core.description import load, parse_xacro_args, RobotDescription
+from ..core.findings import Severity
+from ..core.packages import parse_package_path
+from ..ros.ament import ament_package_locator
+
+FORMATS = ('text', 'json', 'junit')
+
+
+def _add_source(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument('file', help='URDF or xacro file, or - for standard input')
+    parser.add_argument('xacro_args', nargs='*', metavar='name:=value',
+                        help='xacro arguments')
+    parser.add_argument('--package-path', action='append', default=[], metavar='NAME=DIR',
+                        help='share directory of a ROS package, for package:// and $(find); '
+                             'repeatable (also: URDF_TOOLS_PACKAGE_PATH, and ament_index '
+                             'when ROS is sourced)')
+    parser.add_argument('--xacro', choices=['auto', 'yes', 'no'], default='auto',
+                        help='run xacro: auto (by .xacro extension or <xacro:> tags), yes, no')
+
+
+def load_from_args(args: argparse.Namespace) -> RobotDescription:
+    """
+    Load the description named by parsed arguments.
+
+    :raises DescriptionLoadError: if it cannot be loaded.
+    :raises ValueError: on a malformed ``name:=value`` or ``NAME=DIR`` (reported as usage).
+    """
+    pairs, search = parse_package_path(args.package_path)
+    if search:
+        raise argparse.ArgumentTypeError(f'--package-path {search[0]!r}: expected NAME=DIR')
+    forced = {'auto': None, 'yes': True, 'no': False}[args.xacro]
+    return load(args.file, xacro_args=parse_xacro_args(args.xacro_args), package_paths=pairs,
+                locator=ament_package_locator, is_xacro=forced)
+
+
+def _usage_error(args: argparse.Namespace, message: str) -> int:
+    print(f'urdf-tools {args.command}: {message}', file=sys.stderr)
+    return 2
+
+
+# -- check --------------------------------------------------------------------------------------
+def cmd_check(args: argparse.Namespace) -> int:
+    """Run every rule; print findings; exit 0 (no errors), 1 (errors), 2 (could not load)."""
+    try:
+        description = load_from_args(args)
+    except (ValueError, argparse.ArgumentTypeError) as exc:
+        return _usage_error(args, str(exc))
+    findings = check_description(description)
+    name = description.filename
+    if args.format == 'json':
+        text = report.format_json(name, findings)
+    elif args.format == 'junit':
+        text = report.format_junit(name, findings, args.werror)
+    else:
+        text = report.format_text(name, findings, show_info=args.verbose)
+    if args.output:
+        with open(args.output, 'w', encoding='utf-8') as stream:
+            stream.write(text)
+        if args.format != 'text':
+            print(report.summary(name, findings))
+    else:
+        sys.stdout.write(text)
+    counts = count(findings)
+    failed = counts[Severity.ERROR] > 0 or (args.werror and counts[Severity.WARNING] > 0)
+    return 1 if failed else 0
+
+
+# -- graph --------------------------------------------------------------------------------------
+def _dot_id(*lines: str) -> str:
+    """Quote a dot string; several arguments become lines (dot's ``\\n``)."""
+    escaped = (line.replace('\\', '\\\\').replace('"', '\\"') for line in lines)
+    return '"' + '\\n'.join(escaped) + '"'
+
+
+def to_dot(description: RobotDescription) -> str:
+    """Graphviz dot of the kinematic graph: links as boxes, joints as labelled edges."""
+    robot = description.robot
+    lines = [f'digraph {_dot_id(robot.name or "robot")} {{', '  rankdir=TB;',
+             '  node [shape=box, style=rounded, fontname="Helvetica"];',
+             '  edge [fontname="Helvetica", fontsize=10];']
+    for link in robot.links:
+        lines.append(f'  {_dot_id(link.name)};')
+    for joint in robot.joints:
+        label = [joint.name, f'({joint.joint_type})']
+        if joint.mimic is not None:
+            label.append(f'mimic {joint.mimic.joint}')
+        label.append('xyz: ' + ' '.join(f'{v:g}' for v in joint.origin.xyz))
+        label.append('rpy: ' + ' '.join(f'{v:g}' for v in joint.origin.rpy))
+        style = ', style=dashed' if joint.joint_type == 'fixed' else ''
+        lines.append(f'  {_dot_id(joint.parent)} -> {_dot_id(joint.child)} '
+                     f'[label={_dot_id(*label)}{style}];')
+    lines.append('}')
+    return '\n'.join(lines) + '\n'
+
+
+def cmd_graph(args: argparse.Namespace) -> int:
+    """Write Graphviz dot (to stdout or -o FILE.dot), or PDF/SVG/PNG when ``dot`` is installed."""
+    try:
+        description = load_from_args(args)
+    except (ValueError, argparse.ArgumentTypeError) as exc:
+        return _usage_error(args, str(exc))
+    dot = to_dot(description)
+    output = args.output
+    if output is None or output == '-':
+        sys.stdout.write(dot)
+        return 0
+    extension = os.path.splitext(output)[1].lower().lstrip('.')
+    if extension in ('', 'dot', 'gv'):
+        with open(output, 'w', encoding='utf-8') as stream:
+            stream.write(dot)
+        print(f'wrote {output}')
+        return 0
+    if extension not in ('pdf', 'svg', 'png'):
+        return _usage_error(args, f'cannot write .{extension}; use .dot, .pdf, .svg or .png')
+    executable = shutil.which('dot')
+    if executable is None:
+        base = os.path.splitext(output)[0] + '.dot'
+        with open(base, 'w', encoding='utf-8') as stream:
+            stream.write(dot)
+        print(f'urdf-tools graph: Graphviz "dot" is not installed, so no {extension.upper()} was '
+              f'made; wrote {base} instead (install graphviz, e.g. apt-get install graphviz, '
+              f'then: dot -T{extension} {base} -o {output})', file=sys.stderr)
+        return 1
+    result = subprocess.run([executable, f'-T{extension}', '-o', output], input=dot.encode(),
+                            capture_output=True, check=False)
+    if result.returncode != 0:
+        print(f'urdf-tools graph: dot failed: {result.stderr.decode(errors="replace")}',
+              file=sys.stderr)
+        return 1
+    print(f'wrote {output}')
+    return 0
+
+
+# -- rules ------------------------------------------------------------------------------------
+def cmd_rules(args: argparse.Namespace) -> int:
+    """Print the rule catalog: code, severity, source (urdfdom or urdf_tools_ros), summary."""
+    load_families()
+    width = max(len(code) for code in RULES)
+    for code, rule in RULES.items():
+        print(f'{code:<{width}}  {rule.severity.value:<7}  {rule.source:<14}  {rule.summary}')
+    return 0
+
+
+# -- registration -------------------------------------------------------------------------------
+def add_commands(sub: 'argparse._SubParsersAction[argparse.ArgumentParser]') -> None:
+    """Add every subcommand to the ``urdf-tools`` parser."""
+    check = sub.add_parser('check', help='check a URDF/xacro file; exit 0 clean, 1 errors, '
+                                         '2 could not load',
+                           description='Check a robot description against every rule.')
+    _add_source(check)
+    check.add_argument('--format', choices=FORMATS, default='text', help='output format')
+    check.add_argument('-o', '--output', help='write the report to this file')
+    check.add_argument('--werror', action='store_true', help='treat warnings as errors')
+    check.add_argument('-v', '--verbose', action='store_true',
+                       help='also print info findings (always counted)')
+    check.set_defaults(handler=cmd_check)
+
+    rules = sub.add_parser('rules', help='list every rule of the checker',
+                           description='List the rule catalog: code, severity, source, summary.')
+    rules.set_defaults(handler=cmd_rules)
+
+    graph = sub.add_parser('graph', help='Graphviz graph of links and joints',
+                           description='Print the link/joint graph as Graphviz dot, or render '
+                                       'it when -o names a .pdf/.svg/.png and dot is installed.')
+    _add_source(graph)
+    graph.add_argument('-o', '--output', help='output file: .dot (default stdout), .pdf, .svg, '
+                                              '.png')
+    graph.set_defaults(handler=cmd_graph)
+
+    from . import inspect_commands
+    inspect_commands.add_commands(sub, _add_source, load_from_args)

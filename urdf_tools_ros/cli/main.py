@@ -1,0 +1,68 @@
+"""
+``urdf-tools``: check, inspect and view URDF/xacro robot descriptions from the command line.
+
+Subcommands: ``check`` (findings like a compiler; exit 0 clean, 1 errors, 2 could not load),
+``tree`` (the link/joint tree like check_urdf), ``graph`` (Graphviz), ``inertia`` (the tensor
+of a solid box/cylinder/sphere), ``view`` (joint sliders and a 3D view in the browser).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+import sys
+
+from ..core.errors import RobotDescriptionError
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_LOAD = 2
+EXIT_INTERNAL = 3
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``urdf-tools`` with every subcommand."""
+    from . import commands
+    parser = argparse.ArgumentParser(
+        prog='urdf-tools',
+        description='Check, inspect and view URDF and xacro robot descriptions.')
+    sub = parser.add_subparsers(dest='command', metavar='COMMAND', required=True)
+    commands.add_commands(sub)
+    return parser
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """
+    Parse ``argv`` and run the subcommand.
+
+    :return: The process exit code; never raises for bad input (messages go to stderr).
+    """
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args))
+    except RobotDescriptionError as exc:
+        print(f'urdf-tools: {exc}', file=sys.stderr)
+        return EXIT_LOAD
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:  # last line of defence: a message, never a traceback
+        print(f'urdf-tools: internal error: {type(exc).__name__}: {exc} '
+              '(please report it with the input file)', file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def main() -> None:
+    """Console entry point of ``urdf-tools``."""
+    sys.exit(run())
+
+
+def check_main() -> None:
+    """Console entry point of ``check`` (``ros2 run urdf_tools_ros check FILE``)."""
+    sys.exit(run(['check', *sys.argv[1:]]))
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,114 @@
+"""
+``urdf-tools view``: joint sliders and a live 3D view of a robot description in the browser.
+
+Everything runs in-process through the core, without ROS: load (xacro args ``name:=value``),
+check (the report goes to the terminal and to the page), then a viser web server on
+``--host``/``--port`` (127.0.0.1:8080 by default; the next free port when it is taken). The
+command prints the URL and serves until Ctrl-C (or ``--exit-after SECONDS``).
+
+viser is imported only when the command runs, so ``urdf-tools check`` works without it.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+import sys
+import time
+
+from . import report
+from ..core.checks import check_description
+from ..core.description import RobotDescription
+
+AddSource = Callable[[argparse.ArgumentParser], None]
+Loader = Callable[[argparse.Namespace], RobotDescription]
+
+INSTALL_HINT = 'pip install viser trimesh pycollada'
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f'{text!r} is not a number of seconds') from None
+    if not value >= 0.0:
+        raise argparse.ArgumentTypeError(f'{text!r}: expected seconds >= 0')
+    return value
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f'{text!r} is not a port number') from None
+    if not 0 < value < 65536:
+        raise argparse.ArgumentTypeError(f'{text!r}: expected a port in 1..65535')
+    return value
+
+
+def cmd_view(args: argparse.Namespace, loader: Loader) -> int:
+    """
+    Load, check, print the report, serve the viewer and print its URL; serve until Ctrl-C.
+
+    :return: 0 after Ctrl-C or ``--exit-after``; 2 when the description cannot be loaded or
+        the arguments are wrong; 3 when viser is not installed.
+    """
+    try:
+        description = loader(args)
+    except (ValueError, argparse.ArgumentTypeError) as exc:
+        print(f'urdf-tools view: {exc}', file=sys.stderr)
+        return 2
+    findings = check_description(description)
+    sys.stdout.write(report.format_text(description.filename, findings,
+                                        show_info=args.verbose))
+    sys.stdout.flush()
+    try:
+        from ..gui.viewer import RobotViewer
+    except ImportError as exc:
+        print(f'urdf-tools view: the 3D viewer needs viser ({exc}); install it with: '
+              f'{INSTALL_HINT}', file=sys.stderr)
+        return 3
+    viewer = RobotViewer(description, findings=findings, host=args.host, port=args.port,
+                         use_smallest_joint_limits=args.use_smallest_joint_limits,
+                         show_frames=args.frames)
+    try:
+        print(f'urdf-tools view: serving {description.robot.name!r} at {viewer.url} '
+              '(Ctrl-C to stop)', flush=True)
+        if args.open:
+            import webbrowser
+            webbrowser.open(viewer.url)
+        deadline = None if args.exit_after is None else time.monotonic() + args.exit_after
+        while deadline is None or time.monotonic() < deadline:
+            time.sleep(0.2 if deadline is None else
+                       max(0.0, min(0.2, deadline - time.monotonic())))
+    except KeyboardInterrupt:
+        print('', flush=True)
+    finally:
+        viewer.close()
+    return 0
+
+
+def add_view_command(sub: argparse._SubParsersAction[argparse.ArgumentParser],
+                     add_source: AddSource, loader: Loader) -> None:
+    """Add ``view`` to the ``urdf-tools`` parser."""
+    view = sub.add_parser(
+        'view', help='joint sliders and a live 3D view in the browser (no ROS needed)',
+        description='Check a robot description, then serve joint sliders and a 3D view of it '
+                    'posed by forward kinematics in the browser, until Ctrl-C.')
+    add_source(view)
+    view.add_argument('--host', default='127.0.0.1',
+                      help='address to serve on (default 127.0.0.1, this machine only)')
+    view.add_argument('--port', type=_port, default=8080,
+                      help='port to serve on (default 8080; the next free one when taken)')
+    view.add_argument('--use-smallest-joint-limits', action=argparse.BooleanOptionalAction,
+                      default=True,
+                      help='narrow slider ranges by <safety_controller> soft limits, as '
+                           "joint_state_publisher's parameter of the same name (default: yes)")
+    view.add_argument('--frames', action='store_true', help='show the link frames at start')
+    view.add_argument('--open', action='store_true',
+                      help='open the page in the default web browser')
+    view.add_argument('--exit-after', type=_seconds, metavar='SECONDS',
+                      help='stop serving after SECONDS (for scripts and tests)')
+    view.add_argument('-v', '--verbose', action='store_true',
+                      help='also print info findings')
+    view.set_defaults(handler=lambda args: cmd_view(args, loader))
