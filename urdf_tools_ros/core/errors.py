@@ -77,7 +77,7 @@ class JointStateError(RobotDescriptionError, ValueError):
 
 
 class InvalidJointError(RobotDescriptionError, ValueError):
-    """A joint cannot be used for kinematics: unknown type, zero axis, NaN or inf in its numbers."""
+    """A joint cannot be used for kinematics: unknown type, zero axis, NaN or inf in a number."""
 
 
 class TransformError(RobotDescriptionError, ValueError):

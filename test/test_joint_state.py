@@ -1,0 +1,154 @@
+"""The joint-state table: order, defaults, mimic, sweep, merging, refusals and clamping."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from conftest import shared_model
+from urdf_tools_ros.core.description import load, load_string
+from urdf_tools_ros.core.joint_state import ClampPolicy, JointStateTable, Refusal
+from urdf_tools_ros.core.model import Robot
+
+ROBOT = """<robot name="r">
+  <link name="l0"/><link name="l1"/><link name="l2"/><link name="l3"/><link name="l4"/>
+  <link name="l5"/>
+  <joint name="shoulder" type="revolute"><parent link="l0"/><child link="l1"/>
+    <limit lower="-1" upper="1" effort="5" velocity="2"/>
+    <safety_controller soft_lower_limit="-0.8" soft_upper_limit="0.8" k_position="10"
+                       k_velocity="1"/></joint>
+  <joint name="bolt" type="fixed"><parent link="l1"/><child link="l2"/></joint>
+  <joint name="finger" type="prismatic"><parent link="l2"/><child link="l3"/>
+    <limit lower="0.1" upper="0.3" effort="5" velocity="2"/></joint>
+  <joint name="finger_mimic" type="prismatic"><parent link="l2"/><child link="l4"/>
+    <limit lower="-1" upper="1" effort="5" velocity="2"/>
+    <mimic joint="finger" multiplier="-2" offset="0.1"/></joint>
+  <joint name="wheel" type="continuous"><parent link="l0"/><child link="l5"/></joint>
+</robot>"""
+
+
+def robot() -> Robot:
+    return load_string(ROBOT).robot
+
+
+def test_order_defaults_and_mimic() -> None:
+    table = JointStateTable(robot())
+    assert table.names == ('shoulder', 'finger', 'finger_mimic', 'wheel')
+    assert table.joint_names == ('shoulder', 'finger', 'wheel')
+    sample = table.sample()
+    assert sample.name == table.names
+    # finger's range [0.1, 0.3] excludes 0: mid-range; its mimic: -2 * 0.2 + 0.1
+    assert sample.position == pytest.approx((0.0, 0.2, -0.3, 0.0))
+    assert sample.velocity == () and sample.effort == ()
+    table.update('finger', position=0.25, velocity=0.5, effort=3.0)
+    sample = table.sample()
+    assert sample.position[2] == pytest.approx(-0.4)
+    assert sample.velocity == pytest.approx((0.0, 0.5, -1.0, 0.0))
+    assert sample.effort == pytest.approx((0.0, 3.0, 3.0, 0.0))
+
+
+def test_default_velocities_efforts_and_zeros() -> None:
+    table = JointStateTable(robot(), zeros={'shoulder': 0.5, 'nope': 1.0, 'wheel': math.nan,
+                                            'finger_mimic': 0.0},
+                            publish_default_velocities=True, publish_default_efforts=True)
+    assert table.positions()['shoulder'] == 0.5
+    assert [refusal.joint for refusal in table.refused_zeros] == ['nope', 'wheel',
+                                                                  'finger_mimic']
+    sample = table.sample()
+    assert sample.velocity == (0.0,) * 4 and sample.effort == (0.0,) * 4
+    silent = JointStateTable(robot(), publish_default_positions=False)
+    assert silent.sample().position == ()
+    silent.update('wheel', position=1.0)
+    # a mimic joint whose source has no position yet gets 0, as in joint_state_publisher
+    assert silent.sample().position == (0.0, 0.0, 0.0, 1.0)
+
+
+def test_without_mimic_tags_every_joint_is_its_own() -> None:
+    table = JointStateTable(robot(), use_mimic_tags=False)
+    assert table.joint_names == table.names
+    assert table.update('finger_mimic', position=0.7) == []
+
+
+def test_delta_sweep_bounces_and_wraps() -> None:
+    table = JointStateTable(robot(), use_smallest_joint_limits=False)
+    for _ in range(4):
+        table.step(0.3)
+    positions = table.positions()
+    # shoulder: 0.3, 0.6, 0.9, then stops at 1.0 and turns back
+    assert positions['shoulder'] == pytest.approx(1.0)
+    table.step(0.3)
+    assert table.positions()['shoulder'] == pytest.approx(0.7)
+    # wheel wraps into [-pi, pi) instead of stopping
+    wheel = JointStateTable(robot())
+    for _ in range(11):
+        wheel.step(0.3)
+    assert wheel.positions()['wheel'] == pytest.approx(3.3 - 2 * math.pi)
+    table.step(math.nan)
+    assert table.positions()['shoulder'] == pytest.approx(0.7)
+
+
+def test_soft_limits_narrow_the_sweep() -> None:
+    table = JointStateTable(robot())
+    for _ in range(3):
+        table.step(0.3)
+    assert table.positions()['shoulder'] == pytest.approx(0.8)
+
+
+def test_center_and_seeded_randomize() -> None:
+    table = JointStateTable(robot())
+    table.randomize(np.random.default_rng(5))
+    first = table.positions()
+    for name, value in first.items():
+        limits = table.limits[name]
+        assert limits.slider_lower <= value <= limits.slider_upper
+    table.randomize(np.random.default_rng(5))
+    assert table.positions() == first
+    table.center()
+    assert table.positions() == table.defaults
+
+
+def test_merge_partial_states_with_refusals_per_joint() -> None:
+    table = JointStateTable(robot())
+    refusals = table.merge(['wheel', 'other_robot_joint', 'finger_mimic', 'shoulder', 'bolt'],
+                           position=[1.5, 0.0, 0.0, math.nan, 0.0],
+                           velocity=[0.1, 0.2])
+    assert refusals == [
+        Refusal(None, 'velocity has 2 values for 5 names; velocity ignored'),
+        Refusal('other_robot_joint', 'unknown joint'),
+        Refusal('finger_mimic', 'mimic joint: follows "finger"'),
+        Refusal('shoulder', 'position nan is not finite'),
+        Refusal('bolt', 'fixed joint has no position')]
+    positions = table.positions()
+    assert positions['wheel'] == 1.5 and positions['shoulder'] == 0.0
+    assert table.value('wheel', 'velocity') is None
+    assert table.merge(['finger'], effort=[2.0]) == []
+    assert table.value('finger', 'effort') == 2.0
+
+
+def test_clamping_policies() -> None:
+    none = JointStateTable(robot())
+    none.update('shoulder', position=5.0)
+    assert none.positions()['shoulder'] == 5.0
+    position = JointStateTable(robot(), clamp=ClampPolicy.POSITION)
+    position.update('shoulder', position=5.0, velocity=9.0)
+    position.update('wheel', position=50.0)
+    assert position.positions()['shoulder'] == 0.8       # soft limits narrow the range
+    assert position.value('shoulder', 'velocity') == 9.0
+    assert position.positions()['wheel'] == 50.0
+    safety = JointStateTable(robot(), clamp='safety_controller')  # type: ignore[arg-type]
+    safety.update('shoulder', position=0.75, velocity=9.0, effort=-9.0)
+    # velocity bounds at 0.75: [-2, -10 (0.75 - 0.8)] = [-2, 0.5]
+    assert safety.value('shoulder', 'velocity') == pytest.approx(0.5)
+    # effort bounds at v = 0.5: [max(-5, -1 (0.5 + 2)), min(5, -1 (0.5 - 0.5))] = [-2.5, 0]
+    assert safety.value('shoulder', 'effort') == pytest.approx(-2.5)
+    safety.update('finger', velocity=-7.0)
+    assert safety.value('finger', 'velocity') == -2.0
+
+
+def test_shared_model_tables() -> None:
+    table = JointStateTable(load(shared_model('talos_full_v2')).robot)
+    assert len(table.names) == 44 and len(table.joint_names) == 32
+    sample = table.sample()
+    assert len(sample.position) == 44 and all(map(math.isfinite, sample.position))

@@ -1,0 +1,41 @@
+"""
+Mimic rules: every ``<mimic>`` must lead to an actuated revolute, continuous or prismatic joint.
+
+A mimic joint follows ``multiplier * q + offset`` of its source (URDF spec, joint/mimic). A
+missing source, the joint itself, a fixed source (it has no position) or a floating/planar one
+(it has several) leave the joint without a position, and a cycle of mimic joints has none at
+all; joint_state_publisher exits on a cycle, robot_state_publisher drops the joint. The analysis
+is :func:`urdf_tools_ros.core.mimic.analyze_mimic`; the same codes are on
+:class:`~urdf_tools_ros.core.errors.MimicError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from . import check, CheckContext, rule
+from ..findings import Finding, Severity
+from ..mimic import analyze_mimic
+
+MISSING = rule('mimic-missing-joint', Severity.ERROR, '<mimic joint> names no joint of the robot')
+SELF = rule('mimic-self', Severity.ERROR, 'a joint mimics itself')
+FIXED = rule('mimic-fixed-joint', Severity.ERROR, '<mimic joint> names a fixed joint')
+UNSUPPORTED = rule('mimic-unsupported-joint', Severity.ERROR,
+                   'a floating or planar joint takes part in a <mimic>')
+CYCLE = rule('mimic-cycle', Severity.ERROR, 'mimic joints follow each other in a cycle')
+
+_FIXES = {
+    MISSING: 'name an existing revolute, continuous or prismatic joint in <mimic joint="...">',
+    SELF: 'name the joint this one follows in <mimic joint="...">',
+    FIXED: 'mimic the actuated joint instead, or remove the <mimic>',
+    UNSUPPORTED: 'mimic a revolute, continuous or prismatic joint, or remove the <mimic>',
+    CYCLE: 'make one joint of the cycle actuated (remove its <mimic>)',
+}
+
+
+@check
+def check_mimic(ctx: CheckContext) -> Iterator[Finding]:
+    """Report every ``<mimic>`` that cannot be resolved, at the mimic joint."""
+    for problem in analyze_mimic(ctx.robot):
+        yield ctx.finding(problem.code, f'joint:{problem.joint}', problem.message,
+                          problem.location, _FIXES.get(problem.code))

@@ -1,0 +1,50 @@
+"""
+Tree rules: the links and joints must form one tree with one root.
+
+urdfdom (``urdf_parser/src/model.cpp``, ``initTree``/``initRoot``) refuses a joint whose parent or
+child link does not exist and a model with no root link or with several; those rules have
+source ``urdfdom``. A cycle, a link that is the child of two joints and a joint whose parent is
+its child break every kinematic consumer (KDL, robot_state_publisher, pinocchio) even where
+urdfdom lets some through. The analysis is :func:`urdf_tools_ros.core.tree.analyze_tree`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from . import check, CheckContext, rule
+from ..findings import Finding, Severity
+from ..tree import analyze_tree
+
+NO_ROOT = rule('no-root-link', Severity.ERROR,
+               'every link is the child of a joint, so there is no root link', source='urdfdom')
+MULTIPLE_ROOTS = rule('multiple-root-links', Severity.ERROR,
+                      'more than one link is the child of no joint', source='urdfdom')
+CYCLE = rule('kinematic-cycle', Severity.ERROR, 'joints form a cycle of links')
+MULTIPLE_PARENTS = rule('link-multiple-parents', Severity.ERROR,
+                        'a link is the child of more than one joint')
+PARENT_MISSING = rule('joint-parent-missing', Severity.ERROR,
+                      'a joint names a parent link that does not exist', source='urdfdom')
+CHILD_MISSING = rule('joint-child-missing', Severity.ERROR,
+                     'a joint names a child link that does not exist', source='urdfdom')
+PARENT_IS_CHILD = rule('joint-parent-equals-child', Severity.ERROR,
+                       'a joint has the same link as parent and child')
+
+_FIXES = {
+    NO_ROOT: 'make one link (e.g. base_link) the child of no joint',
+    MULTIPLE_ROOTS: 'connect every link but one to a parent with a joint '
+                    '(e.g. a fixed joint to base_link)',
+    CYCLE: 'remove one joint of the cycle; URDF describes trees only',
+    MULTIPLE_PARENTS: 'give each link one parent joint; remove or re-parent the others',
+    PARENT_MISSING: 'define the link or correct the name in <parent link="...">',
+    CHILD_MISSING: 'define the link or correct the name in <child link="...">',
+    PARENT_IS_CHILD: 'name two different links in <parent> and <child>',
+}
+
+
+@check
+def check_tree(ctx: CheckContext) -> Iterator[Finding]:
+    """Report every structural problem of the link/joint graph, at the joint (or robot)."""
+    for problem in analyze_tree(ctx.robot):
+        yield ctx.finding(problem.code, problem.element, problem.message, problem.location,
+                          _FIXES.get(problem.code))

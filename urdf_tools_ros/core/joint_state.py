@@ -1,0 +1,291 @@
+"""
+The joint-state table behind the joint-state publisher and its sliders (no ROS messages here).
+
+Semantics follow joint_state_publisher (``joint_state_publisher/joint_state_publisher.py``):
+
+* The published joints are the revolute, continuous and prismatic joints in URDF file order
+  (fixed, floating and planar joints are left out). With ``use_mimic_tags`` a joint with a
+  ``<mimic>`` is derived from its actuated source (:mod:`urdf_tools_ros.core.mimic`): position
+  ``m q + o``, velocity ``m v``, effort copied; without it, it is a joint of its own.
+* Each actuated joint starts at its default position: ``zeros[name]`` when given, else 0, or the
+  middle of the range when 0 is outside it. Velocities and efforts start at 0 when
+  ``publish_default_velocities`` / ``publish_default_efforts``, else they are absent until a
+  source gives them; positions likewise with ``publish_default_positions`` (default true).
+  A list (position, velocity, effort) is published when some joint has a value for it; joints
+  without one get 0 in it.
+* Ranges are :func:`~urdf_tools_ros.core.joint_limits.effective_limits` (narrowed by soft limits
+  with ``use_smallest_joint_limits``); continuous joints use [-π, π] for sliders and sweeps.
+* :meth:`JointStateTable.step` is the ``delta`` sweep: each joint moves by ``delta`` and turns
+  back at the ends of its range; a continuous joint with the full [-π, π] range wraps instead
+  (joint_state_publisher jumps to -π, the same angle).
+* :meth:`JointStateTable.merge` takes a partial external state by name (``source_list``).
+
+Unlike joint_state_publisher, bad input never stops the table: NaN/inf values, unknown or
+non-actuated names and lists of the wrong length are refused per joint and returned as
+:class:`Refusal` data; the other joints of the same input are still taken. A
+:class:`ClampPolicy` decides whether accepted values are clamped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+import enum
+import math
+
+import numpy as np
+
+from .joint_limits import effective_limits, JointLimits, wrap_angle
+from .mimic import resolve_mimic, ResolvedMimic
+from .model import Robot, SINGLE_DOF_JOINT_TYPES
+
+__all__ = ['ClampPolicy', 'JointStateSample', 'JointStateTable', 'Refusal']
+
+_FIELDS = ('position', 'velocity', 'effort')
+
+
+class ClampPolicy(str, enum.Enum):
+    """What is clamped when a value is set."""
+
+    #: Nothing (joint_state_publisher's behaviour).
+    NONE = 'none'
+    #: Position into the effective range [lower, upper] (continuous joints never).
+    POSITION = 'position'
+    #: Position as above, then velocity into the safety controller's velocity bounds at that
+    #: position, then effort into its effort bounds at that velocity
+    #: (:meth:`~urdf_tools_ros.core.joint_limits.JointLimits.safety_velocity_bounds`); joints
+    #: without a safety controller are bounded by ``±limit.velocity`` and ``±limit.effort``.
+    SAFETY_CONTROLLER = 'safety_controller'
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """
+    A value that was not taken, and why.
+
+    :ivar joint: The joint name as given, or ``None`` for a problem of the whole input.
+    :ivar reason: What is wrong, e.g. ``position nan is not finite``.
+    """
+
+    joint: str | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class JointStateSample:
+    """
+    One joint state: names with positions (rad or m), velocities (rad/s or m/s), efforts.
+
+    A value list is empty when no joint has such a value, else as long as ``name``.
+    """
+
+    name: tuple[str, ...]
+    position: tuple[float, ...]
+    velocity: tuple[float, ...]
+    effort: tuple[float, ...]
+
+
+class JointStateTable:
+    """
+    Positions, velocities and efforts of a robot's actuated joints, with mimic joints derived.
+
+    :param robot: The model.
+    :param zeros: Default positions by joint name (joint_state_publisher's ``zeros``).
+    :param use_mimic_tags: Derive ``<mimic>`` joints from their source.
+    :param use_smallest_joint_limits: Narrow ranges by the safety controller's soft limits.
+    :param publish_default_positions: Start with positions (else only what sources give).
+    :param publish_default_velocities: Start with velocities 0.
+    :param publish_default_efforts: Start with efforts 0.
+    :param clamp: The clamping policy for values set later.
+    :ivar joint_names: Actuated joints, URDF order.
+    :ivar names: Every published joint (actuated and mimic), URDF order.
+    :ivar limits: :class:`JointLimits` of every actuated joint.
+    :ivar refused_zeros: ``zeros`` entries that were not taken.
+    :raises MimicError: with ``use_mimic_tags``, for a ``<mimic>`` that cannot be resolved.
+    :raises InvalidJointError: for a joint without usable limits.
+    """
+
+    def __init__(self, robot: Robot, *, zeros: Mapping[str, float] | None = None,
+                 use_mimic_tags: bool = True, use_smallest_joint_limits: bool = True,
+                 publish_default_positions: bool = True, publish_default_velocities: bool = False,
+                 publish_default_efforts: bool = False,
+                 clamp: ClampPolicy = ClampPolicy.NONE) -> None:
+        joints = [joint for joint in robot.joints if joint.joint_type in SINGLE_DOF_JOINT_TYPES]
+        self.mimics: dict[str, ResolvedMimic] = resolve_mimic(robot) if use_mimic_tags else {}
+        self.names = tuple(joint.name for joint in joints)
+        self.joint_names = tuple(name for name in self.names if name not in self.mimics)
+        self.limits: dict[str, JointLimits] = {
+            joint.name: effective_limits(joint, use_smallest_joint_limits)
+            for joint in joints if joint.name not in self.mimics}
+        self.clamp = ClampPolicy(clamp)
+        self._robot = robot
+        self._forward = {name: True for name in self.joint_names}
+        defaults = {name: limits.default_position() for name, limits in self.limits.items()}
+        refused: list[Refusal] = []
+        for name, value in (zeros or {}).items():
+            reason = self._refuse_name(name) or _bad_number('zero', value)
+            if reason:
+                refused.append(Refusal(name, reason))
+            else:
+                defaults[name] = float(value)
+        self.refused_zeros = tuple(refused)
+        self.defaults = defaults
+        self._values: dict[str, dict[str, float]] = {field: {} for field in _FIELDS}
+        if publish_default_positions:
+            self._values['position'] = dict(defaults)
+        if publish_default_velocities:
+            self._values['velocity'] = {name: 0.0 for name in self.joint_names}
+        if publish_default_efforts:
+            self._values['effort'] = {name: 0.0 for name in self.joint_names}
+
+    # -- reading -------------------------------------------------------------------------
+    def positions(self) -> dict[str, float]:
+        """Positions of the actuated joints that have one, by name (rad or m)."""
+        return dict(self._values['position'])
+
+    def value(self, name: str, field: str = 'position') -> float | None:
+        """The position, velocity or effort of actuated joint ``name``, or ``None``."""
+        return self._values[field].get(name)
+
+    def sample(self) -> JointStateSample:
+        """The full state: every published joint, mimic joints derived, in URDF order."""
+        lists: dict[str, tuple[float, ...]] = {}
+        for field in _FIELDS:
+            values = self._values[field]
+            if not values:
+                lists[field] = ()
+                continue
+            row: list[float] = []
+            for name in self.names:
+                mimic = self.mimics.get(name)
+                source = values.get(mimic.source if mimic else name)
+                if source is None:
+                    row.append(0.0)
+                elif mimic is None:
+                    row.append(source)
+                else:
+                    row.append(getattr(mimic, field)(source))
+            lists[field] = tuple(row)
+        return JointStateSample(self.names, lists['position'], lists['velocity'],
+                                lists['effort'])
+
+    # -- writing -------------------------------------------------------------------------
+    def _refuse_name(self, name: str) -> str | None:
+        if name in self.limits:
+            return None
+        mimic = self.mimics.get(name)
+        if mimic is not None:
+            return f'mimic joint: follows "{mimic.source}"'
+        joint = self._robot.joint_map.get(name)
+        if joint is None:
+            return 'unknown joint'
+        return f'{joint.joint_type} joint has no position'
+
+    def update(self, name: str, position: float | None = None, velocity: float | None = None,
+               effort: float | None = None) -> list[Refusal]:
+        """
+        Set some values of one actuated joint; values not given stay as they are.
+
+        :return: The refusals (unknown or mimic name, NaN/inf); accepted values are clamped by
+            the table's :class:`ClampPolicy`.
+        """
+        reason = self._refuse_name(name)
+        if reason:
+            return [Refusal(name, reason)]
+        refusals = []
+        for field, value in zip(_FIELDS, (position, velocity, effort)):
+            if value is None:
+                continue
+            problem = _bad_number(field, value)
+            if problem:
+                refusals.append(Refusal(name, problem))
+            else:
+                self._values[field][name] = float(value)
+        self._apply_clamp(name)
+        return refusals
+
+    def merge(self, names: Sequence[str], position: Sequence[float] = (),
+              velocity: Sequence[float] = (), effort: Sequence[float] = ()) -> list[Refusal]:
+        """
+        Take a partial external joint state by name (a ``sensor_msgs/JointState``'s lists).
+
+        An empty list means "not given". A list whose length differs from ``names`` is
+        refused whole (one refusal with joint ``None``); the other lists are still taken.
+
+        :return: Every refusal, in input order.
+        """
+        refusals: list[Refusal] = []
+        lists: dict[str, Sequence[float]] = {}
+        for field, values in zip(_FIELDS, (position, velocity, effort)):
+            if len(values) and len(values) != len(names):
+                refusals.append(Refusal(None, f'{field} has {len(values)} values for '
+                                              f'{len(names)} names; {field} ignored'))
+            elif len(values):
+                lists[field] = values
+        for index, name in enumerate(names):
+            given = {field: values[index] for field, values in lists.items()}
+            if given:
+                refusals.extend(self.update(name, **given))
+        return refusals
+
+    def _apply_clamp(self, name: str) -> None:
+        if self.clamp is ClampPolicy.NONE:
+            return
+        limits = self.limits[name]
+        positions, velocities, efforts = (self._values[field] for field in _FIELDS)
+        if name in positions:
+            positions[name] = limits.clamp(positions[name])
+        if self.clamp is not ClampPolicy.SAFETY_CONTROLLER:
+            return
+        position = positions.get(name, self.defaults[name])
+        if name in velocities:
+            low, high = limits.safety_velocity_bounds(position)
+            velocities[name] = min(max(velocities[name], low), high)
+        if name in efforts:
+            low, high = limits.safety_effort_bounds(position, velocities.get(name, 0.0))
+            efforts[name] = min(max(efforts[name], low), high)
+
+    def step(self, delta: float) -> None:
+        """
+        Move every joint with a position by ``delta`` (rad or m) along its sweep direction.
+
+        At an end of the range the position stops there and the direction turns; a continuous
+        joint with the full [-π, π] slider range is wrapped into [-π, π) instead.
+        """
+        if not math.isfinite(delta):
+            return
+        positions = self._values['position']
+        for name, position in positions.items():
+            limits = self.limits[name]
+            wraps = limits.continuous and limits.slider_lower <= -math.pi and \
+                limits.slider_upper >= math.pi
+            if wraps:
+                positions[name] = wrap_angle(position + delta)
+                continue
+            forward = self._forward[name]
+            position += delta if forward else -delta
+            if position > limits.slider_upper:
+                position, self._forward[name] = limits.slider_upper, False
+            elif position < limits.slider_lower:
+                position, self._forward[name] = limits.slider_lower, True
+            positions[name] = position
+
+    def center(self) -> None:
+        """Put every actuated joint at its default position (the GUI's Center button)."""
+        self._values['position'] = dict(self.defaults)
+
+    def randomize(self, rng: np.random.Generator) -> None:
+        """Put every actuated joint at a uniform random position of its slider range."""
+        self._values['position'] = {
+            name: float(rng.uniform(limits.slider_lower, limits.slider_upper))
+            for name, limits in self.limits.items()}
+
+
+def _bad_number(field: str, value: object) -> str | None:
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return f'{field} {value!r} is not a number'
+    if not math.isfinite(number):
+        return f'{field} {number} is not finite'
+    return None

@@ -1,0 +1,333 @@
+"""
+Forward kinematics: the pose of every link in the root frame, for one or N configurations.
+
+:class:`KinematicModel` compiles a robot once (:mod:`urdf_tools_ros.core.fk_plan`) and then
+computes, for joint values given by name or as an array:
+
+* :meth:`~KinematicModel.link_poses` ``{link: T_root_link}`` and
+  :meth:`~KinematicModel.link_pose_array` (L, 4, 4) in :attr:`~KinematicModel.link_names` order;
+* :meth:`~KinematicModel.link_pose_batch` (N, L, 4, 4) for N configurations;
+* :meth:`~KinematicModel.transform` ``T_source_target`` between any two links;
+* :meth:`~KinematicModel.joint_transforms` ``{joint: T_parent_child}`` of the moving joints and
+  :meth:`~KinematicModel.fixed_joint_transforms` of the fixed ones (what TF and TF static carry).
+
+Joint motion ``M(q)`` after the joint's origin, per type (URDF spec, joint): revolute and
+continuous rotate by q rad about the unit axis (right-hand rule); prismatic translates by q m
+along it; fixed does nothing; floating takes x, y, z (m) then roll, pitch, yaw (rad, REP 103) or
+with ``floating='quaternion'`` x, y, z then qx, qy, qz, qw (normalised); planar takes x, y (m)
+along the in-plane unit vectors ``u``, ``v`` of :func:`~urdf_tools_ros.core.fk_plan.planar_basis`
+(for axis z: x and y) and yaw (rad) about the axis: ``M = [[Rot(axis, yaw), x u + y v], [0, 1]]``.
+Mimic joints follow their actuated source (:mod:`urdf_tools_ros.core.mimic`). An axis is
+normalised first, as KDL and pinocchio do.
+
+Configuration vector: :attr:`~KinematicModel.variable_names` in order: each actuated joint (moving,
+not mimic) in URDF file order; a single-DOF joint is one entry named like the joint, a planar
+joint three (``<joint>/x``, ``/y``, ``/yaw``), a floating joint six or seven (``<joint>/x`` ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import numpy.typing as npt
+
+from .errors import JointStateError, UnknownJointError, UnknownLinkError
+from .fk_batch import batch_link_poses, BatchPlan
+from .fk_plan import FkPlan, general_motion, MAX_MAGNITUDE
+from .mimic import ResolvedMimic
+from .model import Robot
+from .transforms import FloatArray, inverse
+from .tree import KinematicTree
+
+__all__ = ['KinematicModel', 'forward_kinematics']
+
+Positions = Mapping[str, float] | npt.ArrayLike | None
+
+
+class KinematicModel:
+    """
+    A robot compiled for forward kinematics.
+
+    :param robot: The model, or its :class:`~urdf_tools_ros.core.tree.KinematicTree`.
+    :param floating: How floating joints take values: ``'rpy'`` (x y z roll pitch yaw) or
+        ``'quaternion'`` (x y z qx qy qz qw).
+    :raises KinematicTreeError: if the links and joints are not a tree.
+    :raises MimicError: if a ``<mimic>`` cannot be resolved (with the checker's code).
+    :raises InvalidJointError: unknown joint type, zero axis, NaN/inf or a magnitude above
+        1e150 in an origin, axis or mimic.
+    """
+
+    def __init__(self, robot: Robot | KinematicTree, *, floating: str = 'rpy') -> None:
+        self.tree = robot if isinstance(robot, KinematicTree) else KinematicTree(robot)
+        self._plan = FkPlan(self.tree, floating)
+        self._batch: BatchPlan | None = None
+        plan = self._plan
+        self._variable_index = {name: index for index, name in enumerate(plan.variable_names)}
+        names = [joint.name if joint is not None else '' for joint in plan.joints]
+        self._moving = [(names[index], int(index)) for index in plan.moving]
+        self._fixed = {names[index]: plan.frames[index].copy() for index in plan.fixed_links}
+        self._extended = np.zeros(plan.nq + 1)
+
+    # -- description --------------------------------------------------------------------
+    @property
+    def link_names(self) -> tuple[str, ...]:
+        """Link order of array results: by level, joint kind, then tree order (see fk_plan)."""
+        return self._plan.link_names
+
+    @property
+    def root(self) -> str:
+        """The root link (identity pose)."""
+        return self.tree.root
+
+    @property
+    def joint_names(self) -> tuple[str, ...]:
+        """Actuated joints (moving, not mimic) in URDF file order."""
+        return self._plan.joint_names
+
+    @property
+    def variable_names(self) -> tuple[str, ...]:
+        """Names of the entries of a configuration vector (see module doc)."""
+        return self._plan.variable_names
+
+    @property
+    def mimics(self) -> Mapping[str, ResolvedMimic]:
+        """Mimic joints by name, folded onto their actuated source."""
+        return self._plan.mimics
+
+    @property
+    def nq(self) -> int:
+        """Length of a configuration vector."""
+        return self._plan.nq
+
+    def neutral(self) -> FloatArray:
+        """The (nq,) configuration with every value 0 (quaternions: identity)."""
+        return self._plan.neutral.copy()
+
+    def link_index(self, link: str) -> int:
+        """
+        Index of ``link`` in :attr:`link_names`.
+
+        :raises UnknownLinkError: if there is no such link.
+        """
+        try:
+            return self._plan.link_index[link]
+        except KeyError:
+            raise UnknownLinkError(f'robot "{self.tree.robot.name}" has no link "{link}"') \
+                from None
+
+    # -- input ----------------------------------------------------------------------------
+    def configuration(self, positions: Positions = None) -> FloatArray:
+        """
+        Turn positions into a validated (nq,) configuration vector.
+
+        :param positions: ``None`` (neutral); a mapping from variable name (a joint name for
+            single-DOF joints) to value, rad or m, others at 0; or an (nq,) array in
+            :attr:`variable_names` order. Values of mimic joints are ignored (they follow their
+            source).
+        :return: A new (nq,) float64 array.
+        :raises UnknownJointError: for a name that is no joint or variable of the model.
+        :raises JointStateError: for a wrong shape, a non-number, NaN/inf, a magnitude above
+            1e150, a fixed joint, or a floating/planar joint given without its suffix.
+        """
+        plan = self._plan
+        if positions is None:
+            return plan.neutral.copy()
+        if isinstance(positions, Mapping):
+            result = plan.neutral.copy()
+            index_of = self._variable_index
+            for name, value in positions.items():
+                index = index_of.get(name)
+                if index is None:
+                    self._refuse_name(name)
+                    continue
+                try:
+                    number = float(value)
+                except (TypeError, ValueError):
+                    raise JointStateError(f'joint "{name}": position {value!r} is not a number') \
+                        from None
+                if not abs(number) <= MAX_MAGNITUDE:
+                    raise JointStateError(f'joint "{name}": position {number} is not finite or '
+                                          'out of range')
+                result[index] = number
+        else:
+            result = self._array(positions, (plan.nq,))
+        self._check_quaternions(result[None])
+        return result
+
+    def configurations(self, positions: npt.ArrayLike) -> FloatArray:
+        """
+        Validate N configurations.
+
+        :param positions: (N, nq) values in :attr:`variable_names` order.
+        :return: A new (N, nq) float64 array.
+        :raises JointStateError: for a wrong shape, NaN/inf or a magnitude above 1e150 (the
+            message names the joint and the row).
+        """
+        result = self._array(positions, (-1, self._plan.nq))
+        self._check_quaternions(result)
+        return result
+
+    def _array(self, positions: npt.ArrayLike, shape: tuple[int, ...]) -> FloatArray:
+        try:
+            array = np.array(positions, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise JointStateError(f'positions: not an array of numbers: {exc}') from None
+        if array.ndim != len(shape) or array.shape[-1] != shape[-1]:
+            expected = ', '.join('N' if size < 0 else str(size) for size in shape)
+            expected += ',' if len(shape) == 1 else ''
+            raise JointStateError(f'positions: expected shape ({expected}) in the order of '
+                                  f'variable_names, got {array.shape}')
+        good = np.abs(array) <= MAX_MAGNITUDE
+        if not good.all():
+            where = np.argwhere(~good)[0]
+            name = self._plan.variable_names[int(where[-1])]
+            row = f' (configuration {int(where[0])})' if array.ndim == 2 else ''
+            raise JointStateError(f'joint "{name}": position {array[tuple(where)]} is not '
+                                  f'finite or out of range{row}')
+        return array
+
+    def _refuse_name(self, name: str) -> None:
+        plan = self._plan
+        if name in plan.mimics:
+            return
+        joint = self.tree.robot.joint_map.get(name)
+        if joint is None:
+            raise UnknownJointError(f'robot "{self.tree.robot.name}" has no joint "{name}"')
+        if joint.joint_type == 'fixed':
+            raise JointStateError(f'joint "{name}" is fixed and has no position')
+        suffixes = [variable for variable in plan.variable_names
+                    if variable.startswith(f'{name}/')]
+        raise JointStateError(f'joint "{name}" ({joint.joint_type}) takes several values: '
+                              + ', '.join(suffixes))
+
+    def _check_quaternions(self, values: FloatArray) -> None:
+        if self._plan.floating != 'quaternion':
+            return
+        for name in self._plan.joint_names:
+            part = values[:, self._plan.joint_slices[name]]
+            if part.shape[1] == 7 and (np.linalg.norm(part[:, 3:7], axis=1) < 1e-12).any():
+                raise JointStateError(f'joint "{name}": quaternion (qx, qy, qz, qw) is zero')
+
+    # -- one configuration ----------------------------------------------------------------
+    def _joint_matrices(self, values: FloatArray, frames: bool) -> FloatArray:
+        """(L, 4, 4) ``F_l M_l`` (or ``origin_l M_l`` when ``frames``) for one configuration."""
+        plan = self._plan
+        extended = self._extended
+        extended[:plan.nq] = values
+        theta = extended[plan.src] * plan.mult + plan.off
+        cos = np.cos(theta)[:, None, None]
+        sin = np.sin(theta)
+        if plan.prismatic.size:
+            sin[plan.prismatic] = theta[plan.prismatic]
+        if frames:
+            result = plan.frame_a + cos * plan.frame_b + sin[:, None, None] * plan.frame_c
+        else:
+            result = plan.coef_a + cos * plan.coef_b + sin[:, None, None] * plan.coef_c
+        for index in plan.general:
+            base = plan.frames[index] if frames else plan.fixed[index]
+            result[index] = base @ general_motion(plan, index, values[None])[0]
+        return result
+
+    def link_pose_array(self, positions: Positions = None) -> FloatArray:
+        """
+        Pose of every link in the root frame for one configuration.
+
+        :param positions: See :meth:`configuration`.
+        :return: (L, 4, 4) float64 ``T_root_link`` in :attr:`link_names` order.
+        :raises UnknownJointError, JointStateError: see :meth:`configuration`.
+        """
+        values = self.configuration(positions)
+        matrices = self._joint_matrices(values, False)
+        poses = np.empty_like(matrices)
+        poses[0] = np.eye(4)
+        for level in self._plan.levels:
+            np.matmul(poses[level.anchors], matrices[level.start:level.stop],
+                      out=poses[level.start:level.stop])
+        return poses
+
+    def link_poses(self, positions: Positions = None) -> dict[str, FloatArray]:
+        """
+        Pose of every link in the root frame, by link name.
+
+        :param positions: See :meth:`configuration`.
+        :return: ``{link: T_root_link}``, each a (4, 4) float64 array (views of one new array).
+        :raises UnknownJointError, JointStateError: see :meth:`configuration`.
+        """
+        poses = self.link_pose_array(positions)
+        return dict(zip(self._plan.link_names, poses))
+
+    def transform(self, positions: Positions, source: str, target: str) -> FloatArray:
+        """
+        Transform between two links for one configuration.
+
+        :param positions: See :meth:`configuration`.
+        :param source: The frame the result maps into.
+        :param target: The frame the result maps from.
+        :return: (4, 4) float64 ``T_source_target = inverse(T_root_source) @ T_root_target``.
+        :raises UnknownLinkError: if either link is unknown.
+        :raises UnknownJointError, JointStateError: see :meth:`configuration`.
+        """
+        first, second = self.link_index(source), self.link_index(target)
+        poses = self.link_pose_array(positions)
+        result: FloatArray = inverse(poses[first]) @ poses[second]
+        return result
+
+    def joint_transforms(self, positions: Positions = None) -> dict[str, FloatArray]:
+        """
+        ``T_parent_child`` of every moving joint (mimic joints included), as TF publishes them.
+
+        :param positions: See :meth:`configuration`.
+        :return: ``{joint: T_parent_child}`` (4, 4) float64, in :attr:`link_names` order.
+        :raises UnknownJointError, JointStateError: see :meth:`configuration`.
+        """
+        matrices = self._joint_matrices(self.configuration(positions), True)
+        return {name: matrices[index] for name, index in self._moving}
+
+    def fixed_joint_transforms(self) -> dict[str, FloatArray]:
+        """``{joint: T_parent_child}`` (4, 4) float64 of every fixed joint (for /tf_static)."""
+        return {name: matrix.copy() for name, matrix in self._fixed.items()}
+
+    # -- N configurations -----------------------------------------------------------------
+    def link_pose_batch(self, positions: npt.ArrayLike) -> FloatArray:
+        """
+        Pose of every link in the root frame for N configurations.
+
+        :param positions: (N, nq) configurations in :attr:`variable_names` order.
+        :return: (N, L, 4, 4) float64 ``T_root_link``, links in :attr:`link_names` order. The
+            array is a transposed view of a link-major buffer (not C-contiguous); use
+            ``np.ascontiguousarray`` where C order matters.
+        :raises JointStateError: see :meth:`configurations`.
+        """
+        values = self.configurations(positions)
+        if self._batch is None:
+            self._batch = BatchPlan(self._plan)
+        return batch_link_poses(self._batch, values)
+
+    def transform_batch(self, positions: npt.ArrayLike, source: str,
+                        target: str) -> FloatArray:
+        """
+        ``T_source_target`` for N configurations.
+
+        :return: (N, 4, 4) float64.
+        :raises UnknownLinkError, JointStateError: as :meth:`transform`, :meth:`configurations`.
+        """
+        first, second = self.link_index(source), self.link_index(target)
+        poses = self.link_pose_batch(positions)
+        result: FloatArray = inverse(poses[:, first]) @ poses[:, second]
+        return result
+
+
+def forward_kinematics(robot: Robot | KinematicTree,
+                       positions: Positions = None) -> dict[str, FloatArray]:
+    """
+    Compute the pose of every link in the root link frame (compiles the model each call).
+
+    :param robot: The model or its kinematic tree; keep a :class:`KinematicModel` for speed.
+    :param positions: Position of each actuated joint by name (rad or m) or an (nq,) array;
+        mimic joints follow their source; missing joints are at 0.
+    :return: ``T_root_link`` for every link, a (4, 4) float64 homogeneous transform.
+    :raises UnknownJointError: if ``positions`` names a joint that is not in the model.
+    :raises JointStateError: NaN/inf, wrong shape (see :meth:`KinematicModel.configuration`).
+    """
+    return KinematicModel(robot).link_poses(positions)

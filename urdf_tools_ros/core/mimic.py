@@ -1,0 +1,182 @@
+"""
+Mimic relations resolved at load: each mimic joint folded onto the actuated joint it follows.
+
+URDF spec, joint/mimic: ``position = multiplier * position(joint) + offset``, with multiplier 1
+and offset 0 by default. A chain ``a`` mimics ``b`` mimics ``c`` is folded onto ``c``:
+``q_a = m_a (m_b q_c + o_b) + o_a = (m_a m_b) q_c + (m_a o_b + o_a)``, as joint_state_publisher
+folds its recursive mimic chains.
+
+Derived values of a mimic joint from its actuated source (:class:`ResolvedMimic`):
+
+* position: ``multiplier * q_source + offset`` (URDF spec);
+* velocity: ``multiplier * v_source`` (the time derivative of the position rule);
+* effort: ``effort_source``, copied unchanged. The effort of a mimic joint is not defined by
+  kinematics: it depends on the mechanism that couples the joints. We copy it as
+  joint_state_publisher does (``msg.effort[i] = joint['effort']``), so the published
+  JointState is the same as with the ROS tool; scaling it by the multiplier (as velocity) or
+  by its inverse (power balance of an ideal lossless coupling) would each be a guess about the
+  hardware, and the inverse is undefined for a zero multiplier.
+
+Only revolute, continuous and prismatic joints take part. A ``<mimic>`` on a fixed joint is
+ignored (a fixed joint has no position); on a floating or planar joint it is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import MimicError
+from .model import Joint, Robot, SINGLE_DOF_JOINT_TYPES, SourceLocation
+
+__all__ = ['MimicProblem', 'ResolvedMimic', 'analyze_mimic', 'resolve_mimic']
+
+
+@dataclass(frozen=True, slots=True)
+class MimicProblem:
+    """
+    One ``<mimic>`` that cannot be resolved.
+
+    :ivar code: ``mimic-missing-joint``, ``mimic-self``, ``mimic-fixed-joint``,
+        ``mimic-unsupported-joint`` or ``mimic-cycle``.
+    :ivar joint: The mimic joint the problem is reported at.
+    :ivar message: What is wrong.
+    :ivar location: Where the joint is written, when known.
+    """
+
+    code: str
+    joint: str
+    message: str
+    location: SourceLocation | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedMimic:
+    """
+    A mimic joint folded onto its actuated source: ``q = multiplier * q_source + offset``.
+
+    :ivar joint: The mimic joint.
+    :ivar source: The actuated (non-mimic) joint at the end of the chain.
+    :ivar multiplier: Product of the multipliers along the chain.
+    :ivar offset: Composed offset along the chain, rad or m.
+    :ivar chain: The joints from ``joint`` to ``source``, both included.
+    """
+
+    joint: str
+    source: str
+    multiplier: float
+    offset: float
+    chain: tuple[str, ...]
+
+    def position(self, source_position: float) -> float:
+        """Position of the mimic joint, rad or m: ``multiplier * source_position + offset``."""
+        return self.multiplier * source_position + self.offset
+
+    def velocity(self, source_velocity: float) -> float:
+        """Velocity of the mimic joint, rad/s or m/s: ``multiplier * source_velocity``."""
+        return self.multiplier * source_velocity
+
+    def effort(self, source_effort: float) -> float:
+        """Effort of the mimic joint, N·m or N: the source's, unchanged (see module doc)."""
+        return source_effort
+
+
+def _takes_part(joint: Joint) -> bool:
+    return joint.mimic is not None and joint.joint_type != 'fixed'
+
+
+def _direct_problem(joint: Joint, name: str, joints: dict[str, Joint]) -> MimicProblem | None:
+    """The problem of ``joint``'s own ``<mimic joint=name>``, not following the chain."""
+    label = f'joint "{joint.name}" ({joint.joint_type})'
+    if joint.joint_type not in SINGLE_DOF_JOINT_TYPES:
+        return MimicProblem('mimic-unsupported-joint', joint.name,
+                            f'{label}: only revolute, continuous and prismatic joints can mimic',
+                            joint.location)
+    if name == joint.name:
+        return MimicProblem('mimic-self', joint.name, f'{label}: mimics itself', joint.location)
+    source = joints.get(name)
+    if source is None:
+        return MimicProblem('mimic-missing-joint', joint.name,
+                            f'{label}: mimics joint "{name}", which does not exist',
+                            joint.location)
+    if source.joint_type == 'fixed':
+        return MimicProblem('mimic-fixed-joint', joint.name,
+                            f'{label}: mimics joint "{name}", which is fixed', joint.location)
+    if source.joint_type not in SINGLE_DOF_JOINT_TYPES:
+        return MimicProblem('mimic-unsupported-joint', joint.name,
+                            f'{label}: mimics joint "{name}" of type "{source.joint_type}"; a '
+                            'source must be revolute, continuous or prismatic', joint.location)
+    return None
+
+
+def _resolve(robot: Robot) -> tuple[dict[str, ResolvedMimic], list[MimicProblem]]:
+    joints = robot.joint_map
+    problems: list[MimicProblem] = []
+    broken: set[str] = set()
+    for joint in robot.joints:
+        if joint.mimic is not None and _takes_part(joint) and joints[joint.name] is joint:
+            problem = _direct_problem(joint, joint.mimic.joint, joints)
+            if problem is not None:
+                problems.append(problem)
+                broken.add(joint.name)
+    resolved: dict[str, ResolvedMimic] = {}
+    in_cycle: set[str] = set()
+    for joint in robot.joints:
+        if not _takes_part(joint) or joint.name in broken or joints[joint.name] is not joint:
+            continue
+        chain = [joint.name]
+        multiplier, offset = 1.0, 0.0
+        current = joint
+        while current.mimic is not None and current.joint_type != 'fixed':
+            offset += multiplier * current.mimic.offset
+            multiplier *= current.mimic.multiplier
+            current = joints[current.mimic.joint]
+            if current.name in broken or current.name in in_cycle:
+                break
+            if current.name in chain:
+                loop = chain[chain.index(current.name):]
+                if not in_cycle.intersection(loop):
+                    order = {j.name: n for n, j in enumerate(robot.joints)}
+                    first = joints[min(loop, key=order.__getitem__)]
+                    path = ' -> '.join(f'"{name}"' for name in loop + [current.name])
+                    problems.append(MimicProblem('mimic-cycle', first.name,
+                                                 f'mimic joints form a cycle: {path}',
+                                                 first.location))
+                in_cycle.update(loop)
+                break
+            chain.append(current.name)
+        else:
+            resolved[joint.name] = ResolvedMimic(joint.name, current.name, multiplier, offset,
+                                                 tuple(chain))
+    return resolved, problems
+
+
+def analyze_mimic(robot: Robot) -> list[MimicProblem]:
+    """
+    Find every ``<mimic>`` that cannot be resolved, without raising.
+
+    A joint whose chain runs into another joint's problem is not reported again; a cycle is
+    reported once, at its first joint in file order.
+
+    :param robot: The model.
+    :return: The problems: each joint's own problem in file order, then the cycles.
+    """
+    return _resolve(robot)[1]
+
+
+def resolve_mimic(robot: Robot) -> dict[str, ResolvedMimic]:
+    """
+    Fold every mimic chain onto its actuated source.
+
+    :param robot: The model.
+    :return: ``{mimic joint name: ResolvedMimic}`` in file order, for every revolute,
+        continuous or prismatic joint with a ``<mimic>``.
+    :raises MimicError: on the first problem :func:`analyze_mimic` reports, with its ``code``
+        (``mimic-missing-joint``, ``mimic-self``, ``mimic-fixed-joint``,
+        ``mimic-unsupported-joint``, ``mimic-cycle``); the message names the joint and file:line.
+    """
+    resolved, problems = _resolve(robot)
+    if problems:
+        first = problems[0]
+        where = f'{first.location}: ' if first.location is not None else ''
+        raise MimicError(f'{where}{first.message}', first.code)
+    return resolved

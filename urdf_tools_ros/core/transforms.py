@@ -1,0 +1,294 @@
+"""
+Rigid transforms on ``(..., 4, 4)`` float64 arrays: origins, axis motions, inverse, quaternions.
+
+Conventions (REP 103): lengths in m, angles in rad; ``rpy`` is roll about the fixed x axis, then
+pitch about the fixed y axis, then yaw about the fixed z axis, so ``R = Rz(yaw) Ry(pitch)
+Rx(roll)`` (URDF spec, origin/@rpy). Quaternions are ``(x, y, z, w)`` as in
+``geometry_msgs/Quaternion``. ``T_a_b`` maps b-frame coordinates into frame a, and composes as
+``T_a_c = T_a_b @ T_b_c``.
+
+Every function accepts leading batch dimensions (``...``), returns new arrays and never changes
+its inputs. Non-finite input, a zero axis or a zero quaternion raise
+:class:`~urdf_tools_ros.core.errors.TransformError`, so no function returns a non-finite
+transform.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from .errors import TransformError
+
+#: The one float array alias of the package: float64 arrays, shape given in each docstring.
+FloatArray = npt.NDArray[np.float64]
+ArrayLike = npt.ArrayLike
+
+__all__ = [
+    'FloatArray', 'axis_rotation', 'axis_translation', 'homogeneous', 'inverse', 'origin',
+    'quaternion_to_rotation', 'rotation_to_quaternion', 'rotation_to_rpy', 'rpy_to_rotation',
+    'transform_from_quaternion', 'transform_to_quaternion', 'unit_axis',
+]
+
+
+def _finite(value: ArrayLike, name: str, tail: tuple[int, ...]) -> FloatArray:
+    """Return ``value`` as a float64 array whose last dimensions are ``tail``, all finite."""
+    try:
+        array = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TransformError(f'{name}: not an array of numbers: {exc}') from exc
+    if array.ndim < len(tail) or array.shape[array.ndim - len(tail):] != tail:
+        raise TransformError(f'{name}: expected shape (..., {", ".join(map(str, tail))}), '
+                             f'got {array.shape}')
+    if not np.isfinite(array).all():
+        raise TransformError(f'{name}: contains NaN or inf')
+    return array
+
+
+def unit_axis(axis: ArrayLike, name: str = 'axis') -> FloatArray:
+    """
+    Normalise ``axis``, as KDL and pinocchio do with a joint axis.
+
+    :param axis: (..., 3) direction, any non-zero length.
+    :return: (..., 3) float64 unit vectors.
+    :raises TransformError: if an axis is zero, NaN or inf, or the shape is not (..., 3).
+    """
+    array = _finite(axis, name, (3,))
+    norm = np.linalg.norm(array, axis=-1, keepdims=True)
+    if (norm <= 1e-12).any():
+        raise TransformError(f'{name}: zero-length axis {array.tolist()}')
+    result: FloatArray = array / norm
+    return result
+
+
+def rpy_to_rotation(rpy: ArrayLike) -> FloatArray:
+    """
+    Rotation matrix of fixed-axis roll, pitch, yaw: ``Rz(yaw) @ Ry(pitch) @ Rx(roll)`` (REP 103).
+
+    :param rpy: (..., 3) roll, pitch, yaw in rad.
+    :return: (..., 3, 3) float64 rotation matrices.
+    :raises TransformError: on NaN/inf or a shape other than (..., 3).
+    """
+    angles = _finite(rpy, 'rpy', (3,))
+    cr, cp, cy = np.cos(angles[..., 0]), np.cos(angles[..., 1]), np.cos(angles[..., 2])
+    sr, sp, sy = np.sin(angles[..., 0]), np.sin(angles[..., 1]), np.sin(angles[..., 2])
+    result = np.empty(angles.shape[:-1] + (3, 3))
+    result[..., 0, 0] = cy * cp
+    result[..., 0, 1] = cy * sp * sr - sy * cr
+    result[..., 0, 2] = cy * sp * cr + sy * sr
+    result[..., 1, 0] = sy * cp
+    result[..., 1, 1] = sy * sp * sr + cy * cr
+    result[..., 1, 2] = sy * sp * cr - cy * sr
+    result[..., 2, 0] = -sp
+    result[..., 2, 1] = cp * sr
+    result[..., 2, 2] = cp * cr
+    return result
+
+
+def rotation_to_rpy(rotation: ArrayLike) -> FloatArray:
+    """
+    Fixed-axis roll, pitch, yaw of a rotation matrix (inverse of :func:`rpy_to_rotation`).
+
+    Pitch is in [-π/2, π/2], roll and yaw in (-π, π]. At gimbal lock (``|pitch| = π/2``) only
+    ``yaw - roll`` (or ``yaw + roll``) is defined; roll is then reported as 0.
+
+    :param rotation: (..., 3, 3) rotation matrices (or the upper-left block of (..., 4, 4)).
+    :return: (..., 3) float64 roll, pitch, yaw in rad.
+    :raises TransformError: on NaN/inf or a wrong shape.
+    """
+    array = np.asarray(rotation, dtype=np.float64)
+    if array.shape[-2:] == (4, 4):
+        array = array[..., :3, :3]
+    matrix = _finite(array, 'rotation', (3, 3))
+    r00, r10, r20 = matrix[..., 0, 0], matrix[..., 1, 0], matrix[..., 2, 0]
+    cos_pitch = np.hypot(r00, r10)
+    pitch = np.arctan2(-r20, cos_pitch)
+    locked = cos_pitch < 1e-10
+    roll = np.where(locked, 0.0, np.arctan2(matrix[..., 2, 1], matrix[..., 2, 2]))
+    yaw = np.where(locked, np.arctan2(-matrix[..., 0, 1], matrix[..., 1, 1]),
+                   np.arctan2(r10, r00))
+    return np.stack([roll, pitch, yaw], axis=-1)
+
+
+def homogeneous(rotation: ArrayLike, translation: ArrayLike) -> FloatArray:
+    """
+    Build ``T = [[R, p], [0, 0, 0, 1]]``.
+
+    :param rotation: (..., 3, 3) rotation matrices.
+    :param translation: (..., 3) translations in m; broadcast against ``rotation``.
+    :return: (..., 4, 4) float64 homogeneous transforms.
+    :raises TransformError: on NaN/inf or wrong shapes.
+    """
+    matrix = _finite(rotation, 'rotation', (3, 3))
+    vector = _finite(translation, 'translation', (3,))
+    batch = np.broadcast_shapes(matrix.shape[:-2], vector.shape[:-1])
+    result = np.zeros(batch + (4, 4))
+    result[..., :3, :3] = matrix
+    result[..., :3, 3] = vector
+    result[..., 3, 3] = 1.0
+    return result
+
+
+def origin(xyz: ArrayLike = (0.0, 0.0, 0.0), rpy: ArrayLike = (0.0, 0.0, 0.0)) -> FloatArray:
+    """
+    Transform of a URDF ``<origin xyz rpy>``: ``T = [[Rz(y) Ry(p) Rx(r), xyz], [0, 1]]``.
+
+    Source: URDF spec, joint/origin and link/visual/origin; REP 103 for the rpy convention.
+
+    :param xyz: (..., 3) translation in m.
+    :param rpy: (..., 3) fixed-axis roll, pitch, yaw in rad; broadcast against ``xyz``.
+    :return: (..., 4, 4) float64 ``T_parent_origin``.
+    :raises TransformError: on NaN/inf or wrong shapes.
+    """
+    return homogeneous(rpy_to_rotation(rpy), xyz)
+
+
+def axis_rotation(axis: ArrayLike, angle: ArrayLike) -> FloatArray:
+    """
+    Rotation by ``angle`` about ``axis`` through the origin (Rodrigues' formula).
+
+    ``R = I + sin(θ) [a]× + (1 - cos(θ)) [a]×²`` with ``a`` the normalised axis; a positive
+    angle turns counter-clockwise looking down the axis (right-hand rule), so a rotation about z
+    by π/2 moves (1, 0, 0) to (0, 1, 0).
+
+    :param axis: (..., 3) direction (normalised here); broadcast against ``angle``.
+    :param angle: (...) angle in rad.
+    :return: (..., 4, 4) float64 transforms with zero translation.
+    :raises TransformError: on a zero axis, NaN/inf or wrong shapes.
+    """
+    unit = unit_axis(axis)
+    theta = _finite(angle, 'angle', ())
+    batch = np.broadcast_shapes(unit.shape[:-1], theta.shape)
+    unit = np.broadcast_to(unit, batch + (3,))
+    cos, sin = np.cos(theta)[..., None, None], np.sin(theta)[..., None, None]
+    x, y, z = unit[..., 0], unit[..., 1], unit[..., 2]
+    zero = np.zeros(batch)
+    cross = np.stack([np.stack([zero, -z, y], -1), np.stack([z, zero, -x], -1),
+                      np.stack([-y, x, zero], -1)], -2)
+    result = np.zeros(batch + (4, 4))
+    result[..., :3, :3] = np.eye(3) + sin * cross + (1.0 - cos) * (cross @ cross)
+    result[..., 3, 3] = 1.0
+    return result
+
+
+def axis_translation(axis: ArrayLike, distance: ArrayLike) -> FloatArray:
+    """
+    Translation by ``distance`` along ``axis``.
+
+    :param axis: (..., 3) direction (normalised here); broadcast against ``distance``.
+    :param distance: (...) distance in m.
+    :return: (..., 4, 4) float64 transforms with identity rotation.
+    :raises TransformError: on a zero axis, NaN/inf or wrong shapes.
+    """
+    unit = unit_axis(axis)
+    length = _finite(distance, 'distance', ())
+    batch = np.broadcast_shapes(unit.shape[:-1], length.shape)
+    result = np.zeros(batch + (4, 4))
+    result[..., [0, 1, 2, 3], [0, 1, 2, 3]] = 1.0
+    result[..., :3, 3] = unit * length[..., None]
+    return result
+
+
+def inverse(transform: ArrayLike) -> FloatArray:
+    """
+    Inverse of rigid transforms: ``T_b_a = [[R.T, -R.T p], [0, 1]]`` for ``T_a_b = [[R, p], ...]``.
+
+    :param transform: (..., 4, 4) rigid transforms (the bottom row is not read).
+    :return: (..., 4, 4) float64 inverses.
+    :raises TransformError: on NaN/inf or a wrong shape.
+    """
+    matrix = _finite(transform, 'transform', (4, 4))
+    rotation_t = np.swapaxes(matrix[..., :3, :3], -1, -2)
+    result = np.zeros(matrix.shape)
+    result[..., :3, :3] = rotation_t
+    result[..., :3, 3] = -(rotation_t @ matrix[..., :3, 3:4])[..., 0]
+    result[..., 3, 3] = 1.0
+    return result
+
+
+def quaternion_to_rotation(quaternion: ArrayLike) -> FloatArray:
+    """
+    Rotation matrix of a quaternion ``(x, y, z, w)`` (geometry_msgs order), normalised first.
+
+    :param quaternion: (..., 4) quaternions, any non-zero norm.
+    :return: (..., 3, 3) float64 rotation matrices.
+    :raises TransformError: on a zero quaternion, NaN/inf or a wrong shape.
+    """
+    array = _finite(quaternion, 'quaternion', (4,))
+    norm = np.linalg.norm(array, axis=-1, keepdims=True)
+    if (norm <= 1e-12).any():
+        raise TransformError(f'quaternion: zero norm {array.tolist()}')
+    x, y, z, w = np.moveaxis(array / norm, -1, 0)
+    result = np.empty(array.shape[:-1] + (3, 3))
+    result[..., 0, 0] = 1.0 - 2.0 * (y * y + z * z)
+    result[..., 0, 1] = 2.0 * (x * y - z * w)
+    result[..., 0, 2] = 2.0 * (x * z + y * w)
+    result[..., 1, 0] = 2.0 * (x * y + z * w)
+    result[..., 1, 1] = 1.0 - 2.0 * (x * x + z * z)
+    result[..., 1, 2] = 2.0 * (y * z - x * w)
+    result[..., 2, 0] = 2.0 * (x * z - y * w)
+    result[..., 2, 1] = 2.0 * (y * z + x * w)
+    result[..., 2, 2] = 1.0 - 2.0 * (x * x + y * y)
+    return result
+
+
+def rotation_to_quaternion(rotation: ArrayLike) -> FloatArray:
+    """
+    Unit quaternion ``(x, y, z, w)`` of a rotation matrix, with ``w >= 0``.
+
+    Uses the largest of the four candidate denominators (Shepperd's method) for accuracy.
+
+    :param rotation: (..., 3, 3) rotation matrices (or the upper-left block of (..., 4, 4)).
+    :return: (..., 4) float64 unit quaternions.
+    :raises TransformError: on NaN/inf or a wrong shape.
+    """
+    array = np.asarray(rotation, dtype=np.float64)
+    if array.shape[-2:] == (4, 4):
+        array = array[..., :3, :3]
+    m = _finite(array, 'rotation', (3, 3))
+    m00, m11, m22 = m[..., 0, 0], m[..., 1, 1], m[..., 2, 2]
+    candidates = np.stack([1.0 + m00 - m11 - m22, 1.0 - m00 + m11 - m22,
+                           1.0 - m00 - m11 + m22, 1.0 + m00 + m11 + m22], axis=-1)
+    best = np.argmax(candidates, axis=-1)
+    big = 0.5 * np.sqrt(np.maximum(np.take_along_axis(candidates, best[..., None], -1)[..., 0],
+                                   1e-300))
+    quarter = 0.25 / big
+    d21, d02, d10 = m[..., 2, 1] - m[..., 1, 2], m[..., 0, 2] - m[..., 2, 0], \
+        m[..., 1, 0] - m[..., 0, 1]
+    s10, s02, s21 = m[..., 1, 0] + m[..., 0, 1], m[..., 0, 2] + m[..., 2, 0], \
+        m[..., 2, 1] + m[..., 1, 2]
+    options = np.stack([
+        np.stack([big, s10 * quarter, s02 * quarter, d21 * quarter], -1),
+        np.stack([s10 * quarter, big, s21 * quarter, d02 * quarter], -1),
+        np.stack([s02 * quarter, s21 * quarter, big, d10 * quarter], -1),
+        np.stack([d21 * quarter, d02 * quarter, d10 * quarter, big], -1)], -2)
+    result = np.take_along_axis(options, best[..., None, None], -2)[..., 0, :]
+    result = np.where(result[..., 3:4] < 0.0, -result, result)
+    normed: FloatArray = result / np.linalg.norm(result, axis=-1, keepdims=True)
+    return normed
+
+
+def transform_from_quaternion(translation: ArrayLike, quaternion: ArrayLike) -> FloatArray:
+    """
+    Build a transform from a translation and an ``(x, y, z, w)`` quaternion (normalised first).
+
+    :param translation: (..., 3) in m.
+    :param quaternion: (..., 4) ``(x, y, z, w)``; broadcast against ``translation``.
+    :return: (..., 4, 4) float64 transforms.
+    :raises TransformError: on a zero quaternion, NaN/inf or wrong shapes.
+    """
+    return homogeneous(quaternion_to_rotation(quaternion), translation)
+
+
+def transform_to_quaternion(transform: ArrayLike) -> tuple[FloatArray, FloatArray]:
+    """
+    Split transforms into translation and ``(x, y, z, w)`` quaternion, as geometry_msgs carries.
+
+    The quaternion has ``w >= 0``.
+
+    :param transform: (..., 4, 4) rigid transforms.
+    :return: ``(translation (..., 3), quaternion (..., 4))``, float64.
+    :raises TransformError: on NaN/inf or a wrong shape.
+    """
+    matrix = _finite(transform, 'transform', (4, 4))
+    return matrix[..., :3, 3].copy(), rotation_to_quaternion(matrix[..., :3, :3])
