@@ -346,3 +346,21 @@ def test_fuzz_structured_urdf_only_raise_our_error(text: str) -> None:
     except RobotDescriptionError:
         return
     check_description(desc)
+
+
+# -- urdf_parser_py cross-check ---------------------------------------------------------------
+def test_cross_check_accepts_the_sample_and_shared_models(shared_urdf: Path) -> None:
+    for path in (SAMPLE_ROBOT, shared_urdf):
+        desc = load(path, cross_check=True)
+        assert [f for f in desc.findings if f.code.startswith('urdf-parser-py')] == []
+
+
+def test_cross_check_reports_what_urdf_parser_py_refuses() -> None:
+    # urdf_parser_py cannot read a joint whose <limit> has a non-numeric value.
+    text = ('<robot name="r"><link name="a"/><link name="b"/>'
+            '<joint name="j" type="revolute"><parent link="a"/><child link="b"/>'
+            '<limit lower="x" upper="1" effort="1" velocity="1"/></joint></robot>')
+    assert 'urdf-parser-py-rejects' not in codes(load_string(text))
+    checked = load_string(text, cross_check=True)
+    assert 'urdf-parser-py-rejects' in codes(checked)
+    assert 'number-invalid' in codes(checked)

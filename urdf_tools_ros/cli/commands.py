@@ -42,7 +42,8 @@ def load_from_args(args: argparse.Namespace) -> RobotDescription:
         raise argparse.ArgumentTypeError(f'--package-path {search[0]!r}: expected NAME=DIR')
     forced = {'auto': None, 'yes': True, 'no': False}[args.xacro]
     return load(args.file, xacro_args=parse_xacro_args(args.xacro_args), package_paths=pairs,
-                locator=ament_package_locator, is_xacro=forced)
+                locator=ament_package_locator, is_xacro=forced,
+                cross_check=getattr(args, 'urdf_parser_py', False))
 
 
 def _usage_error(args: argparse.Namespace, message: str) -> int:
@@ -165,6 +166,9 @@ def add_commands(sub: 'argparse._SubParsersAction[argparse.ArgumentParser]') -> 
     check.add_argument('--werror', action='store_true', help='treat warnings as errors')
     check.add_argument('-v', '--verbose', action='store_true',
                        help='also print info findings (always counted)')
+    check.add_argument('--urdf-parser-py', action='store_true',
+                       help='also read the description with urdf_parser_py and report what it '
+                            'refuses (slower)')
     check.set_defaults(handler=cmd_check)
 
     rules = sub.add_parser('rules', help='list every rule of the checker',

@@ -11,9 +11,10 @@ network; entity declarations are refused; input is bounded by :data:`MAX_DESCRIP
 xacro files are programs (``${...}`` is Python): process only xacro you trust.
 
 Undeclared namespace prefixes (``drake:`` in robotiq_2f_85.urdf) are accepted with a warning,
-as check_urdf (tinyxml) accepts them. urdf_parser_py, the reference Python reader, reads the same
-tree, and its refusals become ``urdf-parser-py-rejects`` findings, so a description that checks
-clean here also loads there.
+as check_urdf (tinyxml) accepts them. With ``cross_check=True`` urdf_parser_py, the reference
+Python reader, reads the same tree and its refusals become ``urdf-parser-py-rejects`` findings
+(``urdf-tools check --urdf-parser-py``); it is off by default because it costs as much as the
+whole load and check, and the rules already report everything urdfdom refuses.
 """
 
 from __future__ import annotations
@@ -331,7 +332,8 @@ def load_string(text: str, filename: str = '<string>', *,
                 base_dir: str | None = None,
                 package_paths: Mapping[str, str] | None = None,
                 locator: PackageLocator | None = None,
-                is_xacro: bool | None = None) -> RobotDescription:
+                is_xacro: bool | None = None,
+                cross_check: bool = False) -> RobotDescription:
     """
     Load a URDF or xacro description from text.
 
@@ -343,6 +345,8 @@ def load_string(text: str, filename: str = '<string>', *,
     :param package_paths: Package share directories by name, for ``package://`` and ``$(find)``.
     :param locator: Further package locator asked last (e.g. ament_index).
     :param is_xacro: Force or skip xacro; default :func:`looks_like_xacro`.
+    :param cross_check: Also read the tree with urdf_parser_py and report what it refuses
+        (``urdf-parser-py-rejects``) or warns about; about as costly as the load itself.
     :raises DescriptionLoadError: malformed XML, not a robot, entities, xacro error, too large.
     """
     if len(text) > MAX_DESCRIPTION_BYTES:
@@ -383,8 +387,9 @@ def load_string(text: str, filename: str = '<string>', *,
 
     reader = UrdfReader(where, lambda reference: resolve_resource(reference, base_dir, locate))
     robot = reader.robot(root)
-    findings = [*extra, *findings, *reader.findings,
-                *_urdf_parser_py_findings(root, robot.location)]
+    findings = [*extra, *findings, *reader.findings]
+    if cross_check:
+        findings.extend(_urdf_parser_py_findings(root, robot.location))
     return RobotDescription(robot, xml_text, filename, tuple(findings), files, use_xacro)
 
 
@@ -392,7 +397,8 @@ def load(source: str | os.PathLike[str], *,
          xacro_args: Mapping[str, str] | None = None,
          package_paths: Mapping[str, str] | None = None,
          locator: PackageLocator | None = None,
-         is_xacro: bool | None = None) -> RobotDescription:
+         is_xacro: bool | None = None,
+         cross_check: bool = False) -> RobotDescription:
     """
     Load a ``.urdf`` or ``.xacro`` file, or stdin when ``source`` is ``'-'``.
 
@@ -401,17 +407,20 @@ def load(source: str | os.PathLike[str], *,
     :param package_paths: Package share directories by name.
     :param locator: Further package locator (e.g. ament_index), asked last.
     :param is_xacro: Force or skip xacro; default by extension and content.
+    :param cross_check: Also read it with urdf_parser_py (see :func:`load_string`).
     :return: The description with the model, XML, loading findings and files read.
     :raises DescriptionLoadError: if it cannot be read or loaded (the message names file:line).
     """
     if os.fspath(source) == '-':
         data = _read_bounded(sys.stdin.buffer, '<stdin>')
         return load_string(_decode(data, '<stdin>'), '<stdin>', xacro_args=xacro_args,
-                           package_paths=package_paths, locator=locator, is_xacro=is_xacro)
+                           package_paths=package_paths, locator=locator, is_xacro=is_xacro,
+                           cross_check=cross_check)
     path = os.fspath(source)
     text = _decode(read_file(path), path)
     return load_string(text, str(Path(path)), xacro_args=xacro_args,
-                       package_paths=package_paths, locator=locator, is_xacro=is_xacro)
+                       package_paths=package_paths, locator=locator, is_xacro=is_xacro,
+                       cross_check=cross_check)
 
 
 def parse_xacro_args(items: list[str]) -> dict[str, str]:
