@@ -31,10 +31,11 @@ setup(
         *share('config'),
     ],
     python_requires='>=3.10',
-    install_requires=['numpy', 'lxml', 'defusedxml', 'xacro>=2', 'urdfdom-py', 'setuptools'],
+    install_requires=['numpy', 'lxml', 'defusedxml', 'xacro>=2', 'urdfdom-py', 'setuptools',
+                      'viser', 'trimesh', 'pycollada'],
     extras_require={
         'test': ['pytest', 'hypothesis', 'mypy', 'flake8', 'flake8-import-order', 'flake8-quotes',
-                 'flake8-docstrings', 'lxml-stubs', 'pin'],
+                 'flake8-docstrings', 'lxml-stubs', 'pin', 'playwright'],
     },
     zip_safe=False,
     maintainer='urdf_tools_ros maintainers',

@@ -185,3 +185,5 @@ def add_commands(sub: 'argparse._SubParsersAction[argparse.ArgumentParser]') -> 
 
     from . import inspect_commands
     inspect_commands.add_commands(sub, _add_source, load_from_args)
+    from .view import add_view_command
+    add_view_command(sub, _add_source, load_from_args)

@@ -1,0 +1,245 @@
+"""
+The viewer page in a real headless Chromium driven by Playwright.
+
+Needs Debian's Chromium (/usr/bin/chromium, or URDF_TOOLS_CHROMIUM) and the Python packages
+playwright and viser; ``scripts/setup-browser.sh`` installs them (``scripts/test.sh`` runs it).
+Without them every test here skips with the reason. Screenshots go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+import contextlib
+import importlib.util
+import io
+import os
+from pathlib import Path
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+import numpy as np
+import pytest
+
+from conftest import REPO, SAMPLE_ROBOT
+from urdf_tools_ros.core.description import load
+from urdf_tools_ros.core.kinematics import KinematicModel
+from urdf_tools_ros.gui.viewer import RobotViewer
+
+ARTIFACTS = REPO / 'test-artifacts'
+CHROMIUM = os.environ.get('URDF_TOOLS_CHROMIUM', '/usr/bin/chromium')
+#: Flags that work on a machine without network or GPU (see the machine notes).
+CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+                 '--disable-background-networking', '--disable-component-update',
+                 '--disable-sync']
+ACTUATED = ('left_wheel_joint', 'right_wheel_joint', 'lift_joint', 'shoulder_joint',
+            'elbow_joint', 'wrist_joint', 'left_finger_joint')
+
+if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+    pytest.skip(f'no Chromium at {CHROMIUM} (run scripts/setup-browser.sh)',
+                allow_module_level=True)
+for _module in ('viser', 'trimesh'):
+    if importlib.util.find_spec(_module) is None:
+        pytest.skip(f'Python package {_module} is not installed (run scripts/setup-browser.sh)',
+                    allow_module_level=True)
+playwright_api = pytest.importorskip(
+    'playwright.sync_api', reason='Python package playwright is not installed (run '
+                                  'scripts/setup-browser.sh)')
+#: A Playwright page (typed loosely: playwright may be absent when this module is read).
+Page = Any
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(('127.0.0.1', 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 15.0) -> bool:
+    """Poll ``condition`` until it holds or ``timeout`` seconds pass."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+@pytest.fixture(scope='module')
+def browser() -> Iterator[Any]:
+    profile = tempfile.mkdtemp(prefix='urdf-tools-chromium-')
+    try:
+        with playwright_api.sync_playwright() as playwright:
+            try:
+                context = playwright.chromium.launch_persistent_context(
+                    profile, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+                    viewport={'width': 1400, 'height': 900})
+            except playwright_api.Error as exc:
+                pytest.skip(f'Chromium does not start under Playwright: {exc}')
+            yield context
+            context.close()
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(scope='module')
+def viewer() -> Iterator[RobotViewer]:
+    with RobotViewer(load(SAMPLE_ROBOT), port=free_port(), seed=3) as view:
+        yield view
+
+
+@pytest.fixture(scope='module')
+def page(browser: Any, viewer: RobotViewer) -> Iterator[Page]:
+    tab = browser.new_page()
+    tab.goto(viewer.url)
+    tab.wait_for_selector('[role=slider]', timeout=30000)
+    yield tab
+    tab.close()
+
+
+def slider(page: Page, joint: str) -> Any:
+    """The slider thumb of a joint, found by its label as a person would find it."""
+    return page.locator(f'xpath=//label[normalize-space(.)="{joint} [rad]" or '
+                        f'normalize-space(.)="{joint} [m]"]'
+                        '/ancestor::div[.//*[@role="slider"]][1]//*[@role="slider"]')
+
+
+def slider_values(page: Page) -> dict[str, str | None]:
+    """``{label: aria-valuenow}`` of every slider in the page, read in one round trip."""
+    values: dict[str, str | None] = page.evaluate("""() => Object.fromEntries(
+        Array.from(document.querySelectorAll('label')).flatMap(label => {
+            const root = document.getElementById(label.htmlFor);
+            const thumb = root && root.querySelector('[role=slider]');
+            return thumb ? [[label.textContent.trim(), thumb.getAttribute('aria-valuenow')]]
+                         : [];
+        }))""")
+    return values
+
+
+def follower(page: Page, joint: str) -> Any:
+    """The read-only number field of a mimic joint."""
+    return page.locator(f'xpath=//label[normalize-space(.)="{joint} [m]"]'
+                        '/ancestor::div[.//input[@inputmode="decimal"]][1]'
+                        '//input[@inputmode="decimal"]')
+
+
+def test_the_page_loads_with_one_slider_per_actuated_joint(page: Page,
+                                                           viewer: RobotViewer) -> None:
+    assert viewer.table is not None
+    assert viewer.table.joint_names == ACTUATED
+    assert page.locator('[role=slider]').count() == len(ACTUATED)
+    values = slider_values(page)
+    assert sorted(values) == sorted(spec.label for spec in viewer.specs if not spec.read_only)
+    assert values['lift_joint [m]'] == '0.1'  # 0 is outside [0.005, 0.195]: the middle
+    assert page.get_by_text('right_finger_joint [m]').count() == 1
+    assert page.get_by_role('button', name='Center').count() == 1
+    assert page.get_by_role('button', name='Randomize').count() == 1
+    assert page.get_by_text('0 errors, 0 warnings').count() == 1
+
+
+def test_moving_a_slider_moves_the_joint_and_the_links(page: Page, viewer: RobotViewer) -> None:
+    before = viewer.link_pose('wrist_link')
+    thumb = slider(page, 'elbow_joint')
+    thumb.focus()
+    page.keyboard.press('End')  # the slider's upper end, 1.9 rad (soft limit)
+    assert wait_for(lambda: abs(viewer.positions['elbow_joint'] - 1.9) < 1e-9), \
+        viewer.positions
+    assert thumb.get_attribute('aria-valuenow') == '1.9'
+    positions = viewer.positions
+    expected = KinematicModel(viewer.description.robot).link_poses(
+        {name: positions[name] for name in ACTUATED})
+    np.testing.assert_allclose(viewer.link_pose('wrist_link'), expected['wrist_link'], atol=1e-6)
+    assert not np.allclose(viewer.link_pose('wrist_link'), before, atol=1e-3)
+    page.keyboard.press('ArrowLeft')  # one step of 0.001 rad
+    assert wait_for(lambda: abs(viewer.positions['elbow_joint'] - 1.899) < 1e-9)
+
+
+def test_the_mimic_joint_follows_in_the_page(page: Page, viewer: RobotViewer) -> None:
+    slider(page, 'left_finger_joint').focus()
+    page.keyboard.press('End')
+    assert wait_for(lambda: abs(viewer.positions['right_finger_joint'] + 0.02) < 1e-9)
+    field = follower(page, 'right_finger_joint')
+    assert field.is_disabled()
+    assert wait_for(lambda: field.input_value() == '-0.02'), field.input_value()
+
+
+def test_external_states_move_the_page_sliders(page: Page, viewer: RobotViewer) -> None:
+    viewer.set_positions({'shoulder_joint': 0.5, 'lift_joint': 0.12})
+    thumb = slider(page, 'shoulder_joint')
+    assert wait_for(lambda: slider_values(page)['shoulder_joint [rad]'] == '0.5')
+    assert slider_values(page)['lift_joint [m]'] == '0.12'
+    assert thumb.get_attribute('aria-valuenow') == '0.5'
+
+
+def test_center_and_randomize_buttons(page: Page, viewer: RobotViewer) -> None:
+    assert viewer.table is not None
+    page.get_by_role('button', name='Randomize').click()
+    assert wait_for(lambda: viewer.positions['wrist_joint'] != 0.0)
+    for joint in ACTUATED:
+        limits = viewer.table.limits[joint]
+        assert limits.slider_lower <= viewer.positions[joint] <= limits.slider_upper
+    page.get_by_role('button', name='Center').click()
+    assert wait_for(lambda: all(abs(viewer.positions[j] - viewer.table.defaults[j]) < 1e-12
+                                for j in ACTUATED))  # type: ignore[union-attr]
+    assert wait_for(lambda: slider_values(page)['lift_joint [m]'] == '0.1')
+
+
+def _robot_pixels(path: Path) -> dict[str, int]:
+    """Pixels near the chassis blue, wheel black and accent orange of the sample robot."""
+    from PIL import Image
+    image = np.asarray(Image.open(path).convert('RGB')).astype(int)
+    r, g, b = image[..., 0], image[..., 1], image[..., 2]
+    return {'blue': int(((b > 120) & (b > r + 60) & (b > g + 30)).sum()),
+            'orange': int(((r > 180) & (g > 60) & (g < 170) & (b < 60)).sum()),
+            'dark': int(((r < 40) & (g < 40) & (b < 40)).sum())}
+
+
+def test_screenshot_shows_the_robot(page: Page, viewer: RobotViewer) -> None:
+    viewer.set_positions({'shoulder_joint': 0.6, 'elbow_joint': 0.8, 'wrist_joint': 0.0,
+                          'lift_joint': 0.15, 'left_finger_joint': 0.015,
+                          'left_wheel_joint': 0.0})
+    viewer.show_frames = True
+    for close in page.locator('.mantine-Notification-root button').all():
+        close.click()  # "software WebGL" notice
+    time.sleep(2.0)  # let the canvas render the new poses
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / 'gui_sample_robot.png'
+    page.screenshot(path=str(path))
+    pixels = _robot_pixels(path)
+    assert pixels['blue'] > 500 and pixels['orange'] > 200 and pixels['dark'] > 200, pixels
+
+
+def test_urdf_tools_view_serves_the_page(browser: Any) -> None:
+    from urdf_tools_ros.cli.main import build_parser
+    try:
+        with contextlib.redirect_stderr(io.StringIO()):
+            build_parser().parse_args(['view', str(SAMPLE_ROBOT)])
+    except SystemExit:
+        pytest.skip('the view command is not registered in urdf_tools_ros.cli.commands yet')
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, '-m', 'urdf_tools_ros.cli.main', 'view', str(SAMPLE_ROBOT),
+         'prefix:=r1_', '--port', str(port), '--exit-after', '60'],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        report = process.stdout.readline()
+        serving = process.stdout.readline()
+        assert ': 0 errors, 0 warnings,' in report, report
+        assert f'http://127.0.0.1:{port}' in serving, serving
+        tab = browser.new_page()
+        tab.goto(f'http://127.0.0.1:{port}')
+        tab.wait_for_selector('[role=slider]', timeout=30000)
+        assert tab.locator('[role=slider]').count() == len(ACTUATED)
+        assert tab.get_by_text('r1_elbow_joint [rad]').count() == 1
+        tab.close()
+    finally:
+        process.send_signal(signal.SIGINT)  # Ctrl-C
+        out, err = process.communicate(timeout=30)
+    assert process.returncode == 0, err
+    assert 'Traceback' not in err

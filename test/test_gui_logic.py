@@ -1,0 +1,331 @@
+"""The viewer's logic without a browser: slider ranges, mimic joints, buttons, external states."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+import math
+from pathlib import Path
+import socket
+import struct
+
+import numpy as np
+import pytest
+
+from conftest import SAMPLE_ROBOT
+from urdf_tools_ros.core.description import load, load_string, RobotDescription
+from urdf_tools_ros.core.findings import Finding, Severity
+from urdf_tools_ros.core.joint_limits import effective_limits
+from urdf_tools_ros.core.joint_state import JointStateTable
+from urdf_tools_ros.core.kinematics import KinematicModel
+from urdf_tools_ros.core.mimic import resolve_mimic
+from urdf_tools_ros.core.model import Joint, Limit, Mimic, SafetyController
+from urdf_tools_ros.gui.page import camera_for, report_markdown
+from urdf_tools_ros.gui.sliders import mimic_spec, panel_specs, slider_spec, slider_step
+
+ACTUATED = ('left_wheel_joint', 'right_wheel_joint', 'lift_joint', 'shoulder_joint',
+            'elbow_joint', 'wrist_joint', 'left_finger_joint')
+
+
+@pytest.fixture(scope='module')
+def sample() -> RobotDescription:
+    return load(SAMPLE_ROBOT)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(('127.0.0.1', 0))
+        return int(sock.getsockname()[1])
+
+
+# -- slider specs (pure) ------------------------------------------------------------------------
+@pytest.mark.parametrize('lower, upper, step', [
+    (-math.pi, math.pi, 1e-3), (0.0, 0.2, 1e-4), (0.0, 0.02, 1e-5), (-1.9, 1.9, 1e-3),
+    (0.0, 0.0, 1e-3), (0.0, 5000.0, 1.0)])
+def test_slider_step_is_a_round_thousandth(lower: float, upper: float, step: float) -> None:
+    assert slider_step(lower, upper) == pytest.approx(step)
+
+
+def test_slider_ranges_are_the_effective_limits(sample: RobotDescription) -> None:
+    robot = sample.robot
+    specs = {name: slider_spec(robot.joint(name).joint_type,
+                               effective_limits(robot.joint(name), True)) for name in ACTUATED}
+    assert (specs['lift_joint'].lower, specs['lift_joint'].upper) == pytest.approx((0.005, 0.195))
+    assert (specs['elbow_joint'].lower, specs['elbow_joint'].upper) == pytest.approx((-1.9, 1.9))
+    assert (specs['shoulder_joint'].lower, specs['shoulder_joint'].upper) == \
+        pytest.approx((-math.pi / 2, math.pi / 2))
+    wheel = specs['left_wheel_joint']
+    assert (wheel.lower, wheel.upper, wheel.continuous) == (-math.pi, math.pi, True)
+    assert specs['lift_joint'].label == 'lift_joint [m]'
+    assert specs['elbow_joint'].label == 'elbow_joint [rad]'
+    assert not any(spec.read_only for spec in specs.values())
+
+
+def test_without_smallest_limits_the_hard_limits_are_the_range(sample: RobotDescription) -> None:
+    joint = sample.robot.joint('lift_joint')
+    spec = slider_spec(joint.joint_type, effective_limits(joint, False))
+    assert (spec.lower, spec.upper) == (0.0, pytest.approx(0.2))
+
+
+def test_mimic_control_is_read_only_over_the_image_of_its_source_range() -> None:
+    source = Joint('src', 'revolute', 'a', 'b', limit=Limit(-1.0, 2.0, 1.0, 1.0),
+                   safety_controller=SafetyController(-0.5, None, 1.0, 1.0))
+    spec = slider_spec('revolute', effective_limits(source))
+    assert (spec.lower, spec.upper) == (-0.5, 2.0)
+    robot_mimic = resolve_mimic(_robot_with_mimic(Mimic('src', -2.0, 0.1)))['follower']
+    follower = mimic_spec('revolute', robot_mimic, spec)
+    assert follower.read_only and follower.mimic is robot_mimic
+    assert (follower.lower, follower.upper) == pytest.approx((-3.9, 1.1))
+    assert 'mimic: -2 * src + 0.1' in follower.hint
+
+
+def _robot_with_mimic(mimic: Mimic) -> object:
+    description = load_string(f"""<robot name="m">
+      <link name="a"/><link name="b"/><link name="c"/>
+      <joint name="src" type="revolute"><parent link="a"/><child link="b"/>
+        <limit lower="-1" upper="2" effort="1" velocity="1"/></joint>
+      <joint name="follower" type="revolute"><parent link="b"/><child link="c"/>
+        <limit lower="-4" upper="4" effort="1" velocity="1"/>
+        <mimic joint="{mimic.joint}" multiplier="{mimic.multiplier}" offset="{mimic.offset}"/>
+      </joint></robot>""")
+    return description.robot
+
+
+def test_panel_specs_follow_the_table(sample: RobotDescription) -> None:
+    specs = panel_specs(sample.robot, JointStateTable(sample.robot))
+    assert tuple(spec.joint for spec in specs) == ACTUATED + ('right_finger_joint',)
+    finger = specs[-1]
+    assert finger.read_only and finger.unit == 'm'
+    assert (finger.lower, finger.upper) == pytest.approx((-0.02, 0.0))
+    plain = panel_specs(sample.robot, JointStateTable(sample.robot, use_mimic_tags=False))
+    assert not any(spec.read_only for spec in plain) and len(plain) == 8
+
+
+def test_displayed_value_wraps_continuous_and_clamps_others() -> None:
+    wheel = slider_spec('continuous', effective_limits(Joint('w', 'continuous', 'a', 'b')))
+    assert wheel.displayed(2 * math.pi + 0.5) == pytest.approx(0.5)
+    assert wheel.displayed(-4.0) == pytest.approx(-4.0 + 2 * math.pi)
+    assert wheel.displayed(math.pi) == math.pi  # the right end stays the right end
+    lift = slider_spec('prismatic', effective_limits(
+        Joint('l', 'prismatic', 'a', 'b', limit=Limit(0.0, 0.2, 1.0, 1.0))))
+    assert lift.displayed(0.5) == 0.2 and lift.displayed(-1.0) == 0.0
+    assert lift.readout(0.01) == '0.0100 m'
+    assert wheel.readout(math.pi / 2) == '1.5708 rad (90.00°)'
+
+
+def test_report_markdown_lists_errors_and_warnings_not_info() -> None:
+    findings = [Finding('a-rule', Severity.ERROR, 'joint:j', 'bad_limit lower > upper'),
+                Finding('b-rule', Severity.WARNING, 'link:l', 'mesh missing'),
+                Finding('c-rule', Severity.INFO, 'robot', 'just saying')]
+    text = report_markdown('/x/robot.urdf', findings, ['kinematics: cycle'])
+    assert '`robot.urdf`: 1 errors, 1 warnings, 1 info' in text
+    assert '**error** `a-rule`' in text and 'bad\\_limit' in text
+    assert '**warning** `b-rule`' in text and 'just saying' not in text
+    assert 'Cannot pose the robot:** kinematics: cycle' in text
+
+
+def test_camera_looks_at_the_middle_of_the_links() -> None:
+    poses = {'a': np.eye(4), 'b': np.eye(4)}
+    poses['b'][:3, 3] = (1.0, 0.0, 1.0)
+    position, look_at = camera_for(poses)
+    assert look_at == pytest.approx((0.5, 0.0, 0.5))
+    assert np.linalg.norm(np.subtract(position, look_at)) > 1.0
+    assert camera_for({})[1] == (0.0, 0.0, 0.0)
+
+
+# -- meshes ---------------------------------------------------------------------------------------
+def test_meshes_load_scaled_with_their_own_colours() -> None:
+    pytest.importorskip('trimesh')
+    from urdf_tools_ros.gui.meshes import load_mesh
+    meshes = SAMPLE_ROBOT.parent / 'meshes'
+    (beacon,) = load_mesh(str(meshes / 'beacon.stl'), (2.0, 1.0, 1.0))
+    assert beacon.vertices.max(axis=0) == pytest.approx((0.04, 0.02, 0.03))
+    assert beacon.rgba is None  # STL: coloured by the URDF material
+    (bumper,) = load_mesh(str(meshes / 'bumper.dae'))
+    assert bumper.rgba is not None and bumper.rgba[:3] == pytest.approx((1.0, 0.5, 0.0),
+                                                                        abs=0.01)
+    (palm,) = load_mesh(str(meshes / 'gripper_palm.obj'), (1.0, 1.0, -1.0))
+    assert palm.faces.shape == (12, 3)
+    normal = np.cross(*(palm.vertices[palm.faces[:, 1:]] - palm.vertices[palm.faces[:, :1]])
+                      .transpose(1, 0, 2))
+    outward = np.einsum('ij,ij->i', normal, palm.vertices[palm.faces].mean(axis=1))
+    assert (outward > 0).all()  # mirrored, and still facing outward
+    with pytest.raises(FileNotFoundError):
+        load_mesh('/nonexistent/x.stl')
+
+
+def test_corrupt_mesh_is_a_load_error(tmp_path: Path) -> None:
+    pytest.importorskip('trimesh')
+    from urdf_tools_ros.gui.meshes import load_mesh, MeshLoadError
+    bad = tmp_path / 'bad.stl'
+    bad.write_bytes(b'\x00' * 80 + struct.pack('<I', 1000))
+    with pytest.raises(MeshLoadError):
+        load_mesh(str(bad))
+
+
+# -- the viewer with a real viser server, no browser ----------------------------------------------
+@pytest.fixture
+def viewer(sample: RobotDescription) -> Iterator[object]:
+    pytest.importorskip('viser')
+    from urdf_tools_ros.gui.viewer import RobotViewer
+    changes: list[dict[str, float]] = []
+    with RobotViewer(sample, port=free_port(), seed=1, on_change=changes.append) as view:
+        view.changes = changes  # type: ignore[attr-defined]
+        yield view
+
+
+def test_one_slider_per_actuated_joint_and_a_follower_per_mimic(viewer: object) -> None:
+    from urdf_tools_ros.gui.viewer import RobotViewer
+    assert isinstance(viewer, RobotViewer)
+    assert viewer.panel is not None
+    assert tuple(viewer.panel.sliders) == ACTUATED
+    assert tuple(viewer.panel.followers) == ('right_finger_joint',)
+    assert viewer.panel.followers['right_finger_joint'].disabled
+    assert viewer.url.startswith('http://127.0.0.1:')
+    lift = viewer.panel.sliders['lift_joint']
+    assert (lift.min, lift.max) == pytest.approx((0.005, 0.195))
+    assert lift.value == pytest.approx(0.1)  # 0 is outside the range: its middle
+
+
+def test_moving_a_slider_moves_the_joint_the_mimic_and_the_links(viewer: object) -> None:
+    from urdf_tools_ros.gui.viewer import RobotViewer
+    assert isinstance(viewer, RobotViewer) and viewer.panel is not None
+    before = viewer.link_pose('gripper_palm_link')
+    viewer.panel.sliders['left_finger_joint'].value = 0.015  # as the page sets it
+    viewer.panel.sliders['elbow_joint'].value = 1.2
+    positions = viewer.positions
+    assert positions['left_finger_joint'] == pytest.approx(0.015)
+    assert positions['right_finger_joint'] == pytest.approx(-0.015)
+    assert viewer.panel.followers['right_finger_joint'].value == pytest.approx(-0.015)
+    assert viewer.changes[-1]['elbow_joint'] == pytest.approx(1.2)  # type: ignore[attr-defined]
+    expected = KinematicModel(viewer.description.robot).link_poses(
+        {name: positions[name] for name in ACTUATED})
+    for link in ('gripper_palm_link', 'right_finger_link', 'left_finger_link'):
+        np.testing.assert_allclose(viewer.link_pose(link), expected[link], atol=1e-6)
+    assert not np.allclose(viewer.link_pose('gripper_palm_link'), before)
+
+
+def test_center_and_randomize(viewer: object) -> None:
+    from urdf_tools_ros.gui.viewer import RobotViewer
+    assert isinstance(viewer, RobotViewer) and viewer.table is not None
+    table = viewer.table
+    for _ in range(20):
+        viewer.randomize()
+        for name in ACTUATED:
+            limits = table.limits[name]
+            assert limits.slider_lower <= viewer.positions[name] <= limits.slider_upper
+            assert viewer.panel is not None
+            assert viewer.panel.sliders[name].value == pytest.approx(viewer.positions[name])
+        assert viewer.positions['right_finger_joint'] == \
+            pytest.approx(-viewer.positions['left_finger_joint'])
+    viewer.center()
+    assert {name: viewer.positions[name] for name in ACTUATED} == pytest.approx(table.defaults)
+    assert len(viewer.changes) == 21  # type: ignore[attr-defined]
+
+
+def test_external_states_move_the_sliders_without_echo(viewer: object) -> None:
+    from urdf_tools_ros.gui.viewer import RobotViewer
+    assert isinstance(viewer, RobotViewer) and viewer.panel is not None
+    refusals = viewer.set_positions({'shoulder_joint': 0.5, 'left_wheel_joint': 7.0,
+                                     'right_finger_joint': 1.0, 'nope': 1.0,
+                                     'wrist_joint': math.nan})
+    assert sorted(r.joint for r in refusals) == ['nope', 'right_finger_joint', 'wrist_joint']
+    assert viewer.panel.sliders['shoulder_joint'].value == pytest.approx(0.5)
+    assert viewer.positions['left_wheel_joint'] == 7.0  # the state keeps the angle,
+    assert viewer.panel.sliders['left_wheel_joint'].value == \
+        pytest.approx(7.0 - 2 * math.pi)  # the slider shows it wrapped
+    assert viewer.changes == []  # type: ignore[attr-defined]
+
+
+def test_frames_toggle_and_link_poses_from_outside(viewer: object) -> None:
+    from urdf_tools_ros.gui.viewer import RobotViewer
+    assert isinstance(viewer, RobotViewer) and viewer.scene is not None
+    assert viewer.panel is not None
+    viewer.panel.frames_checkbox.value = True
+    assert viewer.show_frames and all(f.show_axes for f in viewer.scene.frames.values())
+    viewer.follow_kinematics = False
+    T = np.eye(4)
+    T[:3, 3] = (1.0, 2.0, 3.0)
+    viewer.set_link_poses({'mast_link': T})
+    viewer.move_joint('lift_joint', 0.15)
+    np.testing.assert_allclose(viewer.link_pose('mast_link'), T, atol=1e-6)
+
+
+def test_new_description_rebuilds_and_keeps_shared_joints(viewer: object) -> None:
+    from urdf_tools_ros.gui.viewer import RobotViewer
+    assert isinstance(viewer, RobotViewer)
+    viewer.move_joint('elbow_joint', 0.7)
+    viewer.set_description(load(SAMPLE_ROBOT, xacro_args={'with_extras': 'true'}))
+    assert viewer.panel is not None and viewer.scene is not None
+    assert tuple(viewer.panel.sliders) == ACTUATED  # planar and floating joints: no slider
+    assert 'planar_puck_link' in viewer.scene.frames
+    assert viewer.positions['elbow_joint'] == pytest.approx(0.7)
+
+
+def test_a_table_passed_in_is_driven_and_keeps_its_state(sample: RobotDescription) -> None:
+    pytest.importorskip('viser')
+    from urdf_tools_ros.gui.viewer import RobotViewer
+    table = JointStateTable(sample.robot, zeros={'wrist_joint': 0.3})
+    with RobotViewer(sample, table, port=free_port(), findings=[]) as view:
+        assert view.table is table and view.positions['wrist_joint'] == 0.3
+        view.move_joint('elbow_joint', -0.4)
+        assert table.value('elbow_joint') == -0.4
+        table.update('elbow_joint', position=0.25)
+        view.set_description(sample, table, findings=[])
+        assert view.panel is not None
+        assert view.panel.sliders['elbow_joint'].value == pytest.approx(0.25)
+
+
+BROKEN = """<robot name="broken">
+  <link name="a">
+    <visual><geometry><mesh filename="meshes/missing.stl"/></geometry></visual>
+    <visual><geometry><mesh filename="bad.stl" scale="2 2 2"/></geometry></visual>
+  </link>
+  <link name="b"><visual><geometry><box size="0.1 0.1 0.1"/></geometry></visual></link>
+  <link name="c"/>
+  <joint name="j1" type="revolute"><parent link="b"/><child link="c"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="j2" type="revolute"><parent link="c"/><child link="b"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>
+"""
+
+
+def test_a_broken_model_is_drawn_at_identity_with_its_errors(tmp_path: Path) -> None:
+    pytest.importorskip('viser')
+    from urdf_tools_ros.gui.viewer import RobotViewer
+    (tmp_path / 'bad.stl').write_bytes(b'solid x\nthis is no STL\n')
+    path = tmp_path / 'broken.urdf'
+    path.write_text(BROKEN)
+    with RobotViewer(load(path), port=free_port()) as view:
+        assert view.kinematics is None and view.scene is not None
+        assert sorted(view.scene.frames) == ['a', 'b', 'c']
+        for link in 'abc':
+            np.testing.assert_allclose(view.link_pose(link), np.eye(4), atol=1e-9)
+        assert [p[1] for p in view.scene.placeholders] == ['meshes/missing.stl', 'bad.stl']
+        codes = {finding.code for finding in view.findings}
+        assert {'kinematic-cycle', 'mesh-file-missing', 'mesh-unreadable'} <= codes
+        assert view.panel is not None and tuple(view.panel.sliders) == ('j1', 'j2')
+        view.move_joint('j1', 0.5)  # the joint state still works; the links stay put
+        np.testing.assert_allclose(view.link_pose('c'), np.eye(4), atol=1e-9)
+
+
+def test_view_command_prints_the_report_then_the_url(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip('viser')
+    from urdf_tools_ros.cli import commands
+    from urdf_tools_ros.cli.view import add_view_command
+    parser = argparse.ArgumentParser(prog='urdf-tools')
+    sub = parser.add_subparsers(dest='command', required=True)
+    add_view_command(sub, commands._add_source, commands.load_from_args)
+    port = free_port()
+    args = parser.parse_args(['view', str(SAMPLE_ROBOT), 'prefix:=r1_', '--port', str(port),
+                              '--exit-after', '0'])
+    assert args.handler(args) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].endswith(': 0 errors, 0 warnings, 0 info')
+    assert out[1] == f"urdf-tools view: serving 'sample_robot' at http://127.0.0.1:{port} " \
+        '(Ctrl-C to stop)'
+    bad = parser.parse_args(['view', '/nonexistent.urdf', '--exit-after', '0'])
+    assert bad.handler(bad) == 2
+    assert 'nonexistent.urdf' in capsys.readouterr().err

@@ -1,0 +1,261 @@
+"""
+The robot in a viser scene: one frame node per link, its ``<visual>`` geometry as children.
+
+Each link is a frame node ``/robot/<link>`` directly under the scene root, posed by
+``T_root_link`` (:meth:`RobotScene.set_link_poses`), so the poses can come from our forward
+kinematics or from ``/tf`` alike; the tree structure is not mirrored in the scene graph. Each
+visual is a child node posed by its ``<origin>`` (``T_link_visual``), drawn as in RViz: box,
+cylinder (axis along z), sphere, and meshes (``.stl``, ``.dae``, ``.obj``) scaled by
+``<mesh scale>``, coloured by the mesh's own material or else the URDF ``<material>`` colour
+(a named material resolved to the global one). Textures are not drawn; their colour is.
+
+A mesh that cannot be drawn (file missing, unresolved or unreadable) is shown as a small
+translucent magenta box at the visual's origin. Missing files are findings of the checker
+(``mesh-file-missing``); files that exist but cannot be read become ``mesh-unreadable``
+findings of the view (:attr:`RobotScene.findings`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+import math
+import re
+from typing import Any
+
+import numpy as np
+
+from .meshes import MeshCache, MeshLoadError
+from ..core.findings import Finding, Severity
+from ..core.model import Box, Cylinder, Geometry, Mesh, RGBA, Robot, Sphere, Visual
+from ..core.transforms import FloatArray, origin, transform_to_quaternion
+
+__all__ = ['DEFAULT_RGBA', 'PLACEHOLDER_RGBA', 'PLACEHOLDER_SIZE', 'RobotScene', 'pose_of',
+           'to_viser_pose', 'visual_rgba']
+
+#: Colour of a visual without material (RViz's default is a light grey as well).
+DEFAULT_RGBA: RGBA = (0.8, 0.8, 0.8, 1.0)
+#: Colour of the placeholder box drawn for a mesh that cannot be drawn.
+PLACEHOLDER_RGBA: RGBA = (1.0, 0.0, 1.0, 0.35)
+#: Side of the placeholder box, m.
+PLACEHOLDER_SIZE = 0.05
+
+_UNSAFE = re.compile(r'[^A-Za-z0-9_.\-]')
+
+
+def to_viser_pose(T: FloatArray) -> tuple[tuple[float, float, float, float],
+                                          tuple[float, float, float]]:
+    """
+    Split a (4, 4) transform into viser's ``(wxyz, position)``.
+
+    :param T: (4, 4) float64 rigid transform ``T_parent_node``.
+    :return: Quaternion ``(w, x, y, z)`` and translation in m.
+    """
+    translation, quaternion = transform_to_quaternion(T)
+    x, y, z, w = (float(v) for v in quaternion)
+    return (w, x, y, z), (float(translation[0]), float(translation[1]), float(translation[2]))
+
+
+def pose_of(handle: Any) -> FloatArray:
+    """
+    The (4, 4) float64 transform of a viser scene node from its ``wxyz`` and ``position``.
+
+    :param handle: A viser scene node handle.
+    """
+    from ..core.transforms import transform_from_quaternion
+    w, x, y, z = (float(v) for v in handle.wxyz)
+    return transform_from_quaternion(np.asarray(handle.position, dtype=np.float64),
+                                     (x, y, z, w))
+
+
+def visual_rgba(robot: Robot, visual: Visual) -> RGBA | None:
+    """
+    The URDF colour of a visual: its inline ``<color>``, or the global material it names.
+
+    :return: RGBA in [0, 1], or ``None`` when neither gives a colour.
+    """
+    if visual.material is None:
+        return None
+    return robot.material(visual.material).color
+
+
+def _sizes(geometry: Geometry) -> tuple[float, ...]:
+    if isinstance(geometry, Box):
+        return tuple(geometry.size)
+    if isinstance(geometry, Cylinder):
+        return (geometry.radius, geometry.length)
+    if isinstance(geometry, Sphere):
+        return (geometry.radius,)
+    return ()
+
+
+def _rgb(rgba: RGBA) -> tuple[float, float, float]:
+    return (rgba[0], rgba[1], rgba[2])
+
+
+def _opacity(rgba: RGBA) -> float | None:
+    return None if rgba[3] >= 1.0 else max(0.0, float(rgba[3]))
+
+
+class RobotScene:
+    """
+    The visual geometry and link frames of one robot model in a viser scene.
+
+    :ivar links: Link names drawn, in file order.
+    :ivar frames: The frame node of each link (``/robot/<link>``), posed ``T_root_link``.
+    :ivar findings: Problems met while drawing (``mesh-unreadable``), each once.
+    :ivar placeholders: ``(link, mesh filename)`` of every mesh drawn as a placeholder.
+    """
+
+    def __init__(self, scene: Any, robot: Robot, *, root: str = '/robot',
+                 mesh_cache: MeshCache | None = None, show_frames: bool = False,
+                 frame_size: float = 0.08) -> None:
+        """
+        Draw every link of ``robot`` at identity (until :meth:`set_link_poses`).
+
+        :param scene: A ``viser.SceneApi`` (``server.scene``).
+        :param robot: The model.
+        :param root: Scene path under which the nodes are added.
+        :param mesh_cache: Cache of loaded meshes shared across reloads.
+        :param show_frames: Show the axes of each link frame (red x, green y, blue z).
+        :param frame_size: Length of the frame axes, m.
+        """
+        self._scene = scene
+        self._robot = robot
+        self._root = root.rstrip('/')
+        self._meshes = mesh_cache or MeshCache()
+        self._frame_size = frame_size
+        self._show_frames = show_frames
+        self.links: tuple[str, ...] = tuple(dict.fromkeys(link.name for link in robot.links))
+        self.frames: dict[str, Any] = {}
+        self.findings: list[Finding] = []
+        self.placeholders: list[tuple[str, str]] = []
+        self._visual_nodes: list[Any] = []
+        self._paths: dict[str, str] = {}
+        used: set[str] = set()
+        for name in self.links:
+            path = base = f'{self._root}/{_UNSAFE.sub("_", name) or "_"}'
+            number = 1
+            while path in used:
+                number += 1
+                path = f'{base}_{number}'
+            used.add(path)
+            self._paths[name] = path
+        for link in robot.links:
+            if link.name in self.frames:
+                continue
+            path = self._paths[link.name]
+            self.frames[link.name] = scene.add_frame(
+                path, show_axes=show_frames, axes_length=frame_size,
+                axes_radius=frame_size / 25.0)
+            for index, visual in enumerate(link.visuals):
+                self._add_visual(link.name, f'{path}/visual_{index}', visual)
+
+    # -- drawing ----------------------------------------------------------------------------
+    def _add_visual(self, link: str, path: str, visual: Visual) -> None:
+        geometry = visual.geometry
+        if geometry is None or not all(math.isfinite(v) for v in _sizes(geometry)):
+            return  # the checker reports a missing geometry and NaN/inf sizes
+        try:
+            T_link_visual = origin(visual.origin.xyz, visual.origin.rpy)
+        except ValueError:
+            T_link_visual = np.eye(4)
+        wxyz, position = to_viser_pose(T_link_visual)
+        rgba = visual_rgba(self._robot, visual) or DEFAULT_RGBA
+        common: dict[str, Any] = {'wxyz': wxyz, 'position': position,
+                                  'opacity': _opacity(rgba)}
+        scene = self._scene
+        if isinstance(geometry, Box):
+            size = tuple(abs(float(v)) for v in geometry.size)
+            node = scene.add_box(path, color=_rgb(rgba), dimensions=size, **common)
+        elif isinstance(geometry, Cylinder):
+            node = scene.add_cylinder(path, radius=abs(float(geometry.radius)),
+                                      height=abs(float(geometry.length)), color=_rgb(rgba),
+                                      radial_segments=40, **common)
+        elif isinstance(geometry, Sphere):
+            node = scene.add_icosphere(path, radius=abs(float(geometry.radius)),
+                                       color=_rgb(rgba), subdivisions=3, **common)
+        elif isinstance(geometry, Mesh):
+            self._add_mesh(link, path, geometry, rgba, wxyz, position)
+            return
+        else:  # pragma: no cover - the model has no other geometry
+            return
+        self._visual_nodes.append(node)
+
+    def _add_mesh(self, link: str, path: str, mesh: Mesh, rgba: RGBA,
+                  wxyz: tuple[float, float, float, float],
+                  position: tuple[float, float, float]) -> None:
+        parts = None
+        if mesh.resolved is not None and all(math.isfinite(s) for s in mesh.scale):
+            try:
+                parts = self._meshes.load(mesh.resolved, mesh.scale)
+            except FileNotFoundError:
+                parts = None  # the checker reports mesh-file-missing
+            except (MeshLoadError, OSError) as exc:
+                self.findings.append(Finding(
+                    'mesh-unreadable', Severity.WARNING, f'link:{link}',
+                    f'link "{link}": visual mesh "{mesh.filename}" cannot be drawn: {exc}',
+                    None, 'export it again as binary STL, COLLADA (.dae) or OBJ'))
+        if not parts:
+            self.placeholders.append((link, mesh.filename))
+            self._visual_nodes.append(self._scene.add_box(
+                path, color=_rgb(PLACEHOLDER_RGBA), dimensions=(PLACEHOLDER_SIZE,) * 3,
+                opacity=PLACEHOLDER_RGBA[3], wxyz=wxyz, position=position))
+            return
+        for number, part in enumerate(parts):
+            color = part.rgba or rgba
+            self._visual_nodes.append(self._scene.add_mesh_simple(
+                path if len(parts) == 1 else f'{path}/part_{number}', part.vertices, part.faces,
+                color=_rgb(color), opacity=_opacity(color), side='double',
+                wxyz=wxyz, position=position))
+
+    # -- state ----------------------------------------------------------------------------------
+    def set_link_poses(self, poses: Mapping[str, FloatArray]) -> None:
+        """
+        Move link frames to ``T_root_link``; links not in ``poses`` stay where they are.
+
+        :param poses: ``{link: T_root_link}``, (4, 4) float64 each; unknown links are ignored.
+        """
+        for link, T_root_link in poses.items():
+            handle = self.frames.get(link)
+            if handle is None:
+                continue
+            wxyz, position = to_viser_pose(np.asarray(T_root_link, dtype=np.float64))
+            handle.wxyz = wxyz
+            handle.position = position
+
+    def link_pose(self, link: str) -> FloatArray:
+        """
+        The current ``T_root_link`` of a link's frame node, (4, 4) float64.
+
+        :raises KeyError: if the link is not drawn.
+        """
+        return pose_of(self.frames[link])
+
+    @property
+    def show_frames(self) -> bool:
+        """Whether the axes of the link frames are shown."""
+        return self._show_frames
+
+    @show_frames.setter
+    def show_frames(self, visible: bool) -> None:
+        self._show_frames = bool(visible)
+        for handle in self.frames.values():
+            handle.show_axes = self._show_frames
+
+    def path(self, link: str) -> str:
+        """The scene path of a link's frame node, e.g. ``/robot/base_link``."""
+        return self._paths[link]
+
+    @property
+    def visual_count(self) -> int:
+        """Number of geometry nodes drawn (mesh parts and placeholders included)."""
+        return len(self._visual_nodes)
+
+    def remove(self) -> None:
+        """Remove every node of this robot from the scene."""
+        for node in self._visual_nodes:
+            node.remove()
+        for handle in self.frames.values():
+            handle.remove()
+        self._visual_nodes.clear()
+        self.frames.clear()

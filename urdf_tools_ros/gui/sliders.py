@@ -1,0 +1,262 @@
+"""
+The joint slider panel, like joint_state_publisher_gui's, as viser GUI elements.
+
+:func:`slider_specs` decides what each control shows (pure, no viser): one slider per actuated
+joint over its effective slider range (:func:`~urdf_tools_ros.core.joint_limits.effective_limits`:
+``<limit>`` narrowed by the ``<safety_controller>`` soft limits when
+``use_smallest_joint_limits``; [-π, π] for a continuous joint), units rad or m (REP 103), and a
+read-only field per mimic joint that follows its source. :class:`SliderPanel` draws them with
+the Center and Randomize buttons, the link-frame toggle and a readout of every value with its
+unit (and degrees for angles); it only shows values and reports what a person did: the state
+lives in the joint-state table that :class:`~urdf_tools_ros.gui.viewer.RobotViewer` owns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+import math
+import threading
+from typing import Any
+
+from ..core.joint_limits import JointLimits, wrap_angle
+from ..core.joint_state import JointStateTable
+from ..core.mimic import ResolvedMimic
+from ..core.model import Robot
+
+__all__ = ['SliderPanel', 'SliderSpec', 'mimic_spec', 'panel_specs', 'slider_spec',
+           'slider_step']
+
+
+def _reader(handle: Any) -> Callable[[], Any]:
+    """A function reading a viser GUI handle's current value."""
+    return lambda: handle.value
+
+
+def _slider_action(joint: str, on_slider: Callable[[str, float], None]) -> Callable[[Any], None]:
+    """Call ``on_slider(joint, value)`` with a slider's new value."""
+    return lambda value: on_slider(joint, float(value))
+
+
+def slider_step(lower: float, upper: float) -> float:
+    """
+    A round slider step for a range: the power of ten at or below 1/1000 of its width.
+
+    :return: e.g. 0.001 for [-π, π] rad, 0.0001 for [0, 0.2] m; 1e-3 for an empty range.
+    """
+    span = upper - lower
+    if not span > 0.0 or not math.isfinite(span):
+        return 1e-3
+    return 10.0 ** math.floor(math.log10(span / 1000.0))
+
+
+@dataclass(frozen=True)
+class SliderSpec:
+    """
+    What one joint control shows.
+
+    :ivar joint: Joint name.
+    :ivar joint_type: ``revolute``, ``continuous`` or ``prismatic``.
+    :ivar lower: Lower end of the control, rad or m.
+    :ivar upper: Upper end of the control, rad or m.
+    :ivar step: Slider step, rad or m.
+    :ivar continuous: Whether values are wrapped into [-π, π) for display.
+    :ivar mimic: For a mimic joint, its resolved source; the control is then read-only.
+    """
+
+    joint: str
+    joint_type: str
+    lower: float
+    upper: float
+    step: float
+    continuous: bool = False
+    mimic: ResolvedMimic | None = None
+
+    @property
+    def unit(self) -> str:
+        """``m`` for prismatic joints, ``rad`` otherwise (REP 103)."""
+        return 'm' if self.joint_type == 'prismatic' else 'rad'
+
+    @property
+    def read_only(self) -> bool:
+        """Whether the control only follows (a mimic joint)."""
+        return self.mimic is not None
+
+    @property
+    def label(self) -> str:
+        """The label shown beside the control, ``elbow_joint [rad]``."""
+        return f'{self.joint} [{self.unit}]'
+
+    @property
+    def hint(self) -> str:
+        """The hover text: type, range and, for a mimic joint, its rule."""
+        text = (f'{self.joint_type}, {self.lower:.6g} .. {self.upper:.6g} {self.unit}')
+        if self.mimic is not None:
+            text += (f'; mimic: {self.mimic.multiplier:g} * {self.mimic.source} '
+                     f'+ {self.mimic.offset:g}')
+        return text
+
+    def displayed(self, position: float) -> float:
+        """
+        ``position`` as the control shows it: clamped into [lower, upper].
+
+        A continuous joint's angle outside the range is first wrapped into [-π, π) (the same
+        angle), so a wheel at 7 rad shows 7 - 2π while π stays at the right end.
+        """
+        if self.continuous and not self.lower <= position <= self.upper:
+            position = wrap_angle(position)
+        return min(max(position, self.lower), self.upper)
+
+    def readout(self, position: float) -> str:
+        """``0.5000 rad (28.65°)`` or ``0.0100 m``."""
+        if self.unit == 'rad':
+            return f'{position:.4f} rad ({math.degrees(position):.2f}°)'
+        return f'{position:.4f} m'
+
+
+def slider_spec(joint_type: str, limits: JointLimits) -> SliderSpec:
+    """The slider of an actuated joint over ``limits.slider_lower .. slider_upper``."""
+    lower, upper = limits.slider_lower, limits.slider_upper
+    return SliderSpec(limits.joint, joint_type, lower, upper, slider_step(lower, upper),
+                      limits.continuous)
+
+
+def mimic_spec(joint_type: str, mimic: ResolvedMimic, source: SliderSpec) -> SliderSpec:
+    """
+    The read-only control of a mimic joint: the image of its source's range under the rule.
+
+    ``q = multiplier * q_source + offset`` (URDF spec, joint/mimic), so the range is that of the
+    source mapped through it (ends swapped for a negative multiplier).
+    """
+    ends = sorted((mimic.position(source.lower), mimic.position(source.upper)))
+    return SliderSpec(mimic.joint, joint_type, ends[0], ends[1], slider_step(ends[0], ends[1]),
+                      False, mimic)
+
+
+def panel_specs(robot: Robot, table: JointStateTable) -> tuple[SliderSpec, ...]:
+    """
+    List the controls of a robot: sliders, then read-only fields of mimic joints.
+
+    One slider per actuated joint of ``table``, in its order and over its limits; one read-only
+    field per mimic joint whose source has a slider.
+    """
+    actuated = [slider_spec(robot.joint(name).joint_type, table.limits[name])
+                for name in table.joint_names]
+    by_name = {spec.joint: spec for spec in actuated}
+    followers = [mimic_spec(robot.joint(name).joint_type, mimic, by_name[mimic.source])
+                 for name, mimic in table.mimics.items() if mimic.source in by_name]
+    return tuple(actuated + followers)
+
+
+class SliderPanel:
+    """
+    The controls of one robot in a viser GUI (``server.gui``).
+
+    Callbacks receive what a person did in the page; :meth:`show` moves the controls without
+    calling them back.
+
+    :ivar sliders: Slider handle of each actuated joint.
+    :ivar followers: Read-only number field of each mimic joint.
+    :ivar center_button: The Center button.
+    :ivar randomize_button: The Randomize button.
+    :ivar frames_checkbox: The "Show link frames" checkbox.
+    """
+
+    def __init__(self, gui: Any, specs: Sequence[SliderSpec], positions: Mapping[str, float], *,
+                 on_slider: Callable[[str, float], None],
+                 on_center: Callable[[], None],
+                 on_randomize: Callable[[], None],
+                 on_frames: Callable[[bool], None],
+                 show_frames: bool = False) -> None:
+        self.specs = {spec.joint: spec for spec in specs}
+        self._lock = threading.RLock()
+        self._quiet = False
+        self._elements: list[Any] = []
+        self.sliders: dict[str, Any] = {}
+        self.followers: dict[str, Any] = {}
+        folder = gui.add_folder('Joints')
+        self._elements.append(folder)
+        with folder:
+            if not specs:
+                self._elements.append(gui.add_markdown('*No movable joints.*'))
+            for spec in specs:
+                value = spec.displayed(positions.get(spec.joint, 0.0))
+                if spec.read_only:
+                    handle = gui.add_number(spec.label, initial_value=value, step=spec.step,
+                                            disabled=True, hint=spec.hint)
+                    self.followers[spec.joint] = handle
+                else:
+                    handle = gui.add_slider(spec.label, min=spec.lower, max=spec.upper,
+                                            step=spec.step, initial_value=value,
+                                            hint=spec.hint)
+                    handle.on_update(self._guarded(_reader(handle),
+                                                   _slider_action(spec.joint, on_slider)))
+                    self.sliders[spec.joint] = handle
+                self._elements.append(handle)
+            self.center_button = gui.add_button(
+                'Center', hint='every joint to its default position: 0, or the middle of its '
+                               'range when 0 is outside it')
+            self.randomize_button = gui.add_button('Randomize', hint='every joint to a random '
+                                                                     'position in its range')
+            self.center_button.on_click(lambda _event: on_center())
+            self.randomize_button.on_click(lambda _event: on_randomize())
+            self.frames_checkbox = gui.add_checkbox('Show link frames', show_frames)
+            self.frames_checkbox.on_update(self._guarded(
+                _reader(self.frames_checkbox), lambda value: on_frames(bool(value))))
+            self._readout = gui.add_markdown(self._readout_text(positions))
+            self._elements.extend([self.center_button, self.randomize_button,
+                                   self.frames_checkbox, self._readout])
+
+    def _guarded(self, read: Callable[[], Any],
+                 act: Callable[[Any], None]) -> Callable[[Any], None]:
+        """
+        A viser callback that acts on a person's change only.
+
+        A change made by :meth:`show` runs the callback in the same thread while ``_quiet`` is
+        set, and is ignored; a person's change waits for :meth:`show` to finish. ``act`` runs
+        outside the panel lock, so it may call back into :meth:`show` from any thread.
+        """
+        def callback(_event: Any) -> None:
+            with self._lock:
+                if self._quiet:
+                    return
+                value = read()
+            act(value)
+        return callback
+
+    def _readout_text(self, positions: Mapping[str, float]) -> str:
+        rows = [f'| {joint} | {spec.readout(positions.get(joint, 0.0))}'
+                + (f', mimics {spec.mimic.source} |' if spec.mimic is not None else ' |')
+                for joint, spec in self.specs.items()]
+        if not rows:
+            return ''
+        return '| joint | position |\n|---|---|\n' + '\n'.join(rows)
+
+    def show(self, positions: Mapping[str, float]) -> None:
+        """Move every control to ``positions`` (rad or m) without calling the callbacks."""
+        with self._lock:
+            self._quiet = True
+            try:
+                for joint, handle in {**self.sliders, **self.followers}.items():
+                    if joint in positions:
+                        handle.value = self.specs[joint].displayed(positions[joint])
+                self._readout.content = self._readout_text(positions)
+            finally:
+                self._quiet = False
+
+    def show_frames(self, visible: bool) -> None:
+        """Tick or untick the frame checkbox without calling back."""
+        with self._lock:
+            self._quiet = True
+            try:
+                self.frames_checkbox.value = bool(visible)
+            finally:
+                self._quiet = False
+
+    def remove(self) -> None:
+        """Remove every control from the page."""
+        for element in reversed(self._elements):
+            element.remove()
+        self._elements.clear()
+        self.sliders.clear()
+        self.followers.clear()

@@ -1,0 +1,338 @@
+"""
+:class:`RobotViewer`: joint sliders and a live 3D view of one robot in the browser, ROS-free.
+
+The viewer serves a viser page (viser ships its own web client) with the slider panel
+(:mod:`.sliders`), the robot's visual geometry (:mod:`.scene`) and the check report. The joint
+state lives in a :class:`~urdf_tools_ros.core.joint_state.JointStateTable` (limits, mimic
+joints, Center, Randomize, external states); link poses come from our forward kinematics
+(:class:`~urdf_tools_ros.core.kinematics.KinematicModel`), or from outside through
+:meth:`RobotViewer.set_link_poses` (a view that follows ``/tf``).
+
+A description with errors is drawn as far as it can be: without a kinematic tree every link is
+drawn at the root frame (identity) and the errors are shown in the page.
+
+Thread safety: every public method may be called from any thread (a ROS executor, say) while
+viser calls back from its own threads; one lock orders them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+import contextlib
+import io
+import threading
+from typing import Any
+
+import numpy as np
+
+from .meshes import MeshCache
+from .page import camera_for, frame_size, report_markdown
+from .scene import RobotScene
+from .sliders import panel_specs, SliderPanel, SliderSpec
+from ..core.checks import check_description
+from ..core.description import RobotDescription
+from ..core.errors import RobotDescriptionError
+from ..core.findings import Finding
+from ..core.joint_state import JointStateTable, Refusal
+from ..core.kinematics import KinematicModel
+from ..core.transforms import FloatArray
+
+__all__ = ['ChangeCallback', 'RobotViewer']
+
+#: Called with every joint position (mimic joints included), rad or m, after a person moved a
+#: slider or pressed Center or Randomize in the page; in viser's callback thread (or the caller's
+#: for :meth:`RobotViewer.move_joint`), after the viewer's lock is released.
+ChangeCallback = Callable[[Mapping[str, float]], None]
+
+
+class RobotViewer:
+    """
+    A viser web page with joint sliders and a 3D view of a robot description.
+
+    :param description: The loaded description (:func:`~urdf_tools_ros.core.description.load`).
+    :param table: The joint-state table the sliders drive; by default one is made from the
+        description with ``use_smallest_joint_limits``. Pass the node's own table to share its
+        state and clamping policy.
+    :param findings: The check report to show; by default
+        :func:`~urdf_tools_ros.core.checks.check_description` of the description.
+    :param host: Address to serve on; 127.0.0.1 keeps the page on this machine.
+    :param port: Port to serve on; when it is taken, viser takes the next free one (see
+        :attr:`url`).
+    :param use_smallest_joint_limits: Narrow slider ranges by soft limits (only used when the
+        viewer makes the table).
+    :param on_change: Called after each change made in the page (see :data:`ChangeCallback`).
+    :param show_frames: Show the link frames at start.
+    :param follow_kinematics: Pose the links by forward kinematics of the joint state; set it
+        to ``False`` when :meth:`set_link_poses` drives the view (from ``/tf``).
+    :param verbose: Let viser print its own banner and connection messages.
+    :param seed: Seed of the random generator of Randomize (``None``: from the OS).
+    """
+
+    def __init__(self, description: RobotDescription, table: JointStateTable | None = None, *,
+                 findings: Sequence[Finding] | None = None, host: str = '127.0.0.1',
+                 port: int = 8080, use_smallest_joint_limits: bool = True,
+                 on_change: ChangeCallback | None = None, show_frames: bool = False,
+                 follow_kinematics: bool = True, verbose: bool = False,
+                 seed: int | None = None) -> None:
+        import viser
+
+        self._lock = threading.RLock()
+        self._closed = False
+        self._verbose = verbose
+        self._use_smallest = use_smallest_joint_limits
+        self._show_frames = show_frames
+        self.on_change = on_change
+        self.follow_kinematics = follow_kinematics
+        self.random = np.random.default_rng(seed)
+        self._meshes = MeshCache()
+        with self._quiet():
+            self.server = viser.ViserServer(host=host, port=port, verbose=verbose)
+        self.server.gui.configure_theme(control_width='large', show_share_button=False,
+                                        show_logo=False)
+        self.server.scene.add_grid('/grid', width=2.0, height=2.0, cell_size=0.1,
+                                   section_size=0.5)
+        self._host = host
+        self.scene: RobotScene | None = None
+        self.panel: SliderPanel | None = None
+        self._report: Any = None
+        try:
+            self.set_description(description, table, findings=findings)
+        except BaseException:
+            self.close()
+            raise
+
+    def _quiet(self) -> contextlib.AbstractContextManager[Any]:
+        return contextlib.nullcontext() if self._verbose else \
+            contextlib.redirect_stdout(io.StringIO())
+
+    # -- properties -----------------------------------------------------------------------
+    @property
+    def url(self) -> str:
+        """The page's address, ``http://127.0.0.1:8080``."""
+        host = self._host
+        if host in ('0.0.0.0', '::', ''):
+            host = '127.0.0.1'
+        elif ':' in host:
+            host = f'[{host}]'
+        return f'http://{host}:{self.server.get_port()}'
+
+    @property
+    def description(self) -> RobotDescription:
+        """The description shown."""
+        return self._description
+
+    @property
+    def table(self) -> JointStateTable | None:
+        """The joint-state table, or ``None`` when the joints cannot be read."""
+        return self._table
+
+    @property
+    def kinematics(self) -> KinematicModel | None:
+        """The forward kinematics, or ``None`` when the model is not a valid tree."""
+        return self._kinematics
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """Findings shown: the check report, then problems met while drawing."""
+        return self._findings
+
+    @property
+    def positions(self) -> dict[str, float]:
+        """Every joint position shown, mimic joints included, rad or m."""
+        with self._lock:
+            if self._table is None:
+                return {}
+            sample = self._table.sample()
+            return dict(zip(sample.name, sample.position))
+
+    @property
+    def specs(self) -> tuple[SliderSpec, ...]:
+        """What each joint control shows, actuated joints then mimic joints."""
+        return self._specs
+
+    # -- description ----------------------------------------------------------------------
+    def set_description(self, description: RobotDescription,
+                        table: JointStateTable | None = None, *,
+                        findings: Sequence[Finding] | None = None) -> None:
+        """
+        Show a new description: rebuild the scene, the sliders and the report.
+
+        When the viewer makes the table, positions of joints that both descriptions have are
+        kept; a table passed in keeps its own state.
+
+        :param description: The new description.
+        :param table: Its joint-state table; made by the viewer when ``None``.
+        :param findings: Its check report; checked by the viewer when ``None``.
+        """
+        with self._lock:
+            previous = self.positions if self.scene is not None else {}
+            self._remove()
+            self._description = description
+            robot = description.robot
+            problems: list[str] = []
+            self._kinematics = None
+            try:
+                self._kinematics = KinematicModel(robot)
+            except RobotDescriptionError as exc:
+                problems.append(f'kinematics: {exc}')
+            self._table = table
+            if table is None:
+                try:
+                    self._table = JointStateTable(
+                        robot, use_smallest_joint_limits=self._use_smallest)
+                except RobotDescriptionError as exc:
+                    problems.append(f'joint state: {exc}')
+                if self._table is not None:  # our own table: keep the joints both robots have
+                    kept = {name: value for name, value in previous.items()
+                            if name in self._table.joint_names}
+                    self._table.merge(list(kept), list(kept.values()))
+            self._specs = () if self._table is None else panel_specs(robot, self._table)
+            rest = self._kinematics.link_poses() if self._kinematics is not None else {}
+            self.scene = RobotScene(self.server.scene, robot, mesh_cache=self._meshes,
+                                    show_frames=self._show_frames, frame_size=frame_size(rest))
+            checked = list(check_description(description) if findings is None else findings)
+            self._findings = tuple(checked + self.scene.findings)
+            self._problems = tuple(problems)
+            self.server.gui.set_panel_label(robot.name or 'robot')
+            self._report = self.server.gui.add_markdown(
+                report_markdown(description.filename, self._findings, self._problems),
+                order=1000.0)
+            positions = self.positions
+            self.panel = SliderPanel(
+                self.server.gui, self._specs, positions, on_slider=self._on_slider,
+                on_center=self._on_center, on_randomize=self._on_randomize,
+                on_frames=self._on_frames, show_frames=self._show_frames)
+            self._pose(positions)
+            position, look_at = camera_for(rest)
+            self.server.initial_camera.position = position
+            self.server.initial_camera.look_at = look_at
+
+    def _remove(self) -> None:
+        if self.panel is not None:
+            self.panel.remove()
+            self.panel = None
+        if self.scene is not None:
+            self.scene.remove()
+            self.scene = None
+        if self._report is not None:
+            self._report.remove()
+            self._report = None
+
+    # -- state ------------------------------------------------------------------------------
+    def set_positions(self, positions: Mapping[str, float]) -> list[Refusal]:
+        """
+        Take joint positions from outside (``source_list``): move the sliders and the robot.
+
+        The table takes them (:meth:`~urdf_tools_ros.core.joint_state.JointStateTable.merge`):
+        unknown and mimic joints and NaN/inf are refused, the rest clamped by its policy.
+        Does not call ``on_change``.
+
+        :param positions: ``{joint: position}``, rad or m.
+        :return: What the table refused.
+        """
+        with self._lock:
+            if self._table is None:
+                return [Refusal(None, 'the description has no usable joint state')]
+            refusals = self._table.merge(list(positions), list(positions.values()))
+            self._refresh()
+            return refusals
+
+    def set_link_poses(self, poses: Mapping[str, FloatArray]) -> None:
+        """
+        Pose links directly, e.g. from ``/tf``: ``{link: T_root_link}``, (4, 4) float64 each.
+
+        Links not named keep their pose; with ``follow_kinematics`` the next joint change
+        poses every link by forward kinematics again.
+        """
+        with self._lock:
+            if self.scene is not None:
+                self.scene.set_link_poses(poses)
+
+    def link_pose(self, link: str) -> FloatArray:
+        """The ``T_root_link`` drawn for ``link`` now, (4, 4) float64."""
+        with self._lock:
+            if self.scene is None:
+                raise KeyError(link)
+            return self.scene.link_pose(link)
+
+    def move_joint(self, joint: str, position: float) -> None:
+        """Do what moving a joint's slider does (sets it, clamps it, calls ``on_change``)."""
+        self._on_slider(joint, position)
+
+    def center(self) -> None:
+        """Do what the Center button does."""
+        self._on_center()
+
+    def randomize(self) -> None:
+        """Do what the Randomize button does."""
+        self._on_randomize()
+
+    @property
+    def show_frames(self) -> bool:
+        """Whether the link frames are shown (the page's checkbox)."""
+        return self._show_frames
+
+    @show_frames.setter
+    def show_frames(self, visible: bool) -> None:
+        with self._lock:
+            self._show_frames = bool(visible)
+            if self.scene is not None:
+                self.scene.show_frames = self._show_frames
+            if self.panel is not None:
+                self.panel.show_frames(self._show_frames)
+
+    def _on_slider(self, joint: str, position: float) -> None:
+        self._change(lambda table: table.update(joint, position=position))
+
+    def _on_center(self) -> None:
+        self._change(lambda table: table.center())
+
+    def _on_randomize(self) -> None:
+        self._change(lambda table: table.randomize(self.random))
+
+    def _on_frames(self, visible: bool) -> None:
+        self.show_frames = visible
+
+    def _change(self, action: Callable[[JointStateTable], object]) -> None:
+        with self._lock:
+            if self._table is None:
+                return
+            action(self._table)
+            positions = self._refresh()
+        callback = self.on_change
+        if callback is not None:
+            callback(positions)
+
+    def _refresh(self) -> dict[str, float]:
+        positions = self.positions
+        with self.server.atomic():  # the page draws sliders and poses of one state together
+            if self.panel is not None:
+                self.panel.show(positions)
+            self._pose(positions)
+        return positions
+
+    def _pose(self, positions: Mapping[str, float]) -> None:
+        if self.scene is None:
+            return
+        if self._kinematics is None:
+            self.scene.set_link_poses({link: np.eye(4) for link in self.scene.links})
+        elif self.follow_kinematics:
+            self.scene.set_link_poses(self._kinematics.link_poses(
+                {name: value for name, value in positions.items()
+                 if name in self._kinematics.joint_names}))
+
+    # -- life -----------------------------------------------------------------------------
+    def close(self) -> None:
+        """Stop the web server; the page shows "disconnected". Safe to call twice."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        with self._quiet():
+            self.server.stop()
+
+    def __enter__(self) -> RobotViewer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
