@@ -10,7 +10,8 @@ import pytest
 
 from conftest import REPO
 
-TARGETS = ['urdf_tools_ros', 'test', 'bench', 'launch', 'setup.py']
+TARGETS = [name for name in ('urdf_tools_ros', 'test', 'bench', 'launch', 'setup.py')
+           if (REPO / name).exists()]
 
 
 @pytest.mark.skipif(importlib.util.find_spec('flake8') is None, reason='flake8 not installed')
