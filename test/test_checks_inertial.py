@@ -185,3 +185,9 @@ def test_extreme_values_never_crash_or_warn(value: str) -> None:
     for text in (robot(b), robot(b, 'fixed', inertia(value))):
         for finding in run(text):
             assert finding.code in CATALOG
+
+
+def test_implausible_ratio_that_underflows_is_reported_not_raised() -> None:
+    findings = run(robot(inertia('1e60', '1e-301 0 0 1e-301 0 1e-301') + box('0.1 0.1 0.2')))
+    (finding,) = [f for f in findings if f.code == 'inertia-implausible']
+    assert ' is 1/' in finding.message and ' of what ' in finding.message

@@ -46,6 +46,11 @@ KNOWN_ATTRIBUTES = {
 KNOWN_TRANSMISSION_PART_CHILDREN = frozenset({'hardwareInterface', 'mechanicalReduction',
                                               'role', 'offset'})
 
+_isfinite = math.isfinite
+_ZERO: Vector3 = (0.0, 0.0, 0.0)
+_ONE: Vector3 = (1.0, 1.0, 1.0)
+_IDENTITY = Origin()
+
 
 def _local(tag: object) -> str:
     """Tag without namespace, as written (``{ns}x`` -> ``x``); comments give ``''``."""
@@ -67,6 +72,9 @@ class UrdfReader:
         self._locate = locate
         self._resolve = resolve
         self.findings: list[Finding] = []
+        # Attribute texts already parsed into finite numbers: files repeat "0 0 0", "1", ...
+        self._scalars: dict[str, float] = {}
+        self._vectors: dict[str, tuple[float, ...]] = {}
 
     # -- findings -------------------------------------------------------------------------
     def _report(self, code: str, severity: Severity, element: str, message: str,
@@ -82,15 +90,20 @@ class UrdfReader:
                 self._report('attribute-missing', Severity.ERROR, owner,
                              f'<{_local(node.tag)}> has no {attribute}', node)
             return default
+        value = self._scalars.get(text)
+        if value is not None:
+            return value
         try:
             value = float(text)
         except ValueError:
             self._report('number-invalid', Severity.ERROR, owner,
                          f'<{_local(node.tag)} {attribute}="{text}">: not a number', node)
             return default
-        if not math.isfinite(value):
+        if not _isfinite(value):
             self._report('number-not-finite', Severity.ERROR, owner,
                          f'<{_local(node.tag)} {attribute}="{text}">: not finite', node)
+        else:
+            self._scalars[text] = value
         return value
 
     def _float(self, node: Element, attribute: str, owner: str, default: float,
@@ -106,9 +119,11 @@ class UrdfReader:
                 self._report('attribute-missing', Severity.ERROR, owner,
                              f'<{_local(node.tag)}> has no {attribute}', node)
             return default
-        parts = text.split()
+        values = self._vectors.get(text)
+        if values is not None and len(values) == len(default):
+            return values
         try:
-            values = tuple(float(part) for part in parts)
+            values = tuple(map(float, text.split()))
         except ValueError:
             self._report('number-invalid', Severity.ERROR, owner,
                          f'<{_local(node.tag)} {attribute}="{text}">: not numbers', node)
@@ -118,9 +133,13 @@ class UrdfReader:
                          f'<{_local(node.tag)} {attribute}="{text}">: expected {len(default)} '
                          f'numbers, got {len(values)}', node)
             return default
-        if not all(math.isfinite(value) for value in values):
+        # A finite sum means every value is finite (NaN and inf propagate); a sum that
+        # overflows is decided value by value.
+        if not _isfinite(sum(values)) and not all(map(_isfinite, values)):
             self._report('number-not-finite', Severity.ERROR, owner,
                          f'<{_local(node.tag)} {attribute}="{text}">: not finite', node)
+        else:
+            self._vectors[text] = values
         return values
 
     def _vector3(self, node: Element, attribute: str, owner: str, default: Vector3,
@@ -130,14 +149,14 @@ class UrdfReader:
 
     def _name(self, node: Element, kind: str, owner: str) -> str:
         name = node.get('name')
-        if name is None or name == '':
+        if not name:
             self._report('attribute-missing', Severity.ERROR, owner,
                          f'<{kind}> has no name', node)
             return ''
         return str(name)
 
-    def _check_attributes(self, node: Element, owner: str) -> None:
-        tag = _local(node.tag)
+    def _check_attributes(self, node: Element, tag: str, owner: str) -> None:
+        """Report attributes of ``node`` (local tag ``tag``) that URDF does not define."""
         known = KNOWN_ATTRIBUTES.get(tag)
         if known is None:
             return
@@ -152,25 +171,28 @@ class UrdfReader:
                      f'<{node.tag}> is not part of URDF {where} (kept, ignored)', node)
 
     # -- elements -------------------------------------------------------------------------
-    def _origin(self, parent: Element, owner: str) -> Origin:
-        node = parent.find('origin')
+    # Children are looked up as ``Element.find(tag)`` does (the first child whose tag is
+    # exactly ``tag``, no namespace), but in one pass over the children per element.
+    def _origin(self, node: Element | None, owner: str) -> Origin:
+        """Read an ``<origin>`` element; ``None`` (absent) is the identity."""
         if node is None:
-            return Origin()
-        self._check_attributes(node, owner)
-        return Origin(self._vector3(node, 'xyz', owner, (0.0, 0.0, 0.0)),
-                      self._vector3(node, 'rpy', owner, (0.0, 0.0, 0.0)))
+            return _IDENTITY
+        self._check_attributes(node, 'origin', owner)
+        return Origin(self._vector3(node, 'xyz', owner, _ZERO),
+                      self._vector3(node, 'rpy', owner, _ZERO))
 
-    def _geometry(self, parent: Element, owner: str) -> Geometry | None:
-        node = parent.find('geometry')
+    def _geometry(self, node: Element | None, owner: str) -> Geometry | None:
+        """Read a ``<geometry>`` element (its first child element is the shape)."""
         if node is None:
             return None
-        shapes = [child for child in node if _local(child.tag)]
-        if not shapes:
+        for shape in node:
+            if isinstance(shape.tag, str):
+                break
+        else:
             return None
-        shape = shapes[0]
         kind = _local(shape.tag)
         if kind == 'box':
-            return Box(self._vector3(shape, 'size', owner, (0.0, 0.0, 0.0), required=True))
+            return Box(self._vector3(shape, 'size', owner, _ZERO, required=True))
         if kind == 'cylinder':
             return Cylinder(self._float(shape, 'radius', owner, 0.0, True),
                             self._float(shape, 'length', owner, 0.0, True))
@@ -182,7 +204,7 @@ class UrdfReader:
                 self._report('attribute-missing', Severity.ERROR, owner,
                              '<mesh> has no filename', shape)
                 filename = ''
-            scale = self._vector3(shape, 'scale', owner, (1.0, 1.0, 1.0))
+            scale = self._vector3(shape, 'scale', owner, _ONE)
             return Mesh(filename, scale, self._resolve(filename) if filename else None)
         self._report('geometry-unknown', Severity.ERROR, owner,
                      f'<geometry> holds unknown shape <{shape.tag}>', shape)
@@ -193,10 +215,16 @@ class UrdfReader:
         name = node.get('name') or ''
         color: tuple[float, ...] | None = None
         texture: str | None = None
-        color_node = node.find('color')
+        color_node = texture_node = None
+        for child in node:
+            tag = child.tag
+            if tag == 'color':
+                if color_node is None:
+                    color_node = child
+            elif tag == 'texture' and texture_node is None:
+                texture_node = child
         if color_node is not None:
             color = self._numbers(color_node, 'rgba', owner, (0.0, 0.0, 0.0, 1.0), True)
-        texture_node = node.find('texture')
         if texture_node is not None:
             texture = texture_node.get('filename') or None
             if texture is None:
@@ -207,19 +235,60 @@ class UrdfReader:
                         self._resolve(texture) if texture else None)
 
     def _inertial(self, node: Element, owner: str) -> Inertial | None:
-        mass_node = node.find('mass')
-        inertia_node = node.find('inertia')
+        mass_node = inertia_node = origin_node = None
+        for child in node:
+            tag = child.tag
+            if tag == 'mass':
+                if mass_node is None:
+                    mass_node = child
+            elif tag == 'inertia':
+                if inertia_node is None:
+                    inertia_node = child
+            elif tag == 'origin' and origin_node is None:
+                origin_node = child
         if mass_node is None or inertia_node is None:
             missing = '<mass>' if mass_node is None else '<inertia>'
             self._report('inertial-incomplete', Severity.ERROR, owner,
                          f'<inertial> has no {missing}', node)
             return None
         mass = self._float(mass_node, 'value', owner, 0.0, True)
-        self._check_attributes(inertia_node, owner)
-        values = [self._float(inertia_node, key, owner, 0.0, True)
-                  for key in ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')]
-        return Inertial(mass, Inertia(*values),
-                        self._origin(node, owner), self._locate(node))
+        self._check_attributes(inertia_node, 'inertia', owner)
+        number = self._float
+        inertia = Inertia(number(inertia_node, 'ixx', owner, 0.0, True),
+                          number(inertia_node, 'ixy', owner, 0.0, True),
+                          number(inertia_node, 'ixz', owner, 0.0, True),
+                          number(inertia_node, 'iyy', owner, 0.0, True),
+                          number(inertia_node, 'iyz', owner, 0.0, True),
+                          number(inertia_node, 'izz', owner, 0.0, True))
+        return Inertial(mass, inertia, self._origin(origin_node, owner), self._locate(node))
+
+    def _visual(self, node: Element, owner: str) -> Visual:
+        origin_node = geometry_node = material_node = None
+        for child in node:
+            tag = child.tag
+            if tag == 'origin':
+                if origin_node is None:
+                    origin_node = child
+            elif tag == 'geometry':
+                if geometry_node is None:
+                    geometry_node = child
+            elif tag == 'material' and material_node is None:
+                material_node = child
+        material = None if material_node is None else self.material(material_node, owner)
+        return Visual(self._geometry(geometry_node, owner), self._origin(origin_node, owner),
+                      node.get('name'), material, self._locate(node))
+
+    def _collision(self, node: Element, owner: str) -> Collision:
+        origin_node = geometry_node = None
+        for child in node:
+            tag = child.tag
+            if tag == 'origin':
+                if origin_node is None:
+                    origin_node = child
+            elif tag == 'geometry' and geometry_node is None:
+                geometry_node = child
+        return Collision(self._geometry(geometry_node, owner), self._origin(origin_node, owner),
+                         node.get('name'), self._locate(node))
 
     def link(self, node: Element) -> Link:
         """Read a ``<link>``."""
@@ -229,21 +298,17 @@ class UrdfReader:
         visuals: list[Visual] = []
         collisions: list[Collision] = []
         for child in node:
-            tag = _local(child.tag)
-            if not tag:
+            tag = child.tag
+            if not isinstance(tag, str):
                 continue
-            if tag == 'inertial':
-                inertial = self._inertial(child, owner)
-            elif tag == 'visual':
-                material_node = child.find('material')
-                material = (None if material_node is None
-                            else self.material(material_node, owner))
-                visuals.append(Visual(self._geometry(child, owner), self._origin(child, owner),
-                                      child.get('name'), material, self._locate(child)))
+            if tag[0] == '{':
+                tag = tag.rpartition('}')[2]
+            if tag == 'visual':
+                visuals.append(self._visual(child, owner))
             elif tag == 'collision':
-                collisions.append(Collision(self._geometry(child, owner),
-                                            self._origin(child, owner), child.get('name'),
-                                            self._locate(child)))
+                collisions.append(self._collision(child, owner))
+            elif tag == 'inertial':
+                inertial = self._inertial(child, owner)
             else:
                 self._unknown(child, owner, 'inside <link>')
         return Link(name, inertial, tuple(visuals), tuple(collisions), self._locate(node))
@@ -256,35 +321,54 @@ class UrdfReader:
         if joint_type is None:
             self._report('attribute-missing', Severity.ERROR, owner, '<joint> has no type', node)
             joint_type = ''
-        links: dict[str, str] = {}
-        for role in ('parent', 'child'):
-            role_node = node.find(role)
+        origin_node = parent_node = child_node = None
+        others: list[tuple[str, Element]] = []
+        for child in node:
+            tag = child.tag
+            if not isinstance(tag, str):
+                continue
+            if tag == 'origin':
+                if origin_node is None:
+                    origin_node = child
+                continue
+            if tag == 'parent':
+                if parent_node is None:
+                    parent_node = child
+                continue
+            if tag == 'child':
+                if child_node is None:
+                    child_node = child
+                continue
+            if tag[0] == '{':
+                tag = tag.rpartition('}')[2]
+                if tag in ('origin', 'parent', 'child'):
+                    continue
+            others.append((tag, child))
+        links: list[str] = []
+        for role, role_node in (('parent', parent_node), ('child', child_node)):
             link = None if role_node is None else role_node.get('link')
             if not link:
                 self._report('attribute-missing', Severity.ERROR, owner,
                              f'<joint> has no <{role} link="...">',
                              node if role_node is None else role_node)
-            links[role] = link or ''
+            links.append(link or '')
         axis: Vector3 = (1.0, 0.0, 0.0)
         calibration = dynamics = limit = mimic = safety = None
-        for child in node:
-            tag = _local(child.tag)
-            if not tag or tag in ('origin', 'parent', 'child'):
-                continue
-            self._check_attributes(child, owner)
+        for tag, child in others:
+            self._check_attributes(child, tag, owner)
             if tag == 'axis':
                 axis = self._vector3(child, 'xyz', owner, (1.0, 0.0, 0.0), required=True)
-            elif tag == 'calibration':
-                calibration = Calibration(self._number(child, 'rising', owner, None),
-                                          self._number(child, 'falling', owner, None))
-            elif tag == 'dynamics':
-                dynamics = Dynamics(self._float(child, 'damping', owner, 0.0),
-                                    self._float(child, 'friction', owner, 0.0))
             elif tag == 'limit':
                 limit = Limit(self._float(child, 'lower', owner, 0.0),
                               self._float(child, 'upper', owner, 0.0),
                               self._number(child, 'effort', owner, None),
                               self._number(child, 'velocity', owner, None))
+            elif tag == 'dynamics':
+                dynamics = Dynamics(self._float(child, 'damping', owner, 0.0),
+                                    self._float(child, 'friction', owner, 0.0))
+            elif tag == 'calibration':
+                calibration = Calibration(self._number(child, 'rising', owner, None),
+                                          self._number(child, 'falling', owner, None))
             elif tag == 'mimic':
                 source = child.get('joint')
                 if not source:
@@ -301,50 +385,86 @@ class UrdfReader:
                     self._number(child, 'k_velocity', owner, None))
             else:
                 self._unknown(child, owner, 'inside <joint>')
-        return Joint(name, joint_type, links['parent'], links['child'], self._origin(node, owner),
+        return Joint(name, joint_type, links[0], links[1], self._origin(origin_node, owner),
                      axis, calibration, dynamics, limit, mimic, safety, self._locate(node))
 
-    def _interfaces(self, node: Element, tag: str) -> tuple[str, ...]:
-        return tuple((child.text or '').strip() for child in node.findall(tag))
-
-    def _reduction(self, node: Element, owner: str) -> float | None:
-        for tag in ('mechanicalReduction', 'mechanical_reduction'):
-            child = node.find(tag)
-            if child is not None:
-                text = (child.text or '').strip()
-                try:
-                    return float(text)
-                except ValueError:
-                    self._report('number-invalid', Severity.ERROR, owner,
-                                 f'<{tag}>{text}</{tag}>: not a number', child)
+    def _reduction(self, nodes: list[tuple[str, Element]], owner: str) -> float | None:
+        """The first of ``<mechanicalReduction>``, ``<mechanical_reduction>`` that parses."""
+        for tag, child in nodes:
+            text = (child.text or '').strip()
+            try:
+                return float(text)
+            except ValueError:
+                self._report('number-invalid', Severity.ERROR, owner,
+                             f'<{tag}>{text}</{tag}>: not a number', child)
         return None
+
+    def _transmission_part(self, node: Element, tag: str, owner: str
+                           ) -> tuple[str, float | None, tuple[str, ...], str | None]:
+        """Read a transmission ``<joint>``/``<actuator>``: name, reduction, interfaces, role."""
+        interfaces: list[str] = []
+        reduction: Element | None = None
+        reduction_ros2: Element | None = None
+        for part in node:
+            part_tag = part.tag
+            if not isinstance(part_tag, str):
+                continue
+            if part_tag == 'hardwareInterface':
+                interfaces.append((part.text or '').strip())
+                continue
+            if part_tag == 'mechanicalReduction':
+                if reduction is None:
+                    reduction = part
+                continue
+            if part_tag == 'mechanical_reduction':
+                if reduction_ros2 is None:
+                    reduction_ros2 = part
+                continue
+            part_tag = _local(part_tag)
+            if part_tag not in KNOWN_TRANSMISSION_PART_CHILDREN \
+                    and part_tag != 'mechanical_reduction':
+                self._unknown(part, owner, f'inside a transmission <{tag}>')
+        name = self._name(node, tag, owner)
+        reductions = [] if reduction is None else [('mechanicalReduction', reduction)]
+        if reduction_ros2 is not None:
+            reductions.append(('mechanical_reduction', reduction_ros2))
+        return (name, self._reduction(reductions, owner) if reductions else None,
+                tuple(interfaces), node.get('role'))
 
     def transmission(self, node: Element) -> Transmission:
         """Read a ``<transmission>``, ROS 1 (``<type>``) or ros2_control (``<plugin>``) form."""
         name = self._name(node, 'transmission', 'transmission:?')
         owner = f'transmission:{name}'
-        type_node = node.find('type')
-        if type_node is None:
-            type_node = node.find('plugin')
+        type_node = plugin_node = None
         joints: list[TransmissionJoint] = []
         actuators: list[TransmissionActuator] = []
         for child in node:
-            tag = _local(child.tag)
-            if tag in ('joint', 'actuator'):
-                for part in child:
-                    part_tag = _local(part.tag)
-                    if part_tag and part_tag not in KNOWN_TRANSMISSION_PART_CHILDREN \
-                            and part_tag != 'mechanical_reduction':
-                        self._unknown(part, owner, f'inside a transmission <{tag}>')
-                args = (self._name(child, tag, owner), self._reduction(child, owner),
-                        self._interfaces(child, 'hardwareInterface'), child.get('role'),
-                        self._locate(child))
-                if tag == 'joint':
-                    joints.append(TransmissionJoint(args[0], args[2], args[3], args[1], args[4]))
-                else:
-                    actuators.append(TransmissionActuator(*args))
-            elif tag and tag not in ('type', 'plugin'):
+            tag = child.tag
+            if not isinstance(tag, str):
+                continue
+            if tag == 'type':
+                if type_node is None:
+                    type_node = child
+                continue
+            if tag == 'plugin':
+                if plugin_node is None:
+                    plugin_node = child
+                continue
+            tag = _local(tag)
+            if tag == 'joint':
+                part_name, reduction, interfaces, role = self._transmission_part(
+                    child, tag, owner)
+                joints.append(TransmissionJoint(part_name, interfaces, role, reduction,
+                                                self._locate(child)))
+            elif tag == 'actuator':
+                part_name, reduction, interfaces, role = self._transmission_part(
+                    child, tag, owner)
+                actuators.append(TransmissionActuator(part_name, reduction, interfaces, role,
+                                                      self._locate(child)))
+            elif tag not in ('type', 'plugin'):
                 self._unknown(child, owner, 'inside <transmission>')
+        if type_node is None:
+            type_node = plugin_node
         return Transmission(name, None if type_node is None else (type_node.text or '').strip(),
                             tuple(joints), tuple(actuators), self._locate(node))
 
@@ -366,9 +486,10 @@ class UrdfReader:
 
     def data(self, node: Element) -> XmlData:
         """Keep an element as :class:`XmlData` (tag, attributes, text, children)."""
-        return XmlData(str(node.tag), tuple((str(k), str(v)) for k, v in node.items()),
-                       (node.text or '').strip(),
-                       tuple(self.data(child) for child in node if _local(child.tag)),
+        text = node.text
+        return XmlData(node.tag, tuple(node.items()), text.strip() if text else '',
+                       tuple([self.data(child) for child in node
+                              if isinstance(child.tag, str)]),
                        self._locate(node))
 
     def robot(self, root: Element) -> Robot:
@@ -396,8 +517,9 @@ class UrdfReader:
             elif tag == 'ros2_control':
                 controls.append(self.ros2_control(child))
             elif tag == 'gazebo':
+                data = self.data
                 gazebo.append(Gazebo(child.get('reference'),
-                                     tuple(self.data(c) for c in child if _local(c.tag)),
+                                     tuple([data(c) for c in child if isinstance(c.tag, str)]),
                                      self._locate(child)))
             else:
                 unknown.append(self.data(child))

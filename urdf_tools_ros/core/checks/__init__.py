@@ -135,6 +135,17 @@ def check_description(description: RobotDescription) -> list[Finding]:
                           *run_checks(description.robot, description.filename)])
 
 
+def format_value(value: float) -> str:
+    """
+    Format a number as the shortest text that reads back as the same float.
+
+    ``repr`` without a trailing ``.0``: ``1.2``, ``-0.4``, ``3``, ``1e-09``, ``nan``. Used in
+    messages and fixes that quote a value from the file.
+    """
+    text = repr(float(value))
+    return text[:-2] if text.endswith('.0') else text
+
+
 def count(findings: Iterable[Finding]) -> dict[Severity, int]:
     """Count findings per severity (every severity present as a key)."""
     result = {severity: 0 for severity in Severity}

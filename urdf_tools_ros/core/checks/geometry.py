@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 import math
 import os
 
-from . import check, CheckContext, rule
+from . import check, CheckContext, format_value, rule
 from ..findings import Finding, Severity
 from ..model import Box, Collision, Cylinder, Link, Mesh, Sphere, Visual
 
@@ -33,11 +33,6 @@ MESH_FILE_MISSING = rule('mesh-file-missing', Severity.WARNING,
                          'a mesh file cannot be resolved or does not exist')
 MESH_EXTENSION = rule('mesh-extension-unsupported', Severity.WARNING,
                       'a mesh is not .stl, .dae or .obj')
-
-
-def _num(value: float) -> str:
-    text = repr(float(value))
-    return text[:-2] if text.endswith('.0') else text
 
 
 def _elements(link: Link) -> Iterator[tuple[str, Visual | Collision]]:
@@ -68,9 +63,10 @@ def _text(geometry: object) -> str:
     if isinstance(geometry, (Box, Mesh)):
         values = geometry.size if isinstance(geometry, Box) else geometry.scale
         attribute = 'size' if isinstance(geometry, Box) else 'scale'
-        return f'{type(geometry).__name__.lower()} {attribute}="{" ".join(map(_num, values))}"'
+        text = ' '.join(map(format_value, values))
+        return f'{type(geometry).__name__.lower()} {attribute}="{text}"'
     return f'{type(geometry).__name__.lower()} ' + ' '.join(
-        f'{name}={_num(value)}' for name, value in _sizes(geometry))
+        f'{name}={format_value(value)}' for name, value in _sizes(geometry))
 
 
 @check

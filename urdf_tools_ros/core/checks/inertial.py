@@ -18,13 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 import math
+from typing import cast
 
 from . import check, CheckContext, rule
 from ..findings import Finding, Severity
-from ..inertia import (describe_inertia, describe_solid, format_inertia_element,
-                       implied_inertia, is_zero, principal_moments,
+from ..inertia import (CERTAINTY_MARGIN, describe_inertia, describe_solid, entry_scale,
+                       format_inertia_element, implied_inertia, implied_trace,
+                       is_certainly_valid, is_zero, principal_moments,
                        triangle_inequality_violation)
-from ..model import Box, Cylinder, Inertia, Link, MOVING_JOINT_TYPES, Origin, Robot, Sphere
+from ..model import Box, Cylinder, Inertia, Inertial, Link, MOVING_JOINT_TYPES, Origin, Sphere
 
 #: A moving link lighter than this is "near zero", kg.
 MIN_MASS = 1e-6
@@ -55,13 +57,25 @@ MISSING_ON_MOVING = rule('inertial-missing-on-moving-link', Severity.WARNING,
                          'a moving link has no <inertial> (Gazebo ignores massless links)')
 
 
-def _roles(robot: Robot) -> tuple[dict[str, str], str | None]:
+#: Relative slack of the eigenvalue-free plausibility decision (traces instead of sums of
+#: principal moments): far above their rounding difference (see :func:`_surely_plausible`).
+_TRACE_SLACK = 1e-9
+#: Masses, sizes and offsets inside this range (or exactly 0 for sizes and offsets) keep every
+#: product in :func:`~urdf_tools_ros.core.inertia.implied_trace` a normal float.
+_SAFE_RANGE = (1e-50, 1e50)
+
+
+def _roles(ctx: CheckContext) -> tuple[dict[str, str], str | None]:
     """Return ``({link: joint type of its parent joint}, the single root link or None)``."""
-    parent_type: dict[str, str] = {}
-    for joint in robot.joints:
-        parent_type.setdefault(joint.child, joint.joint_type)
-    roots = [link.name for link in robot.links if link.name not in parent_type]
-    return parent_type, (roots[0] if len(set(roots)) == 1 else None)
+    cached = ctx.cache.get('inertial.roles')
+    if cached is None:
+        parent_type: dict[str, str] = {}
+        for joint in ctx.robot.joints:
+            parent_type.setdefault(joint.child, joint.joint_type)
+        roots = [link.name for link in ctx.robot.links if link.name not in parent_type]
+        cached = ctx.cache['inertial.roles'] = (
+            parent_type, roots[0] if len(set(roots)) == 1 else None)
+    return cast('tuple[dict[str, str], str | None]', cached)
 
 
 def _primitive_collision(link: Link) -> tuple[Box | Cylinder | Sphere, Origin] | None:
@@ -84,7 +98,17 @@ def _origin_finite(origin: Origin) -> bool:
     return all(math.isfinite(value) for value in (*origin.xyz, *origin.rpy))
 
 
-def _solid_fix(link: Link) -> str | None:
+def _implied(ctx: CheckContext, link: Link, geometry: Box | Cylinder | Sphere, origin: Origin,
+             inertial: Inertial) -> Inertia | None:
+    """:func:`implied_inertia` of the link's primitive, computed once per link and run."""
+    implied = cast('dict[int, Inertia | None]', ctx.cache.setdefault('inertial.implied', {}))
+    key = id(link)
+    if key not in implied:
+        implied[key] = implied_inertia(geometry, inertial.mass, origin, inertial.origin)
+    return implied[key]
+
+
+def _solid_fix(ctx: CheckContext, link: Link) -> str | None:
     """The inertia of the link's collision primitive at the link's mass, as a fix hint."""
     inertial = link.inertial
     primitive = _primitive_collision(link)
@@ -92,7 +116,7 @@ def _solid_fix(link: Link) -> str | None:
             or not _origin_finite(inertial.origin):
         return None
     geometry, origin = primitive
-    implied = implied_inertia(geometry, inertial.mass, origin, inertial.origin)
+    implied = _implied(ctx, link, geometry, origin, inertial)
     if implied is None:
         return None
     return (f'{describe_solid(geometry, inertial.mass)} (its collision geometry) has '
@@ -111,14 +135,21 @@ def _moments_text(moments: Iterable[float]) -> str:
 
 @check
 def check_validity(ctx: CheckContext) -> Iterator[Finding]:
-    """Report negative mass and tensors that are not positive definite or break the triangle."""
-    parent_type, _ = _roles(ctx.robot)
+    """
+    Report negative mass and tensors that are not positive definite or break the triangle.
+
+    Principal moments are computed only for tensors that
+    :func:`~urdf_tools_ros.core.inertia.is_certainly_valid` does not clear.
+    """
+    parent_type, _ = _roles(ctx)
     for link in ctx.robot.links:
         inertial = link.inertial
         if inertial is None or not _finite(inertial.inertia, inertial.mass):
             continue
-        element, where = f'link:{link.name}', inertial.location or link.location
         mass, inertia = inertial.mass, inertial.inertia
+        if mass > 0 and is_certainly_valid(inertia):
+            continue  # the common case: nothing to report
+        element, where = f'link:{link.name}', inertial.location or link.location
         if mass < 0 or (mass == 0 and not is_zero(inertia)):
             reason = 'a mass is >= 0' if mass < 0 else 'a body without mass has no inertia'
             yield ctx.finding(MASS_NOT_POSITIVE, element,
@@ -138,7 +169,7 @@ def check_validity(ctx: CheckContext) -> Iterator[Finding]:
                               f'link "{link.name}": {tensor} has principal moments '
                               f'({_moments_text(moments)}) kg·m², not all > 0: not positive '
                               f'definite{lumped}', where,
-                              _solid_fix(link) or 'each product of inertia needs |ixy| < '
+                              _solid_fix(ctx, link) or 'each product of inertia needs |ixy| < '
                               'sqrt(ixx iyy) (likewise ixz, iyz); recompute the tensor')
             continue
         excess = triangle_inequality_violation(inertia)
@@ -150,7 +181,41 @@ def check_validity(ctx: CheckContext) -> Iterator[Finding]:
                               f'link "{link.name}": {tensor} has principal moments '
                               f'{a:.4g} + {b:.4g} < {c:.4g} kg·m², which no rigid body '
                               f'has{lumped}', where,
-                              _solid_fix(link) or 'recompute the tensor (e.g. from CAD)')
+                              _solid_fix(ctx, link) or 'recompute the tensor (e.g. from CAD)')
+
+
+def _in_safe_range(value: float, zero_allowed: bool = True) -> bool:
+    magnitude = abs(value)
+    return (zero_allowed and magnitude == 0.0) or _SAFE_RANGE[0] <= magnitude <= _SAFE_RANGE[1]
+
+
+def _surely_plausible(inertial: Inertial, geometry: Box | Cylinder | Sphere,
+                      origin: Origin) -> bool:
+    """
+    Whether the declared and implied tensors are within :data:`IMPLAUSIBLE_FACTOR` for sure.
+
+    The sum of principal moments is the trace (exactly in arithmetic; eigvalsh's sum is within
+    ~1e-15 of :func:`entry_scale`, and :func:`implied_inertia` drops entries below 1e-12 of the
+    largest), so traces decide the ratio unless it lies within :data:`_TRACE_SLACK` of a limit;
+    ``False`` means "not decided": compute the principal moments.
+    """
+    mass = inertial.mass
+    sizes = (geometry.radius,) if isinstance(geometry, Sphere) else (
+        geometry.size if isinstance(geometry, Box) else (geometry.radius, geometry.length))
+    offsets = (*origin.xyz, *inertial.origin.xyz)
+    if not _in_safe_range(mass, zero_allowed=False) \
+            or not all(_in_safe_range(value) for value in (*sizes, *offsets)):
+        return False
+    implied = implied_trace(geometry, mass, origin, inertial.origin)
+    inertia = inertial.inertia
+    declared = inertia.ixx + inertia.iyy + inertia.izz
+    declared_error = _TRACE_SLACK * entry_scale(inertia)
+    if implied is None or not 0.0 < implied < math.inf or not declared > declared_error:
+        return False
+    low = (declared - declared_error) / (implied * (1.0 + _TRACE_SLACK))
+    high = (declared + declared_error) / (implied * (1.0 - _TRACE_SLACK))
+    return (1.0 + _TRACE_SLACK) / IMPLAUSIBLE_FACTOR < low \
+        and high < IMPLAUSIBLE_FACTOR * (1.0 - _TRACE_SLACK)
 
 
 @check
@@ -158,13 +223,17 @@ def check_plausibility(ctx: CheckContext) -> Iterator[Finding]:
     """Report tensors far from the solid collision primitive of the same mass."""
     for link in ctx.robot.links:
         inertial = link.inertial
+        if inertial is None or len(link.collisions) != 1:
+            continue
         primitive = _primitive_collision(link)
-        if inertial is None or primitive is None or not inertial.mass > 0 \
+        if primitive is None or not inertial.mass > 0 \
                 or not _finite(inertial.inertia, inertial.mass) or is_zero(inertial.inertia) \
                 or not _origin_finite(inertial.origin):
             continue
         geometry, origin = primitive
-        implied = implied_inertia(geometry, inertial.mass, origin, inertial.origin)
+        if _surely_plausible(inertial, geometry, origin):
+            continue
+        implied = _implied(ctx, link, geometry, origin, inertial)
         if implied is None:
             continue
         declared_sum = float(sum(principal_moments(inertial.inertia)))
@@ -174,18 +243,19 @@ def check_plausibility(ctx: CheckContext) -> Iterator[Finding]:
         ratio = declared_sum / implied_sum
         if 1.0 / IMPLAUSIBLE_FACTOR <= ratio <= IMPLAUSIBLE_FACTOR:
             continue
-        how = f'{ratio:.3g} times' if ratio > 1 else f'1/{1 / ratio:.3g} of'
+        # The inverse from the sums, not 1 / ratio: ratio may underflow to 0.
+        how = f'{ratio:.3g} times' if ratio > 1 else f'1/{implied_sum / declared_sum:.3g} of'
         yield ctx.finding(IMPLAUSIBLE, f'link:{link.name}',
                           f'link "{link.name}": inertia {describe_inertia(inertial.inertia)} '
                           f'is {how} what {describe_solid(geometry, inertial.mass)} (its '
                           'collision geometry) would have (sum of principal moments)',
-                          inertial.location or link.location, _solid_fix(link))
+                          inertial.location or link.location, _solid_fix(ctx, link))
 
 
 @check
 def check_moving_links(ctx: CheckContext) -> Iterator[Finding]:
     """Report moving links without ``<inertial>`` or with near-zero mass or inertia."""
-    parent_type, _ = _roles(ctx.robot)
+    parent_type, _ = _roles(ctx)
     moving = {name for name, joint_type in parent_type.items()
               if joint_type in MOVING_JOINT_TYPES}
     for link in ctx.robot.links:
@@ -199,9 +269,14 @@ def check_moving_links(ctx: CheckContext) -> Iterator[Finding]:
                               'no <inertial>; Gazebo drops or refuses massless moving links',
                               link.location, 'add <inertial> with its mass and inertia')
             continue
-        if not _finite(inertial.inertia, inertial.mass) or inertial.mass < 0:
+        inertia = inertial.inertia
+        if not _finite(inertia, inertial.mass) or inertial.mass < 0:
             continue
-        largest = float(max(principal_moments(inertial.inertia)))
+        # The largest principal moment is >= every diagonal entry (Rayleigh quotient).
+        if inertial.mass >= MIN_MASS and max(inertia.ixx, inertia.iyy, inertia.izz) \
+                - CERTAINTY_MARGIN * entry_scale(inertia) > MIN_MOMENT:
+            continue
+        largest = float(max(principal_moments(inertia)))
         if inertial.mass < MIN_MASS or largest < MIN_MOMENT:
             yield ctx.finding(NEAR_ZERO, f'link:{link.name}',
                               f'link "{link.name}" moves (child of a {joint_type} joint) but has '
@@ -209,13 +284,13 @@ def check_moving_links(ctx: CheckContext) -> Iterator[Finding]:
                               f'{largest:.3g} kg·m² (limits {MIN_MASS:g} kg, {MIN_MOMENT:g} '
                               'kg·m²); simulators become unstable',
                               inertial.location or link.location,
-                              _solid_fix(link) or 'give the real mass and inertia')
+                              _solid_fix(ctx, link) or 'give the real mass and inertia')
 
 
 @check
 def check_root_inertia(ctx: CheckContext) -> Iterator[Finding]:
     """Report an ``<inertial>`` on the root link, which KDL (robot_state_publisher) ignores."""
-    _, root = _roles(ctx.robot)
+    _, root = _roles(ctx)
     link = ctx.robot.link_map.get(root) if root is not None else None
     if link is None or link.inertial is None:
         return

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 import math
 
-from . import check, CheckContext, rule
+from . import check, CheckContext, format_value, rule
 from ..findings import Finding, Severity
 from ..model import Joint, JOINT_TYPES
 
@@ -74,12 +74,6 @@ MIMIC_RANGE = rule('mimic-range-exceeds-limits', Severity.WARNING,
                    "the image of a mimic source's range leaves the mimic joint's limits")
 
 
-def _num(value: float) -> str:
-    """Shortest text of ``value`` (``1.2``, ``-0.4``, ``3``)."""
-    text = repr(float(value))
-    return text[:-2] if text.endswith('.0') else text
-
-
 def _finite(*values: float | None) -> bool:
     """Whether every given value is finite; ``None`` (absent) counts as finite."""
     return all(value is None or math.isfinite(value) for value in values)
@@ -122,24 +116,26 @@ def check_limit(ctx: CheckContext) -> Iterator[Finding]:
         if joint.joint_type in BOUNDED_TYPES and _finite(limit.lower, limit.upper):
             if limit.lower > limit.upper:
                 yield ctx.finding(LOWER_ABOVE_UPPER, element,
-                                  f'{_name(joint)}: limit lower={_num(limit.lower)} > '
-                                  f'upper={_num(limit.upper)}', where,
-                                  f'swap them: lower="{_num(limit.upper)}" '
-                                  f'upper="{_num(limit.lower)}"')
+                                  f'{_name(joint)}: limit lower={format_value(limit.lower)} > '
+                                  f'upper={format_value(limit.upper)}', where,
+                                  f'swap them: lower="{format_value(limit.upper)}" '
+                                  f'upper="{format_value(limit.lower)}"')
             elif limit.lower == limit.upper:
                 hint = (' (lower and upper default to 0 when left out)'
                         if limit.lower == 0.0 else '')
                 yield ctx.finding(ZERO_RANGE, element,
-                                  f'{_name(joint)}: limit lower = upper = {_num(limit.lower)}, '
-                                  f'the joint cannot move{hint}', where,
+                                  f'{_name(joint)}: limit lower = upper = '
+                                  f'{format_value(limit.lower)}, the joint cannot move{hint}',
+                                  where,
                                   'give the real range, or make it a fixed joint')
         if joint.is_single_dof:
             for code, attribute, value in ((EFFORT_NEGATIVE, 'effort', limit.effort),
                                            (VELOCITY_NEGATIVE, 'velocity', limit.velocity)):
                 if value is not None and _finite(value) and value < 0:
                     yield ctx.finding(code, element,
-                                      f'{_name(joint)}: limit {attribute}={_num(value)} < 0',
-                                      where, f'{attribute}="{_num(-value)}" (a magnitude)')
+                                      f'{_name(joint)}: limit {attribute}='
+                                      f'{format_value(value)} < 0', where,
+                                      f'{attribute}="{format_value(-value)}" (a magnitude)')
 
 
 @check
@@ -149,7 +145,7 @@ def check_axis(ctx: CheckContext) -> Iterator[Finding]:
         if joint.joint_type not in AXIS_TYPES or not all(map(math.isfinite, joint.axis)):
             continue
         norm = math.sqrt(sum(component * component for component in joint.axis))
-        text = ' '.join(_num(component) for component in joint.axis)
+        text = ' '.join(format_value(component) for component in joint.axis)
         if norm == 0.0:
             yield ctx.finding(AXIS_ZERO, f'joint:{joint.name}',
                               f'{_name(joint)}: axis xyz="{text}" is the zero vector',
@@ -180,18 +176,19 @@ def check_safety_controller(ctx: CheckContext) -> Iterator[Finding]:
         elif safety.k_velocity < 0:
             yield ctx.finding(K_VELOCITY_NEGATIVE, element,
                               f'{_name(joint)}: safety_controller '
-                              f'k_velocity={_num(safety.k_velocity)} < 0', where,
-                              f'k_velocity="{_num(-safety.k_velocity)}"')
+                              f'k_velocity={format_value(safety.k_velocity)} < 0', where,
+                              f'k_velocity="{format_value(-safety.k_velocity)}"')
         if safety.k_position < 0:
             yield ctx.finding(K_POSITION_NEGATIVE, element,
                               f'{_name(joint)}: safety_controller '
-                              f'k_position={_num(safety.k_position)} < 0', where,
-                              f'k_position="{_num(-safety.k_position)}"')
+                              f'k_position={format_value(safety.k_position)} < 0', where,
+                              f'k_position="{format_value(-safety.k_position)}"')
         lower, upper = safety.soft_lower_limit, safety.soft_upper_limit
         if lower is not None and upper is not None and lower > upper:
             yield ctx.finding(SOFT_LOWER_ABOVE_UPPER, element,
-                              f'{_name(joint)}: safety_controller soft_lower_limit={_num(lower)}'
-                              f' > soft_upper_limit={_num(upper)}', where, 'swap them')
+                              f'{_name(joint)}: safety_controller soft_lower_limit='
+                              f'{format_value(lower)} > soft_upper_limit={format_value(upper)}',
+                              where, 'swap them')
             continue
         if joint.joint_type not in BOUNDED_TYPES or joint.limit is None \
                 or not _finite(joint.limit.lower, joint.limit.upper):
@@ -199,13 +196,14 @@ def check_safety_controller(ctx: CheckContext) -> Iterator[Finding]:
         limit = joint.limit
         outside = []
         if lower is not None and not limit.lower <= lower <= limit.upper:
-            outside.append(f'soft_lower_limit={_num(lower)}')
+            outside.append(f'soft_lower_limit={format_value(lower)}')
         if upper is not None and not limit.lower <= upper <= limit.upper:
-            outside.append(f'soft_upper_limit={_num(upper)}')
+            outside.append(f'soft_upper_limit={format_value(upper)}')
         if outside:
             yield ctx.finding(SOFT_OUTSIDE_LIMITS, element,
                               f'{_name(joint)}: safety_controller {" and ".join(outside)} '
-                              f'outside limit [{_num(limit.lower)}, {_num(limit.upper)}]',
+                              f'outside limit [{format_value(limit.lower)}, '
+                              f'{format_value(limit.upper)}]',
                               where, 'soft limits belong inside the hard limits')
 
 
@@ -221,13 +219,15 @@ def check_calibration_and_dynamics(ctx: CheckContext) -> Iterator[Finding]:
                                 ('falling', calibration.falling)):
                 if value is not None and not limit.lower <= value <= limit.upper:
                     yield ctx.finding(CALIBRATION_OUTSIDE, element,
-                                      f'{_name(joint)}: calibration {edge}={_num(value)} outside '
-                                      f'limit [{_num(limit.lower)}, {_num(limit.upper)}]: the '
-                                      'edge can never be reached', where)
+                                      f'{_name(joint)}: calibration {edge}='
+                                      f'{format_value(value)} outside limit '
+                                      f'[{format_value(limit.lower)}, '
+                                      f'{format_value(limit.upper)}]: the edge can never be '
+                                      'reached', where)
         dynamics = joint.dynamics
         if dynamics is None:
             continue
-        negative = [f'{name}={_num(value)}' for name, value in
+        negative = [f'{name}={format_value(value)}' for name, value in
                     (('damping', dynamics.damping), ('friction', dynamics.friction))
                     if _finite(value) and value < 0]
         if negative:
@@ -257,8 +257,9 @@ def check_mimic_range(ctx: CheckContext) -> Iterator[Finding]:
         if low < limit.lower - MIMIC_RANGE_TOLERANCE or high > limit.upper + MIMIC_RANGE_TOLERANCE:
             yield ctx.finding(
                 MIMIC_RANGE, f'joint:{joint.name}',
-                f'{_name(joint)} mimics "{source.name}" ({_num(mimic.multiplier)} * q + '
-                f'{_num(mimic.offset)}): its range [{_num(source.limit.lower)}, '
-                f'{_num(source.limit.upper)}] maps to [{low:.6g}, {high:.6g}], outside limit '
-                f'[{_num(limit.lower)}, {_num(limit.upper)}]', joint.location,
+                f'{_name(joint)} mimics "{source.name}" ({format_value(mimic.multiplier)} * q + '
+                f'{format_value(mimic.offset)}): its range [{format_value(source.limit.lower)}, '
+                f'{format_value(source.limit.upper)}] maps to [{low:.6g}, {high:.6g}], outside '
+                f'limit [{format_value(limit.lower)}, {format_value(limit.upper)}]',
+                joint.location,
                 f'limit lower="{low:.6g}" upper="{high:.6g}", or narrow "{source.name}"')

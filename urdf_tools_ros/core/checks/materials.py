@@ -21,7 +21,7 @@ from collections.abc import Iterator
 import math
 import os
 
-from . import check, CheckContext, rule
+from . import check, CheckContext, format_value, rule
 from ..findings import Finding, Severity
 from ..model import Material
 
@@ -37,11 +37,6 @@ TEXTURE_MISSING = rule('material-texture-missing', Severity.WARNING,
                        'a texture file cannot be resolved or does not exist')
 
 
-def _num(value: float) -> str:
-    text = repr(float(value))
-    return text[:-2] if text.endswith('.0') else text
-
-
 def _defines(material: Material) -> bool:
     return material.color is not None or material.texture is not None
 
@@ -49,7 +44,7 @@ def _defines(material: Material) -> bool:
 def _describe(material: Material) -> str:
     parts = []
     if material.color is not None:
-        parts.append(f'rgba="{" ".join(_num(c) for c in material.color)}"')
+        parts.append(f'rgba="{" ".join(format_value(c) for c in material.color)}"')
     if material.texture is not None:
         parts.append(f'texture "{material.texture}"')
     return ' and '.join(parts)
@@ -109,8 +104,8 @@ def check_values(ctx: CheckContext) -> Iterator[Finding]:
     for element, owner, material in _all_materials(ctx):
         if material.color is not None and any(
                 math.isfinite(c) and not 0.0 <= c <= 1.0 for c in material.color):
-            rgba = ' '.join(_num(c) for c in material.color)
-            clamped = ' '.join(_num(min(max(c, 0.0), 1.0)) for c in material.color)
+            rgba = ' '.join(format_value(c) for c in material.color)
+            clamped = ' '.join(format_value(min(max(c, 0.0), 1.0)) for c in material.color)
             yield ctx.finding(RGBA_RANGE, element,
                               f'{owner}: color rgba="{rgba}" has a component outside [0, 1]; '
                               'urdfdom drops the colour', material.location,
