@@ -35,7 +35,8 @@ setup(
                       'viser', 'trimesh', 'pycollada'],
     extras_require={
         'test': ['pytest', 'hypothesis', 'mypy', 'flake8', 'flake8-import-order', 'flake8-quotes',
-                 'flake8-docstrings', 'lxml-stubs', 'pin', 'playwright'],
+                 'flake8-docstrings', 'lxml-stubs', 'pin', 'playwright', 'numba>=0.68'],
+        'fast': ['numba>=0.68'],
     },
     zip_safe=False,
     maintainer='urdf_tools_ros maintainers',

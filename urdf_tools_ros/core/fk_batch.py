@@ -19,10 +19,14 @@ returned as the view ``W.transpose(2, 0, 1, 3)`` of shape (N, L, 4, 4). Per leve
 
 cos and sin are computed once per distinct ``(source, |multiplier|, offset)``, so mimic joints
 with multiplier ±1 reuse their source's, by :func:`sincos`.
+
+Backends. :func:`batch_engine` picks this engine or the optional numba kernel of
+:mod:`urdf_tools_ros.core.fk_numba` (same results to 1e-12, C-contiguous output).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 import threading
 
 import numpy as np
@@ -36,16 +40,19 @@ _OFFSET = {'rx': 1, 'rz': 0, 'ry': 0}
 _P_Y = np.array([[0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [1.0, 0.0, 0.0, 0.0],
                  [0.0, 0.0, 0.0, 1.0]])
 
-# fdlibm's reduction by π/2 (two parts) and kernels of sin and cos on [-π/4, π/4].
-_TWO_OVER_PI = 0.63661977236758134308
-_PIO2_HIGH = 1.57079632673412561417e+00
-_PIO2_LOW = 6.07710050650619224932e-11
-_SIN = (1.58969099521155010221e-10, -2.50507602534068634195e-08, 2.75573137070700676789e-06,
-        -1.98412698298579493134e-04, 8.33333333332248946124e-03, -1.66666666666666324348e-01)
-_COS = (-1.13596475577881948265e-11, 2.08757232129817482790e-09, -2.75573143513906633035e-07,
-        2.48015872894767294178e-05, -1.38888888888741095749e-03, 4.16666666666666019037e-02)
+#: fdlibm's reduction by π/2 (``x - k π/2``, π/2 in two parts) and its kernels of sin and cos on
+#: [-π/4, π/4] (``k_sin.c``, ``k_cos.c``): shared by :func:`sincos` and the numba kernel.
+TWO_OVER_PI = 0.63661977236758134308
+PIO2_HIGH = 1.57079632673412561417e+00
+PIO2_LOW = 6.07710050650619224932e-11
+SIN_COEFFICIENTS = (1.58969099521155010221e-10, -2.50507602534068634195e-08,
+                    2.75573137070700676789e-06, -1.98412698298579493134e-04,
+                    8.33333333332248946124e-03, -1.66666666666666324348e-01)
+COS_COEFFICIENTS = (-1.13596475577881948265e-11, 2.08757232129817482790e-09,
+                    -2.75573143513906633035e-07, 2.48015872894767294178e-05,
+                    -1.38888888888741095749e-03, 4.16666666666666019037e-02)
 #: Largest |angle| for the polynomial path (quadrant count well below 2**20); beyond, numpy.
-_SINCOS_RANGE = 1e5
+SINCOS_RANGE = 1e5
 
 
 def sincos(angles: FloatArray,
@@ -58,21 +65,21 @@ def sincos(angles: FloatArray,
     the last two hold the results); falls back to ``np.sin``/``np.cos`` when some
     ``|angle| > 1e5``.
     """
-    if angles.size == 0 or not np.abs(angles).max() <= _SINCOS_RANGE:
+    if angles.size == 0 or not np.abs(angles).max() <= SINCOS_RANGE:
         return np.sin(angles), np.cos(angles)
     if scratch is None:
         scratch = tuple(np.empty_like(angles) for _ in range(6))
     turns, reduced, work, square, sin, cos = scratch
-    np.multiply(angles, _TWO_OVER_PI, out=turns)
+    np.multiply(angles, TWO_OVER_PI, out=turns)
     np.rint(turns, out=turns)
-    np.multiply(turns, -_PIO2_HIGH, out=reduced)
+    np.multiply(turns, -PIO2_HIGH, out=reduced)
     reduced += angles
-    np.multiply(turns, _PIO2_LOW, out=work)
+    np.multiply(turns, PIO2_LOW, out=work)
     reduced -= work
     np.multiply(reduced, reduced, out=square)
-    np.multiply(square, _SIN[0], out=sin)
-    np.multiply(square, _COS[0], out=cos)
-    for sin_coefficient, cos_coefficient in zip(_SIN[1:], _COS[1:]):
+    np.multiply(square, SIN_COEFFICIENTS[0], out=sin)
+    np.multiply(square, COS_COEFFICIENTS[0], out=cos)
+    for sin_coefficient, cos_coefficient in zip(SIN_COEFFICIENTS[1:], COS_COEFFICIENTS[1:]):
         sin += sin_coefficient
         sin *= square
         cos += cos_coefficient
@@ -296,3 +303,37 @@ def _rotate_general(batch: BatchPlan, buffer: FloatArray, first: int, last: int,
         rotation = fixed + cos[:, None, None] * cos_part + sin[:, None, None] * sin_part
         old = buffer[index, :3, :, None, :3]
         buffer[index, :3, :, :3] = np.matmul(old, rotation[None])[:, :, 0, :]
+
+
+#: Names accepted by :func:`batch_engine` (and ``KinematicModel(..., backend=...)``).
+BACKENDS = ('auto', 'numpy', 'numba')
+
+
+def batch_engine(plan: FkPlan, backend: str) -> tuple[str, Callable[[FloatArray], FloatArray]]:
+    """
+    The batched forward kinematics of one model with the chosen backend.
+
+    ``'numba'`` and ``'auto'`` import numba here (about 1 s); the kernel is compiled on its first
+    call (a few s), or loaded from numba's on-disk cache (under 1 s).
+
+    :param plan: The model's plan.
+    :param backend: ``'numpy'`` (this module), ``'numba'`` (:mod:`.fk_numba`), or ``'auto'``:
+        numba when it imports, else numpy.
+    :return: ``(name, engine)``: the backend used (``'numpy'`` or ``'numba'``) and a function
+        from (N, nq) validated configurations to (N, L, 4, 4) float64 ``T_root_link``.
+    :raises ValueError: for an unknown backend name.
+    :raises ImportError: for ``'numba'`` when numba cannot be imported.
+    """
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(map(repr, BACKENDS))}, "
+                         f'got {backend!r}')
+    if backend != 'numpy':
+        from . import fk_numba  # imports numba: only when asked for
+        if fk_numba.AVAILABLE:
+            kernel = fk_numba.NumbaPlan(plan)
+            return 'numba', lambda values: fk_numba.numba_link_poses(kernel, values)
+        if backend == 'numba':
+            raise ImportError("backend='numba' needs the numba package (pip install numba), "
+                              'which cannot be imported')
+    batch = BatchPlan(plan)
+    return 'numpy', lambda values: batch_link_poses(batch, values)

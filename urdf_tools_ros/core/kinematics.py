@@ -27,13 +27,13 @@ joint three (``<joint>/x``, ``/y``, ``/yaw``), a floating joint six or seven (``
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 import numpy.typing as npt
 
 from .errors import JointStateError, UnknownJointError, UnknownLinkError
-from .fk_batch import batch_link_poses, BatchPlan
+from .fk_batch import BACKENDS, batch_engine
 from .fk_plan import FkPlan, general_motion, MAX_MAGNITUDE
 from .mimic import ResolvedMimic
 from .model import Robot
@@ -52,16 +52,27 @@ class KinematicModel:
     :param robot: The model, or its :class:`~urdf_tools_ros.core.tree.KinematicTree`.
     :param floating: How floating joints take values: ``'rpy'`` (x y z roll pitch yaw) or
         ``'quaternion'`` (x y z qx qy qz qw).
+    :param backend: Engine of :meth:`link_pose_batch`: ``'numpy'``, ``'numba'`` (the optional
+        compiled kernel, ``pip install numba``) or ``'auto'``: numba when it imports, else
+        numpy, decided on the first batch. Both give the same poses to 1e-12.
+    :raises ImportError: for ``backend='numba'`` when numba cannot be imported.
     :raises KinematicTreeError: if the links and joints are not a tree.
     :raises MimicError: if a ``<mimic>`` cannot be resolved (with the checker's code).
     :raises InvalidJointError: unknown joint type, zero axis, NaN/inf or a magnitude above
         1e150 in an origin, axis or mimic.
     """
 
-    def __init__(self, robot: Robot | KinematicTree, *, floating: str = 'rpy') -> None:
+    def __init__(self, robot: Robot | KinematicTree, *, floating: str = 'rpy',
+                 backend: str = 'auto') -> None:
+        if backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {', '.join(map(repr, BACKENDS))}, "
+                             f'got {backend!r}')
         self.tree = robot if isinstance(robot, KinematicTree) else KinematicTree(robot)
         self._plan = FkPlan(self.tree, floating)
-        self._batch: BatchPlan | None = None
+        self._backend = backend
+        self._batch: tuple[str, Callable[[FloatArray], FloatArray]] | None = None
+        if backend == 'numba':
+            self._batch = batch_engine(self._plan, backend)
         plan = self._plan
         self._variable_index = {name: index for index, name in enumerate(plan.variable_names)}
         names = [joint.name if joint is not None else '' for joint in plan.joints]
@@ -99,6 +110,13 @@ class KinematicModel:
     def nq(self) -> int:
         """Length of a configuration vector."""
         return self._plan.nq
+
+    @property
+    def backend(self) -> str:
+        """Engine of :meth:`link_pose_batch`, ``'numpy'`` or ``'numba'`` (resolves ``'auto'``)."""
+        if self._batch is None:
+            self._batch = batch_engine(self._plan, self._backend)
+        return self._batch[0]
 
     def neutral(self) -> FloatArray:
         """The (nq,) configuration with every value 0 (quaternions: identity)."""
@@ -294,15 +312,16 @@ class KinematicModel:
         Pose of every link in the root frame for N configurations.
 
         :param positions: (N, nq) configurations in :attr:`variable_names` order.
-        :return: (N, L, 4, 4) float64 ``T_root_link``, links in :attr:`link_names` order. The
-            array is a transposed view of a link-major buffer (not C-contiguous); use
-            ``np.ascontiguousarray`` where C order matters.
+        :return: (N, L, 4, 4) float64 ``T_root_link``, links in :attr:`link_names` order. With
+            the numba :attr:`backend` a C-contiguous array; with numpy a transposed view of a
+            link-major buffer (not C-contiguous): use ``np.ascontiguousarray`` where C order
+            matters.
         :raises JointStateError: see :meth:`configurations`.
         """
         values = self.configurations(positions)
         if self._batch is None:
-            self._batch = BatchPlan(self._plan)
-        return batch_link_poses(self._batch, values)
+            self._batch = batch_engine(self._plan, self._backend)
+        return self._batch[1](values)
 
     def transform_batch(self, positions: npt.ArrayLike, source: str,
                         target: str) -> FloatArray:
