@@ -35,7 +35,8 @@ setup(
                       'viser', 'trimesh', 'pycollada'],
     extras_require={
         'test': ['pytest', 'hypothesis', 'mypy', 'flake8', 'flake8-import-order', 'flake8-quotes',
-                 'flake8-docstrings', 'lxml-stubs', 'pin', 'playwright', 'numba>=0.68'],
+                 'flake8-docstrings', 'lxml-stubs', 'pin', 'playwright', 'numba>=0.68',
+                 'colcon-common-extensions', 'pyyaml'],
         'fast': ['numba>=0.68'],
     },
     zip_safe=False,
@@ -47,6 +48,10 @@ setup(
         'console_scripts': [
             'urdf-tools = urdf_tools_ros.cli.main:main',
             'check = urdf_tools_ros.cli.main:check_main',
+            'robot_description = urdf_tools_ros.nodes.robot_description:main',
+            'joint_state_publisher = urdf_tools_ros.nodes.joint_state_publisher:main',
+            'tf_broadcaster = urdf_tools_ros.nodes.tf_broadcaster:main',
+            'robot_state_publisher = urdf_tools_ros.nodes.robot_state_publisher:main',
         ],
     },
 )

@@ -1,0 +1,51 @@
+"""
+Robot description and TF for a robot's bringup: the checked description and /tf, /tf_static.
+
+``ros2 launch urdf_tools_ros description.launch.py model:=/path/robot.urdf.xacro`` replaces
+robot_state_publisher (with xacro run by the description node, which checks the model first and
+refuses a description with errors). Joint states come from the robot's drivers on
+``joint_states``.
+"""
+
+from launch import LaunchDescription
+from launch.actions import DeclareLaunchArgument
+from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
+from launch_ros.actions import Node
+from launch_ros.parameter_descriptions import ParameterValue
+from launch_ros.substitutions import FindPackageShare
+
+
+def generate_launch_description() -> LaunchDescription:
+    """Declare the arguments and start the description and TF nodes."""
+    share = FindPackageShare('urdf_tools_ros')
+    use_sim_time = LaunchConfiguration('use_sim_time')
+    return LaunchDescription([
+        DeclareLaunchArgument(
+            'model', description='Path of the .urdf or .xacro file of the robot'),
+        DeclareLaunchArgument(
+            'xacro_args', default_value='',
+            description='xacro arguments of model, name:=value separated by spaces'),
+        DeclareLaunchArgument(
+            'use_sim_time', default_value='false', choices=['true', 'false'],
+            description='Use the /clock topic as time source'),
+        DeclareLaunchArgument(
+            'frame_prefix', default_value='',
+            description='Put before every TF frame id, e.g. robot1/'),
+        Node(
+            package='urdf_tools_ros', executable='robot_description',
+            name='robot_description_publisher', output='screen',
+            parameters=[
+                PathJoinSubstitution([share, 'config', 'robot_description.yaml']),
+                {'model': ParameterValue(LaunchConfiguration('model'), value_type=str),
+                 'xacro_args': ParameterValue(LaunchConfiguration('xacro_args'),
+                                              value_type=str),
+                 'use_sim_time': use_sim_time}]),
+        Node(
+            package='urdf_tools_ros', executable='tf_broadcaster',
+            name='tf_broadcaster', output='screen',
+            parameters=[
+                PathJoinSubstitution([share, 'config', 'tf_broadcaster.yaml']),
+                {'frame_prefix': ParameterValue(LaunchConfiguration('frame_prefix'),
+                                                value_type=str),
+                 'use_sim_time': use_sim_time}]),
+    ])

@@ -1,0 +1,78 @@
+"""
+Show a checked robot in RViz: description, joint states (with browser sliders), TF and RViz.
+
+``ros2 launch urdf_tools_ros display.launch.py model:=/path/robot.urdf.xacro``; without
+``model`` it shows the package's sample robot. The description node checks the model, logs every
+finding with file:line and reloads it when the file or a xacro include changes.
+
+RViz's fixed frame is ``world`` (the sample's root link, see ``config/display.rviz``); for
+another robot pass ``rvizconfig`` or change the fixed frame in RViz. With ``frame_prefix`` set,
+also set the RobotModel display's "TF Prefix" in RViz.
+"""
+
+from launch import LaunchDescription
+from launch.actions import DeclareLaunchArgument
+from launch.conditions import IfCondition
+from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
+from launch_ros.actions import Node
+from launch_ros.parameter_descriptions import ParameterValue
+from launch_ros.substitutions import FindPackageShare
+
+
+def generate_launch_description() -> LaunchDescription:
+    """Declare the arguments and start the description, joint-state, TF and RViz nodes."""
+    share = FindPackageShare('urdf_tools_ros')
+    use_sim_time = LaunchConfiguration('use_sim_time')
+    return LaunchDescription([
+        DeclareLaunchArgument(
+            'model', default_value=PathJoinSubstitution([share, 'urdf',
+                                                         'sample_robot.urdf.xacro']),
+            description='Path of the .urdf or .xacro file to show'),
+        DeclareLaunchArgument(
+            'xacro_args', default_value='',
+            description='xacro arguments of model, name:=value separated by spaces'),
+        DeclareLaunchArgument(
+            'gui', default_value='true', choices=['true', 'false'],
+            description='Serve joint sliders and a 3D view in the browser'),
+        DeclareLaunchArgument(
+            'rviz', default_value='true', choices=['true', 'false'],
+            description='Start RViz'),
+        DeclareLaunchArgument(
+            'rvizconfig', default_value=PathJoinSubstitution([share, 'config', 'display.rviz']),
+            description='RViz configuration file'),
+        DeclareLaunchArgument(
+            'use_sim_time', default_value='false', choices=['true', 'false'],
+            description='Use the /clock topic as time source'),
+        DeclareLaunchArgument(
+            'frame_prefix', default_value='',
+            description='Put before every TF frame id, e.g. robot1/'),
+        Node(
+            package='urdf_tools_ros', executable='robot_description',
+            name='robot_description_publisher', output='screen',
+            parameters=[
+                PathJoinSubstitution([share, 'config', 'robot_description.yaml']),
+                {'model': ParameterValue(LaunchConfiguration('model'), value_type=str),
+                 'xacro_args': ParameterValue(LaunchConfiguration('xacro_args'),
+                                              value_type=str),
+                 'watch': True,
+                 'use_sim_time': use_sim_time}]),
+        Node(
+            package='urdf_tools_ros', executable='joint_state_publisher',
+            name='joint_state_publisher', output='screen',
+            parameters=[
+                PathJoinSubstitution([share, 'config', 'joint_state_publisher.yaml']),
+                {'gui': LaunchConfiguration('gui'), 'use_sim_time': use_sim_time}]),
+        Node(
+            package='urdf_tools_ros', executable='tf_broadcaster',
+            name='tf_broadcaster', output='screen',
+            parameters=[
+                PathJoinSubstitution([share, 'config', 'tf_broadcaster.yaml']),
+                {'frame_prefix': ParameterValue(LaunchConfiguration('frame_prefix'),
+                                                value_type=str),
+                 'use_sim_time': use_sim_time}]),
+        Node(
+            package='rviz2', executable='rviz2', name='rviz2', output='screen',
+            arguments=['-d', LaunchConfiguration('rvizconfig')],
+            parameters=[{'use_sim_time': use_sim_time}],
+            condition=IfCondition(LaunchConfiguration('rviz'))),
+    ])

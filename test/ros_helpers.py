@@ -1,0 +1,198 @@
+"""
+Helpers of the node tests: real rclpy in-process, on localhost DDS with a random domain id.
+
+Importing this module skips the importing test module where rclpy is not installed. The
+``ros`` fixture (:func:`ros_graph`; import it and :func:`ros_context` into the test module)
+shares one rclpy context per module and gives each test an executor spinning in a background
+thread, stopped before the test's nodes are destroyed; each test makes its nodes through
+:meth:`RosGraph.add`, in a namespace of its own (relative topics) with ``/tf``, ``/tf_static``
+and ``/diagnostics`` remapped into it, so tests never see each other's messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+import itertools
+import random
+import threading
+import time
+from typing import Any, TypeVar
+
+import pytest
+
+rclpy = pytest.importorskip('rclpy')
+
+from rclpy.context import Context  # noqa: E402
+from rclpy.executors import SingleThreadedExecutor  # noqa: E402
+from rclpy.node import Node  # noqa: E402
+from rclpy.qos import QoSProfile  # noqa: E402
+
+#: Topics remapped into each test's namespace (the nodes publish them as absolute names).
+ABSOLUTE_TOPICS = ('/tf', '/tf_static', '/diagnostics')
+#: Long enough for discovery on a loaded 2-core machine; waits end as soon as they succeed.
+TIMEOUT = 10.0
+
+NodeT = TypeVar('NodeT', bound=Node)
+_counter = itertools.count()
+
+#: A robot with every joint kind the nodes handle: fixed, revolute (with a mimic follower),
+#: prismatic, continuous. Root link ``world``.
+MIMIC_URDF = """<?xml version="1.0"?>
+<robot name="mimic_bot">
+  <link name="world"/>
+  <link name="base"/>
+  <link name="arm"/>
+  <link name="finger_left"/>
+  <link name="finger_right"/>
+  <link name="wheel"/>
+  <link name="slider"/>
+  <link name="tool"/>
+  <joint name="base_joint" type="fixed">
+    <parent link="world"/><child link="base"/><origin xyz="0 0 0.1"/>
+  </joint>
+  <joint name="shoulder" type="revolute">
+    <parent link="base"/><child link="arm"/><origin xyz="0 0 0.2" rpy="0 0.3 0"/>
+    <axis xyz="0 1 0"/><limit lower="-1.5" upper="1.5" effort="10" velocity="1"/>
+  </joint>
+  <joint name="finger_left_joint" type="prismatic">
+    <parent link="arm"/><child link="finger_left"/><origin xyz="0.5 0.02 0"/>
+    <axis xyz="0 1 0"/><limit lower="0" upper="0.04" effort="5" velocity="0.1"/>
+  </joint>
+  <joint name="finger_right_joint" type="prismatic">
+    <parent link="arm"/><child link="finger_right"/><origin xyz="0.5 -0.02 0"/>
+    <axis xyz="0 1 0"/><limit lower="-0.04" upper="0" effort="5" velocity="0.1"/>
+    <mimic joint="finger_left_joint" multiplier="-1" offset="0"/>
+  </joint>
+  <joint name="wheel_joint" type="continuous">
+    <parent link="base"/><child link="wheel"/><origin xyz="0.1 0 0" rpy="1.5708 0 0"/>
+    <axis xyz="0 0 1"/>
+  </joint>
+  <joint name="slide" type="prismatic">
+    <parent link="base"/><child link="slider"/><origin xyz="0 0.1 0"/>
+    <axis xyz="1 1 0"/><limit lower="0.1" upper="0.3" effort="5" velocity="0.1"/>
+  </joint>
+  <joint name="tool_joint" type="fixed">
+    <parent link="arm"/><child link="tool"/><origin xyz="0.6 0 0" rpy="0 0 0.5"/>
+  </joint>
+</robot>
+"""
+
+
+class Inbox:
+    """Messages received on one subscription, in order (appended from the executor thread)."""
+
+    def __init__(self) -> None:
+        self.messages: list[Any] = []
+
+    def __call__(self, msg: Any) -> None:
+        self.messages.append(msg)
+
+    @property
+    def last(self) -> Any:
+        """The last message received."""
+        return self.messages[-1]
+
+    def clear(self) -> None:
+        """Forget the messages received so far."""
+        self.messages.clear()
+
+
+class RosGraph:
+    """
+    The nodes of one test, spun by an executor in a background thread.
+
+    :ivar namespace: The test's namespace, e.g. ``/t3``.
+    """
+
+    def __init__(self, context: Context) -> None:
+        self.context = context
+        self.executor = SingleThreadedExecutor(context=context)
+        self._thread = threading.Thread(target=self.executor.spin, daemon=True)
+        self._thread.start()
+        self.namespace = f'/t{next(_counter)}'
+        self._nodes: list[Node] = []
+        self.probe = self.add(Node, 'probe')
+
+    def node_kwargs(self, parameters: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Keyword arguments that put a node into this test's namespace and context."""
+        remaps = []
+        for topic in ABSOLUTE_TOPICS:
+            remaps += ['-r', f'{topic}:={self.namespace}{topic}']
+        overrides = [rclpy.parameter.Parameter(name, value=value)
+                     for name, value in (parameters or {}).items()]
+        return {'context': self.context, 'namespace': self.namespace,
+                'cli_args': ['--ros-args', *remaps], 'parameter_overrides': overrides}
+
+    def add(self, factory: Callable[..., NodeT], *args: Any,
+            parameters: dict[str, Any] | None = None) -> NodeT:
+        """Make a node with ``factory(*args, **node_kwargs)`` and spin it."""
+        node = factory(*args, **self.node_kwargs(parameters))
+        self._nodes.append(node)
+        self.executor.add_node(node)
+        return node
+
+    def topic(self, name: str) -> str:
+        """The name a node of this test uses for ``name`` (``/tf`` -> ``/t3/tf``)."""
+        return f'{self.namespace}{name}' if name.startswith('/') else f'{self.namespace}/{name}'
+
+    def subscribe(self, msg_type: Any, name: str, qos: QoSProfile | int = 10,
+                  raw: bool = False) -> Inbox:
+        """Collect the messages of topic ``name`` (resolved as by :meth:`topic`)."""
+        inbox = Inbox()
+        self.probe.create_subscription(msg_type, self.topic(name), inbox, qos, raw=raw)
+        return inbox
+
+    def publisher(self, msg_type: Any, name: str, qos: QoSProfile | int = 10) -> Any:
+        """A publisher on topic ``name`` (resolved as by :meth:`topic`)."""
+        return self.probe.create_publisher(msg_type, self.topic(name), qos)
+
+    def close(self) -> None:
+        """Stop spinning, then destroy every node of the test (never while a callback runs)."""
+        self.executor.shutdown(timeout_sec=5.0)
+        self._thread.join(timeout=5.0)
+        for node in self._nodes:
+            node.destroy_node()
+        self._nodes.clear()
+
+
+def wait_for(predicate: Callable[[], object], timeout: float = TIMEOUT) -> bool:
+    """Poll ``predicate`` every 10 ms until it is true or ``timeout`` s passed; its last value."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if predicate():
+            return True
+        if time.monotonic() > deadline:
+            return bool(predicate())
+        time.sleep(0.01)
+
+
+def settle(seconds: float = 0.3) -> None:
+    """Give the graph time to deliver what it would (for asserting that nothing arrives)."""
+    time.sleep(seconds)
+
+
+@pytest.fixture(scope='module')
+def ros_context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Context]:
+    """One rclpy context per module on localhost DDS with a random domain id."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv('ROS_DOMAIN_ID', str(random.SystemRandom().randint(1, 200)))
+        patch.setenv('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
+        patch.delenv('ROS_LOCALHOST_ONLY', raising=False)
+        patch.delenv('ROS_STATIC_PEERS', raising=False)
+        patch.setenv('ROS_LOG_DIR', str(tmp_path_factory.mktemp('ros_log')))
+        context = Context()
+        rclpy.init(context=context)
+        try:
+            yield context
+        finally:
+            rclpy.try_shutdown(context=context)
+
+
+@pytest.fixture(name='ros')
+def ros_graph(ros_context: Context) -> Iterator[RosGraph]:
+    """A :class:`RosGraph` for one test, spinning its own executor; its nodes die afterwards."""
+    graph = RosGraph(ros_context)
+    try:
+        yield graph
+    finally:
+        graph.close()

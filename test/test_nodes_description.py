@@ -1,0 +1,170 @@
+"""The robot description node on a real ROS 2 graph: publish, check, watch, parameter set."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+import time
+
+import pytest
+
+from ros_helpers import (MIMIC_URDF, ros_context, ros_graph, RosGraph,  # noqa: F401
+                         settle, wait_for)
+
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus  # noqa: I100
+from rclpy.parameter import Parameter
+from std_msgs.msg import String
+
+from conftest import SAMPLE_ROBOT
+from urdf_tools_ros.core.description import load
+from urdf_tools_ros.nodes.robot_description import RobotDescriptionNode
+from urdf_tools_ros.ros import qos
+
+pytestmark = pytest.mark.ros
+
+#: Missing child link: an error of the check (the description still loads).
+BROKEN_LINK = MIMIC_URDF.replace('<child link="tool"/>', '<child link="no_such_link"/>')
+
+MAIN_XACRO = """<?xml version="1.0"?>
+<robot name="watched" xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <xacro:arg name="length" default="0.5"/>
+  <xacro:include filename="part.xacro"/>
+  <link name="world"/>
+  <xacro:part name="arm" length="$(arg length)"/>
+</robot>
+"""
+PART_XACRO = """<?xml version="1.0"?>
+<robot xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <xacro:macro name="part" params="name length">
+    <link name="${name}">
+      <inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0"
+        iyz="0"/></inertial>
+    </link>
+    <joint name="${name}_joint" type="revolute">
+      <parent link="world"/><child link="${name}"/><origin xyz="0 0 ${length}"/>
+      <axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/>
+    </joint>
+  </xacro:macro>
+</robot>
+"""
+
+
+def levels(inbox: object) -> list[bytes]:
+    return [msg.status[0].level for msg in inbox.messages]  # type: ignore[attr-defined]
+
+
+def start(ros: RosGraph, **params: object) -> tuple[RobotDescriptionNode, object, object]:
+    diagnostics = ros.subscribe(DiagnosticArray, '/diagnostics', qos.DIAGNOSTICS)
+    node = ros.add(RobotDescriptionNode, parameters=dict(params))
+    received = ros.subscribe(String, 'robot_description', qos.LATCHED_DESCRIPTION)
+    return node, received, diagnostics
+
+
+def test_sample_robot_reaches_late_joiner_with_report(ros: RosGraph) -> None:
+    node, received, diagnostics = start(ros, model=str(SAMPLE_ROBOT), diagnostic_period=0.2)
+    assert wait_for(lambda: received.messages)
+    assert received.last.data == load(SAMPLE_ROBOT).xml
+    late = ros.subscribe(String, 'robot_description', qos.LATCHED_DESCRIPTION)
+    assert wait_for(lambda: late.messages)
+    assert late.last.data == received.last.data
+    assert wait_for(lambda: diagnostics.messages)
+    status = diagnostics.last.status[0]
+    assert status.hardware_id == load(SAMPLE_ROBOT).robot.name
+    assert status.level in (DiagnosticStatus.OK, DiagnosticStatus.WARN)
+    assert status.message.startswith('published robot')
+    assert node.description is not None
+
+
+def test_errors_refused_unless_allowed(ros: RosGraph) -> None:
+    node, received, diagnostics = start(ros, robot_description=BROKEN_LINK)
+    assert wait_for(lambda: diagnostics.messages)
+    status = diagnostics.last.status[0]
+    assert status.level == DiagnosticStatus.ERROR
+    assert 'allow_errors is false' in status.message
+    assert any('no_such_link' in kv.value for kv in status.values)
+    settle()
+    assert received.messages == []
+    assert node.description is None
+    allowed, allowed_received, _ = start(ros, robot_description=BROKEN_LINK, allow_errors=True)
+    assert wait_for(lambda: allowed_received.messages)
+    assert 'no_such_link' in allowed_received.last.data
+
+
+@pytest.mark.parametrize('garbage', ['', 'garbage', '<robot name="x"', '<notarobot/>',
+                                     '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY e "x">]>'
+                                     '<robot name="&e;"/>', '\x00\x01'])
+def test_garbage_at_start_publishes_nothing(ros: RosGraph, garbage: str) -> None:
+    node, received, diagnostics = start(ros, robot_description=garbage, diagnostic_period=0.0)
+    assert wait_for(lambda: diagnostics.messages)
+    assert diagnostics.last.status[0].level == DiagnosticStatus.ERROR
+    settle(0.2)
+    assert received.messages == []
+    assert node.description is None
+
+
+def test_parameter_set_is_validated(ros: RosGraph) -> None:
+    node, received, diagnostics = start(ros, robot_description=MIMIC_URDF)
+    assert wait_for(lambda: received.messages)
+    for value, reason in [('<robot name="x">', 'malformed XML'),
+                          (BROKEN_LINK, 'allow_errors is false'),
+                          ('', 'neither robot_description nor model')]:
+        result = node.set_parameters([Parameter('robot_description', value=value)])[0]
+        assert not result.successful
+        assert reason in result.reason
+    assert node.get_parameter('robot_description').value == MIMIC_URDF
+    renamed = MIMIC_URDF.replace('mimic_bot', 'renamed_bot')
+    assert node.set_parameters([Parameter('robot_description', value=renamed)])[0].successful
+    assert wait_for(lambda: received.last.data == renamed)
+    # switching to a file: robot_description emptied and model set in one atomic call
+    result = node.set_parameters_atomically([Parameter('robot_description', value=''),
+                                             Parameter('model', value=str(SAMPLE_ROBOT))])
+    assert result.successful
+    assert wait_for(lambda: received.last.data == load(SAMPLE_ROBOT).xml)
+
+
+def test_xacro_args_as_one_string_and_bad_ones_refused(ros: RosGraph, tmp_path: Path) -> None:
+    write(tmp_path / 'part.xacro', PART_XACRO)
+    write(tmp_path / 'robot.urdf.xacro', MAIN_XACRO)
+    node, received, _ = start(ros, model=str(tmp_path / 'robot.urdf.xacro'),
+                              xacro_args='length:=0.75', diagnostic_period=0.0)
+    assert wait_for(lambda: received.messages)
+    assert 'xyz="0 0 0.75"' in received.last.data
+    result = node.set_parameters([Parameter('xacro_args', value='length=1')])[0]
+    assert not result.successful and 'name:=value' in result.reason
+    assert node.set_parameters([Parameter('xacro_args', value=['length:=0.5'])])[0].successful
+    assert wait_for(lambda: 'xyz="0 0 0.5"' in received.last.data)
+
+
+def write(path: Path, text: str) -> None:
+    """Write ``text`` so that the change is seen even within one mtime tick."""
+    old = path.stat().st_mtime_ns if path.exists() else 0
+    path.write_text(text)
+    os.utime(path, ns=(old + 10_000_000, old + 10_000_000))
+
+
+def test_watch_reloads_include_and_keeps_last_good(ros: RosGraph, tmp_path: Path) -> None:
+    main, part = tmp_path / 'robot.urdf.xacro', tmp_path / 'part.xacro'
+    write(part, PART_XACRO)
+    write(main, MAIN_XACRO)
+    node, received, diagnostics = start(ros, model=str(main), xacro_args=['length:=0.25'],
+                                        watch=True, watch_period=0.05, diagnostic_period=0.0)
+    assert wait_for(lambda: received.messages)
+    assert 'xyz="0 0 0.25"' in received.last.data
+    write(part, PART_XACRO.replace('<axis xyz="0 0 1"/>', '<axis xyz="0 1 0"/>'))
+    assert wait_for(lambda: 'xyz="0 1 0"' in received.last.data)
+    good = received.last.data
+    count = len(received.messages)
+    write(part, PART_XACRO.replace('</xacro:macro>', ''))  # malformed XML in the include
+    assert wait_for(lambda: diagnostics.messages and
+                    diagnostics.last.status[0].level == DiagnosticStatus.ERROR)
+    assert 'part.xacro' in diagnostics.last.status[0].message
+    assert 'keeping the last good description' in diagnostics.last.status[0].message
+    settle(0.2)
+    assert len(received.messages) == count
+    late = ros.subscribe(String, 'robot_description', qos.LATCHED_DESCRIPTION)
+    assert wait_for(lambda: late.messages)
+    assert late.last.data == good
+    write(part, PART_XACRO.replace('<limit lower="-1"', '<limit lower="-2"'))  # fixed again
+    assert wait_for(lambda: 'lower="-2"' in received.last.data)
+    time.sleep(0.01)
+    assert node.description is not None and node.description.is_xacro

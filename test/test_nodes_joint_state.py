@@ -1,0 +1,137 @@
+"""The joint-state publisher node on a real ROS 2 graph: mimic joints, sources, bad input."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+
+from ros_helpers import (MIMIC_URDF, ros_context, ros_graph, RosGraph,  # noqa: F401
+                         settle, wait_for)
+
+from sensor_msgs.msg import JointState  # noqa: I100
+from std_msgs.msg import String
+
+from urdf_tools_ros.nodes.joint_state_publisher import JointStatePublisherNode
+from urdf_tools_ros.ros import qos
+
+pytestmark = pytest.mark.ros
+
+ACTUATED = ['shoulder', 'finger_left_joint', 'wheel_joint', 'slide']
+ALL_JOINTS = ['shoulder', 'finger_left_joint', 'finger_right_joint', 'wheel_joint', 'slide']
+
+
+def start(ros: RosGraph, xml: str | None = MIMIC_URDF, **params: object) -> tuple[
+        JointStatePublisherNode, object, object]:
+    params.setdefault('rate', 50)
+    node = ros.add(JointStatePublisherNode, parameters=dict(params))
+    description = ros.publisher(String, 'robot_description', qos.LATCHED_DESCRIPTION)
+    if xml is not None:
+        description.publish(String(data=xml))
+    states = ros.subscribe(JointState, 'joint_states', qos.JOINT_STATES_SUBSCRIPTION)
+    return node, description, states
+
+
+def positions(msg: JointState) -> dict[str, float]:
+    return dict(zip(msg.name, msg.position))
+
+
+def source_state(names: list[str], position: list[float], velocity: list[float] | None = None
+                 ) -> JointState:
+    msg = JointState()
+    msg.name, msg.position, msg.velocity = names, position, velocity or []
+    return msg
+
+
+def test_mimic_joints_with_right_values(ros: RosGraph) -> None:
+    node, _, states = start(ros, **{'zeros.finger_left_joint': 0.03, 'zeros.shoulder': 0.5})
+    assert wait_for(lambda: states.messages)
+    msg = states.last
+    assert list(msg.name) == ALL_JOINTS
+    values = positions(msg)
+    assert values['finger_left_joint'] == pytest.approx(0.03)
+    assert values['finger_right_joint'] == pytest.approx(-0.03)  # multiplier -1
+    assert values['shoulder'] == pytest.approx(0.5)
+    assert values['slide'] == pytest.approx(0.2)  # 0 is outside [0.1, 0.3]: the middle
+    assert values['wheel_joint'] == 0.0
+    assert list(msg.velocity) == [] and list(msg.effort) == []
+    now = node.get_clock().now().nanoseconds
+    stamp = msg.header.stamp.sec * 1_000_000_000 + msg.header.stamp.nanosec
+    assert 0 <= now - stamp < 10_000_000_000
+
+
+def test_without_mimic_tags_the_mimic_joint_is_its_own(ros: RosGraph) -> None:
+    _, _, states = start(ros, use_mimic_tags=False, publish_default_velocities=True,
+                         **{'zeros.finger_left_joint': 0.03})
+    assert wait_for(lambda: states.messages)
+    assert positions(states.last)['finger_left_joint'] == pytest.approx(0.03)
+    assert positions(states.last)['finger_right_joint'] == 0.0  # its own default, not -left
+    assert list(states.last.velocity) == [0.0] * 5
+
+
+def test_sources_merged_by_name_and_bad_values_refused(ros: RosGraph) -> None:
+    node, _, states = start(ros, source_list=['source_a', 'source_b'],
+                            clamp='position')
+    a = ros.publisher(JointState, 'source_a', qos.JOINT_STATES_PUBLISHER)
+    b = ros.publisher(JointState, 'source_b', qos.JOINT_STATES_SUBSCRIPTION)  # best effort
+    assert wait_for(lambda: states.messages)
+    bad = [
+        source_state(['shoulder', 'wheel_joint'], [math.nan, 1.0]),       # NaN: shoulder refused
+        source_state(['slide', 'shoulder'], [0.15]),                      # mismatched lengths
+        source_state(['nope', 'base_joint', 'finger_right_joint'], [1.0, 2.0, 3.0]),
+        source_state(['shoulder'], [math.inf], [math.nan]),
+    ]
+    cycle = itertools.cycle(bad)
+
+    def merged() -> bool:
+        a.publish(next(cycle))
+        b.publish(source_state(['finger_left_joint', 'slide'], [0.01, 5.0]))  # 5.0 clamped
+        values = positions(states.last)
+        return values['wheel_joint'] == 1.0 and values['finger_left_joint'] == 0.01
+
+    assert wait_for(merged)
+    settle(0.1)
+    values = positions(states.last)
+    assert values['finger_right_joint'] == pytest.approx(-0.01)
+    assert values['slide'] == pytest.approx(0.3)
+    assert values['shoulder'] == 0.0
+    assert all(math.isfinite(v) for m in states.messages for v in
+               [*m.position, *m.velocity, *m.effort])
+
+
+def test_new_description_resets_and_garbage_keeps_the_table(ros: RosGraph) -> None:
+    node, description, states = start(ros, source_list=['source'])
+    source = ros.publisher(JointState, 'source', qos.JOINT_STATES_PUBLISHER)
+    assert wait_for(lambda: states.messages)
+    assert wait_for(lambda: (source.publish(source_state(['shoulder'], [0.7])),
+                             positions(states.last)['shoulder'] == pytest.approx(0.7))[1])
+    for garbage in ['', 'not xml', '<robot name="r"><joint name="j" type="revolute">'
+                    '<parent link="a"/><child link="b"/></joint></robot>']:
+        description.publish(String(data=garbage))
+    settle()
+    assert positions(states.last)['shoulder'] == pytest.approx(0.7)
+    renamed = MIMIC_URDF.replace('"shoulder"', '"shoulder2"')
+    description.publish(String(data=renamed))
+    assert wait_for(lambda: 'shoulder2' in states.last.name)
+    assert positions(states.last)['shoulder2'] == 0.0
+    assert node.table is not None and 'shoulder2' in node.table.joint_names
+
+
+def test_delta_sweeps(ros: RosGraph) -> None:
+    _, _, states = start(ros, delta=0.05)
+    assert wait_for(lambda: len({positions(m)['shoulder'] for m in states.messages}) > 3)
+
+
+def test_bad_clamp_is_refused_at_start(ros: RosGraph) -> None:
+    with pytest.raises(ValueError, match='clamp'):
+        ros.add(JointStatePublisherNode, parameters={'clamp': 'sometimes'})
+
+
+def test_gui_shares_the_table(ros: RosGraph) -> None:
+    pytest.importorskip('viser')
+    node, _, states = start(ros, gui=True, gui_port=18321)
+    assert wait_for(lambda: states.messages and node.viewer is not None)
+    viewer = node.viewer
+    viewer.move_joint('shoulder', 0.4)
+    assert wait_for(lambda: positions(states.last)['shoulder'] == pytest.approx(0.4))

@@ -1,0 +1,253 @@
+"""The TF broadcaster node on a real ROS 2 graph: /tf equals the core's FK, /tf_static, prefix."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+from ros_helpers import (MIMIC_URDF, ros_context, ros_graph, RosGraph,  # noqa: F401
+                         settle, wait_for)
+
+from geometry_msgs.msg import TransformStamped  # noqa: I100
+from rclpy.parameter import Parameter
+from sensor_msgs.msg import JointState
+from std_msgs.msg import String
+from tf2_msgs.msg import TFMessage
+
+from conftest import SAMPLE_ROBOT, shared_model
+from urdf_tools_ros.core.description import load, load_string
+from urdf_tools_ros.core.kinematics import KinematicModel
+from urdf_tools_ros.core.transforms import FloatArray, transform_from_quaternion
+from urdf_tools_ros.nodes.tf_broadcaster import TfBroadcasterNode, TfThrottle
+from urdf_tools_ros.ros import qos
+
+pytestmark = pytest.mark.ros
+
+
+def matrix(transform: TransformStamped) -> FloatArray:
+    """The (4, 4) ``T_parent_child`` a TransformStamped carries."""
+    t, q = transform.transform.translation, transform.transform.rotation
+    return transform_from_quaternion([t.x, t.y, t.z], [q.x, q.y, q.z, q.w])
+
+
+def by_child(message: TFMessage) -> dict[str, TransformStamped]:
+    return {transform.child_frame_id: transform for transform in message.transforms}
+
+
+def joint_state(names: list[str], positions: list[float], sec: int = 100,
+                nanosec: int = 0) -> JointState:
+    msg = JointState()
+    msg.header.stamp.sec, msg.header.stamp.nanosec = sec, nanosec
+    msg.name, msg.position = names, positions
+    return msg
+
+
+def finite(message: TFMessage) -> bool:
+    return all(math.isfinite(value) for transform in message.transforms
+               for value in (transform.transform.translation.x,
+                             transform.transform.translation.y,
+                             transform.transform.translation.z,
+                             transform.transform.rotation.x, transform.transform.rotation.y,
+                             transform.transform.rotation.z, transform.transform.rotation.w))
+
+
+def start(ros: RosGraph, xml: str | None = MIMIC_URDF, **params: Any) -> tuple[
+        TfBroadcasterNode, Any, Any, Any]:
+    """A TF node (description published on the topic when ``xml``), inboxes of /tf, /tf_static."""
+    params.setdefault('ignore_timestamp', True)
+    node = ros.add(TfBroadcasterNode, parameters=params)
+    description = ros.publisher(String, 'robot_description', qos.LATCHED_DESCRIPTION)
+    if xml is not None:
+        description.publish(String(data=xml))
+    tf = ros.subscribe(TFMessage, '/tf', qos.TF)
+    tf_static = ros.subscribe(TFMessage, '/tf_static', qos.TF_STATIC)
+    joints = ros.publisher(JointState, 'joint_states', qos.JOINT_STATES_PUBLISHER)
+    return node, description, joints, (tf, tf_static)
+
+
+def test_tf_equals_core_forward_kinematics(ros: RosGraph) -> None:
+    description = load(SAMPLE_ROBOT)
+    model = KinematicModel(description.robot)
+    node, _, joints, (tf, tf_static) = start(ros, description.xml)
+    rng = np.random.default_rng(7)
+    positions = {name: float(rng.uniform(-0.5, 0.5)) for name in model.joint_names}
+    assert wait_for(lambda: tf_static.messages)
+    msg = joint_state(list(positions), list(positions.values()), sec=1234, nanosec=5678)
+    assert wait_for(lambda: (joints.publish(msg), tf.messages)[1], timeout=10.0)
+    received = by_child(tf.messages[0])
+    expected = model.joint_transforms(positions)
+    joints_by_child = {joint.child: joint for joint in description.robot.joints}
+    moved = {joint.child for joint in description.robot.joints if joint.name in expected}
+    assert set(received) == moved
+    for child, transform in received.items():
+        joint = joints_by_child[child]
+        assert transform.header.frame_id == joint.parent
+        assert (transform.header.stamp.sec, transform.header.stamp.nanosec) == (1234, 5678)
+        np.testing.assert_allclose(matrix(transform), expected[joint.name], atol=1e-12)
+    # mimic joints are published although the message lacks them
+    mimics = [joint for joint in description.robot.joints if joint.mimic is not None]
+    assert mimics and all(joint.child in received for joint in mimics)
+    assert not set(positions) & {joint.name for joint in mimics}
+
+
+def test_mimic_joint_computed_from_source(ros: RosGraph) -> None:
+    _, _, joints, (tf, _) = start(ros)
+    msg = joint_state(['finger_left_joint'], [0.03])
+    assert wait_for(lambda: (joints.publish(msg), tf.messages)[1])
+    received = by_child(tf.last)
+    assert set(received) == {'finger_left', 'finger_right'}
+    np.testing.assert_allclose(matrix(received['finger_right'])[:3, 3], [0.5, -0.05, 0.0],
+                               atol=1e-12)
+
+
+def test_tf_static_reaches_late_joiner_and_changes_on_reload(ros: RosGraph) -> None:
+    node, description, _, (_, first) = start(ros)
+    assert wait_for(lambda: first.messages)
+    late = ros.subscribe(TFMessage, '/tf_static', qos.TF_STATIC)
+    assert wait_for(lambda: late.messages)
+    assert set(by_child(late.last)) == {'base', 'tool'}
+    np.testing.assert_allclose(matrix(by_child(late.last)['base'])[:3, 3], [0, 0, 0.1])
+    reloaded = MIMIC_URDF.replace('<joint name="tool_joint" type="fixed">',
+                                  '<joint name="tool_joint" type="revolute">').replace(
+        '<origin xyz="0.6 0 0" rpy="0 0 0.5"/>',
+        '<origin xyz="0.6 0 0" rpy="0 0 0.5"/><axis xyz="0 0 1"/>'
+        '<limit lower="-1" upper="1" effort="1" velocity="1"/>')
+    description.publish(String(data=reloaded))
+    assert wait_for(lambda: len(first.messages) >= 2)
+    second_late = ros.subscribe(TFMessage, '/tf_static', qos.TF_STATIC)
+    assert wait_for(lambda: second_late.messages)
+    assert set(by_child(second_late.last)) == {'base'}
+
+
+def test_frame_prefix(ros: RosGraph) -> None:
+    _, _, joints, (tf, tf_static) = start(ros, frame_prefix='r1/')
+    assert wait_for(lambda: tf_static.messages)
+    assert {(t.header.frame_id, t.child_frame_id) for t in tf_static.last.transforms} == {
+        ('r1/world', 'r1/base'), ('r1/arm', 'r1/tool')}
+    msg = joint_state(['shoulder'], [0.2])
+    assert wait_for(lambda: (joints.publish(msg), tf.messages)[1])
+    assert [(t.header.frame_id, t.child_frame_id) for t in tf.last.transforms] == [
+        ('r1/base', 'r1/arm')]
+
+
+def test_bad_joint_states_never_publish_nan(ros: RosGraph) -> None:
+    node, _, joints, (tf, tf_static) = start(ros)
+    assert wait_for(lambda: tf_static.messages)
+    bad = [
+        joint_state(['shoulder', 'wheel_joint'], [math.nan, 0.5]),   # NaN: that joint refused
+        joint_state(['shoulder', 'slide'], [0.1]),                   # mismatched: whole message
+        joint_state(['nope', 'base_joint', 'finger_right_joint'], [1.0, 2.0, 3.0]),  # ignored
+        joint_state(['shoulder'], [math.inf]),
+        joint_state(['shoulder'], [1e300]),
+        joint_state([], []),
+    ]
+    good = joint_state(['slide'], [0.2])
+
+    cycle = itertools.cycle([*bad, good])
+
+    def publish_all() -> bool:  # one at a time: the subscription keeps only the last 5
+        joints.publish(next(cycle))
+        children = {child for message in tf.messages for child in by_child(message)}
+        return {'wheel', 'slider'} <= children
+
+    assert wait_for(publish_all)
+    assert all(finite(message) for message in tf.messages)
+    children = {child for message in tf.messages for child in by_child(message)}
+    assert children == {'wheel', 'slider'}  # shoulder never moved: all its values were bad
+    assert node.context.ok()
+
+
+def test_garbage_description_keeps_the_last_good(ros: RosGraph) -> None:
+    node, description, joints, (tf, tf_static) = start(ros)
+    assert wait_for(lambda: tf_static.messages)
+    for garbage in ['', 'garbage', '<robot name="x"><link name="a"/><joint name="j" '
+                    'type="revolute"><parent link="a"/><child link="missing"/></joint></robot>',
+                    '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY e "x">]><robot name="&e;"/>',
+                    '<robot name="loop"><link name="a"/><link name="b"/>'
+                    '<joint name="j1" type="fixed"><parent link="a"/><child link="b"/></joint>'
+                    '<joint name="j2" type="fixed"><parent link="b"/><child link="a"/></joint>'
+                    '</robot>', '\x00\x01binary']:
+        description.publish(String(data=garbage))
+    settle()
+    assert len(tf_static.messages) == 1
+    msg = joint_state(['shoulder'], [0.4])
+    assert wait_for(lambda: (joints.publish(msg), tf.messages)[1])
+    assert set(by_child(tf.last)) == {'arm'}
+
+
+def test_robot_description_parameter_publishes_topic_and_is_validated(ros: RosGraph) -> None:
+    received = ros.subscribe(String, 'robot_description', qos.LATCHED_DESCRIPTION)
+    node = ros.add(TfBroadcasterNode, parameters={'robot_description': MIMIC_URDF})
+    tf_static = ros.subscribe(TFMessage, '/tf_static', qos.TF_STATIC)
+    assert wait_for(lambda: received.messages and tf_static.messages)
+    assert 'mimic_bot' in received.last.data
+    result = node.set_parameters([Parameter('robot_description', value='<robot name="x">')])
+    assert not result[0].successful
+    assert 'malformed XML' in result[0].reason
+    result = node.set_parameters([Parameter('robot_description', value=MIMIC_URDF.replace(
+        'mimic_bot', 'renamed_bot'))])
+    assert result[0].successful
+    assert wait_for(lambda: 'renamed_bot' in received.last.data)
+    assert node.get_parameter('robot_description').value.count('renamed_bot') == 1
+
+
+def test_topic_mode_refuses_parameter(ros: RosGraph) -> None:
+    node, *_ = start(ros)
+    result = node.set_parameters([Parameter('robot_description', value=MIMIC_URDF)])
+    assert not result[0].successful
+    assert 'topic' in result[0].reason
+
+
+def test_publish_frequency_limits_by_stamp(ros: RosGraph) -> None:
+    _, _, joints, (tf, tf_static) = start(ros, ignore_timestamp=False, publish_frequency=10.0)
+    assert wait_for(lambda: tf_static.messages)
+    first = joint_state(['shoulder'], [0.1], sec=10, nanosec=0)
+    assert wait_for(lambda: (joints.publish(first), tf.messages)[1])
+    for nanosec in (10_000_000, 50_000_000, 99_000_000):  # within 0.1 s of the first
+        joints.publish(joint_state(['shoulder'], [0.2], sec=10, nanosec=nanosec))
+    later = joint_state(['shoulder'], [0.3], sec=10, nanosec=100_000_000)
+    assert wait_for(lambda: (joints.publish(later), len(tf.messages) >= 2)[1])
+    stamps = {(m.transforms[0].header.stamp.sec, m.transforms[0].header.stamp.nanosec)
+              for m in tf.messages}
+    assert stamps == {(10, 0), (10, 100_000_000)}
+
+
+def test_throttle_rules() -> None:
+    throttle = TfThrottle(20.0, False)
+    assert throttle.admit(['a'], 1_000_000_000, 2_000_000_000)
+    assert not throttle.admit(['a'], 1_040_000_000, 2_000_000_001)
+    assert throttle.admit(['a'], 1_050_000_000, 2_000_000_002)
+    assert throttle.admit(['b'], 1_050_000_001, 2_000_000_003)  # b never published
+    assert throttle.admit(['a'], 60_000_000, 1)  # time ran backwards: start over
+    assert TfThrottle(0.0, False).admit(['a'], 5, 5) and TfThrottle(0.0, False).admit(['a'], 5, 5)
+
+
+def test_talos_all_joints(ros: RosGraph) -> None:
+    path = shared_model('talos_full_v2')
+    description = load(path)
+    model = KinematicModel(description.robot)
+    _, _, joints, (tf, tf_static) = start(ros, description.xml)
+    assert wait_for(lambda: tf_static.messages)
+    positions = {name: 0.1 for name in model.joint_names}
+    msg = joint_state(list(positions), list(positions.values()))
+    assert wait_for(lambda: (joints.publish(msg), tf.messages)[1])
+    expected = model.joint_transforms(positions)
+    assert len(tf.last.transforms) == len(expected)
+    child_joint = {joint.child: joint.name for joint in description.robot.joints}
+    for transform in tf.last.transforms:
+        np.testing.assert_allclose(matrix(transform),
+                                   expected[child_joint[transform.child_frame_id]], atol=1e-12)
+    assert load_string(description.xml).robot.name == description.robot.name
+
+
+def test_frame_prefix_set_at_run_time_republishes_static(ros: RosGraph) -> None:
+    node, _, _, (_, tf_static) = start(ros)
+    assert wait_for(lambda: tf_static.messages)
+    assert node.set_parameters([Parameter('frame_prefix', value='r2/')])[0].successful
+    assert wait_for(lambda: len(tf_static.messages) >= 2)
+    assert {t.child_frame_id for t in tf_static.last.transforms} == {'r2/base', 'r2/tool'}
+    assert not node.set_parameters([Parameter('publish_frequency', value=5000.0)])[0].successful

@@ -1,0 +1,182 @@
+"""
+Joint-state publisher: a drop-in for joint_state_publisher.
+
+Subscribes ``robot_description`` (transient local) and publishes ``sensor_msgs/JointState`` on
+``joint_states`` at ``rate`` Hz, stamped with the node clock: every revolute, continuous and
+prismatic joint, mimic joints derived from their source (``use_mimic_tags``). The state is a
+:class:`~urdf_tools_ros.core.joint_state.JointStateTable`: start positions from ``zeros.<joint>``
+(else 0, or the middle of the range), the ``delta`` sweep, values from the ``source_list``
+topics merged by joint name and clamped by the ``clamp`` policy. A source message with
+mismatched list lengths, NaN/inf values, unknown or mimic joint names is refused per joint with a
+throttled warning; the rest of it is taken. A new description starts a new table; one that cannot
+be used is logged and the previous table kept.
+
+With ``gui`` the browser slider page (:class:`~urdf_tools_ros.gui.viewer.RobotViewer`) shares the
+table: moving a slider changes what is published, and the page follows each new description.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import rclpy
+from rclpy.executors import ExternalShutdownException
+from rclpy.node import Node
+from sensor_msgs.msg import JointState
+from std_msgs.msg import String
+
+from ..core.description import load_string, RobotDescription
+from ..core.errors import RobotDescriptionError
+from ..core.joint_state import ClampPolicy, JointStateTable, Refusal
+from ..ros import conversions, parameters, qos
+from ..ros.ament import ament_package_locator
+
+__all__ = ['JointStatePublisherNode', 'main']
+
+_WARN_PERIOD = 5.0  # s between two warnings about refused source values
+
+
+def _describe(refusals: list[Refusal]) -> str:
+    shown = '; '.join(f'joint "{r.joint}": {r.reason}' if r.joint is not None else r.reason
+                      for r in refusals[:5])
+    more = f' (+{len(refusals) - 5} more)' if len(refusals) > 5 else ''
+    return shown + more
+
+
+class JointStatePublisherNode(Node):
+    """
+    Publishes the joint state of the robot on ``robot_description``.
+
+    :param node_name: Node name.
+    :param kwargs: Passed to :class:`rclpy.node.Node` (``parameter_overrides``, ``context``).
+    :raises ValueError: if ``clamp`` is not one of
+        :data:`~urdf_tools_ros.ros.parameters.CLAMP_CHOICES`.
+    """
+
+    def __init__(self, node_name: str = 'joint_state_publisher', **kwargs: Any) -> None:
+        super().__init__(node_name, **kwargs)
+        parameters.declare(self, parameters.JOINT_STATE_PARAMETERS)
+        self._settings = parameters.values(self, parameters.JOINT_STATE_PARAMETERS)
+        try:
+            self._clamp = ClampPolicy(self._settings['clamp'])
+        except ValueError:
+            raise ValueError(f'clamp: {self._settings["clamp"]!r} is not one of '
+                             f'{", ".join(parameters.CLAMP_CHOICES)}') from None
+        self._table: JointStateTable | None = None
+        self._viewer: Any = None
+        self._publisher = self.create_publisher(JointState, 'joint_states',
+                                                qos.JOINT_STATES_PUBLISHER)
+        self.create_subscription(String, 'robot_description', self._on_robot_description,
+                                 qos.LATCHED_DESCRIPTION)
+        for topic in self._settings['source_list']:
+            self.create_subscription(JointState, topic, self._on_source_joint_states,
+                                     qos.JOINT_STATES_SUBSCRIPTION)
+        self.create_timer(1.0 / self._settings['rate'], self._on_timer)
+
+    @property
+    def table(self) -> JointStateTable | None:
+        """The joint-state table published now, or ``None`` before a usable description."""
+        return self._table
+
+    @property
+    def viewer(self) -> Any:
+        """The slider page (a ``RobotViewer``) when ``gui`` is on and it runs, else ``None``."""
+        return self._viewer
+
+    def _make_table(self, description: RobotDescription) -> JointStateTable:
+        """The table of a description, with the ``zeros.<joint>`` of its actuated joints."""
+        options = {'use_mimic_tags': self._settings['use_mimic_tags'],
+                   'use_smallest_joint_limits': self._settings['use_smallest_joint_limits'],
+                   'publish_default_positions': self._settings['publish_default_positions'],
+                   'publish_default_velocities': self._settings['publish_default_velocities'],
+                   'publish_default_efforts': self._settings['publish_default_efforts'],
+                   'clamp': self._clamp}
+        table = JointStateTable(description.robot, **options)
+        zeros, problems = parameters.declare_zeros(self, table.joint_names)
+        if zeros:
+            table = JointStateTable(description.robot, zeros=zeros, **options)
+        for problem in problems:
+            self.get_logger().warning(problem)
+        if table.refused_zeros:
+            self.get_logger().warning('zeros refused: ' + _describe(list(table.refused_zeros)))
+        return table
+
+    def _on_robot_description(self, msg: String) -> None:
+        try:
+            description = load_string(conversions.description_from_msg(msg),
+                                      '<robot_description>', is_xacro=False,
+                                      locator=ament_package_locator)
+            table = self._make_table(description)
+        except RobotDescriptionError as exc:
+            self.get_logger().error(f'robot_description refused, keeping the previous one: '
+                                    f'{exc}')
+            return
+        self._table = table
+        self.get_logger().info(f'robot "{description.robot.name}": publishing '
+                               f'{len(table.names)} joints ({len(table.mimics)} mimic)')
+        if self._settings['gui']:
+            self._show(description, table)
+
+    def _on_source_joint_states(self, msg: JointState) -> None:
+        table = self._table
+        if table is None:
+            return
+        _, sample = conversions.joint_state_from_msg(msg)
+        if self._viewer is not None and len(sample.position) == len(sample.name):
+            # positions through the page so that its sliders follow; the rest straight in
+            refusals = self._viewer.set_positions(dict(zip(sample.name, sample.position)))
+            refusals += table.merge(sample.name, (), sample.velocity, sample.effort)
+        else:
+            refusals = table.merge(sample.name, sample.position, sample.velocity, sample.effort)
+        if refusals:
+            self.get_logger().warning('source joint_states: ' + _describe(refusals),
+                                      throttle_duration_sec=_WARN_PERIOD)
+
+    def _on_timer(self) -> None:
+        table = self._table
+        if table is None:
+            return
+        if self._settings['delta'] > 0.0:
+            table.step(self._settings['delta'])
+        self._publisher.publish(conversions.joint_state_to_msg(
+            table.sample(), self.get_clock().now().nanoseconds))
+
+    def _show(self, description: RobotDescription, table: JointStateTable) -> None:
+        """Show the description in the slider page (started on the first description)."""
+        if self._viewer is not None:
+            self._viewer.set_description(description, table)
+            return
+        try:
+            from ..gui.viewer import RobotViewer
+            self._viewer = RobotViewer(description, table, host=self._settings['gui_host'],
+                                       port=self._settings['gui_port'])
+        except (ImportError, OSError) as exc:
+            self.get_logger().error(f'gui: cannot serve the slider page ({exc}); running '
+                                    'without it')
+            self._settings['gui'] = False
+            return
+        self.get_logger().info(f'gui: joint sliders at {self._viewer.url}')
+
+    def destroy_node(self) -> None:
+        """Close the slider page, then destroy the node."""
+        if self._viewer is not None:
+            self._viewer.close()
+            self._viewer = None
+        super().destroy_node()
+
+
+def main(args: list[str] | None = None) -> None:
+    """Run the joint-state publisher until shut down."""
+    rclpy.init(args=args)
+    node = JointStatePublisherNode()
+    try:
+        rclpy.spin(node)
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    finally:
+        node.destroy_node()
+        rclpy.try_shutdown()
+
+
+if __name__ == '__main__':
+    main()

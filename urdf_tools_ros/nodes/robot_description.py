@@ -1,0 +1,274 @@
+"""
+Robot description node: load, check and publish a robot description.
+
+Loads ``robot_description`` (the XML itself) or else ``model`` (a .urdf or .xacro file with
+``xacro_args``), runs every check, logs each finding once with its file:line, and publishes the
+XML on ``robot_description`` (reliable, transient local, depth 1: late joiners get it) unless the
+check found errors and ``allow_errors`` is false. The check report goes to ``/diagnostics``, on
+every load and every ``diagnostic_period`` s.
+
+With ``watch`` the files the description was made from (the model and every xacro include) are
+polled every ``watch_period`` s; a change reloads, re-checks and republishes. A broken edit (or
+one with errors) keeps the last good description published and says why, in the log and on
+``/diagnostics``. ``ros2 param set`` of ``robot_description``, ``model`` or ``xacro_args`` is
+loaded and checked first and refused with the reason when it cannot be published.
+
+XML given as a parameter is never run through xacro (xacro files are programs; a parameter can
+be set from anywhere on the network).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import os
+import shlex
+from typing import Any
+
+from diagnostic_msgs.msg import DiagnosticArray
+from rcl_interfaces.msg import SetParametersResult
+import rclpy
+from rclpy.executors import ExternalShutdownException
+from rclpy.node import Node
+from rclpy.parameter import Parameter
+from std_msgs.msg import String
+
+from ..core.checks import check_description, count
+from ..core.description import load, load_string, parse_xacro_args, RobotDescription
+from ..core.errors import DescriptionLoadError, RobotDescriptionError
+from ..core.findings import Finding, Severity
+from ..ros import conversions, parameters, qos
+from ..ros.ament import ament_package_locator
+
+__all__ = ['DescriptionSource', 'RobotDescriptionNode', 'main']
+
+#: Parameters that say which description to publish.
+_SOURCE_PARAMETERS = ('model', 'xacro_args', 'robot_description')
+
+
+@dataclass(frozen=True)
+class DescriptionSource:
+    """
+    Where the description comes from: the XML itself, or a file with xacro arguments.
+
+    :ivar model: Path of the .urdf or .xacro file.
+    :ivar xacro_args: ``name:=value`` items, or one string of them separated by spaces.
+    :ivar xml: The URDF XML; used instead of ``model`` when not empty.
+    """
+
+    model: str = ''
+    xacro_args: tuple[str, ...] | str = ()
+    xml: str = ''
+
+    def load(self) -> RobotDescription:
+        """
+        Load the description.
+
+        :raises RobotDescriptionError: if it cannot be loaded (the message names file:line).
+        """
+        if self.xml:
+            return load_string(self.xml, '<robot_description>', is_xacro=False,
+                               locator=ament_package_locator)
+        if not self.model:
+            raise DescriptionLoadError('neither robot_description nor model is set',
+                                       '<parameters>')
+        try:
+            items = shlex.split(self.xacro_args) if isinstance(self.xacro_args, str) else \
+                list(self.xacro_args)
+            arguments = parse_xacro_args(items)
+        except ValueError as exc:
+            raise DescriptionLoadError(str(exc), '<xacro_args>') from exc
+        return load(self.model, xacro_args=arguments, locator=ament_package_locator)
+
+    def watched(self) -> tuple[str, ...]:
+        """The file to watch before any load succeeded (none for XML)."""
+        return (os.path.abspath(self.model),) if self.model and not self.xml else ()
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """A description that loaded, its check report and whether it may be published."""
+
+    description: RobotDescription
+    findings: tuple[Finding, ...]
+    refusal: str | None
+
+
+def _xacro_args(value: object) -> tuple[str, ...] | str:
+    """The ``xacro_args`` parameter as a string or a tuple of strings (unset: none)."""
+    if value is None:
+        return ()
+    if isinstance(value, (list, tuple)):
+        return tuple(str(item) for item in value)
+    return str(value)
+
+
+def _file_signature(paths: tuple[str, ...]) -> tuple[tuple[str, int, int], ...]:
+    """``(path, mtime ns, size)`` of each file; ``(-1, -1)`` for a missing one."""
+    result = []
+    for path in paths:
+        try:
+            status = os.stat(path)
+            result.append((path, status.st_mtime_ns, status.st_size))
+        except OSError:
+            result.append((path, -1, -1))
+    return tuple(result)
+
+
+class RobotDescriptionNode(Node):
+    """
+    Publishes a checked robot description and its check report.
+
+    The description goes to ``robot_description``, the report to ``/diagnostics``.
+
+    :param node_name: Node name.
+    :param kwargs: Passed to :class:`rclpy.node.Node` (``parameter_overrides``, ``context``).
+    """
+
+    def __init__(self, node_name: str = 'robot_description_publisher',
+                 **kwargs: Any) -> None:
+        super().__init__(node_name, **kwargs)
+        parameters.declare(self, parameters.DESCRIPTION_PARAMETERS)
+        settings = parameters.values(self, parameters.DESCRIPTION_PARAMETERS)
+        self._allow_errors: bool = settings['allow_errors']
+        self._source = DescriptionSource(settings['model'], _xacro_args(settings['xacro_args']),
+                                         settings['robot_description'])
+        self._publisher = self.create_publisher(String, 'robot_description',
+                                                qos.LATCHED_DESCRIPTION)
+        self._diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics',
+                                                  qos.DIAGNOSTICS)
+        self._current: RobotDescription | None = None
+        self._report: tuple[tuple[Finding, ...], str, bool, str] = ((), 'nothing loaded yet',
+                                                                    True, '')
+        self._watched = self._source.watched()
+        self._signature = _file_signature(self._watched)
+        self._reload()
+        if settings['watch']:
+            self.create_timer(settings['watch_period'], self._on_watch_timer)
+        if settings['diagnostic_period'] > 0.0:
+            self.create_timer(settings['diagnostic_period'], self._on_diagnostics_timer)
+        self.add_on_set_parameters_callback(self._on_set_parameters)
+
+    @property
+    def description(self) -> RobotDescription | None:
+        """The description published now (the last good one), or ``None``."""
+        return self._current
+
+    # -- load, check, publish ---------------------------------------------------------------
+    def _candidate(self, source: DescriptionSource) -> _Candidate:
+        """Load and check; :raises RobotDescriptionError: if it does not load."""
+        description = source.load()
+        findings = tuple(check_description(description))
+        errors = count(findings)[Severity.ERROR]
+        refusal = None
+        if errors and not self._allow_errors:
+            first = next(f for f in findings if f.severity is Severity.ERROR)
+            refusal = (f'the check found {errors} error(s) and allow_errors is false; '
+                       f'first: {first}')
+        return _Candidate(description, findings, refusal)
+
+    def _reload(self) -> None:
+        """Load the current source; publish it if good, else keep the last good one."""
+        try:
+            candidate = self._candidate(self._source)
+        except RobotDescriptionError as exc:
+            self._refused(f'cannot load: {exc}', (), failed=True)
+            return
+        self._log_findings(candidate.findings)
+        self._watch(candidate.description.dependencies or self._source.watched())
+        if candidate.refusal is not None:
+            self._refused(candidate.refusal, candidate.findings, failed=False,
+                          robot=candidate.description.robot.name)
+            return
+        self._publish(candidate)
+
+    def _publish(self, candidate: _Candidate) -> None:
+        description = candidate.description
+        self._current = description
+        self._publisher.publish(conversions.description_to_msg(description.xml))
+        counts = count(candidate.findings)
+        summary = (f'published robot "{description.robot.name}" from {description.filename}: '
+                   f'{counts[Severity.ERROR]} errors, {counts[Severity.WARNING]} warnings, '
+                   f'{counts[Severity.INFO]} infos')
+        self.get_logger().info(summary)
+        self._report = (candidate.findings, summary, False, description.robot.name)
+        self._publish_diagnostics()
+
+    def _refused(self, reason: str, findings: tuple[Finding, ...], failed: bool,
+                 robot: str = '') -> None:
+        keeping = ('; keeping the last good description' if self._current is not None
+                   else '; nothing published')
+        summary = f'not published: {reason}{keeping}'
+        self.get_logger().error(summary)
+        self._report = (findings, summary, failed, robot)
+        self._publish_diagnostics()
+
+    def _log_findings(self, findings: tuple[Finding, ...]) -> None:
+        logger = self.get_logger()
+        for finding in findings:
+            if finding.severity is Severity.ERROR:
+                logger.error(str(finding))
+            elif finding.severity is Severity.WARNING:
+                logger.warning(str(finding))
+            else:
+                logger.info(str(finding))
+
+    def _publish_diagnostics(self) -> None:
+        findings, summary, failed, robot = self._report
+        self._diagnostics.publish(conversions.diagnostics_msg(
+            f'{self.get_name()}: robot description', robot, findings, summary,
+            self.get_clock().now().nanoseconds, failed))
+
+    def _watch(self, paths: tuple[str, ...]) -> None:
+        self._watched = paths
+        self._signature = _file_signature(paths)
+
+    # -- callbacks --------------------------------------------------------------------------
+    def _on_watch_timer(self) -> None:
+        signature = _file_signature(self._watched)
+        if signature != self._signature:
+            self._signature = signature
+            self.get_logger().info('description files changed, reloading')
+            self._reload()
+
+    def _on_diagnostics_timer(self) -> None:
+        self._publish_diagnostics()
+
+    def _on_set_parameters(self, changes: list[Parameter]) -> SetParametersResult:
+        given = {change.name: change.value for change in changes}
+        if not any(name in given for name in _SOURCE_PARAMETERS):
+            return SetParametersResult(successful=True)
+        source = DescriptionSource(
+            str(given.get('model', self._source.model)),
+            _xacro_args(given['xacro_args']) if 'xacro_args' in given else
+            self._source.xacro_args,
+            str(given.get('robot_description', self._source.xml)))
+        try:
+            candidate = self._candidate(source)
+        except RobotDescriptionError as exc:
+            self.get_logger().warning(f'parameter change refused: {exc}')
+            return SetParametersResult(successful=False, reason=str(exc))
+        if candidate.refusal is not None:
+            self.get_logger().warning(f'parameter change refused: {candidate.refusal}')
+            return SetParametersResult(successful=False, reason=candidate.refusal)
+        self._source = source
+        self._log_findings(candidate.findings)
+        self._watch(candidate.description.dependencies or source.watched())
+        self._publish(candidate)
+        return SetParametersResult(successful=True)
+
+
+def main(args: list[str] | None = None) -> None:
+    """Run the robot description node until shut down."""
+    rclpy.init(args=args)
+    node = RobotDescriptionNode()
+    try:
+        rclpy.spin(node)
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    finally:
+        node.destroy_node()
+        rclpy.try_shutdown()
+
+
+if __name__ == '__main__':
+    main()

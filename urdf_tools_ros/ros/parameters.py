@@ -1,0 +1,232 @@
+"""
+Every parameter of every node, declared in one place with a description and a range.
+
+Names follow robot_state_publisher (``robot_description``, ``publish_frequency``,
+``ignore_timestamp``, ``frame_prefix``) and joint_state_publisher (``rate``, ``source_list``,
+``zeros.<joint>``, ``use_mimic_tags``, ``use_smallest_joint_limits``, ``delta``,
+``publish_default_positions``, ``publish_default_velocities``, ``publish_default_efforts``)
+where the role is the same, with their defaults. A parameter that a node only reads at start is
+read-only, so ``ros2 param set`` says so instead of silently doing nothing.
+
+A string-array parameter whose default is empty is declared by type and left unset (ROS cannot
+type an empty list); :func:`value` reads it as ``[]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
+from rclpy.exceptions import InvalidParameterException, ParameterException
+from rclpy.node import Node
+from rclpy.parameter import Parameter
+
+__all__ = ['CLAMP_CHOICES', 'DESCRIPTION_PARAMETERS', 'JOINT_STATE_PARAMETERS', 'ParameterSpec',
+           'TF_PARAMETERS', 'ZEROS_PREFIX', 'declare', 'declare_zeros', 'descriptor', 'spec',
+           'value', 'values']
+
+ParameterValue = bool | int | float | str | list[str]
+
+#: Prefix of joint_state_publisher's per-joint default positions, ``zeros.<joint>``.
+ZEROS_PREFIX = 'zeros.'
+#: Values of the joint-state publisher's ``clamp`` parameter (core ClampPolicy values).
+CLAMP_CHOICES = ('none', 'position', 'safety_controller')
+
+
+@dataclass(frozen=True)
+class ParameterSpec:
+    """
+    One node parameter.
+
+    :ivar name: Parameter name.
+    :ivar default: Default value; its Python type is the parameter type (``list`` = strings).
+    :ivar description: What it does, with its unit.
+    :ivar read_only: Read at start only (``ros2 param set`` is refused).
+    :ivar minimum: Lower end of the allowed range (numbers), inclusive.
+    :ivar maximum: Upper end of the allowed range (numbers), inclusive.
+    :ivar constraints: Further constraints in words (ParameterDescriptor.additional_constraints).
+    :ivar dynamic_typing: Takes more than one type (see the description).
+    """
+
+    name: str
+    default: ParameterValue
+    description: str
+    read_only: bool = True
+    minimum: float | None = None
+    maximum: float | None = None
+    constraints: str = ''
+    dynamic_typing: bool = False
+
+
+def descriptor(item: ParameterSpec) -> ParameterDescriptor:
+    """The ``rcl_interfaces/ParameterDescriptor`` of a spec."""
+    result = ParameterDescriptor(description=item.description, read_only=item.read_only,
+                                 additional_constraints=item.constraints,
+                                 dynamic_typing=item.dynamic_typing)
+    if item.minimum is not None and item.maximum is not None:
+        if isinstance(item.default, bool):
+            pass
+        elif isinstance(item.default, int):
+            result.integer_range = [IntegerRange(from_value=int(item.minimum),
+                                                 to_value=int(item.maximum), step=1)]
+        elif isinstance(item.default, float):
+            result.floating_point_range = [FloatingPointRange(
+                from_value=float(item.minimum), to_value=float(item.maximum), step=0.0)]
+    return result
+
+
+_DESCRIPTION_XML = ParameterSpec(
+    'robot_description', '',
+    'The URDF XML itself. A new value set at run time is loaded and checked first and refused '
+    'with the reason when it cannot be used.', read_only=False)
+
+#: The robot description node.
+DESCRIPTION_PARAMETERS: tuple[ParameterSpec, ...] = (
+    ParameterSpec('model', '',
+                  'Path of the .urdf or .xacro file to publish (used when robot_description is '
+                  'empty). package:// and $(find) resolve through ament_index.', read_only=False),
+    ParameterSpec('xacro_args', '',
+                  'xacro arguments of model: a list of name:=value, or one string of them '
+                  'separated by spaces (shell quoting), as on the xacro command line.',
+                  read_only=False, constraints='a string or a list of strings',
+                  dynamic_typing=True),
+    _DESCRIPTION_XML,
+    ParameterSpec('allow_errors', False,
+                  'Publish a description whose check finds errors (they are logged and reported '
+                  'on /diagnostics either way).'),
+    ParameterSpec('watch', False,
+                  'Reload model when the file or any xacro include changes; a broken edit keeps '
+                  'the last good description published.'),
+    ParameterSpec('watch_period', 1.0, 'How often watched files are checked for changes, s.',
+                  minimum=0.05, maximum=60.0),
+    ParameterSpec('diagnostic_period', 1.0,
+                  'Republish the check report on /diagnostics every this many s (0: only when '
+                  'the description changes).', minimum=0.0, maximum=3600.0),
+)
+
+#: The joint-state publisher node (joint_state_publisher's names and defaults).
+JOINT_STATE_PARAMETERS: tuple[ParameterSpec, ...] = (
+    ParameterSpec('rate', 10, 'Publish rate of joint_states, Hz.', minimum=1, maximum=1000),
+    ParameterSpec('source_list', [],
+                  'sensor_msgs/JointState topics whose values are merged by joint name.'),
+    ParameterSpec('use_mimic_tags', True,
+                  'Derive joints with a <mimic> tag from their source joint.'),
+    ParameterSpec('use_smallest_joint_limits', True,
+                  'Narrow joint ranges by the safety_controller soft limits.'),
+    ParameterSpec('delta', 0.0,
+                  'Move every joint by this much at each publication, turning back at the ends '
+                  'of its range (rad or m; 0: still).', minimum=0.0, maximum=1.0),
+    ParameterSpec('publish_default_positions', True,
+                  'Publish positions before any source gives them.'),
+    ParameterSpec('publish_default_velocities', False,
+                  'Publish velocities (0) before any source gives them.'),
+    ParameterSpec('publish_default_efforts', False,
+                  'Publish efforts (0) before any source gives them.'),
+    ParameterSpec('clamp', 'none',
+                  'Clamping of values from sources and sliders: none (as joint_state_publisher),'
+                  ' position (into the joint limits), safety_controller (position, then velocity '
+                  'and effort into the safety controller bounds).',
+                  constraints='one of: ' + ', '.join(CLAMP_CHOICES)),
+    ParameterSpec('gui', False,
+                  'Serve joint sliders and a 3D view in the browser (needs viser); the sliders '
+                  'publish through the same table.'),
+    ParameterSpec('gui_host', '127.0.0.1',
+                  'Address the slider page is served on (127.0.0.1: this machine only).'),
+    ParameterSpec('gui_port', 8080,
+                  'Port of the slider page (the next free one when taken).', minimum=1,
+                  maximum=65535),
+)
+
+#: The TF broadcaster node (robot_state_publisher's names and defaults).
+TF_PARAMETERS: tuple[ParameterSpec, ...] = (
+    ParameterSpec('publish_frequency', 20.0,
+                  'Largest rate at which the transforms of a joint are published, Hz, by the '
+                  'joint_states stamps (0: no limit).', read_only=False, minimum=0.0,
+                  maximum=1000.0),
+    ParameterSpec('ignore_timestamp', False,
+                  'Publish the transforms of every joint_states message, whatever its stamp.',
+                  read_only=False),
+    ParameterSpec('frame_prefix', '', 'Put before every frame id of /tf and /tf_static.',
+                  read_only=False),
+    ParameterSpec(
+        _DESCRIPTION_XML.name, '',
+        'The URDF XML. When set, the node publishes it on robot_description itself (as '
+        'robot_state_publisher does) instead of subscribing to that topic; a new value set at '
+        'run time is refused with the reason when it cannot be used.', read_only=False),
+)
+
+
+def spec(specs: Iterable[ParameterSpec], name: str) -> ParameterSpec:
+    """
+    The spec named ``name``.
+
+    :raises KeyError: if there is none.
+    """
+    for item in specs:
+        if item.name == name:
+            return item
+    raise KeyError(name)
+
+
+def declare(node: Node, specs: Sequence[ParameterSpec]) -> None:
+    """
+    Declare ``specs`` on ``node``; overrides (``-p``, ``--params-file``) give the values.
+
+    :raises rclpy.exceptions.InvalidParameterTypeException: for an override of the wrong type.
+    :raises rclpy.exceptions.InvalidParameterValueException: for one out of range.
+    """
+    for item in specs:
+        if isinstance(item.default, list) and not item.default:
+            node.declare_parameter(item.name, Parameter.Type.STRING_ARRAY, descriptor(item))
+        else:
+            node.declare_parameter(item.name, item.default, descriptor(item))
+
+
+def value(node: Node, name: str) -> Any:
+    """A declared parameter's value; an unset string array is ``[]``."""
+    try:
+        result = node.get_parameter(name).value
+    except ParameterException:  # statically typed and unset (Iron and later raise)
+        return []
+    if result is None:
+        return []
+    if isinstance(result, (list, tuple)) or type(result).__name__ == 'array':
+        return list(result)
+    return result
+
+
+def values(node: Node, specs: Sequence[ParameterSpec]) -> dict[str, Any]:
+    """The values of ``specs`` on ``node`` by name."""
+    return {item.name: value(node, item.name) for item in specs}
+
+
+def declare_zeros(node: Node, joints: Iterable[str]) -> tuple[dict[str, float], list[str]]:
+    """
+    Declare ``zeros.<joint>`` for each joint (a number, unset unless overridden) and read them.
+
+    A joint name that is no valid parameter name is skipped.
+
+    :return: ``{joint: position}`` of the zeros that are set (rad or m), and a problem for each
+        one that is set to something other than a number.
+    """
+    zeros: dict[str, float] = {}
+    problems: list[str] = []
+    for joint in joints:
+        name = ZEROS_PREFIX + joint
+        if not node.has_parameter(name):
+            try:
+                node.declare_parameter(name, None, ParameterDescriptor(
+                    description=f'Start position of joint "{joint}", rad or m.',
+                    dynamic_typing=True))
+            except InvalidParameterException:
+                continue
+        current = node.get_parameter(name).value
+        if current is None:
+            continue
+        if isinstance(current, (int, float)) and not isinstance(current, bool):
+            zeros[joint] = float(current)
+        else:
+            problems.append(f'{name}: {current!r} is not a number')
+    return zeros, problems
