@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from rule_cases import assert_catalog_frozen, run_family
+
 from conftest import shared_model
-from urdf_tools_ros.core.checks import CheckContext, gazebo, RULES
-from urdf_tools_ros.core.description import load, load_string
+from urdf_tools_ros.core.checks import CheckContext, gazebo
+from urdf_tools_ros.core.description import load
 from urdf_tools_ros.core.findings import Finding
 
 
@@ -19,14 +21,19 @@ def robot(body: str) -> str:
             f'{body}</robot>\n')
 
 
+CHECKS = (gazebo.check_references,)
+
+CATALOG = {
+    'gazebo-reference-missing': ('warning', 'urdf_tools_ros'),
+}
+
+
 def run(text: str) -> list[Finding]:
-    description = load_string(text)
-    return list(gazebo.check_references(CheckContext(description.robot, description.filename)))
+    return run_family(CHECKS, text)
 
 
 def test_catalog_is_frozen() -> None:
-    rule = RULES['gazebo-reference-missing']
-    assert (rule.severity.value, rule.source) == ('warning', 'urdf_tools_ros') and rule.summary
+    assert_catalog_frozen(CATALOG)
 
 
 @pytest.mark.parametrize('reference', ['base_link', 'j'])

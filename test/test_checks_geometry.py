@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from urdf_tools_ros.core.checks import CheckContext, geometry, RULES
+from rule_cases import (assert_case, assert_catalog_frozen, assert_every_rule_has_a_case,
+                        check_family, run_family)
+
+from urdf_tools_ros.core.checks import CheckContext, geometry
 from urdf_tools_ros.core.description import load, load_string
 from urdf_tools_ros.core.findings import Finding
 
@@ -54,10 +57,8 @@ def run(tmp_path: Path) -> Runner:
         (tmp_path / name).write_bytes(b'solid x\nendsolid x\n')
 
     def run_checks(text: str) -> list[Finding]:
-        description = load_string(text, str(tmp_path / 'robot.urdf'),
-                                  package_paths={'pkg': str(tmp_path)})
-        context = CheckContext(description.robot, description.filename)
-        return [finding for check in CHECKS for finding in check(context)]
+        return run_family(CHECKS, text, str(tmp_path / 'robot.urdf'),
+                          package_paths={'pkg': str(tmp_path)})
     return run_checks
 
 
@@ -102,24 +103,15 @@ CASES = [
 @pytest.mark.parametrize('code, bad, element, line, text, good', CASES)
 def test_rule_fires_on_the_bad_twin_only(run: Runner, code: str, bad: str, element: str,
                                          line: int, text: str, good: str) -> None:
-    found = [finding for finding in run(bad) if finding.code == code]
-    assert len(found) == 1, found
-    finding = found[0]
-    assert finding.severity.value == CATALOG[code][0]
-    assert finding.element == element
-    assert finding.location is not None and finding.location.line == line
-    assert text in finding.message, finding.message
-    assert run(good) == []
+    assert_case(run(bad), run(good), code, CATALOG, element, line, text)
 
 
 def test_catalog_is_frozen() -> None:
-    for code, (severity, source) in CATALOG.items():
-        assert (RULES[code].severity.value, RULES[code].source) == (severity, source), code
-        assert RULES[code].summary
+    assert_catalog_frozen(CATALOG)
 
 
 def test_every_rule_has_a_case() -> None:
-    assert {case.values[0] for case in CASES} == set(CATALOG)
+    assert_every_rule_has_a_case(CASES, CATALOG)
 
 
 def test_a_mesh_shared_by_visual_and_collision_is_reported_once(run: Runner) -> None:
@@ -139,9 +131,7 @@ def test_relative_mesh_in_a_string_description_cannot_be_resolved() -> None:
 
 
 def test_real_robots_have_no_geometry_errors(shared_urdf: Path) -> None:
-    description = load(shared_urdf)
-    context = CheckContext(description.robot, description.filename)
-    findings = [finding for check in CHECKS for finding in check(context)]
+    findings = check_family(CHECKS, load(shared_urdf))
     assert [finding for finding in findings if finding.severity.value == 'error'] == []
     # the meshes are not shipped here: every finding is a (true) missing mesh
     assert {finding.code for finding in findings} == {'mesh-file-missing'}

@@ -6,9 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from rule_cases import (assert_case, assert_catalog_frozen, assert_every_rule_has_a_case,
+                        check_family, run_family)
+
 from conftest import shared_model
-from urdf_tools_ros.core.checks import CheckContext, inertial, RULES
-from urdf_tools_ros.core.description import load, load_string
+from urdf_tools_ros.core.checks import CheckContext, inertial
+from urdf_tools_ros.core.description import load
 from urdf_tools_ros.core.findings import Finding
 
 CHECKS = (inertial.check_validity, inertial.check_plausibility, inertial.check_moving_links,
@@ -49,9 +52,7 @@ def robot(b: str = inertia(), joint_type: str = 'revolute', a: str = '') -> str:
 
 
 def run(text: str) -> list[Finding]:
-    description = load_string(text)
-    context = CheckContext(description.robot, description.filename)
-    return [finding for check in CHECKS for finding in check(context)]
+    return run_family(CHECKS, text)
 
 
 B = 'link:b'
@@ -98,24 +99,15 @@ CASES = [
 @pytest.mark.parametrize('code, bad, element, line, text, good', CASES)
 def test_rule_fires_on_the_bad_twin_only(code: str, bad: str, element: str, line: int,
                                          text: str, good: str) -> None:
-    found = [finding for finding in run(bad) if finding.code == code]
-    assert len(found) == 1, found
-    finding = found[0]
-    assert finding.severity.value == CATALOG[code][0]
-    assert finding.element == element
-    assert finding.location is not None and finding.location.line == line
-    assert text in finding.message, finding.message
-    assert run(good) == []
+    assert_case(run(bad), run(good), code, CATALOG, element, line, text)
 
 
 def test_catalog_is_frozen() -> None:
-    for code, (severity, source) in CATALOG.items():
-        assert (RULES[code].severity.value, RULES[code].source) == (severity, source), code
-        assert RULES[code].summary
+    assert_catalog_frozen(CATALOG)
 
 
 def test_every_rule_has_a_case() -> None:
-    assert {case.values[0] for case in CASES} == set(CATALOG)
+    assert_every_rule_has_a_case(CASES, CATALOG)
 
 
 def test_implausible_fix_gives_the_solid_box_numbers() -> None:
@@ -154,16 +146,13 @@ def test_massless_frame_and_point_mass_on_fixed_links_are_accepted() -> None:
 
 
 def test_real_robots_have_no_inertial_errors(shared_urdf: Path) -> None:
-    description = load(shared_urdf)
-    context = CheckContext(description.robot, description.filename)
-    findings = [finding for check in CHECKS for finding in check(context)]
+    findings = check_family(CHECKS, load(shared_urdf))
     assert [finding for finding in findings if finding.severity.value == 'error'] == []
 
 
 def test_tiago_antenna_inertia_is_invalid_but_lumped() -> None:
-    description = load(shared_model('tiago_dual.urdf'))
-    context = CheckContext(description.robot, description.filename)
-    found = {finding.element for check in CHECKS for finding in check(context)
+    found = {finding.element
+             for finding in check_family(CHECKS, load(shared_model('tiago_dual.urdf')))
              if finding.code == 'inertia-invalid-on-fixed-link'}
     assert found == {'link:base_antenna_left_link', 'link:base_antenna_right_link'}
 

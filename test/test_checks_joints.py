@@ -6,9 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from rule_cases import (assert_case, assert_catalog_frozen, assert_every_rule_has_a_case,
+                        check_family, run_family)
+
 from conftest import shared_model
-from urdf_tools_ros.core.checks import CheckContext, joints, RULES
-from urdf_tools_ros.core.description import load, load_string
+from urdf_tools_ros.core.checks import joints
+from urdf_tools_ros.core.description import load
 from urdf_tools_ros.core.findings import Finding
 
 CHECKS = (joints.check_type, joints.check_limit, joints.check_axis,
@@ -56,9 +59,7 @@ def mimic(source_limit: str, inner: str) -> str:
 
 
 def run(text: str) -> list[Finding]:
-    description = load_string(text)
-    context = CheckContext(description.robot, description.filename)
-    return [finding for check in CHECKS for finding in check(context)]
+    return run_family(CHECKS, text)
 
 
 def limit(lower: str = '-1', upper: str = '1', rest: str = 'effort="10" velocity="2"') -> str:
@@ -158,24 +159,15 @@ CASES = [
 @pytest.mark.parametrize('code, bad, element, line, text, good', CASES)
 def test_rule_fires_on_the_bad_twin_only(code: str, bad: str, element: str, line: int,
                                          text: str, good: str) -> None:
-    found = [finding for finding in run(bad) if finding.code == code]
-    assert len(found) == 1, found
-    finding = found[0]
-    assert finding.severity.value == CATALOG[code][0]
-    assert finding.element == element
-    assert finding.location is not None and finding.location.line == line
-    assert text in finding.message, finding.message
-    assert run(good) == []
+    assert_case(run(bad), run(good), code, CATALOG, element, line, text)
 
 
 def test_catalog_is_frozen() -> None:
-    for code, (severity, source) in CATALOG.items():
-        assert (RULES[code].severity.value, RULES[code].source) == (severity, source), code
-        assert RULES[code].summary
+    assert_catalog_frozen(CATALOG)
 
 
 def test_every_rule_has_a_case() -> None:
-    assert {case.values[0] for case in CASES} == set(CATALOG)
+    assert_every_rule_has_a_case(CASES, CATALOG)
 
 
 def test_axis_fix_is_the_normalized_axis() -> None:
@@ -210,9 +202,7 @@ def test_mimic_of_an_unknown_source_is_left_to_the_mimic_family() -> None:
 
 
 def test_real_robots_have_no_joint_errors(shared_urdf: Path) -> None:
-    description = load(shared_urdf)
-    context = CheckContext(description.robot, description.filename)
-    findings = [finding for check in CHECKS for finding in check(context)]
+    findings = check_family(CHECKS, load(shared_urdf))
     assert [finding for finding in findings if finding.severity.value == 'error'] == []
     expected = {'cookie': {'joint:left_wheel', 'joint:right_wheel'}}.get(shared_urdf.stem, set())
     # cookie's wheels are revolute with <limit effort velocity> only: locked at 0 (true)
@@ -221,9 +211,7 @@ def test_real_robots_have_no_joint_errors(shared_urdf: Path) -> None:
 
 
 def test_robotiq_mimic_joints_fit_their_limits() -> None:
-    description = load(shared_model('robotiq_2f_85.urdf'))
-    context = CheckContext(description.robot, description.filename)
-    assert [finding for check in CHECKS for finding in check(context)] == []
+    assert check_family(CHECKS, load(shared_model('robotiq_2f_85.urdf'))) == []
 
 
 @pytest.mark.filterwarnings('error')

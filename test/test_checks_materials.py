@@ -7,8 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from urdf_tools_ros.core.checks import CheckContext, materials, RULES
-from urdf_tools_ros.core.description import load, load_string
+from rule_cases import (assert_case, assert_catalog_frozen, assert_every_rule_has_a_case,
+                        check_family, run_family)
+
+from urdf_tools_ros.core.checks import materials
+from urdf_tools_ros.core.description import load
 from urdf_tools_ros.core.findings import Finding
 
 CHECKS = (materials.check_references, materials.check_values)
@@ -51,9 +54,7 @@ def run(tmp_path: Path) -> Runner:
     (tmp_path / 'tex.png').write_bytes(b'\x89PNG\r\n')
 
     def run_checks(text: str) -> list[Finding]:
-        description = load_string(text, str(tmp_path / 'robot.urdf'))
-        context = CheckContext(description.robot, description.filename)
-        return [finding for check in CHECKS for finding in check(context)]
+        return run_family(CHECKS, text, str(tmp_path / 'robot.urdf'))
     return run_checks
 
 
@@ -103,24 +104,16 @@ CASES = [
 def test_rule_fires_on_the_bad_twin_only(run: Runner, tmp_path: Path, code: str, bad: str,
                                          element: str, line: int, text: str,
                                          good: str) -> None:
-    found = [finding for finding in run(bad) if finding.code == code]
-    assert len(found) == 1, found
-    finding = found[0]
-    assert finding.severity.value == CATALOG[code][0]
-    assert finding.element == element
-    assert finding.location is not None and finding.location.line == line
-    assert text in finding.message, finding.message
-    assert run(good.replace('{dir}', str(tmp_path))) == []
+    good = good.replace('{dir}', str(tmp_path))
+    assert_case(run(bad), run(good), code, CATALOG, element, line, text)
 
 
 def test_catalog_is_frozen() -> None:
-    for code, (severity, source) in CATALOG.items():
-        assert (RULES[code].severity.value, RULES[code].source) == (severity, source), code
-        assert RULES[code].summary
+    assert_catalog_frozen(CATALOG)
 
 
 def test_every_rule_has_a_case() -> None:
-    assert {case.values[0] for case in CASES} == set(CATALOG)
+    assert_every_rule_has_a_case(CASES, CATALOG)
 
 
 def test_an_empty_name_keeps_its_own_colour(run: Runner) -> None:
@@ -135,9 +128,7 @@ def test_rgba_fix_clamps(run: Runner) -> None:
 
 
 def test_real_robots_have_no_material_errors(shared_urdf: Path) -> None:
-    description = load(shared_urdf)
-    context = CheckContext(description.robot, description.filename)
-    findings = [finding for check in CHECKS for finding in check(context)]
+    findings = check_family(CHECKS, load(shared_urdf))
     assert [finding for finding in findings if finding.severity.value == 'error'] == []
     # talos' rgbd_link says DarkGrey 0.5 but the global DarkGrey (0.2) wins in urdfdom (true)
     expected = {'talos_full_v2': ['link:rgbd_link']}.get(shared_urdf.stem, [])

@@ -6,9 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from rule_cases import (assert_case, assert_catalog_frozen, assert_every_rule_has_a_case,
+                        check_family, run_family)
+
 from conftest import shared_model
-from urdf_tools_ros.core.checks import CheckContext, RULES, structure
-from urdf_tools_ros.core.description import load, load_string
+from urdf_tools_ros.core.checks import structure
+from urdf_tools_ros.core.description import load
 from urdf_tools_ros.core.findings import Finding
 
 CHECKS = (structure.check_name, structure.check_version, structure.check_links_present,
@@ -33,9 +36,7 @@ def robot(body: str, attributes: str = 'name="r"') -> str:
 
 
 def run(text: str) -> list[Finding]:
-    description = load_string(text)
-    context = CheckContext(description.robot, description.filename)
-    return [finding for check in CHECKS for finding in check(context)]
+    return run_family(CHECKS, text)
 
 
 CASES = [
@@ -79,25 +80,15 @@ CASES = [
 @pytest.mark.parametrize('code, bad, element, line, text, good', CASES)
 def test_rule_fires_on_the_bad_twin_only(code: str, bad: str, element: str, line: int,
                                          text: str, good: str) -> None:
-    found = [finding for finding in run(bad) if finding.code == code]
-    assert len(found) == 1, found
-    finding = found[0]
-    assert finding.severity.value == CATALOG[code][0]
-    assert finding.element == element
-    assert finding.location is not None and finding.location.line == line
-    assert text in finding.message
-    assert run(good) == []
+    assert_case(run(bad), run(good), code, CATALOG, element, line, text)
 
 
 def test_catalog_is_frozen() -> None:
-    for code, (severity, source) in CATALOG.items():
-        assert (RULES[code].severity.value, RULES[code].source) == (severity, source), code
-        assert RULES[code].summary
+    assert_catalog_frozen(CATALOG)
 
 
 def test_every_rule_has_a_case() -> None:
-    covered = {case.values[0] for case in CASES}
-    assert covered == set(CATALOG)
+    assert_every_rule_has_a_case(CASES, CATALOG)
 
 
 def test_every_duplicate_is_reported() -> None:
@@ -113,12 +104,8 @@ def test_different_duplicate_materials_are_reported_without_identically() -> Non
 
 
 def test_real_robots_have_no_structure_findings(shared_urdf: Path) -> None:
-    description = load(shared_urdf)
-    context = CheckContext(description.robot, description.filename)
-    assert [finding for check in CHECKS for finding in check(context)] == []
+    assert check_family(CHECKS, load(shared_urdf)) == []
 
 
 def test_robotiq_with_undeclared_prefix_has_no_structure_findings() -> None:
-    description = load(shared_model('robotiq_2f_85.urdf'))
-    context = CheckContext(description.robot, description.filename)
-    assert [finding for check in CHECKS for finding in check(context)] == []
+    assert check_family(CHECKS, load(shared_model('robotiq_2f_85.urdf'))) == []

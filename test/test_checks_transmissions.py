@@ -6,8 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from urdf_tools_ros.core.checks import CheckContext, RULES, transmissions
-from urdf_tools_ros.core.description import load, load_string
+from rule_cases import (assert_case, assert_catalog_frozen, assert_every_rule_has_a_case,
+                        check_family, run_family)
+
+from urdf_tools_ros.core.checks import transmissions
+from urdf_tools_ros.core.description import load
 from urdf_tools_ros.core.findings import Finding
 
 CHECKS = (transmissions.check_transmissions, transmissions.check_ros2_control_joints)
@@ -56,9 +59,7 @@ def robot(body: str) -> str:
 
 
 def run(text: str) -> list[Finding]:
-    description = load_string(text)
-    context = CheckContext(description.robot, description.filename)
-    return [finding for check in CHECKS for finding in check(context)]
+    return run_family(CHECKS, text)
 
 
 T = 'transmission:t'
@@ -89,27 +90,16 @@ CASES = [
 @pytest.mark.parametrize('code, bad, element, line, text, good', CASES)
 def test_rule_fires_on_the_bad_twin_only(code: str, bad: str, element: str, line: int,
                                          text: str, good: str) -> None:
-    found = [finding for finding in run(bad) if finding.code == code]
-    assert len(found) == 1, found
-    finding = found[0]
-    assert finding.severity.value == CATALOG[code][0]
-    assert finding.element == element
-    assert finding.location is not None and finding.location.line == line
-    assert text in finding.message, finding.message
-    assert run(good) == []
+    assert_case(run(bad), run(good), code, CATALOG, element, line, text)
 
 
 def test_catalog_is_frozen() -> None:
-    for code, (severity, source) in CATALOG.items():
-        assert (RULES[code].severity.value, RULES[code].source) == (severity, source), code
-        assert RULES[code].summary
+    assert_catalog_frozen(CATALOG)
 
 
 def test_every_rule_has_a_case() -> None:
-    assert {case.values[0] for case in CASES} == set(CATALOG)
+    assert_every_rule_has_a_case(CASES, CATALOG)
 
 
 def test_real_robots_have_no_transmission_findings(shared_urdf: Path) -> None:
-    description = load(shared_urdf)
-    context = CheckContext(description.robot, description.filename)
-    assert [finding for check in CHECKS for finding in check(context)] == []
+    assert check_family(CHECKS, load(shared_urdf)) == []

@@ -6,60 +6,39 @@ each syntax-level problem (a missing required attribute, a number that does not 
 without 3 numbers, NaN/inf, an unknown element) into a :class:`~urdf_tools_ros.core.findings.
 Finding` of the ``loading`` rule family. Semantic rules run later on the model.
 Attribute and element names follow the URDF specification (http://wiki.ros.org/urdf/XML).
+
+This module reads ``<robot>``, ``<link>`` (inertial, visual, collision, geometry),
+``<joint>`` and ``<material>``; the values are parsed by :mod:`.xml_values`, transmissions,
+ros2_control and gazebo blocks are read by :mod:`.urdf_extensions`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-import math
-from typing import Any
-
-from .findings import Finding, Severity
+from .findings import Severity
 from .model import (Box, Calibration, Collision, Cylinder, Dynamics, Gazebo, Geometry, Inertia,
                     Inertial, Joint, Limit, Link, Material, Mesh, Mimic, Origin, Robot,
-                    Ros2Control, Ros2ControlJoint, SafetyController, SourceLocation, Sphere,
-                    Transmission, TransmissionActuator, TransmissionJoint, Vector3, Visual,
+                    Ros2Control, SafetyController, Sphere, Transmission, Vector3, Visual,
                     XmlData)
+from .urdf_extensions import ExtensionReader, KNOWN_TRANSMISSION_PART_CHILDREN
+from .xml_values import Element, KNOWN_ATTRIBUTES, local_name, Locate, Resolve
 
-Element = Any  # lxml.etree._Element; typed loosely so that the core needs no lxml stubs
-Locate = Callable[[Element], SourceLocation]
-Resolve = Callable[[str], 'str | None']
+__all__ = ['UrdfReader', 'Element', 'Locate', 'Resolve', 'KNOWN_ROBOT_CHILDREN',
+           'KNOWN_LINK_CHILDREN', 'KNOWN_JOINT_CHILDREN', 'KNOWN_ATTRIBUTES',
+           'KNOWN_TRANSMISSION_PART_CHILDREN']
 
-#: Children and attributes the URDF specification (and urdfdom) know, per element.
+#: Children the URDF specification (and urdfdom) know, per element.
 KNOWN_ROBOT_CHILDREN = frozenset({'link', 'joint', 'material', 'transmission', 'gazebo',
                                   'ros2_control'})
 KNOWN_LINK_CHILDREN = frozenset({'inertial', 'visual', 'collision'})
 KNOWN_JOINT_CHILDREN = frozenset({'origin', 'parent', 'child', 'axis', 'calibration', 'dynamics',
                                   'limit', 'mimic', 'safety_controller'})
-KNOWN_ATTRIBUTES = {
-    'limit': frozenset({'lower', 'upper', 'effort', 'velocity'}),
-    'dynamics': frozenset({'damping', 'friction'}),
-    'safety_controller': frozenset({'soft_lower_limit', 'soft_upper_limit', 'k_position',
-                                    'k_velocity'}),
-    'mimic': frozenset({'joint', 'multiplier', 'offset'}),
-    'calibration': frozenset({'rising', 'falling', 'reference_position'}),
-    'origin': frozenset({'xyz', 'rpy'}),
-    'axis': frozenset({'xyz'}),
-    'inertia': frozenset({'ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz'}),
-}
-#: Children of a ROS 1 transmission's joint/actuator that ros_control's parser reads.
-KNOWN_TRANSMISSION_PART_CHILDREN = frozenset({'hardwareInterface', 'mechanicalReduction',
-                                              'role', 'offset'})
 
-_isfinite = math.isfinite
 _ZERO: Vector3 = (0.0, 0.0, 0.0)
 _ONE: Vector3 = (1.0, 1.0, 1.0)
 _IDENTITY = Origin()
 
 
-def _local(tag: object) -> str:
-    """Tag without namespace, as written (``{ns}x`` -> ``x``); comments give ``''``."""
-    if not isinstance(tag, str):
-        return ''
-    return tag.rpartition('}')[2] if tag.startswith('{') else tag
-
-
-class UrdfReader:
+class UrdfReader(ExtensionReader):
     """
     Turn a ``<robot>`` element into a :class:`~urdf_tools_ros.core.model.Robot`.
 
@@ -67,108 +46,6 @@ class UrdfReader:
     :param resolve: Maps a mesh/texture reference to a local path or ``None``.
     :ivar findings: Loading findings collected while reading.
     """
-
-    def __init__(self, locate: Locate, resolve: Resolve) -> None:
-        self._locate = locate
-        self._resolve = resolve
-        self.findings: list[Finding] = []
-        # Attribute texts already parsed into finite numbers: files repeat "0 0 0", "1", ...
-        self._scalars: dict[str, float] = {}
-        self._vectors: dict[str, tuple[float, ...]] = {}
-
-    # -- findings -------------------------------------------------------------------------
-    def _report(self, code: str, severity: Severity, element: str, message: str,
-                node: Element, fix: str | None = None) -> None:
-        self.findings.append(Finding(code, severity, element, message, self._locate(node), fix))
-
-    # -- values ---------------------------------------------------------------------------
-    def _number(self, node: Element, attribute: str, owner: str, default: float | None,
-                required: bool = False) -> float | None:
-        text = node.get(attribute)
-        if text is None:
-            if required:
-                self._report('attribute-missing', Severity.ERROR, owner,
-                             f'<{_local(node.tag)}> has no {attribute}', node)
-            return default
-        value = self._scalars.get(text)
-        if value is not None:
-            return value
-        try:
-            value = float(text)
-        except ValueError:
-            self._report('number-invalid', Severity.ERROR, owner,
-                         f'<{_local(node.tag)} {attribute}="{text}">: not a number', node)
-            return default
-        if not _isfinite(value):
-            self._report('number-not-finite', Severity.ERROR, owner,
-                         f'<{_local(node.tag)} {attribute}="{text}">: not finite', node)
-        else:
-            self._scalars[text] = value
-        return value
-
-    def _float(self, node: Element, attribute: str, owner: str, default: float,
-               required: bool = False) -> float:
-        value = self._number(node, attribute, owner, default, required)
-        return default if value is None else value
-
-    def _numbers(self, node: Element, attribute: str, owner: str, default: tuple[float, ...],
-                 required: bool = False) -> tuple[float, ...]:
-        text = node.get(attribute)
-        if text is None:
-            if required:
-                self._report('attribute-missing', Severity.ERROR, owner,
-                             f'<{_local(node.tag)}> has no {attribute}', node)
-            return default
-        values = self._vectors.get(text)
-        if values is not None and len(values) == len(default):
-            return values
-        try:
-            values = tuple(map(float, text.split()))
-        except ValueError:
-            self._report('number-invalid', Severity.ERROR, owner,
-                         f'<{_local(node.tag)} {attribute}="{text}">: not numbers', node)
-            return default
-        if len(values) != len(default):
-            self._report('vector-size', Severity.ERROR, owner,
-                         f'<{_local(node.tag)} {attribute}="{text}">: expected {len(default)} '
-                         f'numbers, got {len(values)}', node)
-            return default
-        # A finite sum means every value is finite (NaN and inf propagate); a sum that
-        # overflows is decided value by value.
-        if not _isfinite(sum(values)) and not all(map(_isfinite, values)):
-            self._report('number-not-finite', Severity.ERROR, owner,
-                         f'<{_local(node.tag)} {attribute}="{text}">: not finite', node)
-        else:
-            self._vectors[text] = values
-        return values
-
-    def _vector3(self, node: Element, attribute: str, owner: str, default: Vector3,
-                 required: bool = False) -> Vector3:
-        x, y, z = self._numbers(node, attribute, owner, default, required)
-        return (x, y, z)
-
-    def _name(self, node: Element, kind: str, owner: str) -> str:
-        name = node.get('name')
-        if not name:
-            self._report('attribute-missing', Severity.ERROR, owner,
-                         f'<{kind}> has no name', node)
-            return ''
-        return str(name)
-
-    def _check_attributes(self, node: Element, tag: str, owner: str) -> None:
-        """Report attributes of ``node`` (local tag ``tag``) that URDF does not define."""
-        known = KNOWN_ATTRIBUTES.get(tag)
-        if known is None:
-            return
-        for attribute in node.keys():
-            if attribute not in known:
-                self._report('unknown-attribute', Severity.INFO, owner,
-                             f'<{tag}> attribute "{attribute}" is not part of URDF (ignored)',
-                             node)
-
-    def _unknown(self, node: Element, owner: str, where: str) -> None:
-        self._report('unknown-element', Severity.INFO, owner,
-                     f'<{node.tag}> is not part of URDF {where} (kept, ignored)', node)
 
     # -- elements -------------------------------------------------------------------------
     # Children are looked up as ``Element.find(tag)`` does (the first child whose tag is
@@ -190,7 +67,7 @@ class UrdfReader:
                 break
         else:
             return None
-        kind = _local(shape.tag)
+        kind = local_name(shape.tag)
         if kind == 'box':
             return Box(self._vector3(shape, 'size', owner, _ZERO, required=True))
         if kind == 'cylinder':
@@ -388,110 +265,6 @@ class UrdfReader:
         return Joint(name, joint_type, links[0], links[1], self._origin(origin_node, owner),
                      axis, calibration, dynamics, limit, mimic, safety, self._locate(node))
 
-    def _reduction(self, nodes: list[tuple[str, Element]], owner: str) -> float | None:
-        """The first of ``<mechanicalReduction>``, ``<mechanical_reduction>`` that parses."""
-        for tag, child in nodes:
-            text = (child.text or '').strip()
-            try:
-                return float(text)
-            except ValueError:
-                self._report('number-invalid', Severity.ERROR, owner,
-                             f'<{tag}>{text}</{tag}>: not a number', child)
-        return None
-
-    def _transmission_part(self, node: Element, tag: str, owner: str
-                           ) -> tuple[str, float | None, tuple[str, ...], str | None]:
-        """Read a transmission ``<joint>``/``<actuator>``: name, reduction, interfaces, role."""
-        interfaces: list[str] = []
-        reduction: Element | None = None
-        reduction_ros2: Element | None = None
-        for part in node:
-            part_tag = part.tag
-            if not isinstance(part_tag, str):
-                continue
-            if part_tag == 'hardwareInterface':
-                interfaces.append((part.text or '').strip())
-                continue
-            if part_tag == 'mechanicalReduction':
-                if reduction is None:
-                    reduction = part
-                continue
-            if part_tag == 'mechanical_reduction':
-                if reduction_ros2 is None:
-                    reduction_ros2 = part
-                continue
-            part_tag = _local(part_tag)
-            if part_tag not in KNOWN_TRANSMISSION_PART_CHILDREN \
-                    and part_tag != 'mechanical_reduction':
-                self._unknown(part, owner, f'inside a transmission <{tag}>')
-        name = self._name(node, tag, owner)
-        reductions = [] if reduction is None else [('mechanicalReduction', reduction)]
-        if reduction_ros2 is not None:
-            reductions.append(('mechanical_reduction', reduction_ros2))
-        return (name, self._reduction(reductions, owner) if reductions else None,
-                tuple(interfaces), node.get('role'))
-
-    def transmission(self, node: Element) -> Transmission:
-        """Read a ``<transmission>``, ROS 1 (``<type>``) or ros2_control (``<plugin>``) form."""
-        name = self._name(node, 'transmission', 'transmission:?')
-        owner = f'transmission:{name}'
-        type_node = plugin_node = None
-        joints: list[TransmissionJoint] = []
-        actuators: list[TransmissionActuator] = []
-        for child in node:
-            tag = child.tag
-            if not isinstance(tag, str):
-                continue
-            if tag == 'type':
-                if type_node is None:
-                    type_node = child
-                continue
-            if tag == 'plugin':
-                if plugin_node is None:
-                    plugin_node = child
-                continue
-            tag = _local(tag)
-            if tag == 'joint':
-                part_name, reduction, interfaces, role = self._transmission_part(
-                    child, tag, owner)
-                joints.append(TransmissionJoint(part_name, interfaces, role, reduction,
-                                                self._locate(child)))
-            elif tag == 'actuator':
-                part_name, reduction, interfaces, role = self._transmission_part(
-                    child, tag, owner)
-                actuators.append(TransmissionActuator(part_name, reduction, interfaces, role,
-                                                      self._locate(child)))
-            elif tag not in ('type', 'plugin'):
-                self._unknown(child, owner, 'inside <transmission>')
-        if type_node is None:
-            type_node = plugin_node
-        return Transmission(name, None if type_node is None else (type_node.text or '').strip(),
-                            tuple(joints), tuple(actuators), self._locate(node))
-
-    def ros2_control(self, node: Element) -> Ros2Control:
-        """Read a ``<ros2_control>`` block (hardware plugin, joints, transmissions)."""
-        name = self._name(node, 'ros2_control', 'ros2_control:?')
-        hardware = node.find('hardware')
-        plugin_node = None if hardware is None else hardware.find('plugin')
-        joints = tuple(
-            Ros2ControlJoint(self._name(child, 'joint', f'ros2_control:{name}'),
-                             tuple(i.get('name', '') for i in child.findall('command_interface')),
-                             tuple(i.get('name', '') for i in child.findall('state_interface')),
-                             self._locate(child))
-            for child in node.findall('joint'))
-        transmissions = tuple(self.transmission(child) for child in node.findall('transmission'))
-        return Ros2Control(name, node.get('type'),
-                           None if plugin_node is None else (plugin_node.text or '').strip(),
-                           joints, transmissions, self._locate(node))
-
-    def data(self, node: Element) -> XmlData:
-        """Keep an element as :class:`XmlData` (tag, attributes, text, children)."""
-        text = node.text
-        return XmlData(node.tag, tuple(node.items()), text.strip() if text else '',
-                       tuple([self.data(child) for child in node
-                              if isinstance(child.tag, str)]),
-                       self._locate(node))
-
     def robot(self, root: Element) -> Robot:
         """Read the whole ``<robot>`` element."""
         name = root.get('name')
@@ -517,10 +290,7 @@ class UrdfReader:
             elif tag == 'ros2_control':
                 controls.append(self.ros2_control(child))
             elif tag == 'gazebo':
-                data = self.data
-                gazebo.append(Gazebo(child.get('reference'),
-                                     tuple([data(c) for c in child if isinstance(c.tag, str)]),
-                                     self._locate(child)))
+                gazebo.append(self.gazebo(child))
             else:
                 unknown.append(self.data(child))
                 self._unknown(child, f'robot:{name or "?"}', 'inside <robot>')

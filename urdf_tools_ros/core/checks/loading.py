@@ -1,7 +1,8 @@
 """
 Rules of the ``loading`` family: what the reader finds while it turns XML into the model.
 
-The findings themselves are made in :mod:`urdf_tools_ros.core.urdf_reader` and
+The findings themselves are made in :mod:`urdf_tools_ros.core.urdf_reader` (with
+:mod:`~urdf_tools_ros.core.xml_values` and :mod:`~urdf_tools_ros.core.urdf_extensions`) and
 :mod:`urdf_tools_ros.core.description`; this module only catalogs their codes.
 """
 

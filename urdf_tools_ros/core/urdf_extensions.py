@@ -1,0 +1,142 @@
+"""
+Read the ``<robot>`` children that URDF leaves to other tools: transmissions, ros2_control, gazebo.
+
+:class:`ExtensionReader` turns ``<transmission>`` (ROS 1 ``<type>`` and ros2_control
+``<plugin>`` forms), ``<ros2_control>`` and ``<gazebo>`` blocks into the typed model; any other
+element it keeps as :class:`~urdf_tools_ros.core.model.XmlData`. Problems become loading
+findings, as in :class:`~urdf_tools_ros.core.xml_values.ValueReader`.
+Sources: ros_control's transmission parser (``transmission_interface``), ros2_control's
+``<ros2_control>`` URDF tags, Gazebo's ``<gazebo reference>`` extension.
+"""
+
+from __future__ import annotations
+
+from .findings import Severity
+from .model import (Gazebo, Ros2Control, Ros2ControlJoint, Transmission, TransmissionActuator,
+                    TransmissionJoint, XmlData)
+from .xml_values import Element, local_name, ValueReader
+
+#: Children of a ROS 1 transmission's joint/actuator that ros_control's parser reads.
+KNOWN_TRANSMISSION_PART_CHILDREN = frozenset({'hardwareInterface', 'mechanicalReduction',
+                                              'role', 'offset'})
+
+
+class ExtensionReader(ValueReader):
+    """
+    Read ``<transmission>``, ``<ros2_control>``, ``<gazebo>`` and unknown elements.
+
+    :param locate: Maps an element to its :class:`SourceLocation` (original xacro file:line).
+    :param resolve: Maps a mesh/texture reference to a local path or ``None``.
+    :ivar findings: Loading findings collected while reading.
+    """
+
+    def _reduction(self, nodes: list[tuple[str, Element]], owner: str) -> float | None:
+        """The first of ``<mechanicalReduction>``, ``<mechanical_reduction>`` that parses."""
+        for tag, child in nodes:
+            text = (child.text or '').strip()
+            try:
+                return float(text)
+            except ValueError:
+                self._report('number-invalid', Severity.ERROR, owner,
+                             f'<{tag}>{text}</{tag}>: not a number', child)
+        return None
+
+    def _transmission_part(self, node: Element, tag: str, owner: str
+                           ) -> tuple[str, float | None, tuple[str, ...], str | None]:
+        """Read a transmission ``<joint>``/``<actuator>``: name, reduction, interfaces, role."""
+        interfaces: list[str] = []
+        reduction: Element | None = None
+        reduction_ros2: Element | None = None
+        for part in node:
+            part_tag = part.tag
+            if not isinstance(part_tag, str):
+                continue
+            if part_tag == 'hardwareInterface':
+                interfaces.append((part.text or '').strip())
+                continue
+            if part_tag == 'mechanicalReduction':
+                if reduction is None:
+                    reduction = part
+                continue
+            if part_tag == 'mechanical_reduction':
+                if reduction_ros2 is None:
+                    reduction_ros2 = part
+                continue
+            part_tag = local_name(part_tag)
+            if part_tag not in KNOWN_TRANSMISSION_PART_CHILDREN \
+                    and part_tag != 'mechanical_reduction':
+                self._unknown(part, owner, f'inside a transmission <{tag}>')
+        name = self._name(node, tag, owner)
+        reductions = [] if reduction is None else [('mechanicalReduction', reduction)]
+        if reduction_ros2 is not None:
+            reductions.append(('mechanical_reduction', reduction_ros2))
+        return (name, self._reduction(reductions, owner) if reductions else None,
+                tuple(interfaces), node.get('role'))
+
+    def transmission(self, node: Element) -> Transmission:
+        """Read a ``<transmission>``, ROS 1 (``<type>``) or ros2_control (``<plugin>``) form."""
+        name = self._name(node, 'transmission', 'transmission:?')
+        owner = f'transmission:{name}'
+        type_node = plugin_node = None
+        joints: list[TransmissionJoint] = []
+        actuators: list[TransmissionActuator] = []
+        for child in node:
+            tag = child.tag
+            if not isinstance(tag, str):
+                continue
+            if tag == 'type':
+                if type_node is None:
+                    type_node = child
+                continue
+            if tag == 'plugin':
+                if plugin_node is None:
+                    plugin_node = child
+                continue
+            tag = local_name(tag)
+            if tag == 'joint':
+                part_name, reduction, interfaces, role = self._transmission_part(
+                    child, tag, owner)
+                joints.append(TransmissionJoint(part_name, interfaces, role, reduction,
+                                                self._locate(child)))
+            elif tag == 'actuator':
+                part_name, reduction, interfaces, role = self._transmission_part(
+                    child, tag, owner)
+                actuators.append(TransmissionActuator(part_name, reduction, interfaces, role,
+                                                      self._locate(child)))
+            elif tag not in ('type', 'plugin'):
+                self._unknown(child, owner, 'inside <transmission>')
+        if type_node is None:
+            type_node = plugin_node
+        return Transmission(name, None if type_node is None else (type_node.text or '').strip(),
+                            tuple(joints), tuple(actuators), self._locate(node))
+
+    def ros2_control(self, node: Element) -> Ros2Control:
+        """Read a ``<ros2_control>`` block (hardware plugin, joints, transmissions)."""
+        name = self._name(node, 'ros2_control', 'ros2_control:?')
+        hardware = node.find('hardware')
+        plugin_node = None if hardware is None else hardware.find('plugin')
+        joints = tuple(
+            Ros2ControlJoint(self._name(child, 'joint', f'ros2_control:{name}'),
+                             tuple(i.get('name', '') for i in child.findall('command_interface')),
+                             tuple(i.get('name', '') for i in child.findall('state_interface')),
+                             self._locate(child))
+            for child in node.findall('joint'))
+        transmissions = tuple(self.transmission(child) for child in node.findall('transmission'))
+        return Ros2Control(name, node.get('type'),
+                           None if plugin_node is None else (plugin_node.text or '').strip(),
+                           joints, transmissions, self._locate(node))
+
+    def gazebo(self, node: Element) -> Gazebo:
+        """Read a ``<gazebo>`` block: its ``reference`` and its child elements as data."""
+        data = self.data
+        return Gazebo(node.get('reference'),
+                      tuple([data(child) for child in node if isinstance(child.tag, str)]),
+                      self._locate(node))
+
+    def data(self, node: Element) -> XmlData:
+        """Keep an element as :class:`XmlData` (tag, attributes, text, children)."""
+        text = node.text
+        return XmlData(node.tag, tuple(node.items()), text.strip() if text else '',
+                       tuple([self.data(child) for child in node
+                              if isinstance(child.tag, str)]),
+                       self._locate(node))
