@@ -9,7 +9,10 @@ computes, for joint values given by name or as an array:
 * :meth:`~KinematicModel.link_pose_batch` (N, L, 4, 4) for N configurations;
 * :meth:`~KinematicModel.transform` ``T_source_target`` between any two links;
 * :meth:`~KinematicModel.joint_transforms` ``{joint: T_parent_child}`` of the moving joints and
-  :meth:`~KinematicModel.fixed_joint_transforms` of the fixed ones (what TF and TF static carry).
+  :meth:`~KinematicModel.fixed_joint_transforms` of the fixed ones (what TF and TF static carry);
+  :meth:`~KinematicModel.joint_transform_arrays` and
+  :meth:`~KinematicModel.fixed_joint_transform_arrays` give the same as translation and
+  quaternion arrays, the form TF messages carry, without building a matrix per joint.
 
 Joint motion ``M(q)`` after the joint's origin, per type (URDF spec, joint): revolute and
 continuous rotate by q rad about the unit axis (right-hand rule); prismatic translates by q m
@@ -37,7 +40,7 @@ from .fk_batch import BACKENDS, batch_engine
 from .fk_plan import FkPlan, general_motion, MAX_MAGNITUDE
 from .mimic import ResolvedMimic
 from .model import Robot
-from .transforms import FloatArray, inverse
+from .transforms import FloatArray, inverse, rotation_to_quaternion, transform_to_quaternion
 from .tree import KinematicTree
 
 __all__ = ['KinematicModel', 'forward_kinematics']
@@ -79,6 +82,12 @@ class KinematicModel:
         self._moving = [(names[index], int(index)) for index in plan.moving]
         self._fixed = {names[index]: plan.frames[index].copy() for index in plan.fixed_links}
         self._extended = np.zeros(plan.nq + 1)
+        self._moving_names = tuple(name for name, _ in self._moving)
+        self._quaternion_plan = _QuaternionPlan(plan)
+        fixed = list(self._fixed.values())
+        xyz, quat = transform_to_quaternion(np.stack(fixed)) if fixed else \
+            (np.zeros((0, 3)), np.zeros((0, 4)))
+        self._fixed_arrays = (tuple(self._fixed), xyz, quat)
 
     # -- description --------------------------------------------------------------------
     @property
@@ -306,6 +315,48 @@ class KinematicModel:
         """``{joint: T_parent_child}`` (4, 4) float64 of every fixed joint (for /tf_static)."""
         return {name: matrix.copy() for name, matrix in self._fixed.items()}
 
+    def joint_transform_arrays(self, positions: Positions = None
+                               ) -> tuple[tuple[str, ...], FloatArray, FloatArray]:
+        """
+        ``T_parent_child`` of every moving joint as translation and quaternion arrays.
+
+        The same transforms as :meth:`joint_transforms` (same joints, same order), split as
+        :func:`~urdf_tools_ros.core.transforms.transform_to_quaternion` splits them, but
+        computed without matrices: a revolute or continuous joint's rotation is the origin's
+        quaternion times ``(sin(θ/2) axis, cos(θ/2))``, a prismatic joint's translation is the
+        origin's plus ``θ R_origin axis`` (floating and planar joints go through their
+        matrix). One vectorised step for all joints (talos, 44 joints: about 25 µs with the
+        validation, where :meth:`joint_transforms` and the conversion cost about 150 µs). Agrees
+        with the conversion of :meth:`joint_transforms` to 1e-15 up to the quaternion's sign,
+        which can differ only where ``w`` is 0 to rounding.
+
+        :param positions: See :meth:`configuration`.
+        :return: ``(joints, translation, quaternion)``: joint names in :meth:`joint_transforms`
+            order, (J, 3) float64 translations in m and (J, 4) float64 unit quaternions
+            ``(x, y, z, w)`` (geometry_msgs order) with ``w >= 0``; views of one new (J, 7)
+            array (not C-contiguous).
+        :raises UnknownJointError, JointStateError: see :meth:`configuration`.
+        """
+        values = self.configuration(positions)
+        extended = self._extended
+        extended[:self._plan.nq] = values
+        xyz, quat = self._quaternion_plan.compute(extended)
+        for row, index in self._quaternion_plan.general:
+            matrix = self._plan.frames[index] @ general_motion(self._plan, index, values[None])[0]
+            xyz[row], quat[row] = transform_to_quaternion(matrix)
+        return self._moving_names, xyz, quat
+
+    def fixed_joint_transform_arrays(self) -> tuple[tuple[str, ...], FloatArray, FloatArray]:
+        """
+        ``T_parent_child`` of every fixed joint as translation and quaternion arrays.
+
+        :return: ``(joints, translation, quaternion)``: names in :meth:`fixed_joint_transforms`
+            order, (F, 3) float64 in m and (F, 4) float64 ``(x, y, z, w)`` with ``w >= 0``;
+            new arrays.
+        """
+        names, xyz, quat = self._fixed_arrays
+        return names, xyz.copy(), quat.copy()
+
     # -- N configurations -----------------------------------------------------------------
     def link_pose_batch(self, positions: npt.ArrayLike) -> FloatArray:
         """
@@ -335,6 +386,61 @@ class KinematicModel:
         poses = self.link_pose_batch(positions)
         result: FloatArray = inverse(poses[:, first]) @ poses[:, second]
         return result
+
+
+class _QuaternionPlan:
+    """
+    Constants of :meth:`KinematicModel.joint_transform_arrays` for the moving joints.
+
+    Row j (moving link l) of the 7 values ``(tx, ty, tz, qx, qy, qz, qw)`` is
+    ``base + lin slide + cos(h) q0 + sin(h) q1`` with ``θ = mult q[src] + off`` (fk_plan),
+    ``h = θ / 2`` for a rotation (else 0) and ``lin = θ`` for a prismatic joint (else 0). With
+    ``(v, w)`` the origin's quaternion and ``a`` the unit axis, the Hamilton product
+    ``(v, w) (sin(h) a, cos(h)) = (cos(h) v + sin(h) (w a + v × a), cos(h) w - sin(h) v·a)``
+    gives ``q0 = (0, v, w)`` and ``q1 = (0, w a + v × a, -v·a)``; ``base`` and ``slide`` are
+    the translation columns of fk_plan's ``frame_a`` and ``frame_c``.
+    """
+
+    def __init__(self, plan: FkPlan) -> None:
+        moving = plan.moving
+        count = len(moving)
+        kinds = [plan.kinds[index] for index in moving]
+        rotation = np.array([kind in ('rx', 'ry', 'rz', 'r') for kind in kinds], dtype=bool)
+        self.src = plan.src[moving]
+        self.mult = plan.mult[moving]
+        self.off = plan.off[moving]
+        self.half = np.where(rotation, 0.5, 0.0)
+        self.linear = np.array([kind == 'p' for kind in kinds], dtype=np.float64)
+        axes = plan.axes[moving].copy()
+        signed = np.array([kind in ('rx', 'ry', 'rz') for kind in kinds], dtype=bool)
+        axes[signed] = np.abs(axes[signed])  # the sign is folded into mult and off
+        origin_quaternion = rotation_to_quaternion(plan.frames[moving]) if count else \
+            np.zeros((0, 4))
+        vector, scalar = origin_quaternion[:, :3], origin_quaternion[:, 3:]
+        #: (4, J, 7): base, slide, q0, q1 (see the class doc).
+        self.terms = np.zeros((4, count, 7))
+        self.terms[0, :, :3] = plan.frame_a[moving, :3, 3]
+        self.terms[1, :, :3] = plan.frame_c[moving, :3, 3] * self.linear[:, None]
+        self.terms[2, :, 3:] = origin_quaternion
+        self.terms[3, :, 3:6] = (scalar * axes + np.cross(vector, axes)) * rotation[:, None]
+        self.terms[3, :, 6] = -np.einsum('ij,ij->i', vector, axes) * rotation
+        #: ``(row, link index)`` of floating and planar joints, computed through matrices.
+        self.general = tuple((row, int(index)) for row, index in enumerate(moving)
+                             if plan.kinds[index] in ('floating', 'planar'))
+
+    def compute(self, extended: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """(J, 3) translations and (J, 4) quaternions (w >= 0), views of one new array."""
+        theta = extended[self.src] * self.mult + self.off
+        factors = np.empty((4, len(theta)))
+        factors[0] = 1.0
+        np.multiply(theta, self.linear, out=factors[1])
+        half = theta * self.half
+        np.cos(half, out=factors[2])
+        np.sin(half, out=factors[3])
+        out = (factors[:, :, None] * self.terms).sum(axis=0)
+        quaternion = out[:, 3:]
+        np.negative(quaternion, out=quaternion, where=quaternion[:, 3:] < 0.0)
+        return out[:, :3], quaternion
 
 
 def forward_kinematics(robot: Robot | KinematicTree,

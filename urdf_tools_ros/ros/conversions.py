@@ -4,6 +4,8 @@ Messages <-> core types: the only module that reads or writes ROS message fields
 * time stamps: ``builtin_interfaces/Time`` <-> integer nanoseconds;
 * ``std_msgs/String`` <-> the description's XML;
 * ``sensor_msgs/JointState`` <-> :class:`~urdf_tools_ros.core.joint_state.JointStateSample`;
+  :class:`JointStateDecoder` reads the stamp, names and positions straight from the serialized
+  form for the high-rate ``joint_states`` path;
 * ``T_parent_child`` (4, 4) transforms -> ``geometry_msgs/TransformStamped`` and
   ``tf2_msgs/TFMessage``; :class:`TfEncoder` writes the same message straight to its serialized
   form (CDR bytes, which ``Publisher.publish`` accepts) for the high-rate ``/tf`` path;
@@ -24,6 +26,7 @@ from builtin_interfaces.msg import Time
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from geometry_msgs.msg import TransformStamped
 import numpy as np
+from rclpy.serialization import deserialize_message
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 from tf2_msgs.msg import TFMessage
@@ -32,7 +35,7 @@ from ..core.findings import Finding, Severity
 from ..core.joint_state import JointStateSample
 from ..core.transforms import FloatArray, transform_to_quaternion
 
-__all__ = ['Edge', 'TfEncoder', 'description_from_msg', 'description_to_msg',
+__all__ = ['Edge', 'JointStateDecoder', 'TfEncoder', 'description_from_msg', 'description_to_msg',
            'diagnostics_msg', 'joint_state_from_msg', 'joint_state_to_msg', 'tf_message',
            'time_from_msg', 'time_to_msg', 'transform_msg']
 
@@ -94,6 +97,71 @@ def joint_state_from_msg(msg: JointState) -> tuple[int, JointStateSample]:
     sample = JointStateSample(tuple(msg.name), tuple(msg.position), tuple(msg.velocity),
                               tuple(msg.effort))
     return time_from_msg(msg.header.stamp), sample
+
+
+_UINT32 = struct.Struct('<I')
+_STAMP = struct.Struct('<iI')
+#: Encapsulation of XCDR1 little endian, as Fast DDS and Cyclone DDS serialize ROS 2 messages.
+_CDR_LE = b'\x00\x01'
+
+
+class JointStateDecoder:
+    """
+    Stamp, names and positions of a serialized ``sensor_msgs/JointState`` (a raw subscription).
+
+    Reads XCDR1 little endian (see :class:`TfEncoder`) directly: the header stamp, the
+    ``name`` sequence and the ``position`` doubles; ``velocity`` and ``effort`` are not read.
+    A topic repeats the same names, so the bytes of the last ``name`` sequence are kept and a
+    message carrying the same bytes reuses its names without decoding them. Any other encoding
+    goes through ``rclpy.serialization``.
+    """
+
+    def __init__(self) -> None:
+        self._names_start = -1
+        self._names_bytes = b''
+        self._names: tuple[str, ...] = ()
+
+    def decode(self, data: bytes) -> tuple[int, tuple[str, ...], FloatArray]:
+        """
+        Decode one message.
+
+        :param data: The serialized message, with its 4-byte encapsulation header.
+        :return: Stamp in integer nanoseconds, the names, and the (P,) float64 positions (rad
+            or m; P may differ from the number of names, values may be NaN).
+        :raises ValueError, struct.error: if ``data`` is not a serialized JointState.
+        """
+        if data[:2] != _CDR_LE:
+            stamp_ns, sample = joint_state_from_msg(deserialize_message(data, JointState))
+            return stamp_ns, sample.name, np.array(sample.position, dtype=np.float64)
+        sec, nanosec = _STAMP.unpack_from(data, 4)
+        start = 16 + _UINT32.unpack_from(data, 12)[0]  # after frame_id (buffer offsets)
+        start += -(start - 4) % 4
+        names = self._names
+        end = start + len(self._names_bytes)
+        if start != self._names_start or data[start:end] != self._names_bytes:
+            names, end = self._read_names(data, start)
+        end += -(end - 4) % 4
+        count = _UINT32.unpack_from(data, end)[0]
+        end += 4
+        end += -(end - 4) % 8
+        positions = np.frombuffer(data, '<f8', count, end).astype(np.float64)
+        return sec * _NS + nanosec, names, positions
+
+    def _read_names(self, data: bytes, start: int) -> tuple[tuple[str, ...], int]:
+        """Decode the ``name`` sequence at buffer offset ``start``; remember its bytes."""
+        count = _UINT32.unpack_from(data, start)[0]
+        offset = start + 4
+        names = []
+        for _ in range(count):
+            offset += -(offset - 4) % 4
+            length = _UINT32.unpack_from(data, offset)[0]
+            if length < 1 or offset + 4 + length > len(data):
+                raise ValueError(f'JointState: bad name length {length} at byte {offset}')
+            names.append(data[offset + 4:offset + 3 + length].decode('utf-8'))
+            offset += 4 + length
+        self._names_start, self._names_bytes = start, bytes(data[start:offset])
+        self._names = tuple(names)
+        return self._names, offset
 
 
 # -- transforms ------------------------------------------------------------------------------
@@ -220,20 +288,35 @@ class TfEncoder:
         :raises KeyError: for a joint without an edge.
         """
         names = tuple(transforms)
-        template, stamp_index, double_index = self._layout(names)
         if not names:
-            return template
+            return self._layout(names)[0]
         translations, quaternions = transform_to_quaternion(
             np.stack([transforms[name] for name in names]))
+        return self.encode_arrays(names, translations, quaternions, stamp_ns)
+
+    def encode_arrays(self, joints: tuple[str, ...], translation: FloatArray,
+                      quaternion: FloatArray, stamp_ns: int) -> bytes:
+        """
+        Serialized ``tf2_msgs/TFMessage`` of joint transforms given as arrays.
+
+        :param joints: The joints, each with an edge.
+        :param translation: (J, 3) float64 ``T_parent_child`` translations, m.
+        :param quaternion: (J, 4) float64 ``(x, y, z, w)``, as
+            :meth:`~urdf_tools_ros.core.kinematics.KinematicModel.joint_transform_arrays` gives
+            them (finite; not checked here).
+        :param stamp_ns: Stamp of every transform, integer nanoseconds.
+        :raises KeyError: for a joint without an edge.
+        """
+        template, stamp_index, double_index = self._layout(joints)
+        if not joints:
+            return template
         buffer = bytearray(template)
         words = np.frombuffer(buffer, np.uint32)
         sec, nanosec = divmod(int(stamp_ns), _NS)
-        words[stamp_index[:, 0]] = np.int32(sec).view(np.uint32)
-        words[stamp_index[:, 1]] = nanosec
-        values = np.frombuffer(buffer, np.float64, offset=4,
-                               count=(len(buffer) - 4) // 8)
-        values[double_index[:, :3]] = translations
-        values[double_index[:, 3:]] = quaternions
+        words[stamp_index] = (sec & 0xFFFFFFFF, nanosec)  # int32 sec, two's complement
+        values = np.frombuffer(buffer, np.float64, offset=4, count=(len(buffer) - 4) // 8)
+        values[double_index[:, :3]] = translation
+        values[double_index[:, 3:]] = quaternion
         return bytes(buffer)
 
 
