@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from conftest import REPO, shared_model, SHARED_URDFS
+from conftest import REPO, SAMPLE_ROBOT, shared_model, SHARED_URDFS
 from urdf_tools_ros.core import fk_numba
 from urdf_tools_ros.core.description import load, load_string
 from urdf_tools_ros.core.kinematics import KinematicModel
@@ -200,3 +200,21 @@ def test_numba_runs_where_no_cache_directory_is_usable(numba_module: Any) -> Non
             'expected = KinematicModel(robot, backend="numpy").link_pose_batch(values)\n'
             'print(refused, poses.shape, numpy.abs(poses - expected).max() < 1e-12)\n')
     assert run_python(code) == 'True (1, 10, 4, 4) True'
+
+
+@pytest.mark.parametrize('backend', ['numpy', 'numba'])
+def test_out_buffer_is_filled_and_returned(backend: str) -> None:
+    if backend == 'numba':
+        pytest.importorskip('numba', exc_type=ImportError)
+    model = KinematicModel(load(SAMPLE_ROBOT).robot, backend=backend)
+    rng = np.random.default_rng(7)
+    positions = rng.uniform(-1.0, 1.0, size=(5, model.nq))
+    out = np.full((5, len(model.link_names), 4, 4), np.nan)
+    result = model.link_pose_batch(positions, out=out)
+    assert result is out
+    np.testing.assert_allclose(out, model.link_pose_batch(positions), atol=1e-12)
+    with pytest.raises(ValueError, match='out must be'):
+        model.link_pose_batch(positions, out=np.empty((4, len(model.link_names), 4, 4)))
+    with pytest.raises(ValueError, match='out must be'):
+        model.link_pose_batch(positions, out=np.empty((5, len(model.link_names), 4, 4),
+                                                      dtype=np.float32))

@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import itertools
 import math
+import socket
+from typing import Any
 
+import numpy as np
 import pytest
 
 from ros_helpers import (MIMIC_URDF, ros_context, ros_graph, RosGraph,  # noqa: F401
                          settle, wait_for)
 
-from sensor_msgs.msg import JointState  # noqa: I100
+from geometry_msgs.msg import TransformStamped  # noqa: I100
+from sensor_msgs.msg import JointState
 from std_msgs.msg import String
+from tf2_msgs.msg import TFMessage
 
+from urdf_tools_ros.core.transforms import origin, transform_to_quaternion
 from urdf_tools_ros.nodes.joint_state_publisher import JointStatePublisherNode
 from urdf_tools_ros.ros import qos
 
@@ -135,3 +141,61 @@ def test_gui_shares_the_table(ros: RosGraph) -> None:
     viewer = node.viewer
     viewer.move_joint('shoulder', 0.4)
     assert wait_for(lambda: positions(states.last)['shoulder'] == pytest.approx(0.4))
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(('127.0.0.1', 0))
+        return int(probe.getsockname()[1])
+
+
+def tf_message(parent: str, child: str, T_parent_child: np.ndarray) -> TFMessage:
+    msg = TFMessage()
+    item = TransformStamped()
+    item.header.frame_id, item.child_frame_id = parent, child
+    xyz, quat = transform_to_quaternion(T_parent_child)
+    t, r = item.transform.translation, item.transform.rotation
+    t.x, t.y, t.z = (float(v) for v in xyz)
+    r.x, r.y, r.z, r.w = (float(v) for v in quat)
+    msg.transforms = [item]
+    return msg
+
+
+def close_to(viewer: Any, link: str, expected: np.ndarray) -> bool:
+    return bool(np.allclose(viewer.link_pose(link), expected, atol=1e-6))
+
+
+def test_gui_view_follows_tf_and_falls_back_to_the_table(ros: RosGraph) -> None:
+    pytest.importorskip('viser')
+    node, description, states = start(ros, gui=True, gui_port=free_port(),
+                                      **{'zeros.shoulder': 0.5})
+    assert wait_for(lambda: node.viewer is not None)
+    viewer = node.viewer
+    model = viewer.kinematics
+    table_fk = model.link_poses({'shoulder': 0.5})
+    # no TF broadcaster: the view shows the table's state
+    assert wait_for(lambda: close_to(viewer, 'arm', table_fk['arm']))
+    assert close_to(viewer, 'tool', table_fk['tool'])
+    tf = ros.publisher(TFMessage, '/tf', qos.TF)
+    tf_static = ros.publisher(TFMessage, '/tf_static', qos.TF_STATIC)
+    T_base_arm = origin((0.0, 0.0, 0.2), (0.0, -1.0, 0.0))  # not the table's shoulder=0.5
+    T_world_base = origin((0.0, 0.0, 0.3))  # not the URDF's 0.1
+    expected_arm = T_world_base @ T_base_arm
+    tf_static.publish(tf_message('world', 'base', T_world_base))
+    assert wait_for(lambda: (tf.publish(tf_message('base', 'arm', T_base_arm)),
+                             close_to(viewer, 'arm', expected_arm))[1])
+    # the fixed tool follows the TF pose of the arm; the unbroadcast wheel stays on the table
+    assert close_to(viewer, 'tool', expected_arm @ model.fixed_joint_transforms()['tool_joint'])
+    assert close_to(viewer, 'wheel',
+                    T_world_base @ model.joint_transforms({})['wheel_joint'])
+    # a NaN transform is dropped: the view keeps the last good one
+    bad = tf_message('base', 'arm', T_base_arm)
+    bad.transforms[0].transform.translation.x = math.nan
+    tf.publish(bad)
+    settle(0.2)
+    assert close_to(viewer, 'arm', expected_arm)
+    # a new description forgets /tf (the arm is back on the table) but keeps /tf_static
+    description.publish(String(data=MIMIC_URDF))
+    T_base_arm_table = np.linalg.inv(table_fk['base']) @ table_fk['arm']
+    assert wait_for(lambda: close_to(viewer, 'arm', T_world_base @ T_base_arm_table))
+    assert states.messages

@@ -309,7 +309,11 @@ def _rotate_general(batch: BatchPlan, buffer: FloatArray, first: int, last: int,
 BACKENDS = ('auto', 'numpy', 'numba')
 
 
-def batch_engine(plan: FkPlan, backend: str) -> tuple[str, Callable[[FloatArray], FloatArray]]:
+#: ``engine(values (N, nq), out (N, L, 4, 4) or None) -> (N, L, 4, 4)``.
+BatchEngine = Callable[[FloatArray, 'FloatArray | None'], FloatArray]
+
+
+def batch_engine(plan: FkPlan, backend: str) -> tuple[str, BatchEngine]:
     """
     The batched forward kinematics of one model with the chosen backend.
 
@@ -320,7 +324,8 @@ def batch_engine(plan: FkPlan, backend: str) -> tuple[str, Callable[[FloatArray]
     :param backend: ``'numpy'`` (this module), ``'numba'`` (:mod:`.fk_numba`), or ``'auto'``:
         numba when it imports, else numpy.
     :return: ``(name, engine)``: the backend used (``'numpy'`` or ``'numba'``) and a function
-        from (N, nq) validated configurations to (N, L, 4, 4) float64 ``T_root_link``.
+        ``engine(values, out)`` from (N, nq) validated configurations to (N, L, 4, 4) float64
+        ``T_root_link``, written into ``out`` (a checked C-contiguous array) when given.
     :raises ValueError: for an unknown backend name.
     :raises ImportError: for ``'numba'`` when numba cannot be imported.
     """
@@ -331,9 +336,16 @@ def batch_engine(plan: FkPlan, backend: str) -> tuple[str, Callable[[FloatArray]
         from . import fk_numba  # imports numba: only when asked for
         if fk_numba.AVAILABLE:
             kernel = fk_numba.NumbaPlan(plan)
-            return 'numba', lambda values: fk_numba.numba_link_poses(kernel, values)
+            return 'numba', lambda values, out: fk_numba.numba_link_poses(kernel, values, out)
         if backend == 'numba':
             raise ImportError("backend='numba' needs the numba package (pip install numba), "
                               'which cannot be imported')
     batch = BatchPlan(plan)
-    return 'numpy', lambda values: batch_link_poses(batch, values)
+
+    def numpy_engine(values: FloatArray, out: FloatArray | None) -> FloatArray:
+        result = batch_link_poses(batch, values)
+        if out is None:
+            return result
+        np.copyto(out, result)
+        return out
+    return 'numpy', numpy_engine

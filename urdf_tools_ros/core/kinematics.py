@@ -30,13 +30,13 @@ joint three (``<joint>/x``, ``/y``, ``/yaw``), a floating joint six or seven (``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 import numpy as np
 import numpy.typing as npt
 
 from .errors import JointStateError, UnknownJointError, UnknownLinkError
-from .fk_batch import BACKENDS, batch_engine
+from .fk_batch import BACKENDS, batch_engine, BatchEngine
 from .fk_plan import FkPlan, general_motion, MAX_MAGNITUDE
 from .mimic import ResolvedMimic
 from .model import Robot
@@ -73,7 +73,7 @@ class KinematicModel:
         self.tree = robot if isinstance(robot, KinematicTree) else KinematicTree(robot)
         self._plan = FkPlan(self.tree, floating)
         self._backend = backend
-        self._batch: tuple[str, Callable[[FloatArray], FloatArray]] | None = None
+        self._batch: tuple[str, BatchEngine] | None = None
         if backend == 'numba':
             self._batch = batch_engine(self._plan, backend)
         plan = self._plan
@@ -358,21 +358,33 @@ class KinematicModel:
         return names, xyz.copy(), quat.copy()
 
     # -- N configurations -----------------------------------------------------------------
-    def link_pose_batch(self, positions: npt.ArrayLike) -> FloatArray:
+    def link_pose_batch(self, positions: npt.ArrayLike,
+                        out: FloatArray | None = None) -> FloatArray:
         """
         Pose of every link in the root frame for N configurations.
 
         :param positions: (N, nq) configurations in :attr:`variable_names` order.
-        :return: (N, L, 4, 4) float64 ``T_root_link``, links in :attr:`link_names` order. With
-            the numba :attr:`backend` a C-contiguous array; with numpy a transposed view of a
-            link-major buffer (not C-contiguous): use ``np.ascontiguousarray`` where C order
-            matters.
+        :param out: Optional C-contiguous (N, L, 4, 4) float64 array to write the result into
+            and return, so that repeated calls reuse one buffer (at N = 10,000 allocating the
+            result costs as much as computing it).
+        :return: (N, L, 4, 4) float64 ``T_root_link``, links in :attr:`link_names` order:
+            ``out`` when given; else with the numba :attr:`backend` a C-contiguous array, with
+            numpy a transposed view of a link-major buffer (not C-contiguous: use
+            ``np.ascontiguousarray`` where C order matters).
         :raises JointStateError: see :meth:`configurations`.
+        :raises ValueError: if ``out`` is not a C-contiguous float64 array of that shape.
         """
         values = self.configurations(positions)
+        if out is not None:
+            shape = (values.shape[0], len(self.link_names), 4, 4)
+            if not (isinstance(out, np.ndarray) and out.shape == shape
+                    and out.dtype == np.float64 and out.flags.c_contiguous
+                    and out.flags.writeable):
+                raise ValueError(f'out must be a writeable C-contiguous float64 array of shape '
+                                 f'{shape}')
         if self._batch is None:
             self._batch = batch_engine(self._plan, self._backend)
-        return self._batch[1](values)
+        return self._batch[1](values, out)
 
     def transform_batch(self, positions: npt.ArrayLike, source: str,
                         target: str) -> FloatArray:

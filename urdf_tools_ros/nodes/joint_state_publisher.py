@@ -13,6 +13,13 @@ be used is logged and the previous table kept.
 
 With ``gui`` the browser slider page (:class:`~urdf_tools_ros.gui.viewer.RobotViewer`) shares the
 table: moving a slider changes what is published, and the page follows each new description.
+Its 3D view follows ``/tf`` and ``/tf_static`` (:class:`~urdf_tools_ros.ros.tf_listener.TfListener`
+into a :class:`~urdf_tools_ros.core.tf_compose.TfFrameStore`, drawn at up to
+:data:`VIEW_RATE` Hz): each link is posed by the transforms received along its chain from the
+root link, and a joint for which no transform has arrived is posed by the table's own state
+(forward kinematics), so the page shows the robot without any TF broadcaster running and with
+one shows what TF says. A new description forgets the ``/tf`` transforms (not the latched
+``/tf_static`` ones, which are not sent again).
 """
 
 from __future__ import annotations
@@ -28,12 +35,16 @@ from std_msgs.msg import String
 from ..core.description import load_string, RobotDescription
 from ..core.errors import RobotDescriptionError
 from ..core.joint_state import ClampPolicy, JointStateTable, Refusal
+from ..core.tf_compose import joint_edges, TfFrameStore
 from ..ros import conversions, parameters, qos
 from ..ros.ament import ament_package_locator
+from ..ros.tf_listener import TfListener
 
-__all__ = ['JointStatePublisherNode', 'main']
+__all__ = ['JointStatePublisherNode', 'VIEW_RATE', 'main']
 
 _WARN_PERIOD = 5.0  # s between two warnings about refused source values
+#: Largest rate at which the 3D view of the ``gui`` page is posed from TF, Hz.
+VIEW_RATE = 20.0
 
 
 def _describe(refusals: list[Refusal]) -> str:
@@ -64,6 +75,8 @@ class JointStatePublisherNode(Node):
                              f'{", ".join(parameters.CLAMP_CHOICES)}') from None
         self._table: JointStateTable | None = None
         self._viewer: Any = None
+        self._tf_frames = TfFrameStore()
+        self._view_key: object = None
         self._publisher = self.create_publisher(JointState, 'joint_states',
                                                 qos.JOINT_STATES_PUBLISHER)
         self.create_subscription(String, 'robot_description', self._on_robot_description,
@@ -143,19 +156,48 @@ class JointStatePublisherNode(Node):
 
     def _show(self, description: RobotDescription, table: JointStateTable) -> None:
         """Show the description in the slider page (started on the first description)."""
+        self._tf_frames.reset()
+        self._view_key = None
         if self._viewer is not None:
             self._viewer.set_description(description, table)
+            self._on_view_timer()
             return
         try:
             from ..gui.viewer import RobotViewer
             self._viewer = RobotViewer(description, table, host=self._settings['gui_host'],
-                                       port=self._settings['gui_port'])
+                                       port=self._settings['gui_port'], follow_kinematics=False)
         except (ImportError, OSError) as exc:
             self.get_logger().error(f'gui: cannot serve the slider page ({exc}); running '
                                     'without it')
             self._settings['gui'] = False
             return
+        TfListener(self, self._tf_frames, self._on_tf_problems)
+        self.create_timer(1.0 / VIEW_RATE, self._on_view_timer)
+        self._on_view_timer()
         self.get_logger().info(f'gui: joint sliders at {self._viewer.url}')
+
+    def _on_tf_problems(self, problems: list[str]) -> None:
+        self.get_logger().warning('tf: ' + '; '.join(problems[:5]),
+                                  throttle_duration_sec=_WARN_PERIOD)
+
+    def _on_view_timer(self) -> None:
+        """Pose the page's links from TF, falling back to the table's state (module doc)."""
+        viewer = self._viewer
+        model = None if viewer is None else viewer.kinematics
+        if model is None:  # no page, or a description without a tree: the page draws it
+            return
+        positions = viewer.positions
+        key = (self._tf_frames.version, tuple(positions.items()))
+        if key == self._view_key:
+            return
+        self._view_key = key
+        try:
+            fallback = joint_edges(model, positions)
+        except RobotDescriptionError as exc:
+            self.get_logger().warning(f'gui: joint state not drawable: {exc}',
+                                      throttle_duration_sec=_WARN_PERIOD)
+            return
+        viewer.set_link_poses(self._tf_frames.link_poses(model.tree, fallback))
 
     def destroy_node(self) -> None:
         """Close the slider page, then destroy the node."""
