@@ -26,8 +26,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import rclpy
-from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
@@ -38,6 +36,7 @@ from ..core.joint_state import ClampPolicy, JointStateTable, Refusal
 from ..core.tf_compose import joint_edges, TfFrameStore
 from ..ros import conversions, parameters, qos
 from ..ros.ament import ament_package_locator
+from ..ros.spin import spin_node
 from ..ros.tf_listener import TfListener
 
 __all__ = ['JointStatePublisherNode', 'VIEW_RATE', 'main']
@@ -209,15 +208,7 @@ class JointStatePublisherNode(Node):
 
 def main(args: list[str] | None = None) -> None:
     """Run the joint-state publisher until shut down."""
-    rclpy.init(args=args)
-    node = JointStatePublisherNode()
-    try:
-        rclpy.spin(node)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        node.destroy_node()
-        rclpy.try_shutdown()
+    spin_node(JointStatePublisherNode, args)
 
 
 if __name__ == '__main__':

@@ -26,8 +26,6 @@ from typing import Any
 
 from diagnostic_msgs.msg import DiagnosticArray
 from rcl_interfaces.msg import SetParametersResult
-import rclpy
-from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from std_msgs.msg import String
@@ -38,6 +36,7 @@ from ..core.errors import DescriptionLoadError, RobotDescriptionError
 from ..core.findings import Finding, Severity
 from ..ros import conversions, parameters, qos
 from ..ros.ament import ament_package_locator
+from ..ros.spin import spin_node
 
 __all__ = ['DescriptionSource', 'RobotDescriptionNode', 'main']
 
@@ -259,15 +258,7 @@ class RobotDescriptionNode(Node):
 
 def main(args: list[str] | None = None) -> None:
     """Run the robot description node until shut down."""
-    rclpy.init(args=args)
-    node = RobotDescriptionNode()
-    try:
-        rclpy.spin(node)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        node.destroy_node()
-        rclpy.try_shutdown()
+    spin_node(RobotDescriptionNode, args)
 
 
 if __name__ == '__main__':

@@ -35,8 +35,6 @@ from __future__ import annotations
 from typing import Any
 
 from rcl_interfaces.msg import SetParametersResult
-import rclpy
-from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from sensor_msgs.msg import JointState
@@ -48,6 +46,7 @@ from ..core.errors import RobotDescriptionError
 from ..core.tf_frames import TfFrames, TfThrottle
 from ..ros import conversions, parameters, qos
 from ..ros.ament import ament_package_locator
+from ..ros.spin import spin_node
 from ..ros.subscription_thread import SubscriptionThread
 
 __all__ = ['TfBroadcasterNode', 'TfFrames', 'TfThrottle', 'main']
@@ -182,15 +181,7 @@ class TfBroadcasterNode(Node):
 
 def main(args: list[str] | None = None, node_name: str = 'tf_broadcaster') -> None:
     """Run the TF broadcaster until shut down."""
-    rclpy.init(args=args)
-    node = TfBroadcasterNode(node_name)
-    try:
-        rclpy.spin(node)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        node.destroy_node()
-        rclpy.try_shutdown()
+    spin_node(lambda: TfBroadcasterNode(node_name), args)
 
 
 if __name__ == '__main__':
