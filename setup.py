@@ -48,10 +48,10 @@ setup(
         'console_scripts': [
             'urdf-tools = urdf_tools_ros.cli.main:main',
             'check = urdf_tools_ros.cli.main:check_main',
-            'robot_description = urdf_tools_ros.nodes.robot_description:main',
-            'joint_state_publisher = urdf_tools_ros.nodes.joint_state_publisher:main',
-            'tf_broadcaster = urdf_tools_ros.nodes.tf_broadcaster:main',
-            'robot_state_publisher = urdf_tools_ros.nodes.robot_state_publisher:main',
+            'robot_description = urdf_tools_ros.nodes.entry:robot_description',
+            'joint_state_publisher = urdf_tools_ros.nodes.entry:joint_state_publisher',
+            'tf_broadcaster = urdf_tools_ros.nodes.entry:tf_broadcaster',
+            'robot_state_publisher = urdf_tools_ros.nodes.entry:robot_state_publisher',
         ],
     },
 )

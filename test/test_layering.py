@@ -36,3 +36,15 @@ def test_check_cli_imports_no_gui_or_rclpy() -> None:
                             text=True, check=True)
     modules = json.loads(result.stdout.strip().splitlines()[-1])
     assert not [name for name in modules if name.split('.')[0] in ('rclpy', 'viser')]
+
+
+def test_node_executables_without_ros_exit_2_with_a_message() -> None:
+    code = ('import sys\n'
+            'sys.modules["rclpy"] = None\n'
+            'from urdf_tools_ros.nodes import entry\n'
+            'entry.tf_broadcaster()\n')
+    result = subprocess.run([sys.executable, '-c', code], cwd=REPO, capture_output=True,
+                            text=True)
+    assert result.returncode == 2
+    assert 'needs ROS 2 (rclpy is not importable)' in result.stderr
+    assert 'Traceback' not in result.stderr
