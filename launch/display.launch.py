@@ -61,7 +61,10 @@ def generate_launch_description() -> LaunchDescription:
             name='joint_state_publisher', output='screen',
             parameters=[
                 PathJoinSubstitution([share, 'config', 'joint_state_publisher.yaml']),
-                {'gui': LaunchConfiguration('gui'), 'use_sim_time': use_sim_time}]),
+                {'gui': LaunchConfiguration('gui'),
+                 'frame_prefix': ParameterValue(LaunchConfiguration('frame_prefix'),
+                                                value_type=str),
+                 'use_sim_time': use_sim_time}]),
         Node(
             package='urdf_tools_ros', executable='tf_broadcaster',
             name='tf_broadcaster', output='screen',

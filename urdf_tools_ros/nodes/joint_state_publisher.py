@@ -74,7 +74,7 @@ class JointStatePublisherNode(Node):
                              f'{", ".join(parameters.CLAMP_CHOICES)}') from None
         self._table: JointStateTable | None = None
         self._viewer: Any = None
-        self._tf_frames = TfFrameStore()
+        self._tf_frames = TfFrameStore(self._settings['frame_prefix'])
         self._view_key: object = None
         self._publisher = self.create_publisher(JointState, 'joint_states',
                                                 qos.JOINT_STATES_PUBLISHER)

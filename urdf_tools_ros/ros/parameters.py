@@ -137,6 +137,9 @@ JOINT_STATE_PARAMETERS: tuple[ParameterSpec, ...] = (
     ParameterSpec('gui_port', 8080,
                   'Port of the slider page (the next free one when taken).', minimum=1,
                   maximum=65535),
+    ParameterSpec('frame_prefix', '',
+                  'Prefix of the TF frame ids the slider page follows (the frame_prefix of the '
+                  'TF broadcaster); frames without it are ignored.'),
 )
 
 #: The TF broadcaster node (robot_state_publisher's names and defaults).
