@@ -54,7 +54,7 @@ def test_errors_exit_1_with_compiler_style_lines(tmp_path: Path) -> None:
     path.write_text(BROKEN)
     result = cli('check', str(path))
     assert result.returncode == 1
-    assert re.search(rf'^{re.escape(str(path))}:4: error\[[a-z-]+\]: joint:j: .*1\.2.*0\.4',
+    assert re.search(rf'^{re.escape(str(path))}:8: error\[[a-z-]+\]: joint:j: .*1\.2.*0\.4',
                      result.stdout, re.MULTILINE), result.stdout
     assert '1 error,' in result.stdout
 
@@ -104,7 +104,7 @@ def test_json_format(tmp_path: Path) -> None:
     data = json.loads(result.stdout)
     assert data['counts']['error'] >= 1
     errors = [f for f in data['findings'] if f['severity'] == 'error']
-    assert errors[0]['line'] == 4 and errors[0]['element'] == 'joint:j'
+    assert errors[0]['line'] == 8 and errors[0]['element'] == 'joint:j'
     assert errors[0]['file'] == str(path)
 
 
@@ -125,7 +125,7 @@ def test_stdin_input() -> None:
     result = subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'check', '-'],
                             input=BROKEN, cwd=REPO, capture_output=True, text=True)
     assert result.returncode == 1
-    assert '<stdin>:4: error[' in result.stdout
+    assert '<stdin>:8: error[' in result.stdout
 
 
 def test_xacro_args_and_package_path(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ those, and the kinematic code refuses them. Every element keeps its :class:`Sour
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Union
 
@@ -175,6 +175,8 @@ class Calibration:
 
     rising: float | None = None
     falling: float | None = None
+    #: Where the element stands (not part of equality: two equal limits are equal anywhere).
+    location: SourceLocation | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +185,8 @@ class Dynamics:
 
     damping: float = 0.0
     friction: float = 0.0
+    #: Where the element stands (not part of equality: two equal limits are equal anywhere).
+    location: SourceLocation | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +202,8 @@ class Limit:
     upper: float = 0.0
     effort: float | None = None
     velocity: float | None = None
+    #: Where the element stands (not part of equality: two equal limits are equal anywhere).
+    location: SourceLocation | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +213,8 @@ class Mimic:
     joint: str
     multiplier: float = 1.0
     offset: float = 0.0
+    #: Where the element stands (not part of equality: two equal limits are equal anywhere).
+    location: SourceLocation | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,6 +233,8 @@ class SafetyController:
     soft_upper_limit: float | None = None
     k_position: float = 0.0
     k_velocity: float | None = None
+    #: Where the element stands (not part of equality: two equal limits are equal anywhere).
+    location: SourceLocation | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

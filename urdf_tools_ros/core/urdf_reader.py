@@ -239,13 +239,16 @@ class UrdfReader(ExtensionReader):
                 limit = Limit(self._float(child, 'lower', owner, 0.0),
                               self._float(child, 'upper', owner, 0.0),
                               self._number(child, 'effort', owner, None),
-                              self._number(child, 'velocity', owner, None))
+                              self._number(child, 'velocity', owner, None),
+                              self._locate(child))
             elif tag == 'dynamics':
                 dynamics = Dynamics(self._float(child, 'damping', owner, 0.0),
-                                    self._float(child, 'friction', owner, 0.0))
+                                    self._float(child, 'friction', owner, 0.0),
+                                    self._locate(child))
             elif tag == 'calibration':
                 calibration = Calibration(self._number(child, 'rising', owner, None),
-                                          self._number(child, 'falling', owner, None))
+                                          self._number(child, 'falling', owner, None),
+                                          self._locate(child))
             elif tag == 'mimic':
                 source = child.get('joint')
                 if not source:
@@ -253,13 +256,15 @@ class UrdfReader(ExtensionReader):
                                  '<mimic> has no joint', child)
                 else:
                     mimic = Mimic(source, self._float(child, 'multiplier', owner, 1.0),
-                                  self._float(child, 'offset', owner, 0.0))
+                                  self._float(child, 'offset', owner, 0.0),
+                                  self._locate(child))
             elif tag == 'safety_controller':
                 safety = SafetyController(
                     self._number(child, 'soft_lower_limit', owner, None),
                     self._number(child, 'soft_upper_limit', owner, None),
                     self._float(child, 'k_position', owner, 0.0),
-                    self._number(child, 'k_velocity', owner, None))
+                    self._number(child, 'k_velocity', owner, None),
+                    self._locate(child))
             else:
                 self._unknown(child, owner, 'inside <joint>')
         return Joint(name, joint_type, links[0], links[1], self._origin(origin_node, owner),

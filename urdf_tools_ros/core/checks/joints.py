@@ -106,6 +106,7 @@ def check_limit(ctx: CheckContext) -> Iterator[Finding]:
                                   where, '<limit lower="..." upper="..." effort="..." '
                                   'velocity="..."/>, or type="continuous" if it has no bounds')
             continue
+        where = limit.location or joint.location
         if limit.effort is None:
             yield ctx.finding(EFFORT_MISSING, element, f'{_name(joint)}: <limit> has no effort',
                               where, 'add effort="..." (N·m or N; the spec requires it)')
@@ -165,7 +166,7 @@ def check_safety_controller(ctx: CheckContext) -> Iterator[Finding]:
         safety = joint.safety_controller
         if safety is None:
             continue
-        element, where = f'joint:{joint.name}', joint.location
+        element, where = f'joint:{joint.name}', safety.location or joint.location
         if not _finite(safety.k_velocity, safety.k_position, safety.soft_lower_limit,
                        safety.soft_upper_limit):
             continue  # the loader reports NaN and inf
@@ -223,7 +224,7 @@ def check_calibration_and_dynamics(ctx: CheckContext) -> Iterator[Finding]:
                                       f'{format_value(value)} outside limit '
                                       f'[{format_value(limit.lower)}, '
                                       f'{format_value(limit.upper)}]: the edge can never be '
-                                      'reached', where)
+                                      'reached', calibration.location or where)
         dynamics = joint.dynamics
         if dynamics is None:
             continue
@@ -233,7 +234,7 @@ def check_calibration_and_dynamics(ctx: CheckContext) -> Iterator[Finding]:
         if negative:
             yield ctx.finding(DYNAMICS_NEGATIVE, element,
                               f'{_name(joint)}: dynamics {" and ".join(negative)} < 0 (a negative '
-                              'damping or friction adds energy)', where,
+                              'damping or friction adds energy)', dynamics.location or where,
                               'damping and friction are >= 0')
 
 
@@ -261,5 +262,5 @@ def check_mimic_range(ctx: CheckContext) -> Iterator[Finding]:
                 f'{format_value(mimic.offset)}): its range [{format_value(source.limit.lower)}, '
                 f'{format_value(source.limit.upper)}] maps to [{low:.6g}, {high:.6g}], outside '
                 f'limit [{format_value(limit.lower)}, {format_value(limit.upper)}]',
-                joint.location,
+                mimic.location or joint.location,
                 f'limit lower="{low:.6g}" upper="{high:.6g}", or narrow "{source.name}"')
