@@ -17,9 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .model import Box, Cylinder, Geometry, Inertia, Origin, Sphere
-from .transforms import rpy_to_rotation
-
-FloatArray = npt.NDArray[np.float64]
+from .transforms import FloatArray, rpy_to_rotation
 
 #: Relative tolerance of the triangle inequality on principal moments, as a fraction of the
 #: largest moment: covers values rounded to a few significant digits in a file.

@@ -20,7 +20,8 @@ from .model import (Box, Calibration, Collision, Cylinder, Dynamics, Gazebo, Geo
                     Ros2Control, SafetyController, Sphere, Transmission, Vector3, Visual,
                     XmlData)
 from .urdf_extensions import ExtensionReader, KNOWN_TRANSMISSION_PART_CHILDREN
-from .xml_values import Element, KNOWN_ATTRIBUTES, local_name, Locate, Resolve
+from .xml_values import (Element, first_children, KNOWN_ATTRIBUTES, local_name, Locate,
+                         Resolve)
 
 __all__ = ['UrdfReader', 'Element', 'Locate', 'Resolve', 'KNOWN_ROBOT_CHILDREN',
            'KNOWN_LINK_CHILDREN', 'KNOWN_JOINT_CHILDREN', 'KNOWN_ATTRIBUTES',
@@ -92,14 +93,7 @@ class UrdfReader(ExtensionReader):
         name = node.get('name') or ''
         color: tuple[float, ...] | None = None
         texture: str | None = None
-        color_node = texture_node = None
-        for child in node:
-            tag = child.tag
-            if tag == 'color':
-                if color_node is None:
-                    color_node = child
-            elif tag == 'texture' and texture_node is None:
-                texture_node = child
+        color_node, texture_node = first_children(node, ('color', 'texture'))
         if color_node is not None:
             color = self._numbers(color_node, 'rgba', owner, (0.0, 0.0, 0.0, 1.0), True)
         if texture_node is not None:
@@ -112,17 +106,7 @@ class UrdfReader(ExtensionReader):
                         self._resolve(texture) if texture else None)
 
     def _inertial(self, node: Element, owner: str) -> Inertial | None:
-        mass_node = inertia_node = origin_node = None
-        for child in node:
-            tag = child.tag
-            if tag == 'mass':
-                if mass_node is None:
-                    mass_node = child
-            elif tag == 'inertia':
-                if inertia_node is None:
-                    inertia_node = child
-            elif tag == 'origin' and origin_node is None:
-                origin_node = child
+        mass_node, inertia_node, origin_node = first_children(node, ('mass', 'inertia', 'origin'))
         if mass_node is None or inertia_node is None:
             missing = '<mass>' if mass_node is None else '<inertia>'
             self._report('inertial-incomplete', Severity.ERROR, owner,
@@ -140,30 +124,14 @@ class UrdfReader(ExtensionReader):
         return Inertial(mass, inertia, self._origin(origin_node, owner), self._locate(node))
 
     def _visual(self, node: Element, owner: str) -> Visual:
-        origin_node = geometry_node = material_node = None
-        for child in node:
-            tag = child.tag
-            if tag == 'origin':
-                if origin_node is None:
-                    origin_node = child
-            elif tag == 'geometry':
-                if geometry_node is None:
-                    geometry_node = child
-            elif tag == 'material' and material_node is None:
-                material_node = child
+        origin_node, geometry_node, material_node = first_children(
+            node, ('origin', 'geometry', 'material'))
         material = None if material_node is None else self.material(material_node, owner)
         return Visual(self._geometry(geometry_node, owner), self._origin(origin_node, owner),
                       node.get('name'), material, self._locate(node))
 
     def _collision(self, node: Element, owner: str) -> Collision:
-        origin_node = geometry_node = None
-        for child in node:
-            tag = child.tag
-            if tag == 'origin':
-                if origin_node is None:
-                    origin_node = child
-            elif tag == 'geometry' and geometry_node is None:
-                geometry_node = child
+        origin_node, geometry_node = first_children(node, ('origin', 'geometry'))
         return Collision(self._geometry(geometry_node, owner), self._origin(origin_node, owner),
                          node.get('name'), self._locate(node))
 
