@@ -123,7 +123,8 @@ def test_cookie_xacro_equals_shipped_urdf() -> None:
         import dataclasses
         if dataclasses.is_dataclass(robot) and not isinstance(robot, type):
             return tuple((f.name, strip(getattr(robot, f.name)))
-                         for f in dataclasses.fields(robot) if f.name != 'location')
+                         for f in dataclasses.fields(robot)
+                         if f.name not in ('location', 'axis_location'))
         if isinstance(robot, tuple):
             return tuple(strip(item) for item in robot)
         return robot
@@ -152,11 +153,21 @@ def test_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_unknown_elements_are_kept_and_reported_as_info() -> None:
-    desc = load_string('<robot name="r">\n<link name="a"/>\n<sensor name="s"/>\n</robot>')
-    assert [e.tag for e in desc.robot.unknown_elements] == ['sensor']
+    desc = load_string('<robot name="r">\n<link name="a"/>\n<widget name="s"/>\n</robot>')
+    assert [e.tag for e in desc.robot.unknown_elements] == ['widget']
     (finding,) = desc.findings
     assert (finding.code, finding.severity.value, finding.location.line) == \
         ('unknown-element', 'info', 3)
+
+
+def test_sensor_is_urdf_and_kept() -> None:
+    """``<sensor>`` is defined by the URDF spec (sensor): kept, no finding."""
+    desc = load_string('<robot name="r">\n<link name="a"/>\n<sensor name="s" update_rate="10">'
+                       '<parent link="a"/><camera><image width="64" height="48"/></camera>'
+                       '</sensor>\n</robot>')
+    assert [e.attribute('name') for e in desc.robot.sensors] == ['s']
+    assert desc.robot.unknown_elements == ()
+    assert desc.findings == ()
 
 
 # -- syntax-level findings --------------------------------------------------------------------

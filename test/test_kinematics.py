@@ -239,7 +239,7 @@ def test_mimic_values_are_ignored_and_never_non_finite() -> None:
     ('<joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 0"/>'
      '<limit lower="0" upper="1" effort="1" velocity="1"/></joint>', InvalidJointError, 'zero'),
     ('<joint name="j" type="hinge"><parent link="a"/><child link="b"/></joint>',
-     InvalidJointError, 'unknown joint type'),
+     InvalidJointError, 'not a URDF joint type'),
     ('<joint name="j" type="fixed"><parent link="a"/><child link="b"/>'
      '<origin xyz="nan 0 0"/></joint>', InvalidJointError, 'origin'),
     ('<joint name="j" type="fixed"><parent link="a"/><child link="a"/></joint>',

@@ -3,7 +3,9 @@ Findings: what a check says about a robot description.
 
 A finding has a stable ``code`` (``mimic-cycle``), a :class:`Severity`, the ``element`` it is
 about (``joint:elbow``), its :class:`~urdf_tools_ros.core.model.SourceLocation`, a message and,
-where one exists, a ``fix``.
+where one exists, a ``fix``, and the ``consumers`` it breaks: the real tools that refuse a file
+with this finding or compute something different from what it says (see
+:mod:`urdf_tools_ros.core.checks` for the consumers, the targets and the severity policy).
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ from .model import SourceLocation
 
 class Severity(str, enum.Enum):
     """
-    How bad a finding is.
+    How bad a finding is, for the consumers of one target (``urdf-tools check --target``).
 
-    An ``error`` breaks urdfdom, KDL or the kinematics; a ``warning`` breaks a simulator or is
-    very likely a mistake; ``info`` is worth knowing.
+    ``error``: a consumer of the target refuses the file or computes something different from
+    what it says; ``warning``: it loads everywhere but is almost certainly a mistake; ``info``:
+    style, or a problem only for consumers outside the target.
     """
 
     ERROR = 'error'
@@ -43,6 +46,9 @@ class Finding:
     :ivar message: What is wrong, with the offending value.
     :ivar location: File and line of the element, when known.
     :ivar fix: How to fix it, when a fix is known (e.g. the inertia a solid box would have).
+    :ivar consumers: The consumers (keys of :data:`urdf_tools_ros.core.checks.CONSUMERS`) that
+        refuse a file with this finding or read it differently, whatever the target; the
+        finding is an error for a target that holds one of them.
     """
 
     code: str
@@ -51,6 +57,7 @@ class Finding:
     message: str
     location: SourceLocation | None = None
     fix: str | None = None
+    consumers: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         where = f'{self.location}: ' if self.location is not None else ''

@@ -29,6 +29,7 @@ import math
 import numpy as np
 
 from .errors import InvalidJointError, TransformError
+from .joint_validation import axis_problem, joint_type_problem
 from .mimic import resolve_mimic
 from .model import Joint
 from .transforms import (axis_rotation, FloatArray, origin, quaternion_to_rotation,
@@ -96,15 +97,20 @@ def _joint_origin(joint: Joint) -> FloatArray:
 
 
 def _joint_axis(joint: Joint) -> FloatArray:
-    try:
-        return unit_axis(joint.axis, 'axis')
-    except TransformError as exc:
+    """The unit axis; the reason for a refusal is the checker's (``joint-axis-zero``)."""
+    problem = axis_problem(joint.axis)
+    if problem is not None:
+        text = ' '.join(f'{component:g}' for component in joint.axis)
         raise InvalidJointError(f'{_where(joint)}joint "{joint.name}" ({joint.joint_type}): '
-                                f'{exc}') from exc
+                                f'axis xyz="{text}" {problem}')
+    return unit_axis(joint.axis, 'axis')
 
 
 def _kind(joint: Joint, axis: FloatArray) -> tuple[str, float]:
     """Kind of the joint and the sign folded into its value."""
+    problem = joint_type_problem(joint.joint_type)
+    if problem is not None:
+        raise InvalidJointError(f'{_where(joint)}joint "{joint.name}": {problem}')
     if joint.joint_type in ('revolute', 'continuous'):
         for index, name in enumerate(('rx', 'ry', 'rz')):
             if abs(abs(axis[index]) - 1.0) == 0.0:
@@ -112,10 +118,7 @@ def _kind(joint: Joint, axis: FloatArray) -> tuple[str, float]:
         return 'r', 1.0
     if joint.joint_type == 'prismatic':
         return 'p', 1.0
-    if joint.joint_type in ('fixed', 'floating', 'planar'):
-        return joint.joint_type, 1.0
-    raise InvalidJointError(f'{_where(joint)}joint "{joint.name}": unknown joint type '
-                            f'"{joint.joint_type}"')
+    return joint.joint_type, 1.0
 
 
 class FkPlan:

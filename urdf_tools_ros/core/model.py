@@ -259,6 +259,8 @@ class Joint:
     mimic: Mimic | None = None
     safety_controller: SafetyController | None = None
     location: SourceLocation | None = None
+    #: Where the ``<axis>`` element stands (``None`` when the axis is the default).
+    axis_location: SourceLocation | None = field(default=None, compare=False)
 
     @property
     def is_moving(self) -> bool:
@@ -382,6 +384,8 @@ class Robot:
     gazebo: tuple[Gazebo, ...] = ()
     unknown_elements: tuple[XmlData, ...] = ()
     location: SourceLocation | None = None
+    #: ``<sensor>`` elements (URDF spec, sensor), kept as data.
+    sensors: tuple[XmlData, ...] = ()
 
     @cached_property
     def link_map(self) -> dict[str, Link]:

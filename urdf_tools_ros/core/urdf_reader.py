@@ -20,8 +20,7 @@ from .model import (Box, Calibration, Collision, Cylinder, Dynamics, Gazebo, Geo
                     Ros2Control, SafetyController, Sphere, Transmission, Vector3, Visual,
                     XmlData)
 from .urdf_extensions import ExtensionReader, KNOWN_TRANSMISSION_PART_CHILDREN
-from .xml_values import (Element, first_children, KNOWN_ATTRIBUTES, local_name, Locate,
-                         Resolve)
+from .xml_values import Element, KNOWN_ATTRIBUTES, local_name, Locate, Resolve
 
 __all__ = ['UrdfReader', 'Element', 'Locate', 'Resolve', 'KNOWN_ROBOT_CHILDREN',
            'KNOWN_LINK_CHILDREN', 'KNOWN_JOINT_CHILDREN', 'KNOWN_ATTRIBUTES',
@@ -29,7 +28,7 @@ __all__ = ['UrdfReader', 'Element', 'Locate', 'Resolve', 'KNOWN_ROBOT_CHILDREN',
 
 #: Children the URDF specification (and urdfdom) know, per element.
 KNOWN_ROBOT_CHILDREN = frozenset({'link', 'joint', 'material', 'transmission', 'gazebo',
-                                  'ros2_control'})
+                                  'ros2_control', 'sensor'})
 KNOWN_LINK_CHILDREN = frozenset({'inertial', 'visual', 'collision'})
 KNOWN_JOINT_CHILDREN = frozenset({'origin', 'parent', 'child', 'axis', 'calibration', 'dynamics',
                                   'limit', 'mimic', 'safety_controller'})
@@ -60,14 +59,15 @@ class UrdfReader(ExtensionReader):
                       self._vector3(node, 'rpy', owner, _ZERO))
 
     def _geometry(self, node: Element | None, owner: str) -> Geometry | None:
-        """Read a ``<geometry>`` element (its first child element is the shape)."""
+        """Read a ``<geometry>`` element (its first child element is the shape, as urdfdom)."""
         if node is None:
             return None
-        for shape in node:
-            if isinstance(shape.tag, str):
-                break
-        else:
+        shapes = [shape for shape in node if isinstance(shape.tag, str)]
+        if not shapes:
             return None
+        shape = shapes[0]
+        for extra in shapes[1:]:
+            self._report_duplicate(extra, shape, local_name(extra.tag), node, owner)
         kind = local_name(shape.tag)
         if kind == 'box':
             return Box(self._vector3(shape, 'size', owner, _ZERO, required=True))
@@ -93,7 +93,7 @@ class UrdfReader(ExtensionReader):
         name = node.get('name') or ''
         color: tuple[float, ...] | None = None
         texture: str | None = None
-        color_node, texture_node = first_children(node, ('color', 'texture'))
+        color_node, texture_node = self._first_children(node, ('color', 'texture'), owner)
         if color_node is not None:
             color = self._numbers(color_node, 'rgba', owner, (0.0, 0.0, 0.0, 1.0), True)
         if texture_node is not None:
@@ -106,7 +106,8 @@ class UrdfReader(ExtensionReader):
                         self._resolve(texture) if texture else None)
 
     def _inertial(self, node: Element, owner: str) -> Inertial | None:
-        mass_node, inertia_node, origin_node = first_children(node, ('mass', 'inertia', 'origin'))
+        mass_node, inertia_node, origin_node = self._first_children(
+            node, ('mass', 'inertia', 'origin'), owner)
         if mass_node is None or inertia_node is None:
             missing = '<mass>' if mass_node is None else '<inertia>'
             self._report('inertial-incomplete', Severity.ERROR, owner,
@@ -124,14 +125,19 @@ class UrdfReader(ExtensionReader):
         return Inertial(mass, inertia, self._origin(origin_node, owner), self._locate(node))
 
     def _visual(self, node: Element, owner: str) -> Visual:
-        origin_node, geometry_node, material_node = first_children(
-            node, ('origin', 'geometry', 'material'))
+        origin_node, geometry_node, material_node = self._first_children(
+            node, ('origin', 'geometry', 'material'), owner)
         material = None if material_node is None else self.material(material_node, owner)
+        if material_node is not None and material_node.get('name') is None:
+            self._report('attribute-missing', Severity.ERROR, owner,
+                         '<material> in a <visual> has no name: urdfdom drops the whole visual '
+                         '(RViz does not draw it) and urdf_parser_py refuses the file',
+                         material_node, '<material name="..."> (name="" keeps the colour local)')
         return Visual(self._geometry(geometry_node, owner), self._origin(origin_node, owner),
                       node.get('name'), material, self._locate(node))
 
     def _collision(self, node: Element, owner: str) -> Collision:
-        origin_node, geometry_node = first_children(node, ('origin', 'geometry'))
+        origin_node, geometry_node = self._first_children(node, ('origin', 'geometry'), owner)
         return Collision(self._geometry(geometry_node, owner), self._origin(origin_node, owner),
                          node.get('name'), self._locate(node))
 
@@ -140,6 +146,7 @@ class UrdfReader(ExtensionReader):
         name = self._name(node, 'link', 'link:?')
         owner = f'link:{name}'
         inertial: Inertial | None = None
+        inertial_node: Element | None = None
         visuals: list[Visual] = []
         collisions: list[Collision] = []
         for child in node:
@@ -153,7 +160,11 @@ class UrdfReader(ExtensionReader):
             elif tag == 'collision':
                 collisions.append(self._collision(child, owner))
             elif tag == 'inertial':
-                inertial = self._inertial(child, owner)
+                if inertial_node is None:
+                    inertial_node = child
+                    inertial = self._inertial(child, owner)
+                else:
+                    self._report_duplicate(child, inertial_node, tag, node, owner)
             else:
                 self._unknown(child, owner, 'inside <link>')
         return Link(name, inertial, tuple(visuals), tuple(collisions), self._locate(node))
@@ -166,29 +177,31 @@ class UrdfReader(ExtensionReader):
         if joint_type is None:
             self._report('attribute-missing', Severity.ERROR, owner, '<joint> has no type', node)
             joint_type = ''
-        origin_node = parent_node = child_node = None
+        elif not joint_type:
+            self._report('joint-type-unknown', Severity.ERROR, owner,
+                         f'joint "{name}": type="" is not a URDF joint type', node,
+                         'write one of the six types, e.g. type="revolute"')
+        first: dict[str, Element] = {}
         others: list[tuple[str, Element]] = []
         for child in node:
             tag = child.tag
             if not isinstance(tag, str):
                 continue
-            if tag == 'origin':
-                if origin_node is None:
-                    origin_node = child
-                continue
-            if tag == 'parent':
-                if parent_node is None:
-                    parent_node = child
-                continue
-            if tag == 'child':
-                if child_node is None:
-                    child_node = child
-                continue
             if tag[0] == '{':
-                tag = tag.rpartition('}')[2]
+                if tag.rpartition('}')[2] in KNOWN_JOINT_CHILDREN:
+                    continue  # a namespaced <x:origin> is not URDF's (urdfdom ignores it)
+                others.append((tag.rpartition('}')[2], child))
+                continue
+            if tag in KNOWN_JOINT_CHILDREN:
+                earlier = first.setdefault(tag, child)
+                if earlier is not child:
+                    self._report_duplicate(child, earlier, tag, node, owner)
+                    continue
                 if tag in ('origin', 'parent', 'child'):
                     continue
             others.append((tag, child))
+        origin_node, parent_node, child_node = (first.get('origin'), first.get('parent'),
+                                                first.get('child'))
         links: list[str] = []
         for role, role_node in (('parent', parent_node), ('child', child_node)):
             link = None if role_node is None else role_node.get('link')
@@ -198,11 +211,13 @@ class UrdfReader(ExtensionReader):
                              node if role_node is None else role_node)
             links.append(link or '')
         axis: Vector3 = (1.0, 0.0, 0.0)
+        axis_location = None
         calibration = dynamics = limit = mimic = safety = None
         for tag, child in others:
             self._check_attributes(child, tag, owner)
             if tag == 'axis':
                 axis = self._vector3(child, 'xyz', owner, (1.0, 0.0, 0.0), required=True)
+                axis_location = self._locate(child)
             elif tag == 'limit':
                 limit = Limit(self._float(child, 'lower', owner, 0.0),
                               self._float(child, 'upper', owner, 0.0),
@@ -236,7 +251,8 @@ class UrdfReader(ExtensionReader):
             else:
                 self._unknown(child, owner, 'inside <joint>')
         return Joint(name, joint_type, links[0], links[1], self._origin(origin_node, owner),
-                     axis, calibration, dynamics, limit, mimic, safety, self._locate(node))
+                     axis, calibration, dynamics, limit, mimic, safety, self._locate(node),
+                     axis_location)
 
     def robot(self, root: Element) -> Robot:
         """Read the whole ``<robot>`` element."""
@@ -248,6 +264,7 @@ class UrdfReader(ExtensionReader):
         controls: list[Ros2Control] = []
         gazebo: list[Gazebo] = []
         unknown: list[XmlData] = []
+        sensors: list[XmlData] = []
         for child in root:
             tag = child.tag
             if not isinstance(tag, str):
@@ -264,9 +281,11 @@ class UrdfReader(ExtensionReader):
                 controls.append(self.ros2_control(child))
             elif tag == 'gazebo':
                 gazebo.append(self.gazebo(child))
+            elif tag == 'sensor':
+                sensors.append(self.data(child))
             else:
                 unknown.append(self.data(child))
                 self._unknown(child, f'robot:{name or "?"}', 'inside <robot>')
         return Robot(name or '', root.get('version'), tuple(links), tuple(joints),
                      tuple(materials), tuple(transmissions), tuple(controls), tuple(gazebo),
-                     tuple(unknown), self._locate(root))
+                     tuple(unknown), self._locate(root), tuple(sensors))

@@ -45,20 +45,6 @@ def local_name(tag: object) -> str:
     return tag.rpartition('}')[2] if tag.startswith('{') else tag
 
 
-def first_children(node: Element, tags: tuple[str, ...]) -> list[Element | None]:
-    """
-    Return the first child of each tag in ``tags`` (``None`` where there is none), in one pass.
-
-    Same result as ``[node.find(tag) for tag in tags]`` for plain tags, without one scan each.
-    """
-    found: dict[str, Element] = {}
-    for child in node:
-        tag = child.tag
-        if tag in tags and tag not in found:
-            found[tag] = child
-    return [found.get(tag) for tag in tags]
-
-
 class ValueReader:
     """
     Parse attribute values of URDF elements, collecting a finding for each one that is wrong.
@@ -78,8 +64,43 @@ class ValueReader:
 
     # -- findings -------------------------------------------------------------------------
     def _report(self, code: str, severity: Severity, element: str, message: str,
-                node: Element, fix: str | None = None) -> None:
-        self.findings.append(Finding(code, severity, element, message, self._locate(node), fix))
+                node: Element, fix: str | None = None, consumers: tuple[str, ...] = ()) -> None:
+        """Add a loading finding (``consumers``: those it breaks, if not its rule's)."""
+        self.findings.append(Finding(code, severity, element, message, self._locate(node), fix,
+                                     consumers))
+
+    def _first_children(self, node: Element, tags: tuple[str, ...],
+                        owner: str) -> list[Element | None]:
+        """
+        Return the first child of each tag in ``tags``, reporting every repeated one.
+
+        urdfdom, urdf_parser_py and joint_state_publisher read the first of a repeated element
+        (``FirstChildElement``, ``getElementsByTagName(...)[0]``); MuJoCo refuses the file
+        ("repeated element"), and joint_state_publisher ignores a ``<mimic>`` or
+        ``<safety_controller>`` that is not alone. Each repeat is an ``element-duplicate``.
+        """
+        found: dict[str, Element] = {}
+        for child in node:
+            tag = child.tag
+            if tag not in tags:
+                continue
+            first = found.setdefault(tag, child)
+            if first is not child:
+                self._report_duplicate(child, first, tag, node, owner)
+        return [found.get(tag) for tag in tags]
+
+    def _report_duplicate(self, child: Element, first: Element, tag: str, parent: Element,
+                          owner: str) -> None:
+        consumers: tuple[str, ...] = ('mujoco',)
+        ignored = ''
+        if tag in ('mimic', 'safety_controller'):
+            consumers = ('mujoco', 'joint_state_publisher')
+            ignored = ('; joint_state_publisher ignores a <' + tag + '> that is not alone')
+        self._report('element-duplicate', Severity.WARNING, owner,
+                     f'<{local_name(parent.tag)}> has a second <{tag}> (the first is at '
+                     f'{self._locate(first)}); urdfdom and urdf_parser_py read the first, '
+                     f'MuJoCo refuses the file{ignored}', child,
+                     f'remove the second <{tag}>', consumers)
 
     # -- values ---------------------------------------------------------------------------
     def _number(self, node: Element, attribute: str, owner: str, default: float | None,

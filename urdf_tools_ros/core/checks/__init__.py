@@ -1,17 +1,33 @@
 """
-The rule catalog and the check runner.
+The rule catalog, the consumers and targets of the severity policy, and the check runner.
 
-Every rule has a stable ``code``, a default :class:`~urdf_tools_ros.core.findings.Severity`, a
-one-line summary and its source (``urdfdom`` for what urdfdom itself reports, ``urdf_tools_ros``
-for what urdfdom misses, with the physical or ROS reason in the rule module). Rule families live
-in one module each; each registers its rules with :func:`rule` and its check functions with
-:func:`check`. :func:`check_description` runs them all and returns every finding.
+Every rule has a stable ``code``, a one-line summary, its ``source`` (``urdfdom`` for what urdfdom
+itself reports, ``urdf_tools_ros`` for what urdfdom misses), a ``reference`` (spec section, tool
+or issue the rule comes from) and the ``consumers`` it protects: the real tools that refuse a
+file with such a finding or compute something different from what the file says.
+
+Severity policy (README, "Severity policy"). A finding's severity depends on the *target*, the
+set of consumers the user cares about (``urdf-tools check --target``, default ``ros``):
+
+* **error**: a consumer of the target refuses the file, or computes something different from
+  what it says (a different pose, mass or joint motion);
+* **warning**: every consumer of the target loads it as written, but it is almost certainly a
+  mistake;
+* **info**: style, or a problem that only consumers outside the target have.
+
+A rule's ``severity`` is the one it has when no consumer of the target is among its consumers.
+A finding may name its own consumers (the same rule can break MuJoCo on one link and nothing on
+another); otherwise it has its rule's. :data:`TARGETS` lists the consumers of each target; this
+package's own kinematics and nodes (``urdf_tools_ros``) belong to every target, so that nothing
+that checks clean is refused by :class:`~urdf_tools_ros.core.kinematics.KinematicModel` or a node.
+Rule families live in one module each; each registers its rules with :func:`rule` and its check
+functions with :func:`check`. :func:`check_description` runs them all and returns every finding.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 import importlib
 from typing import TYPE_CHECKING
 
@@ -22,22 +38,63 @@ if TYPE_CHECKING:
     from ..description import RobotDescription
 
 
+#: The consumers of a URDF the policy speaks of, by key: what each one is.
+CONSUMERS: dict[str, str] = {
+    'urdfdom': 'urdfdom (check_urdf; robot_state_publisher, RViz, MoveIt, Gazebo and pinocchio '
+               'read URDF through it)',
+    'urdf_parser_py': 'urdf_parser_py, the Python URDF reader of ROS tools',
+    'kdl': "kdl_parser and KDL, robot_state_publisher's kinematics",
+    'joint_state_publisher': 'joint_state_publisher(_gui) 2.4',
+    'ros2_control': 'ros2_control (its URDF parsing of <ros2_control> and <transmission>)',
+    'gazebo': "Gazebo's URDF to SDF conversion (SDFormat; fixed joints lumped)",
+    'mujoco': "MuJoCo's URDF import (MjModel.from_xml_path)",
+    'pinocchio': "pinocchio's URDF import (buildModelFromUrdf)",
+    'urdf_tools_ros': "this package's kinematics, joint-state publisher and TF broadcaster",
+}
+
+#: The consumers of each target: a finding is an error for a target when it breaks one of them.
+#: Gazebo and pinocchio read URDF through urdfdom, so they refuse what it refuses.
+TARGETS: dict[str, frozenset[str]] = {
+    'ros': frozenset({'urdfdom', 'urdf_parser_py', 'kdl', 'joint_state_publisher',
+                      'ros2_control', 'urdf_tools_ros'}),
+    'gazebo': frozenset({'urdfdom', 'gazebo', 'urdf_tools_ros'}),
+    'mujoco': frozenset({'mujoco', 'urdf_tools_ros'}),
+    'pinocchio': frozenset({'urdfdom', 'pinocchio', 'urdf_tools_ros'}),
+}
+#: The target of :func:`check_description` when none is given.
+DEFAULT_TARGET = 'ros'
+
+
 @dataclass(frozen=True, slots=True)
 class Rule:
     """
     One rule of the catalog.
 
     :ivar code: Stable kebab-case code, e.g. ``mimic-cycle``.
-    :ivar severity: Severity of its findings.
+    :ivar severity: Severity of its findings for a target none of whose consumers it breaks
+        (warning or info; error only for rules every target's consumer refuses).
     :ivar summary: What the rule checks, one line.
     :ivar source: ``urdfdom`` when urdfdom (check_urdf) reports the same problem, else
         ``urdf_tools_ros``.
+    :ivar consumers: Keys of :data:`CONSUMERS` that refuse a file with this finding or read it
+        differently from what it says (a finding may name its own instead).
+    :ivar reference: Where the rule comes from: spec section, tool and source file, issue.
     """
 
     code: str
     severity: Severity
     summary: str
     source: str = 'urdf_tools_ros'
+    consumers: tuple[str, ...] = ()
+    reference: str = ''
+
+    def severity_for(self, target: str = DEFAULT_TARGET) -> Severity:
+        """
+        Return the severity of this rule's findings (with the rule's consumers) for ``target``.
+
+        :raises KeyError: if ``target`` is not one of :data:`TARGETS`.
+        """
+        return Severity.ERROR if TARGETS[target].intersection(self.consumers) else self.severity
 
 
 #: Every rule by code, in registration order.
@@ -51,13 +108,20 @@ FAMILIES = ('loading', 'structure', 'joints', 'tree', 'mimic', 'inertial', 'geom
             'materials', 'transmissions', 'gazebo')
 
 
-def rule(code: str, severity: Severity, summary: str, source: str = 'urdf_tools_ros') -> str:
+def rule(code: str, severity: Severity, summary: str, source: str = 'urdf_tools_ros', *,
+         consumers: Sequence[str] = (), reference: str = '') -> str:
     """
     Register a rule and return its code.
 
-    :raises ValueError: if ``code`` is registered already with another definition.
+    :param consumers: Keys of :data:`CONSUMERS` that refuse or misread a file with it.
+    :param reference: Spec section, tool or issue the rule comes from.
+    :raises ValueError: if ``code`` is registered already with another definition, or a
+        consumer is not in :data:`CONSUMERS`.
     """
-    new = Rule(code, severity, summary, source)
+    unknown = [name for name in consumers if name not in CONSUMERS]
+    if unknown:
+        raise ValueError(f'rule {code!r}: unknown consumers {unknown}')
+    new = Rule(code, severity, summary, source, tuple(consumers), reference)
     old = RULES.setdefault(code, new)
     if old != new:
         raise ValueError(f'rule {code!r} registered twice with different definitions')
@@ -84,14 +148,18 @@ class CheckContext:
     cache: dict[str, object] = field(default_factory=dict)
 
     def finding(self, code: str, element: str, message: str,
-                location: SourceLocation | None = None, fix: str | None = None) -> Finding:
+                location: SourceLocation | None = None, fix: str | None = None,
+                consumers: Sequence[str] | None = None) -> Finding:
         """
-        Make a finding of rule ``code`` with the rule's severity.
+        Make a finding of rule ``code`` with the rule's severity (the target is applied later).
 
+        :param consumers: The consumers this finding breaks, when they differ from the rule's.
         :raises KeyError: if ``code`` is not a registered rule.
         """
-        return Finding(code, RULES[code].severity, element, message,
-                       location if location is not None else self.robot.location, fix)
+        rule_ = RULES[code]
+        return Finding(code, rule_.severity, element, message,
+                       location if location is not None else self.robot.location, fix,
+                       rule_.consumers if consumers is None else tuple(consumers))
 
 
 def load_families() -> None:
@@ -124,15 +192,51 @@ def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
     return sorted(findings, key=key)
 
 
-def check_description(description: RobotDescription) -> list[Finding]:
+def for_target(finding: Finding, target: str = DEFAULT_TARGET) -> Finding:
+    """
+    Return ``finding`` with its severity for ``target`` (see the module doc).
+
+    A finding without consumers of its own takes its rule's. It is an error when one of its
+    consumers belongs to the target, else it has its rule's severity; a finding of a code
+    outside the catalog keeps its own.
+
+    :raises KeyError: if ``target`` is not one of :data:`TARGETS`.
+    """
+    consumers = TARGETS[target]
+    known = RULES.get(finding.code)
+    own = finding.consumers or (known.consumers if known is not None else ())
+    if consumers.intersection(own):
+        severity = Severity.ERROR
+    else:
+        severity = known.severity if known is not None else finding.severity
+    if severity is finding.severity and own == finding.consumers:
+        return finding
+    return replace(finding, severity=severity, consumers=own)
+
+
+def check_description(description: RobotDescription,
+                      target: str = DEFAULT_TARGET) -> list[Finding]:
     """
     Return every finding about ``description``: those of loading, then of every rule, sorted.
 
     :param description: A loaded description (:func:`urdf_tools_ros.core.description.load`).
-    :return: Findings sorted by file and line, errors first on a line.
+    :param target: Whose verdicts are errors: a key of :data:`TARGETS` (``ros``, ``gazebo``,
+        ``mujoco``, ``pinocchio``).
+    :return: Findings sorted by file and line, errors first on a line, each with its severity
+        for ``target``.
+    :raises KeyError: if ``target`` is not one of :data:`TARGETS`.
     """
-    return sort_findings([*description.findings,
-                          *run_checks(description.robot, description.filename)])
+    if target not in TARGETS:
+        raise KeyError(f'unknown target {target!r}; one of {", ".join(TARGETS)}')
+    load_families()
+    findings = [*description.findings, *run_checks(description.robot, description.filename)]
+    return sort_findings(for_target(finding, target) for finding in findings)
+
+
+def broken_consumers(finding: Finding, target: str = DEFAULT_TARGET) -> tuple[str, ...]:
+    """The consumers of ``target`` that ``finding`` breaks, in :data:`CONSUMERS` order."""
+    consumers = TARGETS[target]
+    return tuple(name for name in CONSUMERS if name in consumers and name in finding.consumers)
 
 
 def format_value(value: float) -> str:

@@ -26,12 +26,11 @@ import math
 
 from . import check, CheckContext, format_value, rule
 from ..findings import Finding, Severity
-from ..model import Joint, JOINT_TYPES
+from ..joint_validation import axis_norm, axis_problem, AXIS_TYPES, joint_type_problem
+from ..model import Joint
 
 #: Types whose ``<limit lower upper>`` bound the position (URDF spec, joint/limit).
 BOUNDED_TYPES = frozenset({'revolute', 'prismatic'})
-#: Types that use ``<axis>``.
-AXIS_TYPES = frozenset({'revolute', 'continuous', 'prismatic', 'planar'})
 #: Largest ``| |axis| - 1 |`` accepted as unit length: ``0 0.707 0.707`` (3 digits) passes.
 AXIS_NORM_TOLERANCE = 1e-3
 #: Slack of the mimic range comparison, rad or m (values written with ~6 digits).
@@ -85,13 +84,22 @@ def _name(joint: Joint) -> str:
 
 @check
 def check_type(ctx: CheckContext) -> Iterator[Finding]:
-    """Report joint types outside the URDF six (a missing type is the loader's finding)."""
+    """
+    Report joint types outside the URDF six.
+
+    The reason is :func:`~urdf_tools_ros.core.joint_validation.joint_type_problem`'s, the one
+    :class:`~urdf_tools_ros.core.kinematics.KinematicModel` refuses the joint with. An empty
+    type is the loader's finding: ``attribute-missing`` when the attribute is absent,
+    ``joint-type-unknown`` for ``type=""``.
+    """
     for joint in ctx.robot.joints:
-        if joint.joint_type and joint.joint_type not in JOINT_TYPES:
+        if not joint.joint_type:
+            continue
+        problem = joint_type_problem(joint.joint_type)
+        if problem is not None:
             yield ctx.finding(TYPE_UNKNOWN, f'joint:{joint.name}',
-                              f'joint "{joint.name}": type="{joint.joint_type}" is not a URDF '
-                              'joint type', joint.location,
-                              'use one of ' + ', '.join(sorted(JOINT_TYPES)))
+                              f'joint "{joint.name}": {problem}', joint.location,
+                              'write one of the six types, e.g. type="revolute"')
 
 
 @check
@@ -139,24 +147,52 @@ def check_limit(ctx: CheckContext) -> Iterator[Finding]:
                                       f'{attribute}="{format_value(-value)}" (a magnitude)')
 
 
+def unit_axis_text(axis: tuple[float, float, float]) -> str | None:
+    """
+    The normalised axis as ``<axis xyz>`` text with 6 significant digits, when it checks clean.
+
+    Rounding a long axis component by component can leave a vector that is no longer of unit
+    length within :data:`AXIS_NORM_TOLERANCE` (or, for an absurd one, all zeros): such a hint
+    would itself be reported, so ``None`` is returned instead (a fix must check clean).
+    """
+    norm = axis_norm(axis)
+    text = ' '.join(format_value(float(f'{component / norm:.6g}')) for component in axis)
+    written = tuple(float(part) for part in text.split())
+    if axis_problem(written) is not None or abs(axis_norm(written) - 1.0) > AXIS_NORM_TOLERANCE:
+        return None
+    return text
+
+
 @check
 def check_axis(ctx: CheckContext) -> Iterator[Finding]:
-    """Report a zero or non-unit ``<axis>`` on joints that use it."""
+    """
+    Report an ``<axis>`` that cannot be normalised, or that is not of unit length.
+
+    "Cannot be normalised" is :func:`~urdf_tools_ros.core.joint_validation.axis_problem`, the
+    reason :class:`~urdf_tools_ros.core.kinematics.KinematicModel` refuses the joint with. The
+    fix of a non-unit axis is the normalised axis, itself checked clean.
+    """
     for joint in ctx.robot.joints:
-        if joint.joint_type not in AXIS_TYPES or not all(map(math.isfinite, joint.axis)):
+        if joint.joint_type not in AXIS_TYPES:
             continue
-        norm = math.sqrt(sum(component * component for component in joint.axis))
+        where = joint.axis_location or joint.location
         text = ' '.join(format_value(component) for component in joint.axis)
-        if norm == 0.0:
+        problem = axis_problem(joint.axis)
+        if problem is not None:
+            if not all(map(math.isfinite, joint.axis)):
+                continue  # the loader reports NaN and inf (number-not-finite)
             yield ctx.finding(AXIS_ZERO, f'joint:{joint.name}',
-                              f'{_name(joint)}: axis xyz="{text}" is the zero vector',
-                              joint.location, 'give the unit axis of motion in the joint frame, '
+                              f'{_name(joint)}: axis xyz="{text}" {problem}', where,
+                              'give the unit axis of motion in the joint frame, '
                               'e.g. <axis xyz="0 0 1"/>')
-        elif abs(norm - 1.0) > AXIS_NORM_TOLERANCE:
-            unit = ' '.join(f'{component / norm:.6g}' for component in joint.axis)
+            continue
+        norm = axis_norm(joint.axis)
+        if abs(norm - 1.0) > AXIS_NORM_TOLERANCE:
+            unit = unit_axis_text(joint.axis)
             yield ctx.finding(AXIS_NOT_UNIT, f'joint:{joint.name}',
                               f'{_name(joint)}: axis xyz="{text}" has length {norm:.6g}, not 1',
-                              joint.location, f'<axis xyz="{unit}"/>')
+                              where, f'<axis xyz="{unit}"/>' if unit else
+                              'give the unit axis of motion, e.g. <axis xyz="0 0 1"/>')
 
 
 @check
