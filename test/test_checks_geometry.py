@@ -17,9 +17,9 @@ from urdf_tools_ros.core.findings import Finding
 CHECKS = (geometry.check_geometry, geometry.check_meshes)
 
 CATALOG = {
-    'geometry-size-negative': ('error', 'urdf_tools_ros'),
+    'geometry-size-negative': ('warning', 'urdf_tools_ros'),
     'geometry-size-zero': ('warning', 'urdf_tools_ros'),
-    'geometry-missing': ('error', 'urdfdom'),
+    'geometry-missing': ('warning', 'urdfdom'),
     'mesh-file-missing': ('warning', 'urdf_tools_ros'),
     'mesh-extension-unsupported': ('warning', 'urdf_tools_ros'),
 }

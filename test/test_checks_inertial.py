@@ -14,17 +14,17 @@ from urdf_tools_ros.core.checks import CheckContext, inertial
 from urdf_tools_ros.core.description import load
 from urdf_tools_ros.core.findings import Finding
 
-CHECKS = (inertial.check_validity, inertial.check_plausibility, inertial.check_moving_links,
+CHECKS = (inertial.check_link_inertials, inertial.check_bodies, inertial.check_plausibility,
           inertial.check_root_inertia)
 
 CATALOG = {
-    'inertial-mass-not-positive': ('error', 'urdf_tools_ros'),
-    'inertia-not-positive-definite': ('error', 'urdf_tools_ros'),
-    'inertia-triangle-inequality': ('error', 'urdf_tools_ros'),
-    'inertia-invalid-on-fixed-link': ('warning', 'urdf_tools_ros'),
+    'inertial-mass-not-positive': ('warning', 'urdf_tools_ros'),
+    'inertia-not-positive-definite': ('warning', 'urdf_tools_ros'),
+    'inertia-triangle-inequality': ('warning', 'urdf_tools_ros'),
+    'link-inertia-invalid': ('info', 'urdf_tools_ros'),
     'inertia-implausible': ('warning', 'urdf_tools_ros'),
     'inertia-near-zero': ('warning', 'urdf_tools_ros'),
-    'root-link-inertia': ('warning', 'urdf_tools_ros'),
+    'root-link-inertia': ('info', 'urdf_tools_ros'),
     'inertial-missing-on-moving-link': ('warning', 'urdf_tools_ros'),
 }
 
@@ -41,14 +41,19 @@ def box(size: str, origin: str = '') -> str:
     return f'<collision>{origin}<geometry><box size="{size}"/></geometry></collision>'
 
 
-def robot(b: str = inertia(), joint_type: str = 'revolute', a: str = '') -> str:
-    """Root link a (line 2), link b (line 3), joint j from a to b (line 4)."""
+def robot(b: str = inertia(), joint_type: str = 'revolute', a: str = '',
+          c: str | None = None) -> str:
+    """Root link a (line 2), link b (line 3), joint j from a to b (line 4), link c (line 5)."""
     limit = '<limit lower="-1" upper="1" effort="1" velocity="1"/>'
+    welded = '' if c is None else (
+        f'  <link name="c">{c}</link>\n'
+        '  <joint name="k" type="fixed"><origin xyz="0 0 0.1"/><parent link="b"/>'
+        '<child link="c"/></joint>\n')
     return ('<robot name="r">\n'
             f'  <link name="a">{a}</link>\n'
             f'  <link name="b">{b}</link>\n'
             f'  <joint name="j" type="{joint_type}"><parent link="a"/><child link="b"/>{limit}'
-            '</joint>\n</robot>\n')
+            f'</joint>\n{welded}</robot>\n')
 
 
 def run(text: str) -> list[Finding]:
@@ -60,8 +65,8 @@ CASES = [
     # code, failing URDF, element, line, text in the message, passing twin
     pytest.param('inertial-mass-not-positive', robot(inertia('-2')), B, 3, 'mass=-2 kg',
                  robot(inertia('2')), id='mass-negative'),
-    pytest.param('inertial-mass-not-positive', robot(inertia('0'), 'fixed'), B, 3,
-                 'mass=0 kg (a body without mass has no inertia)',
+    pytest.param('inertial-mass-not-positive', robot(inertia('0')), B, 3,
+                 'a body without mass has no inertia',
                  robot(inertia('0', '0 0 0 0 0 0'), 'fixed'), id='mass-zero-with-inertia'),
     pytest.param('inertia-not-positive-definite', robot(inertia('1', '-1e-3 0 0 1e-3 0 1e-3')),
                  B, 3, 'not positive definite', robot(), id='not-pd-negative-moment'),
@@ -71,11 +76,11 @@ CASES = [
     pytest.param('inertia-triangle-inequality', robot(inertia('1', '1e-3 0 0 1e-3 0 3e-3')),
                  B, 3, '0.001 + 0.001 < 0.003', robot(inertia('1', '1e-3 0 0 1e-3 0 2e-3')),
                  id='triangle'),
-    pytest.param('inertia-invalid-on-fixed-link',
-                 robot(inertia('1e-6', '2.371e-8 6.119e-8 1.179e-8 2.833e-8 7.74e-9 3.849e-8'),
-                       'fixed'), B, 3, 'lumped into its parent',
-                 robot(inertia('1e-6', '2.371e-8 0 0 2.833e-8 0 3.849e-8'), 'fixed'),
-                 id='invalid-on-fixed'),
+    pytest.param('link-inertia-invalid',
+                 robot(c=inertia('1e-6', '2.371e-8 6.119e-8 1.179e-8 2.833e-8 7.74e-9 3.849e-8')),
+                 'link:c', 5, 'welded by a fixed joint',
+                 robot(c=inertia('1e-6', '2.371e-8 0 0 2.833e-8 0 3.849e-8')),
+                 id='invalid-on-welded-link'),
     pytest.param('inertia-implausible', robot(inertia('1', '1 0 0 1 0 1') + box('0.1 0.1 0.1')),
                  B, 3, 'a solid 0.1 × 0.1 × 0.1 m box of 1 kg',
                  robot(inertia('1', '1.6e-3 0 0 1.6e-3 0 1.6e-3') + box('0.1 0.1 0.1')),
@@ -92,7 +97,7 @@ CASES = [
     pytest.param('root-link-inertia', robot(a=inertia('2')), 'link:a', 2, 'mass=2 kg',
                  robot(a=inertia('0', '0 0 0 0 0 0')), id='root-inertia'),
     pytest.param('inertial-missing-on-moving-link', robot(''), B, 3,
-                 'child of a revolute joint', robot('', 'fixed'), id='missing-on-moving'),
+                 'no link of it has an <inertial>', robot('', 'fixed'), id='missing-on-moving'),
 ]
 
 
@@ -114,19 +119,24 @@ def test_implausible_fix_gives_the_solid_box_numbers() -> None:
     (finding,) = run(robot(inertia('0.6', '1 0 0 1 0 1') + box('0.1 0.1 0.2')))
     assert finding.fix is not None
     assert finding.fix.startswith('a solid 0.1 × 0.1 × 0.2 m box of 0.6 kg (its collision '
-                                  'geometry) has ixx=0.0025, iyy=0.0025, izz=0.001')
+                                  'geometry, about the centre of mass) has ixx=0.0025, '
+                                  'iyy=0.0025, izz=0.001')
     assert '<inertia ixx="0.0025" ixy="0" ixz="0" iyy="0.0025" iyz="0" izz="0.001"/>' \
         in finding.fix
 
 
-def test_implausible_uses_the_rotated_and_shifted_geometry() -> None:
-    # a 1 m rod along x whose centre is 2 m from the inertial origin: m d^2 = 4 dominates
+def test_implausible_compares_about_the_centre_of_mass() -> None:
+    # A 1 m rod along x whose centre is 2 m from the centre of mass: the tensor is about the
+    # centre of mass, so the rod is compared as if centred there (m L^2 / 12), never inflated
+    # by the parallel axis theorem (m d^2 = 4 would make a valid tensor look 50x too small).
     rod = box('1 0.01 0.01', '<origin xyz="2 0 0"/>')
     centred = '1.67e-5 0 0 0.0833 0 0.0833'  # m L^2 / 12 about the rod's centre
-    shifted = '1.67e-5 0 0 4.0833 0 4.0833'  # + m d^2 about the inertial origin
-    assert run(robot(inertia('1', shifted) + rod)) == []
+    shifted = '1.67e-5 0 0 4.0833 0 4.0833'  # + m d^2: what the old comparison asked for
+    assert run(robot(inertia('1', centred) + rod)) == []
     assert run(robot(inertia('1', centred, '<origin xyz="2 0 0"/>') + rod)) == []
-    assert [f.code for f in run(robot(inertia('1', centred) + rod))] == ['inertia-implausible']
+    (finding,) = run(robot(inertia('1', shifted) + rod))
+    assert finding.code == 'inertia-implausible'
+    assert finding.fix is not None and 'ixx=1.667e-05, iyy=0.08334, izz=0.08334' in finding.fix
     # the same rod standing along z (pitch 90 deg): the fix has the small moment on z
     standing = box('1 0.01 0.01', '<origin rpy="0 1.5707963267948966 0"/>')
     (finding,) = run(robot(inertia('1', '1 0 0 1 0 1') + standing))
@@ -153,7 +163,7 @@ def test_real_robots_have_no_inertial_errors(shared_urdf: Path) -> None:
 def test_tiago_antenna_inertia_is_invalid_but_lumped() -> None:
     found = {finding.element
              for finding in check_family(CHECKS, load(shared_model('tiago_dual.urdf')))
-             if finding.code == 'inertia-invalid-on-fixed-link'}
+             if finding.code == 'link-inertia-invalid'}
     assert found == {'link:base_antenna_left_link', 'link:base_antenna_right_link'}
 
 

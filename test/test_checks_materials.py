@@ -19,7 +19,7 @@ CHECKS = (materials.check_references, materials.check_values)
 CATALOG = {
     'material-undefined': ('warning', 'urdfdom'),
     'material-redefined': ('warning', 'urdf_tools_ros'),
-    'material-rgba-out-of-range': ('error', 'urdfdom'),
+    'material-rgba-out-of-range': ('warning', 'urdfdom'),
     'material-texture-missing': ('warning', 'urdf_tools_ros'),
 }
 

@@ -19,12 +19,12 @@ CHECKS = (structure.check_name, structure.check_version, structure.check_links_p
 
 #: code -> (severity, source): the frozen catalog of this family.
 CATALOG = {
-    'robot-name-missing': ('error', 'urdfdom'),
-    'robot-version-unsupported': ('error', 'urdfdom'),
+    'robot-name-missing': ('warning', 'urdfdom'),
+    'robot-version-unsupported': ('warning', 'urdfdom'),
     'robot-no-links': ('error', 'urdfdom'),
-    'link-duplicate': ('error', 'urdfdom'),
-    'joint-duplicate': ('error', 'urdfdom'),
-    'material-duplicate': ('error', 'urdfdom'),
+    'link-duplicate': ('warning', 'urdfdom'),
+    'joint-duplicate': ('warning', 'urdfdom'),
+    'material-duplicate': ('warning', 'urdfdom'),
 }
 
 JOINT = '  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>\n'

@@ -16,9 +16,9 @@ from urdf_tools_ros.core.findings import Finding
 CHECKS = (transmissions.check_transmissions, transmissions.check_ros2_control_joints)
 
 CATALOG = {
-    'transmission-joint-missing': ('error', 'urdf_tools_ros'),
-    'ros2-control-joint-missing': ('error', 'urdf_tools_ros'),
-    'transmission-reduction-zero': ('error', 'urdf_tools_ros'),
+    'transmission-joint-missing': ('warning', 'urdf_tools_ros'),
+    'ros2-control-joint-missing': ('warning', 'urdf_tools_ros'),
+    'transmission-reduction-zero': ('warning', 'urdf_tools_ros'),
     'transmission-no-joint': ('warning', 'urdf_tools_ros'),
     'transmission-no-actuator': ('warning', 'urdf_tools_ros'),
 }

@@ -22,7 +22,7 @@ BROKEN = """<robot name="broken">
     <parent link="a"/>
     <child link="b"/>
     <axis xyz="0 0 1"/>
-    <limit lower="1.2" upper="0.4" effort="1" velocity="1"/>
+    <limit lower="1.2" upper="0.4" effort="1"/>
   </joint>
 </robot>
 """
@@ -41,7 +41,8 @@ def test_sample_robot_checks_clean() -> None:
 
 
 @pytest.mark.parametrize('name', ['ur5_robot', 'panda', 'talos_full_v2', 'tiago_dual',
-                                  'robotiq_2f_85.urdf', 'cookie', 'cookie/xacro/cookie.xacro'])
+                                  'robotiq_2f_85_nsfix.urdf', 'cookie',
+                                  'cookie/xacro/cookie.xacro'])
 def test_shared_models_have_no_errors(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     code = run(['check', str(shared_model(name))])
     out = capsys.readouterr().out
@@ -54,8 +55,10 @@ def test_errors_exit_1_with_compiler_style_lines(tmp_path: Path) -> None:
     path.write_text(BROKEN)
     result = cli('check', str(path))
     assert result.returncode == 1
-    assert re.search(rf'^{re.escape(str(path))}:8: error\[[a-z-]+\]: joint:j: .*1\.2.*0\.4',
-                     result.stdout, re.MULTILINE), result.stdout
+    assert re.search(rf'^{re.escape(str(path))}:8: error\[joint-limit-velocity-missing\]: '
+                     'joint:j: .*no velocity.*urdfdom', result.stdout, re.MULTILINE), result.stdout
+    assert re.search(rf'^{re.escape(str(path))}:8: warning\[joint-limit-lower-above-upper\]: '
+                     'joint:j: .*1\\.2.*0\\.4', result.stdout, re.MULTILINE), result.stdout
     assert '1 error,' in result.stdout
 
 
@@ -188,3 +191,14 @@ def test_inertia_cylinder_and_sphere(args: list[str], expected: dict[str, float]
 def test_inertia_rejects_non_positive_sizes() -> None:
     result = cli('inertia', 'box', '0', '1', '1', '--mass', '1')
     assert result.returncode == 2 and 'must be > 0' in result.stderr
+
+
+def test_undeclared_namespace_is_an_error_for_ros_only(capsys: pytest.CaptureFixture[str]) -> None:
+    """robotiq_2f_85.urdf uses drake: undeclared; urdf_parser_py (a ROS consumer) refuses it."""
+    path = str(shared_model('robotiq_2f_85.urdf'))
+    assert run(['check', path]) == 1
+    out = capsys.readouterr().out
+    assert ':345: error[xml-namespace-undeclared]' in out and 'urdf_parser_py' in out
+    assert ': 1 error,' in out
+    assert run(['check', path, '--target', 'gazebo']) == 0
+    assert ': 0 errors,' in capsys.readouterr().out

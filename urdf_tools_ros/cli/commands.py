@@ -9,7 +9,8 @@ import subprocess
 import sys
 
 from . import report
-from ..core.checks import check_description, count, load_families, RULES
+from ..core.checks import (check_description, CONSUMERS, count, DEFAULT_TARGET, load_families,
+                           RULES, TARGETS)
 from ..core.description import load, parse_xacro_args, RobotDescription
 from ..core.findings import Severity
 from ..core.packages import parse_package_path
@@ -58,14 +59,14 @@ def cmd_check(args: argparse.Namespace) -> int:
         description = load_from_args(args)
     except (ValueError, argparse.ArgumentTypeError) as exc:
         return _usage_error(args, str(exc))
-    findings = check_description(description)
+    findings = check_description(description, args.target)
     name = description.filename
     if args.format == 'json':
-        text = report.format_json(name, findings)
+        text = report.format_json(name, findings, args.target)
     elif args.format == 'junit':
         text = report.format_junit(name, findings, args.werror)
     else:
-        text = report.format_text(name, findings, show_info=args.verbose)
+        text = report.format_text(name, findings, show_info=args.verbose, target=args.target)
     if args.output:
         with open(args.output, 'w', encoding='utf-8') as stream:
             stream.write(text)
@@ -146,11 +147,20 @@ def cmd_graph(args: argparse.Namespace) -> int:
 
 # -- rules ------------------------------------------------------------------------------------
 def cmd_rules(args: argparse.Namespace) -> int:
-    """Print the rule catalog: code, severity, source (urdfdom or urdf_tools_ros), summary."""
+    """
+    Print the rule catalog: code, severity per target, consumers, summary.
+
+    Severities are given for each target (``ros gazebo mujoco pinocchio``, abbreviated E, W, I);
+    ``consumers`` are those that refuse or misread a file with such a finding.
+    """
     load_families()
     width = max(len(code) for code in RULES)
+    print(f'{"code":<{width}}  {" ".join(t[:4] for t in TARGETS)}  consumers / summary')
     for code, rule in RULES.items():
-        print(f'{code:<{width}}  {rule.severity.value:<7}  {rule.source:<14}  {rule.summary}')
+        marks = '    '.join(rule.severity_for(target).value[0].upper() for target in TARGETS)
+        consumers = ', '.join(rule.consumers) or '-'
+        print(f'{code:<{width}}  {marks}     {consumers}: {rule.summary}')
+    print('\nconsumers: ' + '; '.join(f'{key}: {text}' for key, text in CONSUMERS.items()))
     return 0
 
 
@@ -164,6 +174,10 @@ def add_commands(sub: 'argparse._SubParsersAction[argparse.ArgumentParser]') -> 
     check.add_argument('--format', choices=FORMATS, default='text', help='output format')
     check.add_argument('-o', '--output', help='write the report to this file')
     check.add_argument('--werror', action='store_true', help='treat warnings as errors')
+    check.add_argument('--target', choices=list(TARGETS), default=DEFAULT_TARGET,
+                       help='whose verdicts are errors: ros (urdfdom, robot_state_publisher, '
+                            'RViz, urdf_parser_py, KDL, joint_state_publisher, ros2_control; '
+                            'default), gazebo (SDFormat), mujoco, pinocchio')
     check.add_argument('-v', '--verbose', action='store_true',
                        help='also print info findings (always counted)')
     check.add_argument('--urdf-parser-py', action='store_true',

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 import json
 from xml.sax.saxutils import escape, quoteattr
 
-from ..core.checks import count, RULES
+from ..core.checks import broken_consumers, count, DEFAULT_TARGET, RULES
 from ..core.findings import Finding, Severity
 
 
@@ -21,19 +21,34 @@ def summary(filename: str, findings: Sequence[Finding]) -> str:
             f'{plural(counts[Severity.INFO], "info")}')
 
 
-def format_text(filename: str, findings: Sequence[Finding], show_info: bool = False) -> str:
+def line(finding: Finding, target: str = DEFAULT_TARGET) -> str:
     """
-    Compiler-style lines ``file:line: severity[code]: element: message``, then the summary.
+    One compiler-style line; an error ends with the consumers of ``target`` it breaks.
+
+    ``file:line: severity[code]: element: message (fix: ...) [breaks: urdfdom, ...]``.
+    """
+    text = str(finding)
+    broken = broken_consumers(finding, target)
+    if finding.severity is Severity.ERROR and broken:
+        text += f' [breaks: {", ".join(broken)}]'
+    return text
+
+
+def format_text(filename: str, findings: Sequence[Finding], show_info: bool = False,
+                target: str = DEFAULT_TARGET) -> str:
+    """
+    Compiler-style lines (:func:`line`), then the summary.
 
     :param show_info: Include info findings (they are always counted in the summary).
+    :param target: The target the severities were computed for (names the broken consumers).
     """
-    lines = [str(f) for f in findings if show_info or f.severity is not Severity.INFO]
+    lines = [line(f, target) for f in findings if show_info or f.severity is not Severity.INFO]
     lines.append(summary(filename, findings))
     return '\n'.join(lines) + '\n'
 
 
-def finding_dict(finding: Finding) -> dict[str, object]:
-    """A JSON-ready dict of one finding."""
+def finding_dict(finding: Finding, target: str = DEFAULT_TARGET) -> dict[str, object]:
+    """A JSON-ready dict of one finding (``breaks``: the consumers of ``target`` it breaks)."""
     location = finding.location
     return {
         'code': finding.code,
@@ -44,16 +59,20 @@ def finding_dict(finding: Finding) -> dict[str, object]:
         'line': None if location is None else location.line,
         'fix': finding.fix,
         'source': RULES[finding.code].source if finding.code in RULES else None,
+        'consumers': list(finding.consumers),
+        'breaks': list(broken_consumers(finding, target)),
     }
 
 
-def format_json(filename: str, findings: Sequence[Finding]) -> str:
-    """``{"file", "counts", "findings": [...]}`` as indented JSON."""
+def format_json(filename: str, findings: Sequence[Finding],
+                target: str = DEFAULT_TARGET) -> str:
+    """``{"file", "target", "counts", "findings": [...]}`` as indented JSON."""
     counts = count(findings)
     return json.dumps({
         'file': filename,
+        'target': target,
         'counts': {severity.value: n for severity, n in counts.items()},
-        'findings': [finding_dict(f) for f in findings],
+        'findings': [finding_dict(f, target) for f in findings],
     }, indent=2) + '\n'
 
 

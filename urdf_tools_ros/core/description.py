@@ -134,39 +134,118 @@ def _parser(recover: bool = False) -> etree.XMLParser:
                            remove_pis=True)
 
 
+#: An XML declaration anywhere (only the first one, before the root element, is looked at).
+_DECLARATION = re.compile(r'<\?xml\b.*?\?>', re.DOTALL)
+#: libxml2's messages for what tinyxml2 (urdfdom) reads and lxml refuses, by kind.
+_DECLARATION_ERRORS = ('XML declaration allowed only at the start', 'Unsupported version')
+_TRAILING_ERRORS = ('Extra content at the end of the document',)
+
+
+def _blank(text: str, start: int, stop: int) -> str:
+    """``text`` with ``[start, stop)`` replaced by spaces, newlines kept (lines do not move)."""
+    return text[:start] + re.sub(r'[^\n]', ' ', text[start:stop]) + text[stop:]
+
+
+def _recover(text: str, filename: str, messages: list[str],
+             findings: list[Finding]) -> str | None:
+    """
+    Repair what urdfdom (tinyxml2) reads and libxml2 refuses, with a finding for each repair.
+
+    A declaration that is not at the very start, or names a version libxml2 does not know
+    (``<?xml version="0.0"?>``, written by some exporters), is blanked; content after the root
+    element's end tag is cut. Line numbers do not change.
+
+    :return: The repaired text, or ``None`` when the errors are of another kind.
+    """
+    repaired = text
+    if any(message.startswith(_DECLARATION_ERRORS) for message in messages):
+        match = _DECLARATION.search(text)
+        if match is None or '<' in text[:match.start()].replace('<!--', ''):
+            return None
+        line = text.count('\n', 0, match.start()) + 1
+        misplaced = match.start() > 0
+        what = ('comes after other text (it must be the very first thing in the file)'
+                if misplaced else f'names an XML version libxml2 does not know: '
+                f'{match.group(0)[:60]}')
+        findings.append(Finding(
+            'xml-declaration-invalid', Severity.WARNING, 'robot',
+            f'the XML declaration {what}; urdfdom reads the file, urdf_parser_py (lxml) refuses '
+            'it' + (' and so does joint_state_publisher (expat)' if misplaced else ''),
+            SourceLocation(filename, line),
+            'start the file with <?xml version="1.0"?> (or leave the declaration out)',
+            ('urdf_parser_py', 'joint_state_publisher') if misplaced else ('urdf_parser_py',)))
+        repaired = _blank(repaired, match.start(), match.end())
+    if any(message.startswith(_TRAILING_ERRORS) for message in messages):
+        end = _root_end(repaired)
+        if end is None:
+            return None
+        line = repaired.count('\n', 0, end) + 1
+        findings.append(Finding(
+            'xml-trailing-content', Severity.WARNING, 'robot',
+            f'there is content after the end tag of the root element (line {line}); urdfdom '
+            'ignores it, urdf_parser_py (lxml) and joint_state_publisher (expat) refuse the file',
+            SourceLocation(filename, line), 'remove everything after the </robot> end tag'))
+        repaired = repaired[:end] + re.sub(r'[^\n]', '', repaired[end:])
+    return repaired if repaired != text else None
+
+
+def _root_end(text: str) -> int | None:
+    """The offset just after the first end tag that closes a well-formed document, or None."""
+    for match in re.finditer(r'</[^>]*>', text):
+        try:
+            etree.fromstring(text[:match.end()].encode('utf-8'), _parser())
+        except etree.XMLSyntaxError:
+            continue
+        return match.end()
+    return None
+
+
 def parse_xml(text: str, filename: str) -> tuple[Any, list[Finding]]:
     """
     Parse XML text safely into an lxml element, keeping source lines.
 
-    :return: ``(root element, findings)``; undeclared namespace prefixes are findings.
+    What urdfdom reads though it is not well-formed XML is read too, with a finding: an
+    undeclared namespace prefix, a misplaced or unknown-version XML declaration, content after
+    the root element.
+
+    :return: ``(root element, findings)``.
     :raises DescriptionLoadError: on malformed XML, entity declarations or a root that is not
         ``<robot>``, naming the file and line.
     """
     findings: list[Finding] = []
-    data = text.encode('utf-8')
-    parser = _parser()
-    try:
-        root: Any = etree.fromstring(data, parser)
-    except etree.XMLSyntaxError as exc:
-        entries = list(parser.error_log)
-        if not entries or any(e.type_name != 'NS_ERR_UNDEFINED_NAMESPACE' for e in entries):
-            first = entries[0] if entries else None
-            line = first.line if first is not None else exc.lineno
-            message = first.message if first is not None else str(exc)
-            raise DescriptionLoadError(f'malformed XML: {message}', filename, line) from None
-        root = etree.fromstring(data, _parser(recover=True))
-        prefixes: dict[str, int] = {}
-        for entry in entries:
-            prefix = entry.message.split()[2] if entry.message.startswith('Namespace prefix') \
-                else entry.message
-            prefixes.setdefault(prefix, entry.line)
-        for prefix, line in prefixes.items():
-            findings.append(Finding(
-                'xml-namespace-undeclared', Severity.WARNING, 'robot',
-                f'namespace prefix "{prefix}" is used but never declared; the document is not '
-                f'namespace-well-formed XML (check_urdf accepts it, strict XML tools do not)',
-                SourceLocation(filename, line),
-                f'declare it on <robot>, e.g. xmlns:{prefix}="..."'))
+    for _ in range(3):
+        data = text.encode('utf-8')
+        parser = _parser()
+        try:
+            root: Any = etree.fromstring(data, parser)
+            break
+        except etree.XMLSyntaxError as exc:
+            entries = list(parser.error_log)
+            repaired = _recover(text, filename, [entry.message for entry in entries], findings)
+            if repaired is not None:
+                text = repaired
+                continue
+            if not entries or any(e.type_name != 'NS_ERR_UNDEFINED_NAMESPACE' for e in entries):
+                first = entries[0] if entries else None
+                line = first.line if first is not None else exc.lineno
+                message = first.message if first is not None else str(exc)
+                raise DescriptionLoadError(f'malformed XML: {message}', filename, line) from None
+            root = etree.fromstring(data, _parser(recover=True))
+            prefixes: dict[str, int] = {}
+            for entry in entries:
+                prefix = entry.message.split()[2] \
+                    if entry.message.startswith('Namespace prefix') else entry.message
+                prefixes.setdefault(prefix, entry.line)
+            for prefix, line in prefixes.items():
+                findings.append(Finding(
+                    'xml-namespace-undeclared', Severity.WARNING, 'robot',
+                    f'namespace prefix "{prefix}" is used but never declared; the document is '
+                    'not namespace-well-formed XML (check_urdf accepts it, urdf_parser_py and '
+                    'other XML tools do not)', SourceLocation(filename, line),
+                    f'declare it on <robot>, e.g. xmlns:{prefix}="..."'))
+            break
+    else:
+        raise DescriptionLoadError('malformed XML: cannot be repaired', filename)
     if root is None:
         raise DescriptionLoadError('no XML element found', filename)
     dtd: Any = root.getroottree().docinfo.internalDTD

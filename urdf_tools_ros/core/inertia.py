@@ -381,3 +381,35 @@ def describe_inertia(inertia: Inertia, digits: int = 4) -> str:
     names = [name for name in ('ixx', 'iyy', 'izz', 'ixy', 'ixz', 'iyz')
              if name in ('ixx', 'iyy', 'izz') or getattr(inertia, name) != 0.0]
     return ', '.join(f'{name}={format_number(getattr(inertia, name), digits)}' for name in names)
+
+
+def combine(parts: Sequence[tuple[float, Inertia, npt.ArrayLike]]) -> tuple[float, FloatArray,
+                                                                            Inertia]:
+    """
+    Lump rigidly joined parts into one body: total mass, centre of mass, tensor about it.
+
+    ``I = Σ (R_i I_i R_iᵀ + m_i (|d_i|² E - d_i d_iᵀ))`` with ``d_i`` the part's centre of mass
+    relative to the combined one (parallel axis theorem; what Gazebo's fixed-joint lumping,
+    KDL's segment sums, MuJoCo's ``fusestatic`` and pinocchio's appended bodies compute).
+
+    :param parts: ``(mass kg, tensor about the part's centre of mass in its own axes,
+        T_body_com (4, 4))`` for each part, ``T_body_com`` placing the part's inertial frame in
+        the body frame.
+    :return: ``(mass, com (3,) in the body frame, tensor about com in body axes)``; a total mass
+        of 0 gives the origin as centre and the plain sum of rotated tensors.
+    """
+    mass = float(sum(part[0] for part in parts))
+    frames = [np.asarray(part[2], dtype=np.float64) for part in parts]
+    with np.errstate(all='ignore'):  # absurd values overflow to inf or NaN: that is the answer
+        com = np.zeros(3)
+        if mass != 0.0:
+            for part, frame in zip(parts, frames):
+                com = com + part[0] * frame[:3, 3]
+            com = com / mass
+        total = np.zeros((3, 3))
+        for (part_mass, tensor, _), frame in zip(parts, frames):
+            rotation = frame[:3, :3]
+            total += rotation @ inertia_matrix(tensor) @ rotation.T
+            offset = frame[:3, 3] - com
+            total += part_mass * (float(offset @ offset) * np.eye(3) - np.outer(offset, offset))
+    return mass, np.asarray(com, dtype=np.float64), inertia_from_matrix(total)

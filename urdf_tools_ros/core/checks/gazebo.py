@@ -17,7 +17,8 @@ from . import check, CheckContext, rule
 from ..findings import Finding, Severity
 
 REFERENCE_MISSING = rule('gazebo-reference-missing', Severity.WARNING,
-                         '<gazebo reference> names neither a link nor a joint')
+                         '<gazebo reference> names neither a link nor a joint',
+                         reference='sdformat URDF to SDF (the block is ignored with a warning)')
 #: Similarity a suggestion needs (``difflib.get_close_matches``' default cutoff).
 SUGGESTION_CUTOFF = 0.6
 

@@ -23,16 +23,23 @@ from ..model import Box, Collision, Cylinder, Link, Mesh, Sphere, Visual
 #: Mesh file extensions every common consumer (rviz, Gazebo, MoveIt) reads, lower case.
 MESH_EXTENSIONS = ('.stl', '.dae', '.obj')
 
-SIZE_NEGATIVE = rule('geometry-size-negative', Severity.ERROR,
-                     'a box side, cylinder radius or length, or sphere radius is < 0')
+_GEOMETRY = 'URDF spec, link/visual/geometry'
+SIZE_NEGATIVE = rule('geometry-size-negative', Severity.WARNING,
+                     'a box side, cylinder radius or length, or sphere radius is < 0',
+                     consumers=('mujoco',),
+                     reference=_GEOMETRY + '; MuJoCo "size must be positive in geom"')
 SIZE_ZERO = rule('geometry-size-zero', Severity.WARNING,
-                 'a size is 0 (degenerate shape) or a mesh scale factor is 0')
-GEOMETRY_MISSING = rule('geometry-missing', Severity.ERROR,
-                        'a <visual> or <collision> has no geometry', source='urdfdom')
+                 'a size is 0 (degenerate shape) or a mesh scale factor is 0', reference=_GEOMETRY)
+GEOMETRY_MISSING = rule('geometry-missing', Severity.WARNING,
+                        'a <visual> or <collision> has no geometry', source='urdfdom',
+                        consumers=('urdfdom', 'urdf_parser_py', 'mujoco'),
+                        reference=(_GEOMETRY + '; urdfdom drops the element ("Could not '
+                                   'parse visual element"); urdf_parser_py and MuJoCo refuse it'))
 MESH_FILE_MISSING = rule('mesh-file-missing', Severity.WARNING,
-                         'a mesh file cannot be resolved or does not exist')
+                         'a mesh file cannot be resolved or does not exist',
+                         reference=_GEOMETRY + '/mesh; REP 144 (package:// URIs)')
 MESH_EXTENSION = rule('mesh-extension-unsupported', Severity.WARNING,
-                      'a mesh is not .stl, .dae or .obj')
+                      'a mesh is not .stl, .dae or .obj', reference=_GEOMETRY + '/mesh')
 
 
 def _elements(link: Link) -> Iterator[tuple[str, Visual | Collision]]:

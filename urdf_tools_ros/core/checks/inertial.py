@@ -1,61 +1,65 @@
 """
-Inertial rules: mass, physical validity of the inertia tensor, plausibility, KDL and Gazebo needs.
+Inertial rules, on the bodies consumers actually simulate.
 
-Links play three roles here. A *moving* link is the child of a non-fixed joint: a simulator
-integrates it as its own body, so it needs a valid, non-negligible ``<inertial>``. A link
-attached by a *fixed* joint is lumped into its parent by Gazebo (sdformat's fixed-joint
-reduction) and summed into the parent segment by KDL, so its own tensor only matters through
-that sum; an invalid tensor there is a warning, not an error. The *root* link's inertia is
-ignored by KDL (kdl_parser warns "The root link ... has an inertia specified in the URDF, but
-KDL does not support a root link with an inertia").
+*Bodies.* A body is a *moving* link (the child of a non-fixed joint) or the root link, together
+with every link welded to it by fixed joints. Gazebo (SDFormat's fixed-joint lumping), KDL (a
+segment's inertia sums its fixed children), MuJoCo (``fusestatic``) and pinocchio (bodies
+appended to their parent joint) all simulate that *lumped* body: its mass is the sum, its tensor
+the sum of the parts' tensors moved to the common centre of mass (parallel axis theorem,
+:func:`~urdf_tools_ros.core.inertia.combine`). So physical validity (positive definite, triangle
+inequality) and "does it have mass" are judged on the lumped moving body; a welded link's own
+tensor matters only through that sum. The root body does not move (ROS puts it at the origin of
+the robot's frame; KDL ignores the root's inertia): a placeholder or singular tensor there (the
+``1e-6`` KDL workaround, mass 0 on a static base as pybullet writes it) moves nothing.
 
-Conventions accepted as correct: a massless frame link (mass 0, all-zero tensor) and a point
-mass (mass > 0, all-zero tensor) on a link attached by a fixed joint; both are common in real
-descriptions (panda_link8, ur5's tool0, talos' ``*_ft_tool_link``).
+*Tolerances.* A tensor whose entries sum to at most :data:`NEGLIGIBLE_INERTIA` kg·m² (rounding
+noise such as 1e-18...1e-38) counts as zero; positive definiteness allows rounding relative to
+the tensor's scale (:data:`ROUNDING`); the triangle inequality allows
+:data:`~urdf_tools_ros.core.inertia.TRIANGLE_RTOL` of the largest moment.
+
+*Consumers, as measured* (``test/test_consumer_oracles.py``): ROS (urdfdom, KDL, RViz) loads any
+tensor, so an invalid moving body is a warning under ``--target ros``. Gazebo (SDFormat 12)
+refuses a lumped body, the root included, whose moments break gz-math's ``ValidMoments``
+(:func:`gazebo_refuses`), and drops a moving body without mass. MuJoCo checks every link's own
+tensor before fusing (eigenvalues >= mjMINVAL = 1e-15 and A + B >= C, whatever the link's role,
+for links with mass > 0 and a non-zero tensor; :func:`mujoco_refuses`) and refuses a moving
+body whose lumped mass or principal moment is below mjMINVAL.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 import math
 from typing import cast
 
+import numpy as np
+
 from . import check, CheckContext, rule
 from ..findings import Finding, Severity
-from ..inertia import (CERTAINTY_MARGIN, describe_inertia, describe_solid, entry_scale,
-                       format_inertia_element, implied_inertia, implied_trace,
-                       is_certainly_valid, is_zero, principal_moments,
-                       triangle_inequality_violation)
-from ..model import Box, Cylinder, Inertia, Inertial, Link, MOVING_JOINT_TYPES, Origin, Sphere
+from ..inertia import (combine, describe_inertia, describe_solid, entry_scale,
+                       format_inertia_element, implied_inertia, implied_trace, is_zero,
+                       principal_moments, TRIANGLE_RTOL)
+from ..model import Box, Cylinder, Inertia, Inertial, Link, Origin, Robot, Sphere
+from ..transforms import FloatArray, origin as origin_matrix
 
-#: A moving link lighter than this is "near zero", kg.
+#: A moving body lighter than this is "near zero", kg.
 MIN_MASS = 1e-6
-#: A moving link whose largest principal moment is below this is "near zero", kg·m².
+#: A moving body whose largest principal moment is below this is "near zero", kg·m².
 MIN_MOMENT = 1e-12
+#: A tensor whose absolute entries sum to at most this is zero (rounding noise), kg·m²: MuJoCo's
+#: mjMINVAL, below which it calls a moment "not positive".
+NEGLIGIBLE_INERTIA = 1e-15
+#: MuJoCo's mjMINVAL (mujoco/mjmodel.h), kg and kg·m².
+MJ_MINVAL = 1e-15
+#: gz-math's default MassMatrix3 tolerance (in units of machine epsilon), which SDFormat uses.
+GZ_TOLERANCE = 10.0
+#: Rounding allowed in "positive definite", as a fraction of the tensor's entry scale.
+ROUNDING = 1e-12
 #: ``inertia-implausible`` fires when the sum of principal moments is off by more than this
 #: factor from that of the solid collision primitive of the same mass (the identity tensor on a
 #: 1 kg, 10 cm link is ~600 times too large; a hollow or unevenly filled link is within ~3).
 IMPLAUSIBLE_FACTOR = 10.0
-
-MASS_NOT_POSITIVE = rule('inertial-mass-not-positive', Severity.ERROR,
-                         'mass < 0, or mass 0 with a non-zero inertia tensor')
-NOT_POSITIVE_DEFINITE = rule('inertia-not-positive-definite', Severity.ERROR,
-                             'inertia tensor is not positive definite (link not attached by a '
-                             'fixed joint)')
-TRIANGLE = rule('inertia-triangle-inequality', Severity.ERROR,
-                'principal moments break I1 + I2 >= I3 (link not attached by a fixed joint)')
-INVALID_ON_FIXED = rule('inertia-invalid-on-fixed-link', Severity.WARNING,
-                        'physically invalid inertia on a link attached by a fixed joint '
-                        '(lumped into its parent by simulators)')
-IMPLAUSIBLE = rule('inertia-implausible', Severity.WARNING,
-                   'inertia is far (> 10×) from what the mass and collision primitive imply')
-NEAR_ZERO = rule('inertia-near-zero', Severity.WARNING,
-                 'a moving link has (near-)zero mass or inertia')
-ROOT_INERTIA = rule('root-link-inertia', Severity.WARNING,
-                    'the root link has an <inertial>, which KDL ignores')
-MISSING_ON_MOVING = rule('inertial-missing-on-moving-link', Severity.WARNING,
-                         'a moving link has no <inertial> (Gazebo ignores massless links)')
-
 
 #: Relative slack of the eigenvalue-free plausibility decision (traces instead of sums of
 #: principal moments): far above their rounding difference (see :func:`_surely_plausible`).
@@ -64,18 +68,215 @@ _TRACE_SLACK = 1e-9
 #: product in :func:`~urdf_tools_ros.core.inertia.implied_trace` a normal float.
 _SAFE_RANGE = (1e-50, 1e50)
 
+_BODIES = ('Gazebo lumps fixed joints (sdformat parser_urdf.cc); KDL sums fixed segments; '
+           'MuJoCo fusestatic')
+MASS_NOT_POSITIVE = rule('inertial-mass-not-positive', Severity.WARNING,
+                         'mass < 0, or mass 0 with a non-zero inertia tensor (not on the root '
+                         'body, where mass 0 means static)', consumers=(),
+                         reference='URDF spec, link/inertial/mass; gz-math MassMatrix3::IsValid')
+NOT_POSITIVE_DEFINITE = rule('inertia-not-positive-definite', Severity.WARNING,
+                             'the lumped tensor of a moving body (the link and the links welded '
+                             'to it) is not positive definite',
+                             reference='Featherstone, Rigid Body Dynamics Algorithms, §2.14; '
+                                       + _BODIES)
+TRIANGLE = rule('inertia-triangle-inequality', Severity.WARNING,
+                'the lumped principal moments of a moving body break I1 + I2 >= I3',
+                reference='Featherstone §2.14 (I1 + I2 - I3 = 2 ∫ z² dm); ' + _BODIES)
+LINK_INVALID = rule('link-inertia-invalid', Severity.INFO,
+                    "a link's own tensor, or the root body's, is invalid, though ROS consumers "
+                    'see it only lumped or not at all (MuJoCo checks each link, Gazebo the root '
+                    'body)', reference='MuJoCo user model (per-link inertia checks); ' + _BODIES)
+IMPLAUSIBLE = rule('inertia-implausible', Severity.WARNING,
+                   'inertia about the centre of mass is far (> 10×) from what the mass and '
+                   'collision primitive imply', reference='moments of inertia of solid '
+                                                          'primitives (inertia.py)')
+NEAR_ZERO = rule('inertia-near-zero', Severity.WARNING,
+                 'a moving body has (near-)zero mass or inertia',
+                 reference='MuJoCo "mass and inertia of moving bodies must be larger than '
+                           'mjMINVAL"')
+ROOT_INERTIA = rule('root-link-inertia', Severity.INFO,
+                    'the root link of an articulated robot has an <inertial>, which KDL ignores',
+                    reference='kdl_parser ("The root link ... has an inertia specified in the '
+                              'URDF, but KDL does not support a root link with an inertia")')
+MISSING_ON_MOVING = rule('inertial-missing-on-moving-link', Severity.WARNING,
+                         'a moving body (the link and the links welded to it) has no mass at all',
+                         consumers=('gazebo', 'mujoco'),
+                         reference='sdformat URDF to SDF drops massless links; MuJoCo "mass and '
+                                   'inertia of moving bodies must be larger than mjMINVAL"')
 
-def _roles(ctx: CheckContext) -> tuple[dict[str, str], str | None]:
-    """Return ``({link: joint type of its parent joint}, the single root link or None)``."""
-    cached = ctx.cache.get('inertial.roles')
-    if cached is None:
-        parent_type: dict[str, str] = {}
-        for joint in ctx.robot.joints:
-            parent_type.setdefault(joint.child, joint.joint_type)
-        roots = [link.name for link in ctx.robot.links if link.name not in parent_type]
-        cached = ctx.cache['inertial.roles'] = (
-            parent_type, roots[0] if len(set(roots)) == 1 else None)
-    return cast('tuple[dict[str, str], str | None]', cached)
+
+@dataclass(frozen=True)
+class Body:
+    """
+    A link that moves on its own (or the root) with the links welded to it by fixed joints.
+
+    :ivar anchor: The moving link, or the root link.
+    :ivar links: ``anchor`` first, then the welded links in tree order.
+    :ivar moving: Whether ``anchor`` is the child of a non-fixed joint.
+    :ivar mass: Total mass, kg.
+    :ivar inertia: Tensor about the combined centre of mass in the anchor frame axes, kg·m².
+    :ivar has_inertial: Whether any of the links has an ``<inertial>``.
+    """
+
+    anchor: str
+    links: tuple[str, ...]
+    moving: bool
+    mass: float
+    inertia: Inertia
+    has_inertial: bool
+
+
+def _finite(inertia: Inertia, mass: float) -> bool:
+    """Whether mass and tensor are finite (the loader reports NaN and inf)."""
+    values = (mass, inertia.ixx, inertia.ixy, inertia.ixz, inertia.iyy, inertia.iyz, inertia.izz)
+    return all(math.isfinite(value) for value in values)
+
+
+def _usable(inertial: Inertial | None) -> bool:
+    return inertial is not None and _finite(inertial.inertia, inertial.mass) \
+        and all(math.isfinite(v) for v in (*inertial.origin.xyz, *inertial.origin.rpy))
+
+
+def _tree(robot: Robot) -> tuple[dict[str, str], dict[str, FloatArray], str] | None:
+    """
+    ``({link: anchor}, {link: T_anchor_link}, root)`` for a valid tree, else ``None``.
+
+    The tree rules report every structural problem; lumped checks need a tree.
+    """
+    links = robot.link_map
+    children: dict[str, list[tuple[str, str, Origin]]] = {}
+    parents: set[str] = set()
+    for joint in robot.joints:
+        if joint.parent not in links or joint.child not in links or joint.child in parents:
+            return None
+        parents.add(joint.child)
+        children.setdefault(joint.parent, []).append((joint.child, joint.joint_type,
+                                                      joint.origin))
+    roots = [name for name in links if name not in parents]
+    if len(roots) != 1 or len(links) != len(robot.links):
+        return None
+    root = roots[0]
+    anchor = {root: root}
+    frames = {root: np.eye(4)}
+    stack = [root]
+    while stack:
+        parent = stack.pop()
+        for child, joint_type, joint_origin in children.get(parent, ()):
+            if child in anchor:
+                return None
+            if joint_type == 'fixed':
+                try:
+                    frames[child] = frames[parent] @ origin_matrix(joint_origin.xyz,
+                                                                   joint_origin.rpy)
+                except ValueError:
+                    return None  # NaN origin: the loader's finding
+                anchor[child] = anchor[parent]
+            else:
+                frames[child] = np.eye(4)
+                anchor[child] = child
+            stack.append(child)
+    if len(anchor) != len(links):
+        return None  # a cycle detached from the root
+    return anchor, frames, root
+
+
+def bodies(robot: Robot) -> list[Body] | None:
+    """
+    Lump the robot into the bodies consumers simulate (see the module doc).
+
+    :return: One :class:`Body` per moving link and one for the root, in link file order, or
+        ``None`` when the links and joints are not a tree.
+    """
+    tree = _tree(robot)
+    if tree is None:
+        return None
+    anchor, frames, root = tree
+    members: dict[str, list[str]] = {}
+    for link in robot.links:
+        members.setdefault(anchor[link.name], []).append(link.name)
+    result = []
+    for name, names in members.items():
+        names.sort(key=lambda member: member != name)
+        parts = []
+        has_inertial = False
+        for member in names:
+            inertial = robot.link_map[member].inertial
+            if inertial is None:
+                continue
+            has_inertial = True
+            if not _usable(inertial):
+                continue
+            frame = frames[member] @ origin_matrix(inertial.origin.xyz, inertial.origin.rpy)
+            parts.append((inertial.mass, inertial.inertia, frame))
+        mass, _, inertia = combine(parts) if parts else (0.0, None, Inertia())
+        result.append(Body(name, tuple(names), name != root, mass, inertia, has_inertial))
+    return result
+
+
+def _bodies(ctx: CheckContext) -> list[Body] | None:
+    if 'inertial.bodies' not in ctx.cache:
+        ctx.cache['inertial.bodies'] = bodies(ctx.robot)
+    return cast('list[Body] | None', ctx.cache['inertial.bodies'])
+
+
+def _moments(inertia: Inertia) -> tuple[float, float, float]:
+    a, b, c = (float(value) for value in principal_moments(inertia))
+    return a, b, c
+
+
+def negligible(inertia: Inertia) -> bool:
+    """Whether the tensor is zero up to rounding noise (:data:`NEGLIGIBLE_INERTIA`)."""
+    return entry_scale(inertia) <= NEGLIGIBLE_INERTIA
+
+
+def ros_problem(inertia: Inertia) -> str | None:
+    """
+    Say why a (lumped) tensor is physically impossible, or return ``None``.
+
+    :return: ``'not positive definite'`` (a principal moment <= ``ROUNDING`` × entry scale) or
+        ``'triangle'`` (``I3 - I1 - I2 > TRIANGLE_RTOL × I3``); ``None`` for a valid or a
+        negligible tensor.
+    """
+    if negligible(inertia):
+        return None
+    a, b, c = _moments(inertia)
+    if a <= ROUNDING * entry_scale(inertia):
+        return 'not positive definite'
+    if c - (a + b) > TRIANGLE_RTOL * abs(c):
+        return 'triangle'
+    return None
+
+
+def gazebo_refuses(mass: float, inertia: Inertia) -> bool:
+    """
+    Whether SDFormat refuses a link of this mass and tensor ("has invalid inertia").
+
+    gz-math ``MassMatrix3::IsValid``: mass >= 0 and ``ValidMoments`` with ``ε = 10 × DBL_EPS ×
+    ½ Σ|moments|``: every moment >= -ε and each sum of two >= the third - ε.
+    """
+    if mass < 0:
+        return True
+    a, b, c = _moments(inertia)
+    epsilon = GZ_TOLERANCE * float(np.finfo(float).eps) * 0.5 * abs(a + b + c)
+    return bool(min(a, b, c) < -epsilon or a + b < c - epsilon)
+
+
+def mujoco_refuses(mass: float, inertia: Inertia) -> str | None:
+    """
+    Say why MuJoCo refuses a link's own ``<inertial>``, or return ``None``.
+
+    MuJoCo's URDF import ignores the tensor of a link with mass <= 0 and a zero tensor; any other
+    needs eigenvalues >= mjMINVAL ("inertia must have positive eigenvalues") and
+    ``A + B >= C - mjMINVAL`` ("inertia must satisfy A + B >= C").
+    """
+    if not mass > 0 or is_zero(inertia):
+        return None
+    a, b, c = _moments(inertia)
+    if a < MJ_MINVAL:
+        return 'MuJoCo refuses it ("inertia must have positive eigenvalues")'
+    if a + b < c - MJ_MINVAL:
+        return 'MuJoCo refuses it ("inertia must satisfy A + B >= C")'
+    return None
 
 
 def _primitive_collision(link: Link) -> tuple[Box | Cylinder | Sphere, Origin] | None:
@@ -91,6 +292,9 @@ def _primitive_collision(link: Link) -> tuple[Box | Cylinder | Sphere, Origin] |
     if not all(math.isfinite(value) and value > 0 for value in sizes) \
             or not _origin_finite(collision.origin):
         return None  # geometry-size-* and the loader report these
+    # Compared about the centre of mass: the solid placed with its centre there, in the
+    # collision's orientation (a centre of mass away from the shape is not a reason to inflate
+    # the tensor by the parallel axis theorem).
     return geometry, collision.origin
 
 
@@ -98,13 +302,19 @@ def _origin_finite(origin: Origin) -> bool:
     return all(math.isfinite(value) for value in (*origin.xyz, *origin.rpy))
 
 
+def _about_com(origin: Origin, inertial: Inertial) -> Origin:
+    """The geometry origin moved so that the solid's centre is the centre of mass."""
+    return Origin(inertial.origin.xyz, origin.rpy)
+
+
 def _implied(ctx: CheckContext, link: Link, geometry: Box | Cylinder | Sphere, origin: Origin,
              inertial: Inertial) -> Inertia | None:
-    """:func:`implied_inertia` of the link's primitive, computed once per link and run."""
+    """:func:`implied_inertia` of the link's primitive about its COM, once per link and run."""
     implied = cast('dict[int, Inertia | None]', ctx.cache.setdefault('inertial.implied', {}))
     key = id(link)
     if key not in implied:
-        implied[key] = implied_inertia(geometry, inertial.mass, origin, inertial.origin)
+        implied[key] = implied_inertia(geometry, inertial.mass, _about_com(origin, inertial),
+                                       inertial.origin)
     return implied[key]
 
 
@@ -117,71 +327,151 @@ def _solid_fix(ctx: CheckContext, link: Link) -> str | None:
         return None
     geometry, origin = primitive
     implied = _implied(ctx, link, geometry, origin, inertial)
-    if implied is None:
+    if implied is None or ros_problem(implied) is not None:
         return None
-    return (f'{describe_solid(geometry, inertial.mass)} (its collision geometry) has '
-            f'{describe_inertia(implied)}: {format_inertia_element(implied)}')
-
-
-def _finite(inertia: Inertia, mass: float) -> bool:
-    """Whether mass and tensor are finite (the loader reports NaN and inf)."""
-    values = (mass, inertia.ixx, inertia.ixy, inertia.ixz, inertia.iyy, inertia.iyz, inertia.izz)
-    return all(math.isfinite(value) for value in values)
+    return (f'{describe_solid(geometry, inertial.mass)} (its collision geometry, about the '
+            f'centre of mass) has {describe_inertia(implied)}: {format_inertia_element(implied)}')
 
 
 def _moments_text(moments: Iterable[float]) -> str:
     return ', '.join(f'{value:.4g}' for value in moments)
 
 
-@check
-def check_validity(ctx: CheckContext) -> Iterator[Finding]:
-    """
-    Report negative mass and tensors that are not positive definite or break the triangle.
+def _lumped_text(body: Body) -> str:
+    welded = body.links[1:]
+    if not welded:
+        return f'link "{body.anchor}"'
+    more = ', '.join(f'"{name}"' for name in welded[:3]) + (', ...' if len(welded) > 3 else '')
+    return (f'link "{body.anchor}" with the {len(welded)} link(s) welded to it ({more}), lumped '
+            'as simulators see it,')
 
-    Principal moments are computed only for tensors that
-    :func:`~urdf_tools_ros.core.inertia.is_certainly_valid` does not clear.
+
+@check
+def check_link_inertials(ctx: CheckContext) -> Iterator[Finding]:
     """
-    parent_type, _ = _roles(ctx)
+    Report negative masses, massless tensors and own tensors MuJoCo refuses.
+
+    A link's own tensor that is invalid is reported here only when ROS consumers do not see it
+    as the tensor of a moving body (a welded link, the root body, or a moving link whose welded
+    links make the lump valid); otherwise :func:`check_bodies` reports the body.
+    """
+    all_bodies = _bodies(ctx)
+    by_anchor = {body.anchor: body for body in all_bodies or ()}
+    root = next((body for body in all_bodies or () if not body.moving), None)
+    in_root = set(root.links) if root is not None else set()
     for link in ctx.robot.links:
         inertial = link.inertial
         if inertial is None or not _finite(inertial.inertia, inertial.mass):
             continue
         mass, inertia = inertial.mass, inertial.inertia
-        if mass > 0 and is_certainly_valid(inertia):
-            continue  # the common case: nothing to report
         element, where = f'link:{link.name}', inertial.location or link.location
-        if mass < 0 or (mass == 0 and not is_zero(inertia)):
-            reason = 'a mass is >= 0' if mass < 0 else 'a body without mass has no inertia'
+        if mass < 0:
             yield ctx.finding(MASS_NOT_POSITIVE, element,
-                              f'link "{link.name}": mass={mass:g} kg ({reason})', where,
-                              'give the real mass in kg (> 0), or leave <inertial> out '
+                              f'link "{link.name}": mass={mass:g} kg; a mass is >= 0 (Gazebo '
+                              'refuses it: "has invalid inertia")', where,
+                              'give the real mass in kg (> 0), or leave <inertial> out for a '
+                              'massless frame', consumers=('gazebo', 'mujoco'))
+            continue
+        if mass == 0 and not is_zero(inertia) and link.name not in in_root:
+            yield ctx.finding(MASS_NOT_POSITIVE, element,
+                              f'link "{link.name}": mass=0 kg with inertia '
+                              f'{describe_inertia(inertia)}: a body without mass has no inertia',
+                              where, 'give the real mass in kg (> 0), or leave <inertial> out '
                               'for a massless frame')
             continue
-        if is_zero(inertia):
-            continue  # a massless frame or a point mass: see the module docstring
-        moments = principal_moments(inertia)
-        fixed = parent_type.get(link.name) == 'fixed'
-        tensor = f'inertia {describe_inertia(inertia)}'
-        if moments[0] <= 0:
-            code = INVALID_ON_FIXED if fixed else NOT_POSITIVE_DEFINITE
-            lumped = ' (attached by a fixed joint: lumped into its parent)' if fixed else ''
-            yield ctx.finding(code, element,
-                              f'link "{link.name}": {tensor} has principal moments '
-                              f'({_moments_text(moments)}) kg·m², not all > 0: not positive '
-                              f'definite{lumped}', where,
-                              _solid_fix(ctx, link) or 'each product of inertia needs |ixy| < '
-                              'sqrt(ixx iyy) (likewise ixz, iyz); recompute the tensor')
+        mujoco = mujoco_refuses(mass, inertia)
+        if mujoco is None:
             continue
-        excess = triangle_inequality_violation(inertia)
-        if excess:
-            code = INVALID_ON_FIXED if fixed else TRIANGLE
-            lumped = ' (attached by a fixed joint: lumped into its parent)' if fixed else ''
-            a, b, c = (float(value) for value in moments)
-            yield ctx.finding(code, element,
-                              f'link "{link.name}": {tensor} has principal moments '
-                              f'{a:.4g} + {b:.4g} < {c:.4g} kg·m², which no rigid body '
-                              f'has{lumped}', where,
-                              _solid_fix(ctx, link) or 'recompute the tensor (e.g. from CAD)')
+        body = by_anchor.get(link.name)
+        if body is not None and body.moving and ros_problem(body.inertia) is not None:
+            continue  # check_bodies reports the moving body, MuJoCo's refusal included
+        role = ('the root link' if link.name == (root.anchor if root else None) else
+                'welded by a fixed joint' if link.name not in by_anchor else
+                'lumped with the links welded to it into a valid body')
+        yield ctx.finding(LINK_INVALID, element,
+                          f'link "{link.name}" ({role}): its own inertia '
+                          f'{describe_inertia(inertia)} has principal moments '
+                          f'({_moments_text(principal_moments(inertia))}) kg·m²; {mujoco}, '
+                          'which checks every link before lumping; ROS consumers see it only '
+                          'as part of its body', where,
+                          _solid_fix(ctx, link) or 'recompute the tensor (e.g. from CAD)',
+                          consumers=('mujoco',))
+
+
+@check
+def check_bodies(ctx: CheckContext) -> Iterator[Finding]:
+    """Report moving bodies without mass, near-zero or physically impossible lumped tensors."""
+    all_bodies = _bodies(ctx)
+    if all_bodies is None:
+        return
+    links = ctx.robot.link_map
+    for body in all_bodies:
+        if not _finite(body.inertia, body.mass):
+            continue  # absurd values: the loader and the per-link checks report them
+        link = links[body.anchor]
+        element = f'link:{body.anchor}'
+        where = (link.inertial.location if link.inertial is not None else None) or link.location
+        what = _lumped_text(body)
+        if not body.moving:
+            if body.mass > 0 and not negligible(body.inertia) \
+                    and gazebo_refuses(body.mass, body.inertia):
+                moments_text = _moments_text(_moments(body.inertia))
+                yield ctx.finding(LINK_INVALID, element,
+                                  f'root body: {what} has inertia {describe_inertia(body.inertia)}'
+                                  f' with principal moments ({moments_text}) kg·m²; Gazebo '
+                                  'refuses it ("has invalid inertia"); ROS consumers do not move '
+                                  'the root', where,
+                                  _solid_fix(ctx, link) or 'recompute the tensor',
+                                  consumers=('gazebo',))
+            continue
+        if body.mass <= 0:
+            reason = 'no link of it has an <inertial>' if not body.has_inertial \
+                else 'its mass is 0'
+            yield ctx.finding(MISSING_ON_MOVING, element,
+                              f'{what} moves but has no mass ({reason}); Gazebo drops it with '
+                              'its joint and MuJoCo refuses the file', link.location,
+                              'add <inertial> with its mass and inertia')
+            continue
+        problem = ros_problem(body.inertia)
+        moments = _moments(body.inertia)
+        if problem is None:
+            largest = max(moments)
+            if body.mass < MIN_MASS or largest < MIN_MOMENT or negligible(body.inertia):
+                mujoco = body.mass < MJ_MINVAL or min(moments) < MJ_MINVAL
+                yield ctx.finding(NEAR_ZERO, element,
+                                  f'{what} moves but has mass={body.mass:g} kg and largest '
+                                  f'principal moment {largest:.3g} kg·m² (limits {MIN_MASS:g} '
+                                  f'kg, {MIN_MOMENT:g} kg·m²); simulators become unstable'
+                                  + ('; MuJoCo refuses it' if mujoco else ''), where,
+                                  _solid_fix(ctx, link) or 'give the real mass and inertia',
+                                  consumers=('mujoco',) if mujoco else ())
+            continue
+        consumers = []
+        if gazebo_refuses(body.mass, body.inertia):
+            consumers.append('gazebo')
+        if link.inertial is not None and mujoco_refuses(link.inertial.mass,
+                                                        link.inertial.inertia):
+            consumers.append('mujoco')
+        tensor = f'inertia {describe_inertia(body.inertia)}'
+        said = {'gazebo': 'Gazebo refuses it ("has invalid inertia")',
+                'mujoco': 'MuJoCo refuses it'}
+        refusals = '; '.join(said[name] for name in consumers)
+        tail = f'; {refusals}' if refusals else '; ROS tools load it'
+        if problem == 'not positive definite':
+            yield ctx.finding(NOT_POSITIVE_DEFINITE, element,
+                              f'{what} has {tensor} with principal moments '
+                              f'({_moments_text(moments)}) kg·m², not all > 0: not positive '
+                              f'definite{tail}', where,
+                              _solid_fix(ctx, link) or 'each product of inertia needs |ixy| < '
+                              'sqrt(ixx iyy) (likewise ixz, iyz); recompute the tensor',
+                              consumers=consumers)
+        else:
+            a, b, c = moments
+            yield ctx.finding(TRIANGLE, element,
+                              f'{what} has {tensor} with principal moments {a:.4g} + {b:.4g} < '
+                              f'{c:.4g} kg·m², which no rigid body has{tail}', where,
+                              _solid_fix(ctx, link) or 'recompute the tensor (e.g. from CAD)',
+                              consumers=consumers)
 
 
 def _in_safe_range(value: float, zero_allowed: bool = True) -> bool:
@@ -202,11 +492,11 @@ def _surely_plausible(inertial: Inertial, geometry: Box | Cylinder | Sphere,
     mass = inertial.mass
     sizes = (geometry.radius,) if isinstance(geometry, Sphere) else (
         geometry.size if isinstance(geometry, Box) else (geometry.radius, geometry.length))
-    offsets = (*origin.xyz, *inertial.origin.xyz)
+    offsets = tuple(inertial.origin.xyz)
     if not _in_safe_range(mass, zero_allowed=False) \
             or not all(_in_safe_range(value) for value in (*sizes, *offsets)):
         return False
-    implied = implied_trace(geometry, mass, origin, inertial.origin)
+    implied = implied_trace(geometry, mass, _about_com(origin, inertial), inertial.origin)
     inertia = inertial.inertia
     declared = inertia.ixx + inertia.iyy + inertia.izz
     declared_error = _TRACE_SLACK * entry_scale(inertia)
@@ -248,58 +538,30 @@ def check_plausibility(ctx: CheckContext) -> Iterator[Finding]:
         yield ctx.finding(IMPLAUSIBLE, f'link:{link.name}',
                           f'link "{link.name}": inertia {describe_inertia(inertial.inertia)} '
                           f'is {how} what {describe_solid(geometry, inertial.mass)} (its '
-                          'collision geometry) would have (sum of principal moments)',
+                          'collision geometry) would have about its centre of mass (sum of '
+                          'principal moments)',
                           inertial.location or link.location, _solid_fix(ctx, link))
 
 
 @check
-def check_moving_links(ctx: CheckContext) -> Iterator[Finding]:
-    """Report moving links without ``<inertial>`` or with near-zero mass or inertia."""
-    parent_type, _ = _roles(ctx)
-    moving = {name for name, joint_type in parent_type.items()
-              if joint_type in MOVING_JOINT_TYPES}
-    for link in ctx.robot.links:
-        if link.name not in moving:
-            continue
-        joint_type = parent_type[link.name]
-        inertial = link.inertial
-        if inertial is None:
-            yield ctx.finding(MISSING_ON_MOVING, f'link:{link.name}',
-                              f'link "{link.name}" moves (child of a {joint_type} joint) but has '
-                              'no <inertial>; Gazebo drops or refuses massless moving links',
-                              link.location, 'add <inertial> with its mass and inertia')
-            continue
-        inertia = inertial.inertia
-        if not _finite(inertia, inertial.mass) or inertial.mass < 0:
-            continue
-        # The largest principal moment is >= every diagonal entry (Rayleigh quotient).
-        if inertial.mass >= MIN_MASS and max(inertia.ixx, inertia.iyy, inertia.izz) \
-                - CERTAINTY_MARGIN * entry_scale(inertia) > MIN_MOMENT:
-            continue
-        largest = float(max(principal_moments(inertia)))
-        if inertial.mass < MIN_MASS or largest < MIN_MOMENT:
-            yield ctx.finding(NEAR_ZERO, f'link:{link.name}',
-                              f'link "{link.name}" moves (child of a {joint_type} joint) but has '
-                              f'mass={inertial.mass:g} kg and largest principal moment '
-                              f'{largest:.3g} kg·m² (limits {MIN_MASS:g} kg, {MIN_MOMENT:g} '
-                              'kg·m²); simulators become unstable',
-                              inertial.location or link.location,
-                              _solid_fix(ctx, link) or 'give the real mass and inertia')
-
-
-@check
 def check_root_inertia(ctx: CheckContext) -> Iterator[Finding]:
-    """Report an ``<inertial>`` on the root link, which KDL (robot_state_publisher) ignores."""
-    _, root = _roles(ctx)
-    link = ctx.robot.link_map.get(root) if root is not None else None
-    if link is None or link.inertial is None:
+    """
+    Note an ``<inertial>`` on the root link of an articulated robot (KDL ignores it).
+
+    Only where KDL plays a part: a robot with a moving joint. A single body, or a massless
+    root (tiago's base_footprint), is left alone.
+    """
+    all_bodies = _bodies(ctx)
+    if not all_bodies or not any(body.moving for body in all_bodies):
         return
-    if link.inertial.mass == 0 and is_zero(link.inertial.inertia):
-        return  # nothing is lost: a massless root (tiago's base_footprint)
+    root = next(body.anchor for body in all_bodies if not body.moving)
+    link = ctx.robot.link_map[root]
+    if link.inertial is None or (link.inertial.mass == 0 and is_zero(link.inertial.inertia)):
+        return
     yield ctx.finding(ROOT_INERTIA, f'link:{link.name}',
                       f'root link "{link.name}" has an <inertial> (mass='
                       f'{link.inertial.mass:g} kg); KDL does not support inertia on the root and '
-                      'ignores it (kdl_parser warns the same)',
-                      link.inertial.location or link.location,
+                      'ignores it in its dynamics solvers (kdl_parser warns the same); TF is not '
+                      'affected', link.inertial.location or link.location,
                       'if KDL dynamics need it, add a link without <inertial> as the new root '
                       f'and a fixed joint from it to "{link.name}"')

@@ -36,41 +36,68 @@ AXIS_NORM_TOLERANCE = 1e-3
 #: Slack of the mimic range comparison, rad or m (values written with ~6 digits).
 MIMIC_RANGE_TOLERANCE = 1e-6
 
+_SPEC = 'URDF spec, joint'
 TYPE_UNKNOWN = rule('joint-type-unknown', Severity.ERROR,
-                    'joint type is not one of the six URDF types', source='urdfdom')
+                    'joint type is not one of the six URDF types', source='urdfdom',
+                    consumers=('urdfdom', 'urdf_parser_py', 'mujoco', 'urdf_tools_ros'),
+                    reference=_SPEC + '/@type; urdfdom joint.cpp ("has no known type")')
 LIMIT_MISSING = rule('joint-limit-missing', Severity.ERROR,
-                     'a revolute or prismatic joint has no <limit>', source='urdfdom')
-EFFORT_MISSING = rule('joint-limit-effort-missing', Severity.ERROR,
-                      '<limit> has no effort (required)', source='urdfdom')
-VELOCITY_MISSING = rule('joint-limit-velocity-missing', Severity.ERROR,
-                        '<limit> has no velocity (required)', source='urdfdom')
-LOWER_ABOVE_UPPER = rule('joint-limit-lower-above-upper', Severity.ERROR,
-                         'limit lower > upper on a revolute or prismatic joint')
+                     'a revolute or prismatic joint has no <limit>', source='urdfdom',
+                     consumers=('urdfdom', 'joint_state_publisher', 'urdf_tools_ros'),
+                     reference=(_SPEC + '/limit (required for revolute and prismatic); '
+                                'urdfdom joint.cpp; joint_state_publisher ("Limits must be '
+                                'specified")'))
+EFFORT_MISSING = rule('joint-limit-effort-missing', Severity.WARNING,
+                      '<limit> has no effort (required)', source='urdfdom',
+                      consumers=('urdfdom',), reference=_SPEC + '/limit; urdfdom joint.cpp')
+VELOCITY_MISSING = rule('joint-limit-velocity-missing', Severity.WARNING,
+                        '<limit> has no velocity (required)', source='urdfdom',
+                        consumers=('urdfdom',), reference=_SPEC + '/limit; urdfdom joint.cpp')
+LOWER_ABOVE_UPPER = rule('joint-limit-lower-above-upper', Severity.WARNING,
+                         'limit lower > upper on a revolute or prismatic joint (every consumer '
+                         'loads it; the joint cannot move)', reference=_SPEC + '/limit')
 ZERO_RANGE = rule('joint-limit-zero-range', Severity.WARNING,
-                  'limit lower == upper on a revolute or prismatic joint: it cannot move')
-EFFORT_NEGATIVE = rule('joint-limit-effort-negative', Severity.ERROR,
-                       'limit effort < 0 (it is a magnitude)')
-VELOCITY_NEGATIVE = rule('joint-limit-velocity-negative', Severity.ERROR,
-                         'limit velocity < 0 (it is a magnitude)')
-AXIS_ZERO = rule('joint-axis-zero', Severity.ERROR, 'joint axis is the zero vector')
+                  'limit lower == upper on a revolute or prismatic joint: it cannot move',
+                  reference=_SPEC + '/limit (lower and upper default to 0)')
+EFFORT_NEGATIVE = rule('joint-limit-effort-negative', Severity.WARNING,
+                       'limit effort < 0 (it is a magnitude)', consumers=('pinocchio',),
+                       reference=_SPEC + '/limit; pinocchio refuses a negative effort')
+VELOCITY_NEGATIVE = rule('joint-limit-velocity-negative', Severity.WARNING,
+                         'limit velocity < 0 (it is a magnitude)', consumers=('pinocchio',),
+                         reference=_SPEC + '/limit; pinocchio refuses a negative velocity')
+AXIS_ZERO = rule('joint-axis-zero', Severity.ERROR,
+                 'joint axis cannot be normalised: zero, too short (<= 1e-12) or a component '
+                 'above 1e150', consumers=('kdl', 'mujoco', 'urdf_tools_ros'),
+                 reference=(_SPEC + '/axis (normalised by its consumers); KDL (NaN motion); '
+                            'MuJoCo "axis too small"; joint_validation.axis_problem'))
 AXIS_NOT_UNIT = rule('joint-axis-not-unit', Severity.WARNING,
-                     'joint axis is not a unit vector (URDF spec: it should be normalized)')
-K_VELOCITY_MISSING = rule('safety-controller-k-velocity-missing', Severity.ERROR,
-                          '<safety_controller> has no k_velocity (required)', source='urdfdom')
-SOFT_LOWER_ABOVE_UPPER = rule('safety-soft-lower-above-upper', Severity.ERROR,
-                              'safety_controller soft_lower_limit > soft_upper_limit')
+                     'joint axis is not a unit vector (URDF spec: it should be normalized)',
+                     reference=_SPEC + '/axis')
+K_VELOCITY_MISSING = rule('safety-controller-k-velocity-missing', Severity.WARNING,
+                          '<safety_controller> has no k_velocity (required)', source='urdfdom',
+                          consumers=('urdfdom',),
+                          reference=_SPEC + '/safety_controller; urdfdom joint.cpp')
+SOFT_LOWER_ABOVE_UPPER = rule('safety-soft-lower-above-upper', Severity.WARNING,
+                              'safety_controller soft_lower_limit > soft_upper_limit',
+                              reference=_SPEC + '/safety_controller')
 SOFT_OUTSIDE_LIMITS = rule('safety-soft-limits-outside-limits', Severity.WARNING,
-                           'a soft limit lies outside the hard <limit> range')
+                           'a soft limit lies outside the hard <limit> range',
+                           reference=(_SPEC + '/safety_controller; ROS wiki '
+                                      'pr2_controller_manager/safety_limits'))
 K_POSITION_NEGATIVE = rule('safety-k-position-negative', Severity.WARNING,
-                           'safety_controller k_position < 0')
+                           'safety_controller k_position < 0',
+                           reference=_SPEC + '/safety_controller')
 K_VELOCITY_NEGATIVE = rule('safety-k-velocity-negative', Severity.WARNING,
-                           'safety_controller k_velocity < 0')
+                           'safety_controller k_velocity < 0',
+                           reference=_SPEC + '/safety_controller')
 CALIBRATION_OUTSIDE = rule('joint-calibration-outside-limits', Severity.WARNING,
-                           'a calibration edge (rising/falling) lies outside the joint limits')
+                           'a calibration edge (rising/falling) lies outside the joint limits',
+                           reference=_SPEC + '/calibration')
 DYNAMICS_NEGATIVE = rule('joint-dynamics-negative', Severity.WARNING,
-                         'dynamics damping or friction < 0')
+                         'dynamics damping or friction < 0', reference=_SPEC + '/dynamics')
 MIMIC_RANGE = rule('mimic-range-exceeds-limits', Severity.WARNING,
-                   "the image of a mimic source's range leaves the mimic joint's limits")
+                   "the image of a mimic source's range leaves the mimic joint's limits",
+                   reference=_SPEC + '/mimic')
 
 
 def _finite(*values: float | None) -> bool:

@@ -4,6 +4,13 @@ Rules of the ``loading`` family: what the reader finds while it turns XML into t
 The findings themselves are made in :mod:`urdf_tools_ros.core.urdf_reader` (with
 :mod:`~urdf_tools_ros.core.xml_values` and :mod:`~urdf_tools_ros.core.urdf_extensions`) and
 :mod:`urdf_tools_ros.core.description`; this module only catalogs their codes.
+
+What the consumers do was measured on one-element cases (``test/test_consumer_oracles.py``):
+urdfdom refuses a description whose link or joint cannot be parsed, but only logs and *drops*
+a ``<visual>``, ``<collision>`` or ``<inertial>`` it cannot parse (a box without size, an
+unknown shape, an inertial without mass): RViz and Gazebo then miss that element. urdf_parser_py
+refuses all of these; MuJoCo refuses a missing mass or inertia, an unknown shape and a repeated
+element.
 """
 
 from __future__ import annotations
@@ -11,22 +18,58 @@ from __future__ import annotations
 from . import rule
 from ..findings import Severity
 
-rule('attribute-missing', Severity.ERROR,
+_DROP = 'urdfdom link.cpp (drops the element it cannot parse); urdf_parser_py xml_reflection'
+
+rule('attribute-missing', Severity.WARNING,
      'a required attribute or element is missing (link/joint name, joint type, parent/child '
-     'link, mass value, inertia moments, box size, mesh filename, mimic joint, ...)', 'urdfdom')
-rule('number-invalid', Severity.ERROR, 'a numeric attribute does not parse as a number',
-     'urdfdom')
-rule('vector-size', Severity.ERROR,
+     'link, mass value, inertia moments, box size, mesh filename, mimic joint, material name, '
+     '...)', 'urdfdom', consumers=('urdfdom', 'urdf_parser_py'),
+     reference=f'URDF spec (required attributes); {_DROP}')
+rule('number-invalid', Severity.WARNING, 'a numeric attribute does not parse as a number',
+     'urdfdom', consumers=('urdfdom', 'urdf_parser_py', 'mujoco'),
+     reference='urdfdom (strToDouble: "is not a valid float"); urdf_parser_py; MuJoCo '
+               '"bad format"')
+rule('vector-size', Severity.WARNING,
      'a vector attribute (xyz, rpy, size, scale, rgba) does not have 3 (rgba: 4) numbers',
-     'urdfdom')
-rule('number-not-finite', Severity.ERROR, 'a number is NaN or infinite')
-rule('inertial-incomplete', Severity.ERROR, '<inertial> without <mass> or <inertia>', 'urdfdom')
-rule('geometry-unknown', Severity.ERROR,
-     '<geometry> holds something other than box, cylinder, sphere or mesh', 'urdfdom')
-rule('unknown-element', Severity.INFO, 'an element URDF does not define (kept, ignored)')
-rule('unknown-attribute', Severity.INFO, 'an attribute URDF does not define (ignored)')
+     'urdfdom', consumers=('urdfdom', 'urdf_parser_py', 'mujoco'),
+     reference='urdfdom pose.cpp ("Parser found N elements but 3 expected"); urdf_parser_py')
+rule('number-not-finite', Severity.WARNING,
+     'a number is NaN or infinite (in a joint: urdfdom and the kinematics refuse it)',
+     consumers=('urdfdom', 'urdf_tools_ros', 'mujoco'),
+     reference='urdfdom (joint origin "nan" is refused); KinematicModel; MuJoCo')
+rule('inertial-incomplete', Severity.WARNING, '<inertial> without <mass> or <inertia>',
+     'urdfdom', consumers=('urdfdom', 'urdf_parser_py', 'mujoco'),
+     reference=f'URDF spec, link/inertial; {_DROP}; MuJoCo "missing element"')
+rule('geometry-unknown', Severity.WARNING,
+     '<geometry> holds something other than box, cylinder, sphere or mesh', 'urdfdom',
+     consumers=('urdfdom', 'urdf_parser_py', 'mujoco'),
+     reference=f'URDF spec, link/geometry; {_DROP} ("Unknown geometry type")')
+rule('unknown-element', Severity.INFO, 'an element URDF does not define (kept, ignored)',
+     reference='URDF spec (http://wiki.ros.org/urdf/XML)')
+rule('unknown-attribute', Severity.INFO, 'an attribute URDF does not define (ignored)',
+     reference='URDF spec (http://wiki.ros.org/urdf/XML)')
+rule('element-duplicate', Severity.WARNING,
+     'an element that URDF allows once is repeated; urdfdom and urdf_parser_py read the first, '
+     'MuJoCo refuses it, joint_state_publisher ignores a repeated <mimic>/<safety_controller>',
+     consumers=('mujoco',),
+     reference='urdfdom FirstChildElement; urdf_parser_py "Scalar element defined multiple '
+               'times"; MuJoCo "repeated element"; joint_state_publisher 2.4 len(tags) == 1')
 rule('xml-namespace-undeclared', Severity.WARNING,
-     'a namespace prefix is used but never declared (check_urdf accepts it; XML tools do not)')
-rule('xacro-warning', Severity.WARNING, 'xacro warned while processing the file')
-rule('urdf-parser-py-rejects', Severity.ERROR, 'urdf_parser_py cannot read the description')
-rule('urdf-parser-py-warning', Severity.WARNING, 'urdf_parser_py warned while reading')
+     'a namespace prefix is used but never declared (check_urdf accepts it; XML tools do not)',
+     consumers=('urdf_parser_py',), reference='Namespaces in XML 1.0, NSC: Prefix Declared')
+rule('xml-declaration-invalid', Severity.WARNING,
+     'the XML declaration is not at the very start or names a version other than 1.0 '
+     '(urdfdom reads it, lxml and expat refuse it)',
+     consumers=('urdf_parser_py', 'joint_state_publisher'),
+     reference='XML 1.0, 2.8 Prolog (XMLDecl must come first; VersionNum 1.x); tinyxml2 '
+               'ignores the declaration')
+rule('xml-trailing-content', Severity.WARNING,
+     'there is content after the </robot> end tag (urdfdom ignores it, lxml and expat refuse it)',
+     consumers=('urdf_parser_py', 'joint_state_publisher'),
+     reference='XML 1.0, 2.1 (document = prolog element Misc*); tinyxml2 stops at the root')
+rule('xacro-warning', Severity.WARNING, 'xacro warned while processing the file',
+     reference='xacro')
+rule('urdf-parser-py-rejects', Severity.WARNING, 'urdf_parser_py cannot read the description',
+     consumers=('urdf_parser_py',), reference='urdf_parser_py (urdf-tools check --urdf-parser-py)')
+rule('urdf-parser-py-warning', Severity.WARNING, 'urdf_parser_py warned while reading',
+     reference='urdf_parser_py (urdf-tools check --urdf-parser-py)')

@@ -27,12 +27,15 @@ from ..model import Material
 
 UNDEFINED = rule('material-undefined', Severity.WARNING,
                  'a visual names a material that is defined nowhere before it and gives no '
-                 'color or texture', source='urdfdom')
+                 'color or texture', source='urdfdom',
+                 reference='urdfdom model.cpp (assignMaterial: "material undefined")')
 REDEFINED = rule('material-redefined', Severity.WARNING,
                  "a visual's inline material reuses a taken name with another color or "
                  'texture; urdfdom keeps the first definition')
-RGBA_RANGE = rule('material-rgba-out-of-range', Severity.ERROR,
-                  'a color rgba component is outside [0, 1]', source='urdfdom')
+RGBA_RANGE = rule('material-rgba-out-of-range', Severity.WARNING,
+                  'a color rgba component is outside [0, 1]', source='urdfdom',
+                  reference='URDF spec, link/visual/material/color (rgba in [0, 1]); urdfdom '
+                            'drops the colour, urdf_parser_py keeps it')
 TEXTURE_MISSING = rule('material-texture-missing', Severity.WARNING,
                        'a texture file cannot be resolved or does not exist')
 

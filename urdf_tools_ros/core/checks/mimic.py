@@ -17,12 +17,22 @@ from . import check, CheckContext, rule
 from ..findings import Finding, Severity
 from ..mimic import analyze_mimic
 
-MISSING = rule('mimic-missing-joint', Severity.ERROR, '<mimic joint> names no joint of the robot')
-SELF = rule('mimic-self', Severity.ERROR, 'a joint mimics itself')
-FIXED = rule('mimic-fixed-joint', Severity.ERROR, '<mimic joint> names a fixed joint')
+#: joint_state_publisher 2.4 looks the source up among its free joints (``free_joints[parent]``):
+#: a missing, fixed, floating or planar source raises KeyError in its publish loop, and a cycle
+#: ends it ("Found an infinite recursive mimic chain", exit 1). The kinematics refuses them too.
+_MIMIC = ('joint_state_publisher', 'urdf_tools_ros')
+_SOURCE = 'URDF spec, joint/mimic; joint_state_publisher 2.4 (publish loop); resolve_mimic'
+MISSING = rule('mimic-missing-joint', Severity.ERROR, '<mimic joint> names no joint of the robot',
+               consumers=_MIMIC, reference=_SOURCE)
+SELF = rule('mimic-self', Severity.ERROR, 'a joint mimics itself', consumers=_MIMIC,
+            reference=_SOURCE)
+FIXED = rule('mimic-fixed-joint', Severity.ERROR, '<mimic joint> names a fixed joint',
+             consumers=_MIMIC, reference=_SOURCE)
 UNSUPPORTED = rule('mimic-unsupported-joint', Severity.ERROR,
-                   'a floating or planar joint takes part in a <mimic>')
-CYCLE = rule('mimic-cycle', Severity.ERROR, 'mimic joints follow each other in a cycle')
+                   'a floating or planar joint takes part in a <mimic>', consumers=_MIMIC,
+                   reference=_SOURCE)
+CYCLE = rule('mimic-cycle', Severity.ERROR, 'mimic joints follow each other in a cycle',
+             consumers=_MIMIC, reference=_SOURCE)
 
 _FIXES = {
     MISSING: 'name an existing revolute, continuous or prismatic joint in <mimic joint="...">',

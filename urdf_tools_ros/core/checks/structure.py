@@ -24,21 +24,25 @@ SUPPORTED_VERSIONS = ((1, 0),)
 #: urdfdom's version syntax (``urdf_export_helpers::URDFVersion``): ``major.minor``, digits only.
 _VERSION = re.compile(r'^\s*(\d+)\.(\d+)$')
 
-NAME_MISSING = rule('robot-name-missing', Severity.ERROR, '<robot> has no name',
-                    source='urdfdom')
+_MODEL = 'urdfdom model.cpp (parseURDF)'
+NAME_MISSING = rule('robot-name-missing', Severity.WARNING, '<robot> has no name',
+                    source='urdfdom', consumers=('urdfdom',),
+                    reference=_MODEL + ': "No name given for the robot."')
 VERSION_UNSUPPORTED = rule(
-    'robot-version-unsupported', Severity.ERROR,
+    'robot-version-unsupported', Severity.WARNING,
     '<robot version> is not 1.0, the only URDF version urdfdom on Humble and Jazzy reads',
-    source='urdfdom')
-NO_LINKS = rule('robot-no-links', Severity.ERROR, 'the robot has no <link>', source='urdfdom')
-LINK_DUPLICATE = rule('link-duplicate', Severity.ERROR, 'two links have the same name',
-                      source='urdfdom')
-JOINT_DUPLICATE = rule('joint-duplicate', Severity.ERROR, 'two joints have the same name',
-                       source='urdfdom')
+    source='urdfdom', consumers=('urdfdom',), reference=_MODEL + ' (URDFVersion)')
+NO_LINKS = rule('robot-no-links', Severity.ERROR, 'the robot has no <link>', source='urdfdom',
+                consumers=('urdfdom', 'urdf_tools_ros'),
+                reference=_MODEL + ': "No link elements found in urdf file"')
+LINK_DUPLICATE = rule('link-duplicate', Severity.WARNING, 'two links have the same name',
+                      source='urdfdom', consumers=('urdfdom',), reference=_MODEL)
+JOINT_DUPLICATE = rule('joint-duplicate', Severity.WARNING, 'two joints have the same name',
+                       source='urdfdom', consumers=('urdfdom',), reference=_MODEL)
 MATERIAL_DUPLICATE = rule(
-    'material-duplicate', Severity.ERROR,
+    'material-duplicate', Severity.WARNING,
     'two global <material> elements have the same name (urdfdom refuses even identical ones)',
-    source='urdfdom')
+    source='urdfdom', consumers=('urdfdom',), reference=_MODEL)
 
 
 class _Named(Protocol):

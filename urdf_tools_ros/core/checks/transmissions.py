@@ -15,15 +15,23 @@ from . import check, CheckContext, rule
 from ..findings import Finding, Severity
 from ..model import Transmission
 
-JOINT_MISSING = rule('transmission-joint-missing', Severity.ERROR,
-                     'a transmission names a joint that is not in the robot')
-CONTROL_JOINT_MISSING = rule('ros2-control-joint-missing', Severity.ERROR,
-                             'a <ros2_control> block names a joint that is not in the robot')
-REDUCTION_ZERO = rule('transmission-reduction-zero', Severity.ERROR,
-                      'a mechanical reduction is 0')
-NO_JOINT = rule('transmission-no-joint', Severity.WARNING, 'a transmission has no <joint>')
+JOINT_MISSING = rule('transmission-joint-missing', Severity.WARNING,
+                     'a transmission names a joint that is not in the robot',
+                     reference='transmission_interface (ROS 1 form: read by gazebo_ros_control, '
+                               'ignored by ROS 2 tools)')
+CONTROL_JOINT_MISSING = rule('ros2-control-joint-missing', Severity.WARNING,
+                             'a <ros2_control> block names a joint that is not in the robot',
+                             consumers=('ros2_control',),
+                             reference='ros2_control hardware_interface component_parser '
+                                       '(joint limits are looked up in the URDF)')
+REDUCTION_ZERO = rule('transmission-reduction-zero', Severity.WARNING,
+                      'a mechanical reduction is 0', consumers=('ros2_control',),
+                      reference='transmission_interface SimpleTransmission (a zero reduction '
+                                'is refused)')
+NO_JOINT = rule('transmission-no-joint', Severity.WARNING, 'a transmission has no <joint>',
+                reference='transmission_interface')
 NO_ACTUATOR = rule('transmission-no-actuator', Severity.WARNING,
-                   'a transmission has no <actuator>')
+                   'a transmission has no <actuator>', reference='transmission_interface')
 
 
 def _transmissions(ctx: CheckContext) -> Iterator[tuple[str, Transmission]]:

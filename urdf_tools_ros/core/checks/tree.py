@@ -16,19 +16,28 @@ from . import check, CheckContext, rule
 from ..findings import Finding, Severity
 from ..tree import analyze_tree
 
+_TREE = ('urdfdom', 'urdf_tools_ros')
+_INIT = 'urdfdom model.cpp (initTree, initRoot); KinematicTree'
 NO_ROOT = rule('no-root-link', Severity.ERROR,
-               'every link is the child of a joint, so there is no root link', source='urdfdom')
+               'every link is the child of a joint, so there is no root link', source='urdfdom',
+               consumers=_TREE, reference=_INIT)
 MULTIPLE_ROOTS = rule('multiple-root-links', Severity.ERROR,
-                      'more than one link is the child of no joint', source='urdfdom')
-CYCLE = rule('kinematic-cycle', Severity.ERROR, 'joints form a cycle of links')
+                      'more than one link is the child of no joint', source='urdfdom',
+                      consumers=_TREE, reference=_INIT)
+CYCLE = rule('kinematic-cycle', Severity.ERROR, 'joints form a cycle of links',
+             consumers=_TREE, reference=_INIT)
 MULTIPLE_PARENTS = rule('link-multiple-parents', Severity.ERROR,
-                        'a link is the child of more than one joint')
+                        'a link is the child of more than one joint', consumers=_TREE,
+                        reference='URDF spec (a tree); ' + _INIT)
 PARENT_MISSING = rule('joint-parent-missing', Severity.ERROR,
-                      'a joint names a parent link that does not exist', source='urdfdom')
+                      'a joint names a parent link that does not exist', source='urdfdom',
+                      consumers=_TREE, reference=_INIT)
 CHILD_MISSING = rule('joint-child-missing', Severity.ERROR,
-                     'a joint names a child link that does not exist', source='urdfdom')
+                     'a joint names a child link that does not exist', source='urdfdom',
+                     consumers=_TREE, reference=_INIT)
 PARENT_IS_CHILD = rule('joint-parent-equals-child', Severity.ERROR,
-                       'a joint has the same link as parent and child')
+                       'a joint has the same link as parent and child', consumers=_TREE,
+                       reference=_INIT)
 
 _FIXES = {
     NO_ROOT: 'make one link (e.g. base_link) the child of no joint',
