@@ -98,9 +98,20 @@ def test_without_safety_controller_or_k_velocity() -> None:
     (lambda: joint(limit=''), 'no <limit>'),
     (lambda: joint('fixed', limit=''), 'no single position'),
     (lambda: joint(limit='lower="nan" upper="1"'), 'not finite'),
-    (lambda: joint(limit='lower="2" upper="1"'), 'empty position range'),
-    (lambda: joint(safety='soft_lower_limit="3" k_velocity="1"'), 'empty position range'),
 ])
 def test_unusable_limits_are_refused(made: object, match: str) -> None:
     with pytest.raises(InvalidJointError, match=match):
         effective_limits(made())  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(('made', 'pinned'), [
+    (lambda: joint(limit='lower="2" upper="1"'), 1.5),
+    (lambda: joint(safety='soft_lower_limit="3" k_velocity="1"'), None),
+])
+def test_an_empty_range_pins_the_joint_at_its_midpoint(made: object,
+                                                       pinned: float | None) -> None:
+    """An empty range is a checker warning every consumer loads: pinned, not refused."""
+    limits = effective_limits(made())  # type: ignore[operator]
+    assert limits.slider_lower == limits.slider_upper == limits.lower == limits.upper
+    if pinned is not None:
+        assert limits.lower == pinned

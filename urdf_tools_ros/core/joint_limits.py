@@ -18,9 +18,13 @@ Decisions made on purpose:
   shown or swept, which changes no link pose.
 * A missing ``<limit>`` on a revolute or prismatic joint (the spec requires one, urdfdom refuses
   the file) and NaN or inf in any limit are refused with
-  :class:`~urdf_tools_ros.core.errors.InvalidJointError`, as is a range that is empty after
-  narrowing. A missing ``velocity``/``effort`` means unbounded; a missing ``k_velocity`` means no
-  velocity-dependent effort bound (both are checker errors).
+  :class:`~urdf_tools_ros.core.errors.InvalidJointError` (the checker reports both as errors).
+* An empty range (``lower > upper``, or soft limits that leave nothing of it) is loaded by every
+  consumer and is only a checker warning, so it is not refused: the joint is pinned at the
+  midpoint of the empty range (joint_state_publisher starts such a joint there too, at
+  ``(lower + upper) / 2``, and cannot move it).
+* A missing ``velocity``/``effort`` means unbounded; a missing ``k_velocity`` means no
+  velocity-dependent effort bound (urdfdom refuses both: checker errors).
 """
 
 from __future__ import annotations
@@ -156,7 +160,8 @@ def effective_limits(joint: Joint, use_smallest_joint_limits: bool = True) -> Jo
         (joint_state_publisher's parameter of the same name, default true there too).
     :return: The limits; see the module doc for absent values.
     :raises InvalidJointError: if the joint is not single-DOF, a revolute/prismatic joint has no
-        ``<limit>``, a number is NaN/inf, or the (narrowed) range is empty.
+        ``<limit>``, or a number is NaN/inf. An empty (narrowed) range pins the joint at its
+        midpoint.
     """
     if joint.joint_type not in SINGLE_DOF_JOINT_TYPES:
         raise InvalidJointError(f'{_where(joint)}joint "{joint.name}" ({joint.joint_type}) has '
@@ -187,9 +192,10 @@ def effective_limits(joint: Joint, use_smallest_joint_limits: bool = True) -> Jo
                                                                             soft_upper)
             if not continuous:
                 lower, upper = slider_lower, slider_upper
-    if slider_lower > slider_upper:
-        raise InvalidJointError(f'{_where(joint)}joint "{joint.name}": empty position range '
-                                f'[{slider_lower}, {slider_upper}]')
+    if slider_lower > slider_upper:  # an empty range: pinned at its midpoint (module doc)
+        slider_lower = slider_upper = 0.5 * slider_lower + 0.5 * slider_upper
+        if not continuous:
+            lower = upper = slider_lower
     return JointLimits(joint.name, continuous, lower, upper, slider_lower, slider_upper,
                        velocity, effort, soft_lower, soft_upper, k_position, k_velocity,
                        safety is not None)

@@ -1,0 +1,119 @@
+"""
+The checker and the kinematics agree.
+
+Nothing that checks with 0 errors is refused by KinematicModel or the joint-state table (what
+the nodes build), and nothing they refuse checks clean. Run on every rule family's failing and
+passing twins and on the classes of issue 9.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+import test_checks_geometry
+import test_checks_inertial
+import test_checks_joints
+import test_checks_materials
+import test_checks_structure
+import test_checks_transmissions
+
+from urdf_tools_ros.core.checks import check_description
+from urdf_tools_ros.core.description import load_string
+from urdf_tools_ros.core.errors import DescriptionLoadError, RobotDescriptionError
+from urdf_tools_ros.core.findings import Severity
+from urdf_tools_ros.core.joint_state import JointStateTable
+from urdf_tools_ros.core.kinematics import KinematicModel
+
+LIMIT = '<limit lower="-1" upper="1" effort="1" velocity="1"/>'
+
+
+def joint(inner: str, joint_type: str = 'revolute') -> str:
+    return ('<robot name="r"><link name="a"/><link name="b"/>'
+            f'<joint name="j" type="{joint_type}"><parent link="a"/><child link="b"/>{inner}'
+            '</joint></robot>')
+
+
+#: The classes of issue 9: each must be an error in the check exactly when FK refuses it.
+EXTRA = {
+    'axis-underflow': joint(LIMIT + '<axis xyz="0 1e-13 0"/>'),
+    'axis-overflow': joint(LIMIT + '<axis xyz="0 1e308 1"/>'),
+    'axis-zero': joint(LIMIT + '<axis xyz="0 0 0"/>'),
+    'axis-near-unit': joint(LIMIT + '<axis xyz="0 -1 1e-8"/>'),
+    'type-empty': joint(LIMIT, ''),
+    'type-missing': '<robot name="r"><link name="a"/><link name="b"/><joint name="j">'
+                    '<parent link="a"/><child link="b"/></joint></robot>',
+    'duplicate-axis': joint(LIMIT + '<axis xyz="0 0 1"/><axis xyz="1 0 0"/>'),
+    'duplicate-mimic': '<robot name="r"><link name="a"/><link name="b"/><link name="c"/>'
+                       f'<joint name="j" type="revolute"><parent link="a"/><child link="b"/>'
+                       f'{LIMIT}</joint><joint name="k" type="revolute"><parent link="b"/>'
+                       f'<child link="c"/>{LIMIT}<mimic joint="j"/><mimic joint="j" '
+                       'multiplier="2"/></joint></robot>',
+    'inverted-limit': joint('<limit lower="1" upper="-1" effort="1" velocity="1"/>'),
+    'soft-limits-exclude': joint(LIMIT + '<safety_controller soft_lower_limit="2" '
+                                 'k_velocity="1"/>'),
+    'mimic-dangling': joint(LIMIT + '<mimic joint="nope"/>'),
+    'origin-nan': joint(LIMIT + '<origin xyz="nan 0 0"/>'),
+    'limit-nan': joint('<limit lower="nan" upper="1" effort="1" velocity="1"/>'),
+    'no-limit': joint(''),
+}
+
+
+def documents() -> Iterator[tuple[str, str]]:
+    """``(id, URDF)`` for both twins of every rule case, and :data:`EXTRA`."""
+    for module in (test_checks_geometry, test_checks_inertial, test_checks_joints,
+                   test_checks_materials, test_checks_structure, test_checks_transmissions):
+        for case in module.CASES:
+            code, bad, _, _, _, good = case.values
+            yield f'{case.id}-bad', bad
+            yield f'{case.id}-good', good
+    yield from EXTRA.items()
+
+
+CASES = dict(documents())
+
+
+def refusal(text: str) -> str | None:
+    """Why KinematicModel or the joint-state table refuses the description, or None."""
+    description = load_string(text)
+    try:
+        KinematicModel(description.robot)
+        JointStateTable(description.robot)
+    except RobotDescriptionError as exc:
+        return str(exc)
+    return None
+
+
+@pytest.mark.parametrize('case', sorted(CASES))
+def test_clean_check_means_the_kinematics_loads_it(case: str) -> None:
+    text = CASES[case]
+    try:
+        description = load_string(text)
+    except DescriptionLoadError:
+        return  # not loadable at all: nothing to compare
+    errors = [f for f in check_description(description) if f.severity is Severity.ERROR]
+    refused = refusal(text)
+    if not errors:
+        assert refused is None, f'checks clean but the kinematics refuses it: {refused}'
+    if refused is not None:
+        assert errors, f'the kinematics refuses it ({refused}) but it checks clean'
+
+
+@pytest.mark.parametrize('axis', ['0 1e-13 0', '0 1e308 1', '0 0 0'])
+def test_axis_refusal_has_the_same_reason_in_check_and_fk(axis: str) -> None:
+    text = joint(LIMIT + f'<axis xyz="{axis}"/>')
+    (finding,) = [f for f in check_description(load_string(text))
+                  if f.code == 'joint-axis-zero']
+    assert finding.severity is Severity.ERROR
+    refused = refusal(text)
+    assert refused is not None
+    reason = finding.message.split('" ', 2)[-1]  # after axis xyz="..."
+    assert reason in refused, (reason, refused)
+
+
+def test_near_unit_axis_is_accepted_by_both() -> None:
+    text = EXTRA['axis-near-unit']
+    assert refusal(text) is None
+    assert not [f for f in check_description(load_string(text))
+                if f.severity is Severity.ERROR]
