@@ -66,8 +66,14 @@ class UrdfReader(ExtensionReader):
         if not shapes:
             return None
         shape = shapes[0]
-        for extra in shapes[1:]:
-            self._report_duplicate(extra, shape, local_name(extra.tag), node, owner)
+        if len(shapes) > 1:
+            others = ', '.join(f'<{local_name(extra.tag)}>' for extra in shapes[1:])
+            self._report('element-duplicate', Severity.WARNING, owner,
+                         f'<geometry> holds {others} after <{local_name(shape.tag)}>; urdfdom '
+                         'uses the first element, urdf_parser_py refuses the file ("One '
+                         'element only for geometric")', shapes[1],
+                         f'keep only <{local_name(shape.tag)}> in <geometry>',
+                         ('urdf_parser_py',))
         kind = local_name(shape.tag)
         if kind == 'box':
             return Box(self._vector3(shape, 'size', owner, _ZERO, required=True))

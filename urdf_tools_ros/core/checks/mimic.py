@@ -19,9 +19,12 @@ from ..mimic import analyze_mimic
 
 #: joint_state_publisher 2.4 looks the source up among its free joints (``free_joints[parent]``):
 #: a missing, fixed, floating or planar source raises KeyError in its publish loop, and a cycle
-#: ends it ("Found an infinite recursive mimic chain", exit 1). The kinematics refuses them too.
-_MIMIC = ('joint_state_publisher', 'urdf_tools_ros')
-_SOURCE = 'URDF spec, joint/mimic; joint_state_publisher 2.4 (publish loop); resolve_mimic'
+#: ends it ("Found an infinite recursive mimic chain", exit 1). pinocchio's mimic support
+#: (``buildModelFromUrdf(..., mimic=True)``) refuses each ("The parent joint of the mimic joint
+#: is not in the kinematic tree"), and so does the kinematics here.
+_MIMIC = ('joint_state_publisher', 'pinocchio', 'urdf_tools_ros')
+_SOURCE = ('URDF spec, joint/mimic; joint_state_publisher 2.4 (publish loop); pinocchio '
+           'mimic=True; resolve_mimic')
 MISSING = rule('mimic-missing-joint', Severity.ERROR, '<mimic joint> names no joint of the robot',
                consumers=_MIMIC, reference=_SOURCE)
 SELF = rule('mimic-self', Severity.ERROR, 'a joint mimics itself', consumers=_MIMIC,
