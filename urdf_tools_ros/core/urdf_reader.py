@@ -225,6 +225,14 @@ class UrdfReader(ExtensionReader):
                 axis = self._vector3(child, 'xyz', owner, (1.0, 0.0, 0.0), required=True)
                 axis_location = self._locate(child)
             elif tag == 'limit':
+                missing = [bound for bound in ('lower', 'upper') if child.get(bound) is None]
+                if missing and joint_type in ('revolute', 'prismatic'):
+                    self._report('joint-limit-bound-missing', Severity.WARNING, owner,
+                                 f'joint "{name}" ({joint_type}): <limit> has no '
+                                 f'{" and no ".join(missing)}; URDF reads 0, '
+                                 'joint_state_publisher refuses the robot ("lower" limit must '
+                                 'be specified)', child,
+                                 'write both bounds, e.g. lower="-1.57" upper="1.57"')
                 limit = Limit(self._float(child, 'lower', owner, 0.0),
                               self._float(child, 'upper', owner, 0.0),
                               self._number(child, 'effort', owner, None),

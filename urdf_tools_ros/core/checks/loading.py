@@ -54,6 +54,11 @@ rule('element-duplicate', Severity.WARNING,
      consumers=('mujoco',),
      reference='urdfdom FirstChildElement; urdf_parser_py "Scalar element defined multiple '
                'times"; MuJoCo "repeated element"; joint_state_publisher 2.4 len(tags) == 1')
+rule('joint-limit-bound-missing', Severity.WARNING,
+     '<limit> of a revolute or prismatic joint leaves out lower or upper (URDF reads 0)',
+     consumers=('joint_state_publisher',),
+     reference='URDF spec, joint/limit (lower, upper default 0); joint_state_publisher 2.4 '
+               'init_urdf ("lower" limit must be specified)')
 rule('xml-namespace-undeclared', Severity.WARNING,
      'a namespace prefix is used but never declared (check_urdf accepts it; XML tools do not)',
      consumers=('urdf_parser_py',), reference='Namespaces in XML 1.0, NSC: Prefix Declared')
