@@ -67,8 +67,9 @@ VELOCITY_NEGATIVE = rule('joint-limit-velocity-negative', Severity.WARNING,
                          reference=_SPEC + '/limit; pinocchio refuses a negative velocity')
 AXIS_ZERO = rule('joint-axis-zero', Severity.ERROR,
                  'joint axis cannot be normalised: zero, too short (<= 1e-12) or a component '
-                 'above 1e150', consumers=('kdl', 'mujoco', 'urdf_tools_ros'),
-                 reference=(_SPEC + '/axis (normalised by its consumers); KDL (NaN motion); '
+                 'above 1e150', consumers=('mujoco', 'urdf_tools_ros'),
+                 reference=(_SPEC + '/axis (normalised by its consumers; KDL divides by the '
+                            'norm: NaN motion); '
                             'MuJoCo "axis too small"; joint_validation.axis_problem'))
 AXIS_NOT_UNIT = rule('joint-axis-not-unit', Severity.WARNING,
                      'joint axis is not a unit vector (URDF spec: it should be normalized)',

@@ -21,13 +21,13 @@ JOINT_MISSING = rule('transmission-joint-missing', Severity.WARNING,
                                'ignored by ROS 2 tools)')
 CONTROL_JOINT_MISSING = rule('ros2-control-joint-missing', Severity.WARNING,
                              'a <ros2_control> block names a joint that is not in the robot',
-                             consumers=('ros2_control',),
                              reference='ros2_control hardware_interface component_parser '
-                                       '(joint limits are looked up in the URDF)')
+                                       '(joint limits are looked up in the URDF; not run here, '
+                                       'so not claimed as a refusal)')
 REDUCTION_ZERO = rule('transmission-reduction-zero', Severity.WARNING,
-                      'a mechanical reduction is 0', consumers=('ros2_control',),
-                      reference='transmission_interface SimpleTransmission (a zero reduction '
-                                'is refused)')
+                      'a mechanical reduction is 0',
+                      reference='transmission_interface SimpleTransmission refuses a zero '
+                                'reduction (not run here, so not claimed as a refusal)')
 NO_JOINT = rule('transmission-no-joint', Severity.WARNING, 'a transmission has no <joint>',
                 reference='transmission_interface')
 NO_ACTUATOR = rule('transmission-no-actuator', Severity.WARNING,
