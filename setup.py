@@ -36,7 +36,7 @@ setup(
     extras_require={
         'test': ['pytest', 'hypothesis', 'mypy', 'flake8', 'flake8-import-order', 'flake8-quotes',
                  'flake8-docstrings', 'lxml-stubs', 'pin', 'playwright', 'numba>=0.68',
-                 'colcon-common-extensions', 'pyyaml'],
+                 'colcon-common-extensions', 'pyyaml', 'mujoco'],
         'fast': ['numba>=0.68'],
     },
     zip_safe=False,

@@ -9,12 +9,8 @@ venv="${URDF_TOOLS_VENV:-$root/.venv}"
 cd "$root"
 scripts/setup.sh
 scripts/setup-ros.sh "$venv"
-# urdfdom's check_urdf, for the differential tests (they skip without it).
-if ! command -v check_urdf >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 \
-    && [ "$(id -u)" = 0 ]; then
-  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq liburdfdom-tools; } \
-    >>.cache/setup.log 2>&1 || echo "test: could not install liburdfdom-tools; urdfdom tests skip" >&2
-fi
+# The real consumers the oracle tests ask: check_urdf, SDFormat probe (they skip without).
+scripts/setup-oracles.sh "$venv"
 if [ -x scripts/setup-browser.sh ]; then
   scripts/setup-browser.sh "$venv"
 fi

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
+import test_checks_gazebo_lumping
 import test_checks_geometry
 import test_checks_inertial
 import test_checks_joints
@@ -48,8 +49,11 @@ EXTRA = {
     'duplicate-mimic': '<robot name="r"><link name="a"/><link name="b"/><link name="c"/>'
                        f'<joint name="j" type="revolute"><parent link="a"/><child link="b"/>'
                        f'{LIMIT}</joint><joint name="k" type="revolute"><parent link="b"/>'
-                       f'<child link="c"/>{LIMIT}<mimic joint="j"/><mimic joint="j" '
-                       'multiplier="2"/></joint></robot>',
+                       f'<child link="c"/>{LIMIT}<mimic joint="j" offset="0.5"/>'
+                       '<mimic joint="j" multiplier="2"/></joint></robot>',
+    'duplicate-safety-controller': joint(
+        LIMIT + '<safety_controller soft_lower_limit="0.2" soft_upper_limit="0.8" '
+        'k_position="1" k_velocity="1"/><safety_controller k_velocity="1"/>'),
     'inverted-limit': joint('<limit lower="1" upper="-1" effort="1" velocity="1"/>'),
     'soft-limits-exclude': joint(LIMIT + '<safety_controller soft_lower_limit="2" '
                                  'k_velocity="1"/>'),
@@ -62,8 +66,9 @@ EXTRA = {
 
 def documents() -> Iterator[tuple[str, str]]:
     """``(id, URDF)`` for both twins of every rule case, and :data:`EXTRA`."""
-    for module in (test_checks_geometry, test_checks_inertial, test_checks_joints,
-                   test_checks_materials, test_checks_structure, test_checks_transmissions):
+    for module in (test_checks_gazebo_lumping, test_checks_geometry, test_checks_inertial,
+                   test_checks_joints, test_checks_materials, test_checks_structure,
+                   test_checks_transmissions):
         for case in module.CASES:
             code, bad, _, _, _, good = case.values
             yield f'{case.id}-bad', bad

@@ -59,7 +59,7 @@ def finding_dict(finding: Finding, target: str = DEFAULT_TARGET) -> dict[str, ob
         'line': None if location is None else location.line,
         'fix': finding.fix,
         'source': RULES[finding.code].source if finding.code in RULES else None,
-        'consumers': list(finding.consumers),
+        'consumers': list(finding.consumers or ()),
         'breaks': list(broken_consumers(finding, target)),
     }
 

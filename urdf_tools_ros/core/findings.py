@@ -48,7 +48,9 @@ class Finding:
     :ivar fix: How to fix it, when a fix is known (e.g. the inertia a solid box would have).
     :ivar consumers: The consumers (keys of :data:`urdf_tools_ros.core.checks.CONSUMERS`) that
         refuse a file with this finding or read it differently, whatever the target; the
-        finding is an error for a target that holds one of them.
+        finding is an error for a target that holds one of them. ``None``: its rule's
+        consumers (every finding :func:`urdf_tools_ros.core.checks.check_description` returns
+        has them filled in); ``()``: none, even when its rule names some.
     """
 
     code: str
@@ -57,7 +59,7 @@ class Finding:
     message: str
     location: SourceLocation | None = None
     fix: str | None = None
-    consumers: tuple[str, ...] = ()
+    consumers: tuple[str, ...] | None = None
 
     def __str__(self) -> str:
         where = f'{self.location}: ' if self.location is not None else ''

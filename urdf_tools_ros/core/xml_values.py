@@ -64,7 +64,8 @@ class ValueReader:
 
     # -- findings -------------------------------------------------------------------------
     def _report(self, code: str, severity: Severity, element: str, message: str,
-                node: Element, fix: str | None = None, consumers: tuple[str, ...] = ()) -> None:
+                node: Element, fix: str | None = None,
+                consumers: tuple[str, ...] | None = None) -> None:
         """Add a loading finding (``consumers``: those it breaks, if not its rule's)."""
         self.findings.append(Finding(code, severity, element, message, self._locate(node), fix,
                                      consumers))

@@ -105,7 +105,7 @@ _CHECKS: list[CheckFunction] = []
 
 #: The rule family modules, imported on first use of :func:`check_description`.
 FAMILIES = ('loading', 'structure', 'joints', 'tree', 'mimic', 'inertial', 'geometry',
-            'materials', 'transmissions', 'gazebo')
+            'materials', 'transmissions', 'gazebo', 'gazebo_lumping')
 
 
 def rule(code: str, severity: Severity, summary: str, source: str = 'urdf_tools_ros', *,
@@ -196,7 +196,7 @@ def for_target(finding: Finding, target: str = DEFAULT_TARGET) -> Finding:
     """
     Return ``finding`` with its severity for ``target`` (see the module doc).
 
-    A finding without consumers of its own takes its rule's. It is an error when one of its
+    A finding whose consumers are ``None`` takes its rule's. It is an error when one of its
     consumers belongs to the target, else it has its rule's severity; a finding of a code
     outside the catalog keeps its own.
 
@@ -204,7 +204,10 @@ def for_target(finding: Finding, target: str = DEFAULT_TARGET) -> Finding:
     """
     consumers = TARGETS[target]
     known = RULES.get(finding.code)
-    own = finding.consumers or (known.consumers if known is not None else ())
+    if finding.consumers is not None:
+        own = finding.consumers
+    else:
+        own = known.consumers if known is not None else ()
     if consumers.intersection(own):
         severity = Severity.ERROR
     else:
@@ -236,7 +239,8 @@ def check_description(description: RobotDescription,
 def broken_consumers(finding: Finding, target: str = DEFAULT_TARGET) -> tuple[str, ...]:
     """The consumers of ``target`` that ``finding`` breaks, in :data:`CONSUMERS` order."""
     consumers = TARGETS[target]
-    return tuple(name for name in CONSUMERS if name in consumers and name in finding.consumers)
+    own = finding.consumers or ()
+    return tuple(name for name in CONSUMERS if name in consumers and name in own)
 
 
 def format_value(value: float) -> str:

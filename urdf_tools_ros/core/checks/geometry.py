@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 import math
 import os
 
-from . import check, CheckContext, format_value, rule
+from . import check, CheckContext, format_value, rule, RULES
 from ..findings import Finding, Severity
 from ..model import Box, Collision, Cylinder, Link, Mesh, Sphere, Visual
 
@@ -27,14 +27,16 @@ _GEOMETRY = 'URDF spec, link/visual/geometry'
 SIZE_NEGATIVE = rule('geometry-size-negative', Severity.WARNING,
                      'a box side, cylinder radius or length, or sphere radius is < 0',
                      consumers=('mujoco',),
-                     reference=_GEOMETRY + '; MuJoCo "size must be positive in geom"')
+                     reference=(_GEOMETRY + '; MuJoCo "size must be positive in geom" (on a '
+                                'collision: MuJoCo discards URDF visuals)'))
 SIZE_ZERO = rule('geometry-size-zero', Severity.WARNING,
                  'a size is 0 (degenerate shape) or a mesh scale factor is 0', reference=_GEOMETRY)
 GEOMETRY_MISSING = rule('geometry-missing', Severity.WARNING,
                         'a <visual> or <collision> has no geometry', source='urdfdom',
                         consumers=('urdfdom', 'urdf_parser_py', 'mujoco'),
                         reference=(_GEOMETRY + '; urdfdom drops the element ("Could not '
-                                   'parse visual element"); urdf_parser_py and MuJoCo refuse it'))
+                                   'parse visual element"); urdf_parser_py refuses it, MuJoCo '
+                                   'too on a collision (it discards URDF visuals)'))
 MESH_FILE_MISSING = rule('mesh-file-missing', Severity.WARNING,
                          'a mesh file cannot be resolved or does not exist',
                          reference=_GEOMETRY + '/mesh; REP 144 (package:// URIs)')
@@ -50,6 +52,18 @@ def _elements(link: Link) -> Iterator[tuple[str, Visual | Collision]]:
         for index, element in enumerate(group, 1):
             label = f'"{element.name}"' if element.name else f'#{index}'
             yield f'{kind} {label}', element
+
+
+def _consumers(rule_consumers: Sequence[str], element: Visual | Collision) -> tuple[str, ...]:
+    """
+    The consumers a defect of ``element`` breaks: MuJoCo only for a collision.
+
+    MuJoCo's URDF compiler discards visuals (``<compiler discardvisual="true">``, its default
+    for URDF; MuJoCo XML reference, compiler/discardvisual), so it never sees a visual's defect.
+    """
+    if isinstance(element, Visual):
+        return tuple(name for name in rule_consumers if name != 'mujoco')
+    return tuple(rule_consumers)
 
 
 def _sizes(geometry: object) -> list[tuple[str, float]]:
@@ -86,7 +100,8 @@ def check_geometry(ctx: CheckContext) -> Iterator[Finding]:
             if geometry is None:
                 yield ctx.finding(GEOMETRY_MISSING, f'link:{link.name}',
                                   f'link "{link.name}": {label} has no geometry', where,
-                                  'add <geometry> with one <box>, <cylinder>, <sphere> or <mesh>')
+                                  'add <geometry> with one <box>, <cylinder>, <sphere> or <mesh>',
+                                  consumers=_consumers(RULES[GEOMETRY_MISSING].consumers, element))
                 continue
             sizes = _sizes(geometry)
             if not all(math.isfinite(value) for _, value in sizes):
@@ -95,7 +110,8 @@ def check_geometry(ctx: CheckContext) -> Iterator[Finding]:
             if not is_mesh and any(value < 0 for _, value in sizes):
                 yield ctx.finding(SIZE_NEGATIVE, f'link:{link.name}',
                                   f'link "{link.name}": {label} {_text(geometry)}: a size is '
-                                  '< 0', where, 'sizes are lengths in m, > 0')
+                                  '< 0', where, 'sizes are lengths in m, > 0',
+                                  consumers=_consumers(RULES[SIZE_NEGATIVE].consumers, element))
                 continue
             zeros = [value == 0 for _, value in sizes]
             placeholder = isinstance(element, Visual) and not is_mesh and all(zeros)

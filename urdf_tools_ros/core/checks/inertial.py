@@ -50,6 +50,8 @@ MIN_MOMENT = 1e-12
 #: A tensor whose absolute entries sum to at most this is zero (rounding noise), kg·m²: MuJoCo's
 #: mjMINVAL, below which it calls a moment "not positive".
 NEGLIGIBLE_INERTIA = 1e-15
+#: SDFormat's "no inertia": a mass at most this (``gz::math::equal(mass, 0.0)``), kg.
+GZ_MASS_EPSILON = 1e-6
 #: MuJoCo's mjMINVAL (mujoco/mjmodel.h), kg and kg·m².
 MJ_MINVAL = 1e-15
 #: gz-math's default MassMatrix3 tolerance (in units of machine epsilon), which SDFormat uses.
@@ -429,7 +431,8 @@ def check_bodies(ctx: CheckContext) -> Iterator[Finding]:
                 else 'its mass is 0'
             yield ctx.finding(MISSING_ON_MOVING, element,
                               f'{what} moves but has no mass ({reason}); Gazebo drops it with '
-                              'its joint and MuJoCo refuses the file', link.location,
+                              'its joint and everything attached to it, and MuJoCo refuses the '
+                              'file', link.location,
                               'add <inertial> with its mass and inertia')
             continue
         problem = ros_problem(body.inertia)
@@ -437,14 +440,19 @@ def check_bodies(ctx: CheckContext) -> Iterator[Finding]:
         if problem is None:
             largest = max(moments)
             if body.mass < MIN_MASS or largest < MIN_MOMENT or negligible(body.inertia):
-                mujoco = body.mass < MJ_MINVAL or min(moments) < MJ_MINVAL
+                broken = [name for name, breaks in (
+                    ('gazebo', body.mass <= GZ_MASS_EPSILON),
+                    ('mujoco', body.mass < MJ_MINVAL or min(moments) < MJ_MINVAL)) if breaks]
+                said = {'gazebo': 'Gazebo drops it (mass <= 1e-6 is "no inertia" to SDFormat) '
+                                  'with everything attached to it',
+                        'mujoco': 'MuJoCo refuses it'}
                 yield ctx.finding(NEAR_ZERO, element,
                                   f'{what} moves but has mass={body.mass:g} kg and largest '
                                   f'principal moment {largest:.3g} kg·m² (limits {MIN_MASS:g} '
                                   f'kg, {MIN_MOMENT:g} kg·m²); simulators become unstable'
-                                  + ('; MuJoCo refuses it' if mujoco else ''), where,
+                                  + ''.join(f'; {said[name]}' for name in broken), where,
                                   _solid_fix(ctx, link) or 'give the real mass and inertia',
-                                  consumers=('mujoco',) if mujoco else ())
+                                  consumers=broken)
             continue
         consumers = []
         if gazebo_refuses(body.mass, body.inertia):

@@ -1,0 +1,118 @@
+"""
+Whether a real consumer breaks on a file: refuses it, drops part of it or reads it differently.
+
+What the consumer-oracle tests (``test_consumer_oracles.py``, ``test_corpus.py``) and the corpus
+sweep (``bench/corpus_sweep.py``) ask to confirm an error that names a consumer:
+
+* ``urdfdom``: either ``check_urdf`` refuses the file or logs an ``Error:`` (an element it
+  drops while loading the rest);
+* ``urdf_parser_py``, ``mujoco``: it refuses the file (MuJoCo gets resolved meshes);
+* ``pinocchio``: it refuses the file, with its mimic support on or off;
+* ``gazebo``: SDFormat refuses the file or does not model a link it should
+  (:func:`oracles.gazebo_dropped_links`);
+* ``joint_state_publisher``: upstream 2.4 exits on it, or its first ``/joint_states`` differs
+  from the positions the file says (this package's joint-state table, which reads the first of
+  a repeated element as urdfdom does);
+* ``urdf_tools_ros``: this package's ``KinematicModel`` or joint-state table refuses it.
+
+``kdl`` and ``ros2_control`` cannot be asked here. Plain module, like ``oracles``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from jsp_oracle import joint_state_publisher, joint_states
+import oracles
+
+from urdf_tools_ros.core.description import load
+from urdf_tools_ros.core.errors import RobotDescriptionError
+from urdf_tools_ros.core.joint_state import JointStateTable
+from urdf_tools_ros.core.kinematics import KinematicModel
+
+__all__ = ['ASK', 'breaks', 'gazebo_breaks', 'jsp_breaks', 'urdfdom_breaks']
+
+
+def kinematics_refuses(path: Path) -> bool:
+    try:
+        robot = load(path).robot
+        KinematicModel(robot)
+        JointStateTable(robot)
+    except RobotDescriptionError:
+        return True
+    return False
+
+
+def pinocchio_refuses(path: Path) -> bool | None:
+    """Whether pinocchio refuses the file, with its mimic support on; None when absent."""
+    try:
+        import pinocchio
+    except ImportError:
+        return None
+    try:
+        pinocchio.buildModelFromUrdf(str(path), mimic=True)
+    except Exception:  # noqa: B902 - pinocchio raises ValueError, RuntimeError, ...
+        return True
+    verdict = oracles.pinocchio(path)
+    return verdict is not None and not verdict.loaded
+
+
+def urdfdom_breaks(path: Path) -> bool | None:
+    """Whether either check_urdf refuses the file or logs an error (an element it drops)."""
+    seen = [oracles.urdfdom(path, version) for version in ('3', '6')]
+    present = [verdict for verdict in seen if verdict is not None]
+    if not present:
+        return None
+    return any(not verdict.loaded or 'Error:' in verdict.message for verdict in present)
+
+
+def refused(verdict: oracles.Verdict | None) -> bool | None:
+    return None if verdict is None else not verdict.loaded
+
+
+def gazebo_breaks(path: Path) -> bool | None:
+    """Whether SDFormat refuses the file or drops a link a moving joint carries."""
+    verdict = oracles.gazebo(path)
+    if verdict is None or not verdict.loaded:
+        return refused(verdict)
+    return bool(oracles.gazebo_dropped_links(path))
+
+
+def jsp_breaks(path: Path) -> bool | None:
+    """Whether joint_state_publisher exits, or starts the joints elsewhere than the file says."""
+    verdict = joint_state_publisher(path)
+    if verdict is None or not verdict.loaded:
+        return None if verdict is None else True
+    published = joint_states(path)
+    if published is None:
+        return None
+    expected = JointStateTable(load(path).robot).sample()
+    said = dict(zip(expected.name, expected.position))
+    return published.keys() != said.keys() or any(
+        abs(published[name] - said[name]) > 1e-9 for name in said)
+
+
+#: How to ask each consumer whether it breaks on a file (``None``: it cannot be asked here).
+ASK: dict[str, Callable[[Path], bool | None]] = {
+    'urdfdom': urdfdom_breaks,
+    'urdf_parser_py': lambda path: refused(oracles.urdf_parser_py(path)),
+    'pinocchio': pinocchio_refuses,
+    'mujoco': lambda path: refused(oracles.mujoco(path)),
+    'gazebo': gazebo_breaks,
+    'joint_state_publisher': jsp_breaks,
+    'urdf_tools_ros': kinematics_refuses,
+}
+
+
+def breaks(consumer: str, path: Path,
+           package_paths: Mapping[str, str] | None = None) -> bool | None:
+    """
+    Whether ``consumer`` (a key of :data:`ASK`) breaks on ``path``; ``None``: cannot be asked.
+
+    :param package_paths: Package share directories, for MuJoCo's meshes.
+    """
+    if consumer == 'mujoco':
+        return refused(oracles.mujoco(path, package_paths))
+    ask = ASK.get(consumer)
+    return None if ask is None else ask(path)
