@@ -73,8 +73,42 @@ class ExtensionReader(ValueReader):
         return (name, self._reduction(reductions, owner) if reductions else None,
                 tuple(interfaces), node.get('role'))
 
-    def transmission(self, node: Element) -> Transmission:
-        """Read a ``<transmission>``, ROS 1 (``<type>``) or ros2_control (``<plugin>``) form."""
+    def _check_urdf_parser_py_form(self, node: Element, owner: str, has_type: bool,
+                                   joints: list[TransmissionJoint],
+                                   actuators: list[TransmissionActuator]) -> None:
+        """
+        Report a top-level transmission in neither form urdf_parser_py reads (it refuses the file).
+
+        urdf_parser_py 1.2 (``urdf.py``, a duck-typed ``transmission``) reads the ROS 1 form:
+        a ``<type>`` element, at least one ``<joint>``, each with a ``<hardwareInterface>``, and
+        at least one ``<actuator>``; or the PR2 form: a ``type`` attribute, one ``<joint>``, one
+        ``<actuator>`` and a ``<mechanicalReduction>`` element. Measured in
+        ``test/test_consumer_oracles.py``.
+        """
+        pr2_form = (node.get('type') is not None and len(joints) == 1 and len(actuators) == 1
+                    and node.find('mechanicalReduction') is not None)
+        missing = [what for what, absent in (
+            ('a <type> element', not has_type),
+            ('a <joint>', not joints),
+            ('a <hardwareInterface> in each <joint>',
+             bool(joints) and not all(joint.hardware_interfaces for joint in joints)),
+            ('an <actuator>', not actuators)) if absent]
+        if pr2_form or not missing:
+            return
+        self._report('transmission-form-invalid', Severity.WARNING, owner,
+                     f'<transmission> lacks {", ".join(missing)}: it is in neither form '
+                     'urdf_parser_py reads (ROS 1: <type>, <joint> with <hardwareInterface>, '
+                     '<actuator>; PR2: type attribute, one <joint>, one <actuator>, '
+                     '<mechanicalReduction>), so urdf_parser_py refuses the file', node,
+                     'add ' + ', '.join(missing) + ' (http://wiki.ros.org/urdf/XML/Transmission)')
+
+    def transmission(self, node: Element, top_level: bool = True) -> Transmission:
+        """
+        Read a ``<transmission>``, ROS 1 (``<type>``) or ros2_control (``<plugin>``) form.
+
+        :param top_level: A child of ``<robot>`` (urdf_parser_py reads it, see
+            :meth:`_check_urdf_parser_py_form`), not of ``<ros2_control>``.
+        """
         name = self._name(node, 'transmission', 'transmission:?')
         owner = f'transmission:{name}'
         type_node = plugin_node = None
@@ -105,6 +139,9 @@ class ExtensionReader(ValueReader):
                                                       self._locate(child)))
             elif tag not in ('type', 'plugin'):
                 self._unknown(child, owner, 'inside <transmission>')
+        if top_level:
+            self._check_urdf_parser_py_form(node, owner, type_node is not None, joints,
+                                            actuators)
         if type_node is None:
             type_node = plugin_node
         return Transmission(name, None if type_node is None else (type_node.text or '').strip(),
@@ -121,7 +158,8 @@ class ExtensionReader(ValueReader):
                              tuple(i.get('name', '') for i in child.findall('state_interface')),
                              self._locate(child))
             for child in node.findall('joint'))
-        transmissions = tuple(self.transmission(child) for child in node.findall('transmission'))
+        transmissions = tuple(self.transmission(child, top_level=False)
+                              for child in node.findall('transmission'))
         return Ros2Control(name, node.get('type'),
                            None if plugin_node is None else (plugin_node.text or '').strip(),
                            joints, transmissions, self._locate(node))

@@ -72,6 +72,12 @@ rule('xml-trailing-content', Severity.WARNING,
      'there is content after the </robot> end tag (urdfdom ignores it, lxml and expat refuse it)',
      consumers=('urdf_parser_py', 'joint_state_publisher'),
      reference='XML 1.0, 2.1 (document = prolog element Misc*); tinyxml2 stops at the root')
+rule('transmission-form-invalid', Severity.WARNING,
+     'a <transmission> is in neither form urdf_parser_py reads (ROS 1: <type>, <joint> with '
+     '<hardwareInterface>, <actuator>; PR2: type attribute, <joint>, <actuator>, '
+     '<mechanicalReduction>)', consumers=('urdf_parser_py',),
+     reference='urdf_parser_py urdf.py (Transmission, PR2Transmission, DuckTypedFactory); '
+               'http://wiki.ros.org/urdf/XML/Transmission')
 rule('xacro-warning', Severity.WARNING, 'xacro warned while processing the file',
      reference='xacro')
 rule('urdf-parser-py-rejects', Severity.WARNING, 'urdf_parser_py cannot read the description',
