@@ -30,20 +30,33 @@ class ExtensionReader(ValueReader):
     :ivar findings: Loading findings collected while reading.
     """
 
-    def _reduction(self, nodes: list[tuple[str, Element]], owner: str) -> float | None:
-        """The first of ``<mechanicalReduction>``, ``<mechanical_reduction>`` that parses."""
+    def _reduction(self, nodes: list[tuple[str, Element]], owner: str,
+                   parsed_by_urdf_parser_py: bool) -> float | None:
+        """
+        The first of ``<mechanicalReduction>``, ``<mechanical_reduction>`` that parses.
+
+        :param parsed_by_urdf_parser_py: The element is in a top-level transmission's
+            ``<actuator>``, whose ``<mechanicalReduction>`` urdf_parser_py parses as a float (it
+            refuses the file on a bad number). urdfdom and MuJoCo never read transmissions.
+        """
         for tag, child in nodes:
             text = (child.text or '').strip()
             try:
                 return float(text)
             except ValueError:
+                breaks = parsed_by_urdf_parser_py and tag == 'mechanicalReduction'
                 self._report('number-invalid', Severity.ERROR, owner,
-                             f'<{tag}>{text}</{tag}>: not a number', child)
+                             f'<{tag}>{text}</{tag}>: not a number', child,
+                             consumers=('urdf_parser_py',) if breaks else ())
         return None
 
-    def _transmission_part(self, node: Element, tag: str, owner: str
+    def _transmission_part(self, node: Element, tag: str, owner: str, top_level: bool
                            ) -> tuple[str, float | None, tuple[str, ...], str | None]:
-        """Read a transmission ``<joint>``/``<actuator>``: name, reduction, interfaces, role."""
+        """
+        Read a transmission ``<joint>``/``<actuator>``: name, reduction, interfaces, role.
+
+        :param top_level: The transmission is a child of ``<robot>`` (see :meth:`_reduction`).
+        """
         interfaces: list[str] = []
         reduction: Element | None = None
         reduction_ros2: Element | None = None
@@ -70,7 +83,8 @@ class ExtensionReader(ValueReader):
         reductions = [] if reduction is None else [('mechanicalReduction', reduction)]
         if reduction_ros2 is not None:
             reductions.append(('mechanical_reduction', reduction_ros2))
-        return (name, self._reduction(reductions, owner) if reductions else None,
+        parsed = top_level and tag == 'actuator'
+        return (name, self._reduction(reductions, owner, parsed) if reductions else None,
                 tuple(interfaces), node.get('role'))
 
     def _check_urdf_parser_py_form(self, node: Element, owner: str, has_type: bool,
@@ -129,12 +143,12 @@ class ExtensionReader(ValueReader):
             tag = local_name(tag)
             if tag == 'joint':
                 part_name, reduction, interfaces, role = self._transmission_part(
-                    child, tag, owner)
+                    child, tag, owner, top_level)
                 joints.append(TransmissionJoint(part_name, interfaces, role, reduction,
                                                 self._locate(child)))
             elif tag == 'actuator':
                 part_name, reduction, interfaces, role = self._transmission_part(
-                    child, tag, owner)
+                    child, tag, owner, top_level)
                 actuators.append(TransmissionActuator(part_name, reduction, interfaces, role,
                                                       self._locate(child)))
             elif tag not in ('type', 'plugin'):

@@ -106,7 +106,8 @@ class UrdfReader(ExtensionReader):
             texture = texture_node.get('filename') or None
             if texture is None:
                 self._report('attribute-missing', Severity.ERROR, owner,
-                             '<texture> has no filename', texture_node)
+                             '<texture> has no filename', texture_node,
+                             consumers=('urdf_parser_py',))  # urdfdom leaves it empty
         rgba = None if color is None else (color[0], color[1], color[2], color[3])
         return Material(name, rgba, texture, self._locate(node),
                         self._resolve(texture) if texture else None)
