@@ -1,7 +1,16 @@
-"""Shared fixtures: paths of the real robot models and of the package's own files."""
+"""
+Shared fixtures: paths of the real robot models and of the package's own files.
+
+Optional dependencies are skipped per test, never with a module-level ``pytest.skip`` or
+``importorskip`` (under pytest 7.4.4 with the launch_testing plugin, as ``colcon test`` runs
+on Jazzy, such a skip escapes the collection hook and skips the whole session): a test module
+asks :func:`missing` and marks its tests with ``pytest.mark.skipif``. A run that collects no
+test at all fails (:func:`pytest_sessionfinish`).
+"""
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import pytest
@@ -35,3 +44,23 @@ def shared_model(name: str) -> Path:
 def shared_urdf(request: pytest.FixtureRequest) -> Path:
     """Each shared URDF model in turn."""
     return shared_model(request.param)
+
+
+def missing(*modules: str) -> str | None:
+    """
+    Why the first of ``modules`` that cannot be imported cannot, or ``None`` when all import.
+
+    Any ``ImportError`` counts (absent, or a native part that does not load).
+    """
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except ImportError as exc:
+            return f'{name} cannot be imported ({exc})'
+    return None
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail a run that collected no test: a session-wide skip must not pass as success."""
+    if exitstatus == 0 and session.testscollected == 0 and not session.config.option.collectonly:
+        session.exitstatus = pytest.ExitCode.NO_TESTS_COLLECTED

@@ -1,7 +1,9 @@
 """
 Helpers of the node tests: real rclpy in-process, on localhost DDS with a random domain id.
 
-Importing this module skips the importing test module where rclpy is not installed. The
+Where rclpy or the messages cannot be imported, :data:`ROS_MISSING` says why and
+:data:`requires_ros` skips each test of a module that carries it (never a module-level skip:
+see ``conftest.py``). The
 ``ros`` fixture (:func:`ros_graph`; import it and :func:`ros_context` into the test module)
 shares one rclpy context per module and gives each test an executor spinning in a background
 thread, stopped before the test's nodes are destroyed; each test makes its nodes through
@@ -20,19 +22,27 @@ from typing import Any, TypeVar
 
 import pytest
 
-rclpy = pytest.importorskip('rclpy')
+from conftest import missing
 
-from rclpy.context import Context  # noqa: E402
-from rclpy.executors import SingleThreadedExecutor  # noqa: E402
-from rclpy.node import Node  # noqa: E402
-from rclpy.qos import QoSProfile  # noqa: E402
+#: Why the ROS tests cannot run here (rclpy or a message package does not import), or None.
+ROS_MISSING = missing('rclpy', 'std_msgs.msg', 'sensor_msgs.msg', 'geometry_msgs.msg',
+                      'diagnostic_msgs.msg', 'tf2_msgs.msg')
+#: The marks of a module of ROS tests: ``pytestmark = requires_ros``.
+requires_ros = [pytest.mark.ros,
+                pytest.mark.skipif(ROS_MISSING is not None, reason=str(ROS_MISSING))]
+if ROS_MISSING is None:
+    import rclpy
+    from rclpy.context import Context
+    from rclpy.executors import SingleThreadedExecutor
+    from rclpy.node import Node
+    from rclpy.qos import QoSProfile
 
 #: Topics remapped into each test's namespace (the nodes publish them as absolute names).
 ABSOLUTE_TOPICS = ('/tf', '/tf_static', '/diagnostics')
 #: Long enough for discovery on a loaded 2-core machine; waits end as soon as they succeed.
 TIMEOUT = 10.0
 
-NodeT = TypeVar('NodeT', bound=Node)
+NodeT = TypeVar('NodeT', bound='Node')
 _counter = itertools.count()
 
 #: A robot with every joint kind the nodes handle: fixed, revolute (with a mimic follower),

@@ -19,16 +19,19 @@ from hypothesis import given, HealthCheck, settings, strategies as st
 import numpy as np
 import pytest
 
-pytest.importorskip('rclpy')
+from conftest import missing
+from urdf_tools_ros.core.transforms import transform_from_quaternion
 
-from geometry_msgs.msg import TransformStamped  # noqa: E402, I100
-from rclpy.serialization import deserialize_message, serialize_message  # noqa: E402
-from sensor_msgs.msg import JointState  # noqa: E402
-from tf2_msgs.msg import TFMessage  # noqa: E402
+ROS_MISSING = missing('rclpy', 'geometry_msgs.msg', 'sensor_msgs.msg', 'tf2_msgs.msg')
+pytestmark = pytest.mark.skipif(ROS_MISSING is not None, reason=str(ROS_MISSING))
+if ROS_MISSING is None:
+    from geometry_msgs.msg import TransformStamped
+    from rclpy.serialization import deserialize_message, serialize_message
+    from sensor_msgs.msg import JointState
+    from tf2_msgs.msg import TFMessage
 
-from urdf_tools_ros.core.transforms import transform_from_quaternion  # noqa: E402
-from urdf_tools_ros.ros import conversions  # noqa: E402
-from urdf_tools_ros.ros.cdr import CDR_LE, JointStateDecoder, TfEncoder  # noqa: E402
+    from urdf_tools_ros.ros import conversions
+    from urdf_tools_ros.ros.cdr import CDR_LE, JointStateDecoder, TfEncoder
 
 NS = 1_000_000_000
 #: What :meth:`JointStateDecoder.decode` may raise (RuntimeError: rclpy's RMWError).

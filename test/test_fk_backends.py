@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import math
 from pathlib import Path
 import subprocess
@@ -11,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from conftest import REPO, SAMPLE_ROBOT, shared_model, SHARED_URDFS
+from conftest import missing, REPO, SAMPLE_ROBOT, shared_model, SHARED_URDFS
 from urdf_tools_ros.core import fk_numba
 from urdf_tools_ros.core.description import load, load_string
 from urdf_tools_ros.core.kinematics import KinematicModel
@@ -28,7 +29,10 @@ def model_path(name: str) -> Path:
 @pytest.fixture(scope='module')
 def numba_module() -> Any:
     """The numba package; skips the test where it is not installed or cannot be imported."""
-    return pytest.importorskip('numba', exc_type=ImportError)
+    reason = missing('numba')
+    if reason is not None:
+        pytest.skip(reason)
+    return importlib.import_module('numba')
 
 
 def models(name: str, floating: str) -> tuple[KinematicModel, KinematicModel]:
@@ -205,7 +209,9 @@ def test_numba_runs_where_no_cache_directory_is_usable(numba_module: Any) -> Non
 @pytest.mark.parametrize('backend', ['numpy', 'numba'])
 def test_out_buffer_is_filled_and_returned(backend: str) -> None:
     if backend == 'numba':
-        pytest.importorskip('numba', exc_type=ImportError)
+        reason = missing('numba')
+        if reason is not None:
+            pytest.skip(reason)
     model = KinematicModel(load(SAMPLE_ROBOT).robot, backend=backend)
     rng = np.random.default_rng(7)
     positions = rng.uniform(-1.0, 1.0, size=(5, model.nq))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 import contextlib
-import importlib.util
 import io
 import os
 from pathlib import Path
@@ -26,7 +25,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from conftest import REPO, SAMPLE_ROBOT
+from conftest import missing, REPO, SAMPLE_ROBOT
 from urdf_tools_ros.core.description import load
 from urdf_tools_ros.core.kinematics import KinematicModel
 from urdf_tools_ros.gui.viewer import RobotViewer
@@ -40,16 +39,19 @@ CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-
 ACTUATED = ('left_wheel_joint', 'right_wheel_joint', 'lift_joint', 'shoulder_joint',
             'elbow_joint', 'wrist_joint', 'left_finger_joint')
 
-if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
-    pytest.skip(f'no Chromium at {CHROMIUM} (run scripts/setup-browser.sh)',
-                allow_module_level=True)
-for _module in ('viser', 'trimesh'):
-    if importlib.util.find_spec(_module) is None:
-        pytest.skip(f'Python package {_module} is not installed (run scripts/setup-browser.sh)',
-                    allow_module_level=True)
-playwright_api = pytest.importorskip(
-    'playwright.sync_api', reason='Python package playwright is not installed (run '
-                                  'scripts/setup-browser.sh)')
+
+def _browser_missing() -> str | None:
+    """Why the browser tests cannot run here, or ``None``."""
+    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        return f'no Chromium at {CHROMIUM} (run scripts/setup-browser.sh)'
+    reason = missing('viser', 'trimesh', 'playwright.sync_api')
+    return None if reason is None else f'{reason} (run scripts/setup-browser.sh)'
+
+
+BROWSER_MISSING = _browser_missing()
+pytestmark = pytest.mark.skipif(BROWSER_MISSING is not None, reason=str(BROWSER_MISSING))
+if BROWSER_MISSING is None:
+    import playwright.sync_api as playwright_api
 #: A Playwright page (typed loosely: playwright may be absent when this module is read).
 Page = Any
 

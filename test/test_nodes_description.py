@@ -8,19 +8,21 @@ import time
 
 import pytest
 
-from ros_helpers import (MIMIC_URDF, ros_context, ros_graph, RosGraph,  # noqa: F401
-                         settle, wait_for)
-
-from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus  # noqa: I100
-from rclpy.parameter import Parameter
-from std_msgs.msg import String
+from ros_helpers import (MIMIC_URDF, requires_ros, ros_context, ros_graph,  # noqa: F401
+                         ROS_MISSING, RosGraph, settle, wait_for)
 
 from conftest import SAMPLE_ROBOT
 from urdf_tools_ros.core.description import load
-from urdf_tools_ros.nodes.robot_description import RobotDescriptionNode
-from urdf_tools_ros.ros import qos
 
-pytestmark = pytest.mark.ros
+if ROS_MISSING is None:
+    from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
+    from rclpy.parameter import Parameter
+    from std_msgs.msg import String
+
+    from urdf_tools_ros.nodes.robot_description import RobotDescriptionNode
+    from urdf_tools_ros.ros import qos
+
+pytestmark = requires_ros
 
 #: Missing child link: an error of the check (the description still loads).
 BROKEN_LINK = MIMIC_URDF.replace('<child link="tool"/>', '<child link="no_such_link"/>')

@@ -10,19 +10,21 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ros_helpers import (MIMIC_URDF, ros_context, ros_graph, RosGraph,  # noqa: F401
-                         settle, wait_for)
-
-from geometry_msgs.msg import TransformStamped  # noqa: I100
-from sensor_msgs.msg import JointState
-from std_msgs.msg import String
-from tf2_msgs.msg import TFMessage
+from ros_helpers import (MIMIC_URDF, requires_ros, ros_context, ros_graph,  # noqa: F401
+                         ROS_MISSING, RosGraph, settle, wait_for)
 
 from urdf_tools_ros.core.transforms import origin, transform_to_quaternion
-from urdf_tools_ros.nodes.joint_state_publisher import JointStatePublisherNode
-from urdf_tools_ros.ros import qos
 
-pytestmark = pytest.mark.ros
+if ROS_MISSING is None:
+    from geometry_msgs.msg import TransformStamped
+    from sensor_msgs.msg import JointState
+    from std_msgs.msg import String
+    from tf2_msgs.msg import TFMessage
+
+    from urdf_tools_ros.nodes.joint_state_publisher import JointStatePublisherNode
+    from urdf_tools_ros.ros import qos
+
+pytestmark = requires_ros
 
 ACTUATED = ['shoulder', 'finger_left_joint', 'wheel_joint', 'slide']
 ALL_JOINTS = ['shoulder', 'finger_left_joint', 'finger_right_joint', 'wheel_joint', 'slide']

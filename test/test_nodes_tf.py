@@ -7,25 +7,26 @@ import math
 from typing import Any
 
 import numpy as np
-import pytest
 
-from ros_helpers import (MIMIC_URDF, ros_context, ros_graph, RosGraph,  # noqa: F401
-                         settle, wait_for)
-
-from geometry_msgs.msg import TransformStamped  # noqa: I100
-from rclpy.parameter import Parameter
-from sensor_msgs.msg import JointState
-from std_msgs.msg import String
-from tf2_msgs.msg import TFMessage
+from ros_helpers import (MIMIC_URDF, requires_ros, ros_context, ros_graph,  # noqa: F401
+                         ROS_MISSING, RosGraph, settle, wait_for)
 
 from conftest import SAMPLE_ROBOT, shared_model
 from urdf_tools_ros.core.description import load, load_string
 from urdf_tools_ros.core.kinematics import KinematicModel
 from urdf_tools_ros.core.transforms import FloatArray, transform_from_quaternion
-from urdf_tools_ros.nodes.tf_broadcaster import TfBroadcasterNode, TfThrottle
-from urdf_tools_ros.ros import qos
 
-pytestmark = pytest.mark.ros
+if ROS_MISSING is None:
+    from geometry_msgs.msg import TransformStamped
+    from rclpy.parameter import Parameter
+    from sensor_msgs.msg import JointState
+    from std_msgs.msg import String
+    from tf2_msgs.msg import TFMessage
+
+    from urdf_tools_ros.nodes.tf_broadcaster import TfBroadcasterNode, TfThrottle
+    from urdf_tools_ros.ros import qos
+
+pytestmark = requires_ros
 
 
 def matrix(transform: TransformStamped) -> FloatArray:

@@ -8,11 +8,15 @@ import re
 import numpy as np
 import pytest
 
+from conftest import missing
 from urdf_tools_ros.core.description import load
 from urdf_tools_ros.core.joint_limits import effective_limits
 from urdf_tools_ros.core.kinematics import KinematicModel
 
-pin = pytest.importorskip('pinocchio')
+PINOCCHIO_MISSING = missing('pinocchio')
+pytestmark = pytest.mark.skipif(PINOCCHIO_MISSING is not None, reason=str(PINOCCHIO_MISSING))
+if PINOCCHIO_MISSING is None:
+    import pinocchio as pin
 
 TOLERANCE = 1e-9
 CONFIGURATIONS = 25
