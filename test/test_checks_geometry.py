@@ -142,3 +142,16 @@ def test_non_finite_sizes_are_left_to_the_loader(run: Runner, value: str) -> Non
     assert run(link(visual(f'<box size="{value} 1 1"/>'),
                     collision(f'<cylinder radius="{value}" length="1"/>'),
                     visual(mesh('m.stl', f'{value} 1 1')))) == []
+
+
+def test_an_unknown_shape_is_one_finding_and_breaks_mujoco_only_where_it_reads_it() -> None:
+    from urdf_tools_ros.core.checks import check_description
+    from urdf_tools_ros.core.description import load_string
+    for kind, shape, mujoco in (('collision', 'cone', True), ('collision', 'capsule', False),
+                                ('visual', 'cone', False)):
+        text = (f'<robot name="r"><link name="a"><{kind}><geometry><{shape} radius="1"/>'
+                f'</geometry></{kind}></link></robot>')
+        findings = check_description(load_string(text), 'mujoco')
+        (finding,) = [f for f in findings if f.element == 'link:a' and 'geometry' in f.code]
+        assert finding.code == 'geometry-unknown', findings
+        assert ('mujoco' in (finding.consumers or ())) is mujoco, (kind, shape)

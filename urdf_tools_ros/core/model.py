@@ -139,23 +139,33 @@ class Inertial:
 
 @dataclass(frozen=True, slots=True)
 class Visual:
-    """URDF ``<visual>``: geometry placed by ``origin`` in the link frame, with a material."""
+    """
+    URDF ``<visual>``: geometry placed by ``origin`` in the link frame, with a material.
+
+    ``unknown_shape`` is the tag of a shape URDF does not define (``geometry`` is then None).
+    """
 
     geometry: Geometry | None
     origin: Origin = Origin()
     name: str | None = None
     material: Material | None = None
     location: SourceLocation | None = None
+    unknown_shape: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Collision:
-    """URDF ``<collision>``: geometry placed by ``origin`` in the link frame."""
+    """
+    URDF ``<collision>``: geometry placed by ``origin`` in the link frame.
+
+    ``unknown_shape`` is the tag of a shape URDF does not define (``geometry`` is then None).
+    """
 
     geometry: Geometry | None
     origin: Origin = Origin()
     name: str | None = None
     location: SourceLocation | None = None
+    unknown_shape: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -58,13 +58,20 @@ class UrdfReader(ExtensionReader):
         return Origin(self._vector3(node, 'xyz', owner, _ZERO),
                       self._vector3(node, 'rpy', owner, _ZERO))
 
-    def _geometry(self, node: Element | None, owner: str) -> Geometry | None:
-        """Read a ``<geometry>`` element (its first child element is the shape, as urdfdom)."""
+    def _geometry(self, node: Element | None, owner: str, collision: bool
+                  ) -> tuple[Geometry | None, str | None]:
+        """
+        Read a ``<geometry>`` element (its first child element is the shape, as urdfdom).
+
+        :param collision: It belongs to a ``<collision>``: MuJoCo reads those (it discards URDF
+            visuals), knows ``<capsule>`` too, and refuses any other unknown shape there.
+        :return: The shape, and the tag of an unknown shape (the shape is then ``None``).
+        """
         if node is None:
-            return None
+            return None, None
         shapes = [shape for shape in node if isinstance(shape.tag, str)]
         if not shapes:
-            return None
+            return None, None
         shape = shapes[0]
         if len(shapes) > 1:
             others = ', '.join(f'<{local_name(extra.tag)}>' for extra in shapes[1:])
@@ -76,12 +83,12 @@ class UrdfReader(ExtensionReader):
                          ('urdf_parser_py',))
         kind = local_name(shape.tag)
         if kind == 'box':
-            return Box(self._vector3(shape, 'size', owner, _ZERO, required=True))
+            return Box(self._vector3(shape, 'size', owner, _ZERO, required=True)), None
         if kind == 'cylinder':
             return Cylinder(self._float(shape, 'radius', owner, 0.0, True),
-                            self._float(shape, 'length', owner, 0.0, True))
+                            self._float(shape, 'length', owner, 0.0, True)), None
         if kind == 'sphere':
-            return Sphere(self._float(shape, 'radius', owner, 0.0, True))
+            return Sphere(self._float(shape, 'radius', owner, 0.0, True)), None
         if kind == 'mesh':
             filename = shape.get('filename')
             if not filename:
@@ -89,10 +96,12 @@ class UrdfReader(ExtensionReader):
                              '<mesh> has no filename', shape)
                 filename = ''
             scale = self._vector3(shape, 'scale', owner, _ONE)
-            return Mesh(filename, scale, self._resolve(filename) if filename else None)
+            return Mesh(filename, scale, self._resolve(filename) if filename else None), None
+        mujoco = collision and kind != 'capsule'
         self._report('geometry-unknown', Severity.ERROR, owner,
-                     f'<geometry> holds unknown shape <{shape.tag}>', shape)
-        return None
+                     f'<geometry> holds unknown shape <{shape.tag}>', shape,
+                     consumers=('urdfdom', 'urdf_parser_py') + (('mujoco',) if mujoco else ()))
+        return None, str(shape.tag)
 
     def material(self, node: Element, owner: str) -> Material:
         """Read a ``<material>`` (global or inside a visual)."""
@@ -140,13 +149,15 @@ class UrdfReader(ExtensionReader):
                          '<material> in a <visual> has no name: urdfdom drops the whole visual '
                          '(RViz does not draw it) and urdf_parser_py refuses the file',
                          material_node, '<material name="..."> (name="" keeps the colour local)')
-        return Visual(self._geometry(geometry_node, owner), self._origin(origin_node, owner),
-                      node.get('name'), material, self._locate(node))
+        geometry, unknown = self._geometry(geometry_node, owner, collision=False)
+        return Visual(geometry, self._origin(origin_node, owner), node.get('name'), material,
+                      self._locate(node), unknown)
 
     def _collision(self, node: Element, owner: str) -> Collision:
         origin_node, geometry_node = self._first_children(node, ('origin', 'geometry'), owner)
-        return Collision(self._geometry(geometry_node, owner), self._origin(origin_node, owner),
-                         node.get('name'), self._locate(node))
+        geometry, unknown = self._geometry(geometry_node, owner, collision=True)
+        return Collision(geometry, self._origin(origin_node, owner), node.get('name'),
+                         self._locate(node), unknown)
 
     def link(self, node: Element) -> Link:
         """Read a ``<link>``."""

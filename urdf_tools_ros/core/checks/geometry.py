@@ -97,6 +97,8 @@ def check_geometry(ctx: CheckContext) -> Iterator[Finding]:
         for label, element in _elements(link):
             where = element.location or link.location
             geometry = element.geometry
+            if geometry is None and element.unknown_shape is not None:
+                continue  # the reader's geometry-unknown
             if geometry is None:
                 yield ctx.finding(GEOMETRY_MISSING, f'link:{link.name}',
                                   f'link "{link.name}": {label} has no geometry', where,
