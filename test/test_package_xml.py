@@ -1,0 +1,91 @@
+"""
+Every dependency in package.xml is installable by a ROS user on Humble and Jazzy.
+
+Each key is either a ROS package released for Humble and Jazzy (rosdistro's
+``distribution.yaml``) or a rosdep key that resolves on Ubuntu Jammy (Humble) and Noble
+(Jazzy) (rosdep's ``base.yaml``/``python.yaml``). rosdep needs the network, so this is checked
+offline against ``../shared/ros-src/rosdistro-rosdep.tar.gz`` (ros/rosdistro at a fixed commit);
+without that archive the test skips.
+"""
+
+from __future__ import annotations
+
+import functools
+import tarfile
+from typing import Any
+
+from lxml import etree
+import pytest
+import yaml
+
+from conftest import REPO
+
+ARCHIVE = REPO.parent / 'shared' / 'ros-src' / 'rosdistro-rosdep.tar.gz'
+#: Ubuntu releases of the distros users run: Humble on Jammy, Jazzy on Noble.
+UBUNTU = {'humble': 'jammy', 'jazzy': 'noble'}
+DEPEND_TAGS = ('depend', 'build_depend', 'buildtool_depend', 'exec_depend', 'test_depend',
+               'build_export_depend', 'doc_depend')
+
+
+@functools.lru_cache(maxsize=None)
+def rosdistro() -> dict[str, Any]:
+    """``{'humble': set, 'jazzy': set, 'rosdep': dict}`` read from the archive."""
+    result: dict[str, Any] = {'rosdep': {}}
+    with tarfile.open(ARCHIVE) as archive:
+        for member in archive.getmembers():
+            if not member.isfile() or not member.name.endswith('.yaml'):
+                continue
+            stream = archive.extractfile(member)
+            assert stream is not None
+            data = yaml.safe_load(stream)
+            parts = member.name.split('/')
+            if parts[-1] == 'distribution.yaml':
+                packages = set()
+                for name, repository in (data.get('repositories') or {}).items():
+                    release = repository.get('release') or {}
+                    packages.update(release.get('packages') or ([name] if release else []))
+                result[parts[-2]] = packages
+            elif parts[-2] == 'rosdep':
+                result['rosdep'].update(data)
+    return result
+
+
+def resolves_on_ubuntu(rule: Any, codename: str) -> bool:
+    """Whether a rosdep rule gives Ubuntu ``codename`` something to install."""
+    if not isinstance(rule, dict) or 'ubuntu' not in rule:
+        return False
+    ubuntu = rule['ubuntu']
+    if isinstance(ubuntu, list):
+        return bool(ubuntu)
+    if isinstance(ubuntu, dict):
+        if 'pip' in ubuntu or 'apt' in ubuntu:
+            return True
+        value = ubuntu.get(codename, ubuntu.get('*'))
+        return bool(value)
+    return False
+
+
+def dependencies() -> list[tuple[str, str]]:
+    root = etree.parse(str(REPO / 'package.xml')).getroot()
+    return [(element.tag, (element.text or '').strip()) for element in root
+            if isinstance(element.tag, str) and element.tag in DEPEND_TAGS]
+
+
+@pytest.mark.skipif(not ARCHIVE.exists(), reason=f'{ARCHIVE} is not present')
+@pytest.mark.parametrize('tag, key', dependencies())
+def test_dependency_installs_on_humble_and_jazzy(tag: str, key: str) -> None:
+    data = rosdistro()
+    for distro, codename in UBUNTU.items():
+        released = key in data[distro]
+        assert released or resolves_on_ubuntu(data['rosdep'].get(key), codename), \
+            f'<{tag}>{key}</{tag}> is neither released for {distro} nor a rosdep key for ' \
+            f'Ubuntu {codename}'
+
+
+@pytest.mark.skipif(not ARCHIVE.exists(), reason=f'{ARCHIVE} is not present')
+def test_the_check_would_see_a_bad_key() -> None:
+    data = rosdistro()
+    assert 'rclpy' in data['jazzy'] and 'rclpy' in data['humble']
+    assert not resolves_on_ubuntu(data['rosdep'].get('python3-viser'), 'noble')
+    assert 'viser' not in data['jazzy']
+    assert resolves_on_ubuntu(data['rosdep']['python3-numpy'], 'noble')
