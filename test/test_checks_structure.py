@@ -15,7 +15,7 @@ from urdf_tools_ros.core.description import load
 from urdf_tools_ros.core.findings import Finding
 
 CHECKS = (structure.check_name, structure.check_version, structure.check_links_present,
-          structure.check_duplicates)
+          structure.check_duplicates, structure.check_shared_names)
 
 #: code -> (severity, source): the frozen catalog of this family.
 CATALOG = {
@@ -25,6 +25,7 @@ CATALOG = {
     'link-duplicate': ('warning', 'urdfdom'),
     'joint-duplicate': ('warning', 'urdfdom'),
     'material-duplicate': ('warning', 'urdfdom'),
+    'link-joint-name-shared': ('info', 'urdf_tools_ros'),
 }
 
 JOINT = '  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>\n'
@@ -39,8 +40,13 @@ def run(text: str) -> list[Finding]:
     return run_family(CHECKS, text)
 
 
+MOVING = ('  <link name="a"/><link name="b"/>\n'
+          '  <joint name="{}" type="{}"><parent link="a"/><child link="b"/></joint>\n')
 CASES = [
     # code, failing URDF, element, line, text in the message, passing twin
+    pytest.param('link-joint-name-shared', robot(MOVING.format('b', 'continuous')), 'joint:b',
+                 3, 'has the name of a link', robot(MOVING.format('b', 'fixed')),
+                 id='name-shared'),
     pytest.param('robot-name-missing', robot('  <link name="a"/>\n', 'version="1.0"'), 'robot',
                  1, 'no name', robot('  <link name="a"/>\n', 'name="r" version="1.0"'),
                  id='name-missing'),

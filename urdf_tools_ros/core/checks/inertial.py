@@ -441,10 +441,14 @@ def check_bodies(ctx: CheckContext) -> Iterator[Finding]:
             largest = max(moments)
             if body.mass < MIN_MASS or largest < MIN_MOMENT or negligible(body.inertia):
                 broken = [name for name, breaks in (
-                    ('gazebo', body.mass <= GZ_MASS_EPSILON),
+                    ('gazebo', body.mass <= GZ_MASS_EPSILON
+                     or gazebo_refuses(body.mass, body.inertia)),
                     ('mujoco', body.mass < MJ_MINVAL or min(moments) < MJ_MINVAL)) if breaks]
-                said = {'gazebo': 'Gazebo drops it (mass <= 1e-6 is "no inertia" to SDFormat) '
-                                  'with everything attached to it',
+                said = {'gazebo': ('Gazebo drops it (mass <= 1e-6 is "no inertia" to '
+                                   'SDFormat) with everything attached to it'
+                                   if body.mass <= GZ_MASS_EPSILON else
+                                   'Gazebo refuses its rounding-noise tensor ("has invalid '
+                                   'inertia": a moment < 0)'),
                         'mujoco': 'MuJoCo refuses it'}
                 yield ctx.finding(NEAR_ZERO, element,
                                   f'{what} moves but has mass={body.mass:g} kg and largest '

@@ -39,6 +39,11 @@ LINK_DUPLICATE = rule('link-duplicate', Severity.WARNING, 'two links have the sa
                       source='urdfdom', consumers=('urdfdom',), reference=_MODEL)
 JOINT_DUPLICATE = rule('joint-duplicate', Severity.WARNING, 'two joints have the same name',
                        source='urdfdom', consumers=('urdfdom',), reference=_MODEL)
+NAME_SHARED = rule(
+    'link-joint-name-shared', Severity.INFO,
+    'a link and a moving joint have the same name (URDF allows it; SDFormat, so Gazebo, needs '
+    'names unique in a model)', consumers=('gazebo',),
+    reference='SDFormat 1.7+ name uniqueness (Gazebo: "Joint with non-unique name")')
 MATERIAL_DUPLICATE = rule(
     'material-duplicate', Severity.WARNING,
     'two global <material> elements have the same name (urdfdom refuses even identical ones)',
@@ -130,3 +135,22 @@ def check_duplicates(ctx: CheckContext) -> Iterator[Finding]:
     yield from _duplicates(ctx, LINK_DUPLICATE, 'link', ctx.robot.links)
     yield from _duplicates(ctx, JOINT_DUPLICATE, 'joint', ctx.robot.joints)
     yield from _duplicates(ctx, MATERIAL_DUPLICATE, 'material', ctx.robot.materials)
+
+
+@check
+def check_shared_names(ctx: CheckContext) -> Iterator[Finding]:
+    """
+    Report a moving joint named like a link that Gazebo keeps (it refuses the model).
+
+    Gazebo keeps the root link (unless it is ``world``) and the child of every joint that is
+    not fixed; a fixed joint disappears in its fixed-joint lumping, and so does its child.
+    """
+    fixed_children = {joint.child for joint in ctx.robot.joints
+                      if joint.joint_type == 'fixed' and joint.parent != 'world'}
+    links = {link.name for link in ctx.robot.links if link.name not in fixed_children}
+    for joint in ctx.robot.joints:
+        if joint.joint_type != 'fixed' and joint.name in links and joint.name != 'world':
+            yield ctx.finding(NAME_SHARED, f'joint:{joint.name}',
+                              f'joint "{joint.name}" has the name of a link; Gazebo refuses the '
+                              'model ("Joint with non-unique name")', joint.location,
+                              f'rename the joint, e.g. "{joint.name}_joint"')
