@@ -157,8 +157,10 @@ def flatten(values: dict[str, Any], prefix: str = '') -> dict[str, Any]:
 def test_parameter_file_keys_are_declared(filename: str) -> None:
     module, _, node_name = PARAMETER_FILES[filename]
     content = yaml.safe_load((CONFIG / filename).read_text())
-    assert list(content) == [node_name]
-    values = flatten(content[node_name]['ros__parameters'])
+    # Keyed /**: a file keyed by node name would override the launch files' own values once a
+    # bringup sets a global parameter (SetParameter(use_sim_time)).
+    assert list(content) == ['/**']
+    values = flatten(content['/**']['ros__parameters'])
     assert values
     specs = pytest.importorskip('urdf_tools_ros.ros.parameters')
     declared = {
@@ -188,7 +190,7 @@ def test_parameter_file_loads_into_its_node(filename: str, tmp_path: Path,
         node = node_class(context=context)
         try:
             assert node.get_name() == node_name
-            values = flatten(yaml.safe_load((CONFIG / filename).read_text())[node_name][
+            values = flatten(yaml.safe_load((CONFIG / filename).read_text())['/**'][
                 'ros__parameters'])
             for key, value in values.items():
                 assert node.has_parameter(key), key

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 import socket
+import sys
 from typing import Any
 
 import numpy as np
@@ -143,6 +144,17 @@ def test_gui_shares_the_table(ros: RosGraph) -> None:
     viewer = node.viewer
     viewer.move_joint('shoulder', 0.4)
     assert wait_for(lambda: positions(states.last)['shoulder'] == pytest.approx(0.4))
+
+
+def test_gui_without_viser_keeps_publishing(ros: RosGraph,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    # viser has no rosdep key: a ROS user may not have it. One error line, no crash.
+    monkeypatch.setitem(sys.modules, 'viser', None)
+    monkeypatch.delitem(sys.modules, 'urdf_tools_ros.gui.viewer', raising=False)
+    node, _, states = start(ros, gui=True, gui_port=free_port())
+    count = len(states.messages)
+    assert wait_for(lambda: len(states.messages) > count + 2)
+    assert node.viewer is None
 
 
 def free_port() -> int:
