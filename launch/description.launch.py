@@ -8,9 +8,10 @@ refuses a description with errors). Joint states come from the robot's drivers o
 """
 
 from launch import LaunchDescription
-from launch.actions import DeclareLaunchArgument
-from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
-from launch_ros.actions import Node
+from launch.actions import DeclareLaunchArgument, GroupAction
+from launch.conditions import UnlessCondition
+from launch.substitutions import LaunchConfiguration, PathJoinSubstitution, PythonExpression
+from launch_ros.actions import Node, SetParameter
 from launch_ros.parameter_descriptions import ParameterValue
 from launch_ros.substitutions import FindPackageShare
 
@@ -26,26 +27,32 @@ def generate_launch_description() -> LaunchDescription:
             'xacro_args', default_value='',
             description='xacro arguments of model, name:=value separated by spaces'),
         DeclareLaunchArgument(
-            'use_sim_time', default_value='false', choices=['true', 'false'],
-            description='Use the /clock topic as time source'),
+            'use_sim_time', default_value='', choices=['', 'true', 'false'],
+            description='Use the /clock topic as time source; empty: as the bringup set it '
+                        '(a global SetParameter), else false'),
         DeclareLaunchArgument(
             'frame_prefix', default_value='',
             description='Put before every TF frame id, e.g. robot1/'),
-        Node(
-            package='urdf_tools_ros', executable='robot_description',
-            name='robot_description_publisher', output='screen',
-            parameters=[
-                PathJoinSubstitution([share, 'config', 'robot_description.yaml']),
-                {'model': ParameterValue(LaunchConfiguration('model'), value_type=str),
-                 'xacro_args': ParameterValue(LaunchConfiguration('xacro_args'),
-                                              value_type=str),
-                 'use_sim_time': use_sim_time}]),
-        Node(
-            package='urdf_tools_ros', executable='tf_broadcaster',
-            name='tf_broadcaster', output='screen',
-            parameters=[
-                PathJoinSubstitution([share, 'config', 'tf_broadcaster.yaml']),
-                {'frame_prefix': ParameterValue(LaunchConfiguration('frame_prefix'),
-                                                value_type=str),
-                 'use_sim_time': use_sim_time}]),
+        # Scoped: the use_sim_time set here reaches this file's nodes only; without the
+        # argument the nodes keep what a bringup set globally (SetParameter) or the default.
+        GroupAction([
+            SetParameter('use_sim_time', use_sim_time,
+                         condition=UnlessCondition(PythonExpression(
+                             ["'", use_sim_time, "' == ''"]))),
+            Node(
+                package='urdf_tools_ros', executable='robot_description',
+                name='robot_description_publisher', output='screen',
+                parameters=[
+                    PathJoinSubstitution([share, 'config', 'robot_description.yaml']),
+                    {'model': ParameterValue(LaunchConfiguration('model'), value_type=str),
+                     'xacro_args': ParameterValue(LaunchConfiguration('xacro_args'),
+                                                  value_type=str)}]),
+            Node(
+                package='urdf_tools_ros', executable='tf_broadcaster',
+                name='tf_broadcaster', output='screen',
+                parameters=[
+                    PathJoinSubstitution([share, 'config', 'tf_broadcaster.yaml']),
+                    {'frame_prefix': ParameterValue(LaunchConfiguration('frame_prefix'),
+                                                    value_type=str)}]),
+        ]),
     ])
