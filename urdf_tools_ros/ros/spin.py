@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+import signal
 
 import rclpy
 from rclpy.executors import ExternalShutdownException
@@ -14,7 +15,10 @@ def spin_node(make_node: Callable[[], Node], args: list[str] | None = None) -> N
     Initialise rclpy, spin the node ``make_node()`` returns until shut down, then clean up.
 
     Ctrl-C and an external shutdown end it quietly; the node is destroyed and rclpy shut down
-    in every case.
+    in every case. A terminal's Ctrl-C reaches a node twice under ``ros2 launch`` (from the
+    terminal, to the whole process group, and from launch): further SIGINTs are ignored once the
+    first one has ended the spin, so the second cannot interrupt the clean-up (a traceback, and
+    an abort of a node whose threads were still joined).
 
     :param make_node: Builds the node (after ``rclpy.init``).
     :param args: Command-line arguments for rclpy (``--ros-args ...``); ``None``: ``sys.argv``.
@@ -22,9 +26,13 @@ def spin_node(make_node: Callable[[], Node], args: list[str] | None = None) -> N
     rclpy.init(args=args)
     node = make_node()
     try:
-        rclpy.spin(node)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
+        try:
+            rclpy.spin(node)
+        except (KeyboardInterrupt, ExternalShutdownException):
+            pass
+    except KeyboardInterrupt:
+        pass  # the second Ctrl-C arrived while the first one was being handled
     finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         node.destroy_node()
         rclpy.try_shutdown()
