@@ -1,0 +1,208 @@
+"""
+The launch files as launched: the real ``launch``/``launch_ros`` on a colcon install space.
+
+The package is built with colcon into a temporary workspace (as users build it); a bringup
+launch file that includes ``description.launch.py`` or ``display.launch.py`` runs in a
+``LaunchService`` process of its own session (``ros2 launch`` does the same), and a probe
+process reads the nodes' parameters and topics. Covers what only a real launch shows: a
+bringup's global ``SetParameter(use_sim_time)`` must neither be lost nor override the launch
+arguments, and a terminal's Ctrl-C (SIGINT to the whole process group, so each node gets it
+twice) ends every node cleanly. Skipped where launch_ros or colcon is not installed
+(``scripts/setup-launch.sh`` installs launch from ``../shared/ros-src``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+import json
+import os
+from pathlib import Path
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import missing, REPO
+
+LAUNCH_MISSING = (missing('rclpy', 'launch', 'launch_ros.actions', 'colcon_core')
+                  if os.environ.get('URDF_TOOLS_COLCON_INNER') != '1'
+                  else 'inside the colcon test of test_colcon.py')
+pytestmark = [pytest.mark.slow, pytest.mark.ros,
+              pytest.mark.skipif(LAUNCH_MISSING is not None, reason=str(LAUNCH_MISSING))]
+
+_IGNORE = shutil.ignore_patterns('.git', '.venv', '.cache', 'build', 'install', 'log',
+                                 '.pytest_cache', '.mypy_cache', '.hypothesis', 'test-artifacts',
+                                 '__pycache__', '*.egg-info', 'corpus')
+_COLCON = 'import sys\nfrom colcon_core.command import main\nsys.exit(main())\n'
+#: Runs a launch file as ``ros2 launch`` does (non-interactive LaunchService, SIGINT handled).
+_RUN = """
+import signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)
+from launch import LaunchService
+from launch.actions import IncludeLaunchDescription
+from launch.launch_description_sources import PythonLaunchDescriptionSource
+service = LaunchService(noninteractive=True)
+service.include_launch_description(IncludeLaunchDescription(
+    PythonLaunchDescriptionSource(sys.argv[1])))
+sys.exit(service.run())
+"""
+#: A bringup: optional global use_sim_time, then the package's launch file with arguments.
+_BRINGUP = """
+from launch import LaunchDescription
+from launch.actions import IncludeLaunchDescription
+from launch.launch_description_sources import PythonLaunchDescriptionSource
+from launch_ros.actions import SetParameter
+
+
+def generate_launch_description():
+    actions = [SetParameter(name='use_sim_time', value=True)] if {global_sim_time} else []
+    actions.append(IncludeLaunchDescription(PythonLaunchDescriptionSource({launch_file!r}),
+                                            launch_arguments={arguments!r}.items()))
+    return LaunchDescription(actions)
+"""
+#: Reads parameters of nodes: argv = JSON {node: [names]}; prints JSON {node: [values]}.
+_PARAMETERS = """
+import json, sys
+import rclpy
+from rcl_interfaces.srv import GetParameters
+from rclpy.parameter import parameter_value_to_python
+rclpy.init()
+node = rclpy.create_node('launch_test_probe')
+result = {}
+for name, names in json.loads(sys.argv[1]).items():
+    client = node.create_client(GetParameters, name + '/get_parameters')
+    if not client.wait_for_service(timeout_sec=20.0):
+        result[name] = None
+        continue
+    future = client.call_async(GetParameters.Request(names=names))
+    rclpy.spin_until_future_complete(node, future, timeout_sec=10.0)
+    result[name] = [parameter_value_to_python(value) for value in future.result().values]
+print(json.dumps(result))
+"""
+
+
+@pytest.fixture(scope='module')
+def install(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The package built by ``colcon build`` in a temporary workspace: its install prefix."""
+    workspace = tmp_path_factory.mktemp('launch_ws')
+    shutil.copytree(REPO, workspace / 'src' / 'urdf_tools_ros', ignore=_IGNORE)
+    env = dict(os.environ, COLCON_HOME=str(workspace / '.colcon'))
+    done = subprocess.run([sys.executable, '-c', _COLCON, 'build', '--packages-select',
+                           'urdf_tools_ros'], cwd=workspace, env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return workspace / 'install' / 'urdf_tools_ros'
+
+
+def environment(prefix: Path) -> dict[str, str]:
+    """The environment a sourced workspace gives, on an isolated ROS domain."""
+    site = next((prefix / 'lib').glob('python3*/site-packages'))
+    venv = Path(sys.executable).parent.parent
+    env = dict(os.environ, ROS_DOMAIN_ID=str(random.randint(120, 200)),
+               ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST',
+               AMENT_PREFIX_PATH=os.pathsep.join([str(prefix), str(venv)]),
+               PYTHONPATH=os.pathsep.join([str(site), os.environ.get('PYTHONPATH', '')]))
+    env.pop('ROS_LOCALHOST_ONLY', None)
+    env.pop('_ROS_WHEELS_BOOTSTRAP_COMPLETE', None)
+    return env
+
+
+class Launched:
+    """A bringup running in its own session; :meth:`stop` sends SIGINT like a terminal."""
+
+    def __init__(self, prefix: Path, tmp_path: Path, launch_file: str,
+                 arguments: dict[str, str], global_sim_time: bool) -> None:
+        share = prefix / 'share' / 'urdf_tools_ros'
+        bringup = tmp_path / 'bringup.launch.py'
+        bringup.write_text(_BRINGUP.format(global_sim_time=global_sim_time,
+                                           launch_file=str(share / 'launch' / launch_file),
+                                           arguments=arguments))
+        self.env = environment(prefix)
+        self.process = subprocess.Popen([sys.executable, '-c', _RUN, str(bringup)],
+                                        env=self.env, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True,
+                                        start_new_session=True)
+        self.output = ''
+
+    def parameters(self, wanted: dict[str, list[str]]) -> dict[str, list[object] | None]:
+        done = subprocess.run([sys.executable, '-c', _PARAMETERS, json.dumps(wanted)],
+                              env=self.env, capture_output=True, text=True, timeout=90)
+        assert done.returncode == 0, done.stderr
+        result: dict[str, list[object] | None] = json.loads(done.stdout.strip().splitlines()[-1])
+        return result
+
+    def stop(self, whole_group: bool) -> int:
+        """SIGINT to launch only, or to its whole process group (a terminal's Ctrl-C)."""
+        if whole_group:
+            os.killpg(self.process.pid, signal.SIGINT)
+        else:
+            self.process.send_signal(signal.SIGINT)
+        try:
+            self.output, _ = self.process.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.output, _ = self.process.communicate()
+            pytest.fail('launch did not end within 60 s of SIGINT:\n' + self.output[-3000:])
+        return self.process.returncode
+
+
+@pytest.fixture
+def launched(install: Path, tmp_path: Path) -> Iterator[list[Launched]]:
+    started: list[Launched] = []
+    yield started
+    for run in started:
+        if run.process.poll() is None:
+            os.killpg(run.process.pid, signal.SIGKILL)
+            run.process.communicate()
+
+
+def start(started: list[Launched], install: Path, tmp_path: Path, launch_file: str,
+          global_sim_time: bool, **arguments: str) -> Launched:
+    model = str(install / 'share' / 'urdf_tools_ros' / 'urdf' / 'sample_robot.urdf.xacro')
+    run = Launched(install, tmp_path, launch_file, {'model': model, **arguments},
+                   global_sim_time)
+    started.append(run)
+    time.sleep(1.0)
+    return run
+
+
+@pytest.mark.parametrize('launch_file, extra', [
+    ('description.launch.py', {}),
+    ('display.launch.py', {'rviz': 'false', 'gui': 'false'})])
+@pytest.mark.parametrize('global_sim_time, explicit, expected', [
+    (False, None, False), (True, None, True), (True, 'false', False), (False, 'true', True)])
+def test_launch_arguments_and_use_sim_time_under_a_bringup(
+        launched: list[Launched], install: Path, tmp_path: Path, launch_file: str,
+        extra: dict[str, str], global_sim_time: bool, explicit: str | None,
+        expected: bool) -> None:
+    arguments = dict(extra, frame_prefix='r1/')
+    if explicit is not None:
+        arguments['use_sim_time'] = explicit
+    run = start(launched, install, tmp_path, launch_file, global_sim_time, **arguments)
+    values = run.parameters({'/robot_description_publisher': ['use_sim_time', 'model'],
+                             '/tf_broadcaster': ['use_sim_time', 'frame_prefix']})
+    model = values['/robot_description_publisher']
+    tf = values['/tf_broadcaster']
+    assert model is not None and tf is not None, run.stop(whole_group=False) or run.output
+    assert model[0] is expected and tf[0] is expected
+    assert str(model[1]).endswith('sample_robot.urdf.xacro')  # not the YAML's ''
+    assert tf[1] == 'r1/'
+    assert run.stop(whole_group=False) == 0
+    assert 'Traceback' not in run.output
+
+
+@pytest.mark.parametrize('whole_group', [False, True])
+def test_ctrl_c_ends_every_node_cleanly(launched: list[Launched], install: Path,
+                                        tmp_path: Path, whole_group: bool) -> None:
+    run = start(launched, install, tmp_path, 'display.launch.py', False, rviz='false',
+                gui='false')
+    values = run.parameters({'/tf_broadcaster': ['frame_prefix']})
+    assert values['/tf_broadcaster'] is not None
+    assert run.stop(whole_group) == 0
+    assert 'Traceback' not in run.output, run.output[-3000:]
+    assert 'process has died' not in run.output, run.output[-3000:]
+    assert run.output.count('process has finished cleanly') == 3, run.output[-3000:]
