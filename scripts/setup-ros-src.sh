@@ -194,6 +194,8 @@ echo "pytest in the venv: $PYTEST_VER" >> "$LOG"
 NEED_PYTEST=()
 case "$PYTEST_VER" in
   [0-7].*) ;;
+  none) NEED_PYTEST=("${PYTEST_PINS[@]}")
+     say "no pytest in the venv: installing ${PYTEST_PINS[*]} (what launch_testing works with)" ;;
   *) NEED_PYTEST=("${PYTEST_PINS[@]}")
      say "pytest $PYTEST_VER -> ${PYTEST_PINS[*]} (launch_testing's plugin needs pytest < 8)" ;;
 esac
