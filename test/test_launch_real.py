@@ -8,7 +8,7 @@ process reads the nodes' parameters and topics. Covers what only a real launch s
 bringup's global ``SetParameter(use_sim_time)`` must neither be lost nor override the launch
 arguments, and a terminal's Ctrl-C (SIGINT to the whole process group, so each node gets it
 twice) ends every node cleanly. Skipped where launch_ros or colcon is not installed
-(``scripts/setup-launch.sh`` installs launch from ``../shared/ros-src``).
+(``scripts/setup-ros-src.sh`` installs launch from ``../shared/ros-src``).
 """
 
 from __future__ import annotations
