@@ -64,6 +64,33 @@ def generate_launch_description():
                                             launch_arguments={arguments!r}.items()))
     return LaunchDescription(actions)
 """
+#: Looks up every link through a real tf2_ros Buffer: argv = root, JSON [links]; prints JSON
+#: {link: [x, y, z, qx, qy, qz, qw]} of T_root_link for the links found within 40 s.
+_TF = """
+import json, sys, time
+import rclpy
+from rclpy.time import Time
+from tf2_ros import Buffer, TransformListener
+rclpy.init()
+node = rclpy.create_node('launch_test_tf')
+buffer = Buffer()
+listener = TransformListener(buffer, node)
+root, links = sys.argv[1], json.loads(sys.argv[2])
+found = {}
+deadline = time.monotonic() + 40.0
+while len(found) < len(links) and time.monotonic() < deadline:
+    rclpy.spin_once(node, timeout_sec=0.1)
+    for link in links:
+        if link in found:
+            continue
+        try:
+            stamped = buffer.lookup_transform(root, link, Time())
+        except Exception:
+            continue
+        t, q = stamped.transform.translation, stamped.transform.rotation
+        found[link] = [t.x, t.y, t.z, q.x, q.y, q.z, q.w]
+print(json.dumps(found))
+"""
 #: Reads parameters of nodes: argv = JSON {node: [names]}; prints JSON {node: [values]}.
 _PARAMETERS = """
 import json, sys
@@ -206,3 +233,37 @@ def test_ctrl_c_ends_every_node_cleanly(launched: list[Launched], install: Path,
     assert 'Traceback' not in run.output, run.output[-3000:]
     assert 'process has died' not in run.output, run.output[-3000:]
     assert run.output.count('process has finished cleanly') == 3, run.output[-3000:]
+
+
+def test_tf_of_every_link_equals_the_cores_forward_kinematics(
+        launched: list[Launched], install: Path, tmp_path: Path) -> None:
+    import numpy as np
+
+    from urdf_tools_ros.core.description import load
+    from urdf_tools_ros.core.joint_state import JointStateTable
+    from urdf_tools_ros.core.kinematics import KinematicModel
+    from urdf_tools_ros.core.transforms import transform_to_quaternion
+
+    if missing('tf2_ros') is not None:
+        pytest.skip(str(missing('tf2_ros')))
+    run = start(launched, install, tmp_path, 'display.launch.py', False, rviz='false',
+                gui='false', frame_prefix='r1/')
+    robot = load(install / 'share' / 'urdf_tools_ros' / 'urdf' / 'sample_robot.urdf.xacro').robot
+    model = KinematicModel(robot)
+    poses = model.link_poses(JointStateTable(robot).positions())  # what joint_states starts at
+    root = model.link_names[0]
+    links = [name for name in model.link_names if name != root]
+    done = subprocess.run([sys.executable, '-c', _TF, f'r1/{root}',
+                           json.dumps([f'r1/{name}' for name in links])],
+                          env=run.env, capture_output=True, text=True, timeout=120)
+    assert run.stop(whole_group=False) == 0
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert sorted(found) == sorted(f'r1/{name}' for name in links)  # every link reachable
+    for name in links:
+        xyz, quaternion = transform_to_quaternion(poses[name])
+        got = np.array(found[f'r1/{name}'])
+        if np.dot(got[3:], quaternion) < 0:
+            got[3:] = -got[3:]
+        assert np.allclose(got[:3], xyz, atol=1e-12), name
+        assert np.allclose(got[3:], quaternion, atol=1e-12), name
