@@ -64,6 +64,21 @@ def generate_launch_description():
                                             launch_arguments={arguments!r}.items()))
     return LaunchDescription(actions)
 """
+#: Two robots: the launch file included twice, in two namespaces with two frame prefixes.
+_TWO_ROBOTS = """
+from launch import LaunchDescription
+from launch.actions import GroupAction, IncludeLaunchDescription
+from launch.launch_description_sources import PythonLaunchDescriptionSource
+from launch_ros.actions import PushRosNamespace
+
+
+def generate_launch_description():
+    return LaunchDescription([
+        GroupAction([PushRosNamespace(name), IncludeLaunchDescription(
+            PythonLaunchDescriptionSource({launch_file!r}),
+            launch_arguments={{'model': {model!r}, 'frame_prefix': name + '/'}}.items())])
+        for name in ('robot1', 'robot2')])
+"""
 #: Looks up every link through a real tf2_ros Buffer: argv = root, JSON [links]; prints JSON
 #: {link: [x, y, z, qx, qy, qz, qw]} of T_root_link for the links found within 40 s.
 _TF = """
@@ -267,3 +282,34 @@ def test_tf_of_every_link_equals_the_cores_forward_kinematics(
             got[3:] = -got[3:]
         assert np.allclose(got[:3], xyz, atol=1e-12), name
         assert np.allclose(got[3:], quaternion, atol=1e-12), name
+
+
+def test_included_twice_in_two_namespaces_with_two_frame_prefixes(
+        launched: list[Launched], install: Path, tmp_path: Path) -> None:
+    if missing('tf2_ros') is not None:
+        pytest.skip(str(missing('tf2_ros')))
+    run = start(launched, install, tmp_path, 'description.launch.py', False)
+    run.stop(whole_group=False)  # only its environment and install paths are reused
+    share = install / 'share' / 'urdf_tools_ros'
+    bringup = tmp_path / 'two.launch.py'
+    bringup.write_text(_TWO_ROBOTS.format(
+        launch_file=str(share / 'launch' / 'description.launch.py'),
+        model=str(share / 'urdf' / 'sample_robot.urdf.xacro')))
+    run.process = subprocess.Popen([sys.executable, '-c', _RUN, str(bringup)], env=run.env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                   start_new_session=True)
+    values = run.parameters({f'/{name}/tf_broadcaster': ['frame_prefix']
+                             for name in ('robot1', 'robot2')})
+    assert values == {'/robot1/tf_broadcaster': ['robot1/'],
+                      '/robot2/tf_broadcaster': ['robot2/']}
+    # Fixed joints only (no joint_states here): /tf_static of both robots, side by side.
+    welded = ['base_link', 'caster_link', 'mast_link']
+    for name in ('robot1', 'robot2'):
+        done = subprocess.run([sys.executable, '-c', _TF, f'{name}/world',
+                               json.dumps([f'{name}/{link}' for link in welded])],
+                              env=run.env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert sorted(json.loads(done.stdout.strip().splitlines()[-1])) == \
+            sorted(f'{name}/{link}' for link in welded)
+    assert run.stop(whole_group=True) == 0
+    assert run.output.count('process has finished cleanly') == 4, run.output[-3000:]
