@@ -45,9 +45,10 @@ pytestmark = [
 PACKAGE = 'urdf_tools_ros'
 #: What ``colcon test`` runs here: launch/config checks and the TF node tests (real rclpy).
 COLCON_TEST_SUBSET = ('test/test_launch_files.py', 'test/test_nodes_tf.py')
-_IGNORE = shutil.ignore_patterns('.git', '.venv', '.cache', 'build', 'install', 'log',
-                                 '.pytest_cache', '.mypy_cache', '.hypothesis', 'test-artifacts',
-                                 '__pycache__', '*.egg-info')
+#: What a copy of the repository into a workspace leaves out (also test_launch_real.py's).
+COPY_IGNORE = shutil.ignore_patterns('.git', '.venv', '.cache', 'build', 'install', 'log',
+                                     '.pytest_cache', '.mypy_cache', '.hypothesis',
+                                     'test-artifacts', '__pycache__', '*.egg-info', 'corpus')
 _COLCON = ('import sys\nfrom colcon_core.command import main\nsys.exit(main())\n')
 
 
@@ -75,7 +76,7 @@ def console_scripts() -> list[str]:
 def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A workspace with the package built in it."""
     workspace = tmp_path_factory.mktemp('colcon_ws')
-    shutil.copytree(REPO, workspace / 'src' / PACKAGE, ignore=_IGNORE)
+    shutil.copytree(REPO, workspace / 'src' / PACKAGE, ignore=COPY_IGNORE)
     result = colcon(workspace, 'build', '--event-handlers', 'console_direct-')
     assert result.returncode == 0, result.stdout + result.stderr
     return workspace

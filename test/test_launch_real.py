@@ -25,6 +25,7 @@ import sys
 import time
 
 import pytest
+from test_colcon import colcon, COPY_IGNORE
 
 from conftest import missing, REPO
 
@@ -34,10 +35,6 @@ LAUNCH_MISSING = (missing('rclpy', 'launch', 'launch_ros.actions', 'colcon_core'
 pytestmark = [pytest.mark.slow, pytest.mark.ros,
               pytest.mark.skipif(LAUNCH_MISSING is not None, reason=str(LAUNCH_MISSING))]
 
-_IGNORE = shutil.ignore_patterns('.git', '.venv', '.cache', 'build', 'install', 'log',
-                                 '.pytest_cache', '.mypy_cache', '.hypothesis', 'test-artifacts',
-                                 '__pycache__', '*.egg-info', 'corpus')
-_COLCON = 'import sys\nfrom colcon_core.command import main\nsys.exit(main())\n'
 #: Runs a launch file as ``ros2 launch`` does (non-interactive LaunchService, SIGINT handled).
 _RUN = """
 import signal, sys
@@ -131,11 +128,8 @@ print(json.dumps(result))
 def install(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The package built by ``colcon build`` in a temporary workspace: its install prefix."""
     workspace = tmp_path_factory.mktemp('launch_ws')
-    shutil.copytree(REPO, workspace / 'src' / 'urdf_tools_ros', ignore=_IGNORE)
-    env = dict(os.environ, COLCON_HOME=str(workspace / '.colcon'))
-    done = subprocess.run([sys.executable, '-c', _COLCON, 'build', '--packages-select',
-                           'urdf_tools_ros'], cwd=workspace, env=env, capture_output=True,
-                          text=True, timeout=300)
+    shutil.copytree(REPO, workspace / 'src' / 'urdf_tools_ros', ignore=COPY_IGNORE)
+    done = colcon(workspace, 'build', '--packages-select', 'urdf_tools_ros')
     assert done.returncode == 0, done.stdout + done.stderr
     return workspace / 'install' / 'urdf_tools_ros'
 
