@@ -73,10 +73,10 @@ def refused(verdict: oracles.Verdict | None) -> bool | None:
 
 def gazebo_breaks(path: Path) -> bool | None:
     """Whether SDFormat refuses the file or drops a link a moving joint carries."""
-    verdict = oracles.gazebo(path)
-    if verdict is None or not verdict.loaded:
-        return refused(verdict)
-    return bool(oracles.gazebo_dropped_links(path))
+    dropped = oracles.gazebo_dropped_links(path)  # None: the probe is absent or refuses it
+    if dropped is not None:
+        return bool(dropped)
+    return refused(oracles.gazebo(path))
 
 
 def jsp_breaks(path: Path) -> bool | None:
