@@ -10,7 +10,7 @@ import pytest
 
 from conftest import SAMPLE_ROBOT, shared_model
 from urdf_tools_ros.core import description
-from urdf_tools_ros.core.description import load, load_string
+from urdf_tools_ros.core.description import load, load_string, RobotDescription
 from urdf_tools_ros.core.errors import (DescriptionLoadError, DescriptionTooLargeError,
                                         RobotDescriptionError)
 from urdf_tools_ros.core.model import Box, Mesh
@@ -75,6 +75,39 @@ def test_xacro_args_are_applied() -> None:
     plain = load(SAMPLE_ROBOT)
     prefixed = load(SAMPLE_ROBOT, xacro_args={'prefix': 'r1_'})
     assert {f'r1_{j.name}' for j in plain.robot.joints} == {j.name for j in prefixed.robot.joints}
+
+
+def _unknown_arguments(desc: RobotDescription) -> list[str]:
+    return [f.message for f in desc.findings if f.code == 'xacro-arg-unknown']
+
+
+def test_xacro_argument_no_document_knows_is_reported(tmp_path: Path) -> None:
+    plain = load(SAMPLE_ROBOT, xacro_args={'prefix': 'r1_', 'prefx': 'r2_'})
+    [message] = _unknown_arguments(plain)
+    assert 'prefx:=' in message and 'prefix' in message  # names the ones it knows
+    assert {j.name for j in plain.robot.joints} == \
+        {j.name for j in load(SAMPLE_ROBOT, xacro_args={'prefix': 'r1_'}).robot.joints}
+    # Declared in an include, or used through $(arg) without a declaration: known.
+    (tmp_path / 'part.xacro').write_text(
+        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro">'
+        '<xacro:arg name="side" default="l"/><link name="$(arg side)_$(arg tag)"/></robot>')
+    main = tmp_path / 'main.urdf.xacro'
+    main.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                    '  <xacro:include filename="part.xacro"/>\n'
+                    '  <link name="${xacro.arg(\'extra\')}"/>\n</robot>\n')
+    desc = load(main, xacro_args={'side': 'r', 'tag': 't', 'extra': 'e'})
+    assert {link.name for link in desc.robot.links} == {'r_t', 'e'}
+    assert _unknown_arguments(desc) == []
+    assert len(_unknown_arguments(load(main, xacro_args={'side': 'r', 'tag': 't', 'extra': 'e',
+                                                         'sid': 'x'}))) == 1
+
+
+def test_xacro_argument_given_to_a_plain_urdf_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / 'plain.urdf'
+    path.write_text('<robot name="r"><link name="a"/></robot>')
+    [message] = _unknown_arguments(load(path, xacro_args={'prefix': 'r1_'}))
+    assert 'not run through xacro' in message
+    assert _unknown_arguments(load(path)) == []
 
 
 def test_package_uri_resolves_to_this_package() -> None:

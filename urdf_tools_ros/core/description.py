@@ -52,6 +52,8 @@ MAX_DESCRIPTION_BYTES = 50 * 1024 * 1024
 _SOURCE_ATTRIBUTE = 'urdf_tools_ros_source'
 _XACRO_LOCK = threading.Lock()
 _COMMENT = re.compile(r'<!--.*?-->', re.DOTALL)
+#: Where a xacro document uses an argument: ``$(arg name)`` or ``xacro.arg('name')``.
+_ARG_USE = re.compile(r'\$\(arg\s+([^\s)]+)\s*\)|\barg\(\s*[\'"]([^\'"]+)[\'"]\s*\)')
 
 
 @dataclass(frozen=True)
@@ -283,6 +285,8 @@ class _XacroSession:
         self.files: list[str] = []
         self.warnings: list[str] = []
         self.nodes: list[Any] = []
+        #: Names of the xacro arguments any document read declares or uses.
+        self.arguments: set[str] = set()
         self._locate = locate
 
     def parse(self, inp: Any, filename: str | None = None) -> Any:
@@ -302,7 +306,20 @@ class _XacroSession:
         else:
             return inp
         builder = _AnnotatingBuilder(name, self.table)
-        return builder.parseString(text.encode('utf-8'))
+        doc = builder.parseString(text.encode('utf-8'))
+        self._note_arguments(doc)
+        return doc
+
+    def _note_arguments(self, doc: Any) -> None:
+        """Add the arguments ``doc`` declares (``<xacro:arg>``) or uses to :attr:`arguments`."""
+        for element in doc.getElementsByTagName('*'):
+            if element.tagName in ('xacro:arg', 'arg') and element.hasAttribute('name'):
+                self.arguments.add(element.getAttribute('name'))
+            for value in element.attributes.values():
+                self.arguments.update(a or b for a, b in _ARG_USE.findall(value.value))
+            for child in element.childNodes:
+                if child.nodeType == child.TEXT_NODE:
+                    self.arguments.update(a or b for a, b in _ARG_USE.findall(child.data))
 
     def eval_find(self, package: str) -> str:
         share = self._locate(package)
@@ -379,6 +396,31 @@ def _run_xacro(text: str, filename: str, args: Mapping[str, str],
     return output, session
 
 
+def _unknown_arguments(args: Mapping[str, str], known: set[str] | None,
+                       filename: str) -> list[Finding]:
+    """
+    ``xacro-arg-unknown`` for each argument given that no document read declares or uses.
+
+    xacro itself takes such an argument silently, so a misspelt name (``prefx:=r1_``) would
+    leave the default in force with no word; without xacro (``known`` None) every one is unused.
+    """
+    findings = []
+    for name in args:
+        if known is None:
+            message = (f'xacro argument {name}:= is given but {filename} is not run through '
+                       'xacro (plain URDF): it has no effect')
+        elif name not in known:
+            declared = ', '.join(sorted(known)) or 'none'
+            message = (f'xacro argument {name}:= is neither declared (<xacro:arg name="{name}">) '
+                       f'nor used ($(arg {name})) in {filename} or its includes: xacro ignores '
+                       f'it (arguments it knows: {declared})')
+        else:
+            continue
+        findings.append(Finding('xacro-arg-unknown', Severity.WARNING, 'robot', message,
+                                SourceLocation(filename)))
+    return findings
+
+
 # -- urdf_parser_py ---------------------------------------------------------------------------
 def _urdf_parser_py_findings(root: Any, location: SourceLocation | None) -> list[Finding]:
     """Read the tree with urdf_parser_py too; its refusals and warnings become findings."""
@@ -440,11 +482,14 @@ def load_string(text: str, filename: str = '<string>', *,
     files: tuple[str, ...] = (os.path.abspath(filename),) if os.path.isfile(filename) else ()
     extra: list[Finding] = []
     xml_text = text
+    known: set[str] | None = None  # the xacro arguments the documents declare or use
     if use_xacro:
         xml_text, session = _run_xacro(text, filename, xacro_args or {}, locate)
+        known = session.arguments
         files = tuple(dict.fromkeys(session.files))
         extra = [Finding('xacro-warning', Severity.WARNING, 'robot', f'xacro: {message}',
                          SourceLocation(filename)) for message in session.warnings]
+    extra.extend(_unknown_arguments(xacro_args or {}, known, filename))
     root, findings = parse_xml(xml_text, filename)
     if use_xacro:
         inherited: SourceLocation = SourceLocation(filename)

@@ -80,6 +80,10 @@ rule('transmission-form-invalid', Severity.WARNING,
                'http://wiki.ros.org/urdf/XML/Transmission')
 rule('xacro-warning', Severity.WARNING, 'xacro warned while processing the file',
      reference='xacro')
+rule('xacro-arg-unknown', Severity.WARNING,
+     'a xacro argument is given (name:=value, xacro_args) that the file and its includes '
+     'neither declare nor use, or the file is not xacro: it has no effect (misspelt?)',
+     reference='xacro (undeclared arguments are accepted silently)')
 rule('urdf-parser-py-rejects', Severity.WARNING, 'urdf_parser_py cannot read the description',
      consumers=('urdf_parser_py',), reference='urdf_parser_py (urdf-tools check --urdf-parser-py)')
 rule('urdf-parser-py-warning', Severity.WARNING, 'urdf_parser_py warned while reading',
