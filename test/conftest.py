@@ -10,8 +10,11 @@ test at all fails (:func:`pytest_sessionfinish`).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 import importlib
+import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -64,3 +67,37 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Fail a run that collected no test: a session-wide skip must not pass as success."""
     if exitstatus == 0 and session.testscollected == 0 and not session.config.option.collectonly:
         session.exitstatus = pytest.ExitCode.NO_TESTS_COLLECTED
+
+
+# -- the installed package and a probe node, for the launch tests (launch_helpers.py) ----------
+@pytest.fixture(scope='session')
+def package_install(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The package's install prefix: the sourced one, else one ``colcon build`` makes once."""
+    from launch_helpers import install_prefix
+
+    return install_prefix(tmp_path_factory)
+
+
+@pytest.fixture(scope='module')
+def launch_prefix(package_install: Path) -> Iterator[Path]:
+    """:func:`package_install`, with this process's environment that of a sourced workspace."""
+    from launch_helpers import launch_environment
+
+    environment = launch_environment(package_install)
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in environment.items():
+            if os.environ.get(name) != value:
+                patch.setenv(name, value)
+        for name in set(os.environ) - set(environment):
+            patch.delenv(name)
+        yield package_install
+
+
+@pytest.fixture
+def probe(launch_prefix: Path) -> Iterator[Any]:
+    """A :class:`launch_helpers.Probe` node on the launch tests' ROS domain."""
+    from launch_helpers import Probe
+
+    node = Probe()
+    yield node
+    node.close()

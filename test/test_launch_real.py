@@ -17,21 +17,17 @@ from collections.abc import Iterator
 import json
 import os
 from pathlib import Path
-import random
-import shutil
 import signal
 import subprocess
 import sys
 import time
 
+from launch_helpers import launch_environment
 import pytest
-from test_colcon import colcon, COPY_IGNORE
 
-from conftest import missing, REPO
+from conftest import missing
 
-LAUNCH_MISSING = (missing('rclpy', 'launch', 'launch_ros.actions', 'colcon_core')
-                  if os.environ.get('URDF_TOOLS_COLCON_INNER') != '1'
-                  else 'inside the colcon test of test_colcon.py')
+LAUNCH_MISSING = missing('rclpy', 'launch', 'launch_ros.actions', 'colcon_core')
 pytestmark = [pytest.mark.slow, pytest.mark.ros,
               pytest.mark.skipif(LAUNCH_MISSING is not None, reason=str(LAUNCH_MISSING))]
 
@@ -125,26 +121,9 @@ print(json.dumps(result))
 
 
 @pytest.fixture(scope='module')
-def install(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The package built by ``colcon build`` in a temporary workspace: its install prefix."""
-    workspace = tmp_path_factory.mktemp('launch_ws')
-    shutil.copytree(REPO, workspace / 'src' / 'urdf_tools_ros', ignore=COPY_IGNORE)
-    done = colcon(workspace, 'build', '--packages-select', 'urdf_tools_ros')
-    assert done.returncode == 0, done.stdout + done.stderr
-    return workspace / 'install' / 'urdf_tools_ros'
-
-
-def environment(prefix: Path) -> dict[str, str]:
-    """The environment a sourced workspace gives, on an isolated ROS domain."""
-    site = next((prefix / 'lib').glob('python3*/site-packages'))
-    venv = Path(sys.executable).parent.parent
-    env = dict(os.environ, ROS_DOMAIN_ID=str(random.randint(120, 200)),
-               ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST',
-               AMENT_PREFIX_PATH=os.pathsep.join([str(prefix), str(venv)]),
-               PYTHONPATH=os.pathsep.join([str(site), os.environ.get('PYTHONPATH', '')]))
-    env.pop('ROS_LOCALHOST_ONLY', None)
-    env.pop('_ROS_WHEELS_BOOTSTRAP_COMPLETE', None)
-    return env
+def install(package_install: Path) -> Path:
+    """The package's install prefix (the sourced one, or built by ``colcon build`` once)."""
+    return package_install
 
 
 class Launched:
@@ -157,7 +136,7 @@ class Launched:
         bringup.write_text(_BRINGUP.format(global_sim_time=global_sim_time,
                                            launch_file=str(share / 'launch' / launch_file),
                                            arguments=arguments))
-        self.env = environment(prefix)
+        self.env = launch_environment(prefix)
         self.process = subprocess.Popen([sys.executable, '-c', _RUN, str(bringup)],
                                         env=self.env, stdout=subprocess.PIPE,
                                         stderr=subprocess.STDOUT, text=True,

@@ -144,6 +144,19 @@ def write(path: Path, text: str) -> None:
     os.utime(path, ns=(old + 10_000_000, old + 10_000_000))
 
 
+def test_watch_runs_under_use_sim_time_without_clock(ros: RosGraph, tmp_path: Path) -> None:
+    """Watching files is housekeeping on steady time: a paused or absent /clock stops nothing."""
+    main, part = tmp_path / 'robot.urdf.xacro', tmp_path / 'part.xacro'
+    write(part, PART_XACRO)
+    write(main, MAIN_XACRO)
+    node, received, _ = start(ros, model=str(main), xacro_args=['length:=0.25'], watch=True,
+                              watch_period=0.05, diagnostic_period=0.0, use_sim_time=True)
+    assert wait_for(lambda: received.messages)
+    assert node.get_clock().now().nanoseconds == 0  # no /clock in this graph
+    write(part, PART_XACRO.replace('<axis xyz="0 0 1"/>', '<axis xyz="0 1 0"/>'))
+    assert wait_for(lambda: 'xyz="0 1 0"' in received.last.data)
+
+
 def test_watch_reloads_include_and_keeps_last_good(ros: RosGraph, tmp_path: Path) -> None:
     main, part = tmp_path / 'robot.urdf.xacro', tmp_path / 'part.xacro'
     write(part, PART_XACRO)

@@ -2,14 +2,15 @@
 Joint-state publisher: a drop-in for joint_state_publisher.
 
 Subscribes ``robot_description`` (transient local) and publishes ``sensor_msgs/JointState`` on
-``joint_states`` at ``rate`` Hz, stamped with the node clock: every revolute, continuous and
-prismatic joint, mimic joints derived from their source (``use_mimic_tags``). The state is a
-:class:`~urdf_tools_ros.core.joint_state.JointStateTable`: start positions from ``zeros.<joint>``
-(else 0, or the middle of the range), the ``delta`` sweep, values from the ``source_list``
-topics merged by joint name and clamped by the ``clamp`` policy. A source message with
-mismatched list lengths, NaN/inf values, unknown or mimic joint names is refused per joint with a
-throttled warning; the rest of it is taken. A new description starts a new table; one that cannot
-be used is logged and the previous table kept.
+``joint_states`` at ``rate`` Hz of the node clock and stamped with it (under ``use_sim_time``
+nothing before the first ``/clock``, with one warning after a few seconds): every revolute,
+continuous and prismatic joint, mimic joints derived from their source (``use_mimic_tags``). The
+state is a :class:`~urdf_tools_ros.core.joint_state.JointStateTable`: start positions from
+``zeros.<joint>`` (else 0, or the middle of the range), the ``delta`` sweep, values from the
+``source_list`` topics merged by joint name and clamped by the ``clamp`` policy. A source message
+with mismatched list lengths, NaN/inf values, unknown or mimic joint names is refused per joint
+with a throttled warning; the rest of it is taken. A new description starts a new table; one that
+cannot be used is logged and the previous table kept.
 
 With ``gui`` the browser slider page (:class:`~urdf_tools_ros.gui.viewer.RobotViewer`) shares the
 table: moving a slider changes what is published, and the page follows each new description.
@@ -36,6 +37,7 @@ from ..core.joint_state import ClampPolicy, JointStateTable, Refusal
 from ..core.tf_compose import joint_edges, TfFrameStore
 from ..ros import conversions, parameters, qos
 from ..ros.ament import ament_package_locator
+from ..ros.clock import steady_timer, warn_without_sim_clock
 from ..ros.spin import spin_node
 from ..ros.tf_listener import TfListener
 
@@ -83,7 +85,9 @@ class JointStatePublisherNode(Node):
         for topic in self._settings['source_list']:
             self.create_subscription(JointState, topic, self._on_source_joint_states,
                                      qos.JOINT_STATES_SUBSCRIPTION)
+        # On the node clock, as joint_state_publisher: under use_sim_time nothing before /clock.
         self.create_timer(1.0 / self._settings['rate'], self._on_timer)
+        warn_without_sim_clock(self, 'joint_states is not published')
 
     @property
     def table(self) -> JointStateTable | None:
@@ -171,7 +175,7 @@ class JointStatePublisherNode(Node):
             self._settings['gui'] = False
             return
         TfListener(self, self._tf_frames, self._on_tf_problems)
-        self.create_timer(1.0 / VIEW_RATE, self._on_view_timer)
+        steady_timer(self, 1.0 / VIEW_RATE, self._on_view_timer)
         self._on_view_timer()
         self.get_logger().info(f'gui: joint sliders at {self._viewer.url}')
 

@@ -8,10 +8,11 @@ check found errors and ``allow_errors`` is false. The check report goes to ``/di
 every load and every ``diagnostic_period`` s.
 
 With ``watch`` the files the description was made from (the model and every xacro include) are
-polled every ``watch_period`` s; a change reloads, re-checks and republishes. A broken edit (or
-one with errors) keeps the last good description published and says why, in the log and on
-``/diagnostics``. ``ros2 param set`` of ``robot_description``, ``model`` or ``xacro_args`` is
-loaded and checked first and refused with the reason when it cannot be published.
+polled every ``watch_period`` s of steady time (under ``use_sim_time`` too); a change reloads,
+re-checks and republishes. A broken edit (or one with errors) keeps the last good description
+published and says why, in the log and on ``/diagnostics``. ``ros2 param set`` of
+``robot_description``, ``model`` or ``xacro_args`` is loaded and checked first and refused with the
+reason when it cannot be published.
 
 XML given as a parameter is never run through xacro (xacro files are programs; a parameter can
 be set from anywhere on the network).
@@ -36,6 +37,7 @@ from ..core.errors import DescriptionLoadError, RobotDescriptionError
 from ..core.findings import Finding, Severity
 from ..ros import conversions, parameters, qos
 from ..ros.ament import ament_package_locator
+from ..ros.clock import steady_timer
 from ..ros.spin import spin_node
 
 __all__ = ['DescriptionSource', 'RobotDescriptionNode', 'main']
@@ -142,7 +144,7 @@ class RobotDescriptionNode(Node):
         self._signature = _file_signature(self._watched)
         self._reload()
         if settings['watch']:
-            self.create_timer(settings['watch_period'], self._on_watch_timer)
+            steady_timer(self, settings['watch_period'], self._on_watch_timer)
         if settings['diagnostic_period'] > 0.0:
             self.create_timer(settings['diagnostic_period'], self._on_diagnostics_timer)
         self.add_on_set_parameters_callback(self._on_set_parameters)

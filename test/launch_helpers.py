@@ -1,0 +1,243 @@
+"""
+What the launch tests share: the installed package, a bringup, a probe node, a recorder.
+
+:func:`install_prefix` takes the installed package when the environment has one (``colcon test``
+after sourcing the workspace, or a ROS install), else builds it with ``colcon build`` into a
+temporary workspace as users do. :func:`launch_environment` is the environment a sourced
+workspace gives, on a ROS domain of its own. For launch_pytest modules (the fixtures
+``launch_prefix`` and ``probe`` are in ``conftest.py``): :func:`bringup` includes an installed
+launch file, a :class:`Recorder` keeps what the launched processes print and how they end, a
+:class:`Probe` is a node in the test process with a real ``tf2_ros.Buffer``. ROS imports happen
+inside the functions, so that this module imports where ROS is absent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+import os
+from pathlib import Path
+import random
+import shutil
+import sys
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from conftest import REPO
+
+PACKAGE = 'urdf_tools_ros'
+#: Seconds to wait for what a node publishes (discovery takes 0.5-3 s here).
+WAIT = 30.0
+#: Modules the launch_pytest tests need.
+LAUNCH_PYTEST_MODULES = ('rclpy', 'launch', 'launch_ros.actions', 'launch_pytest', 'tf2_ros',
+                         'urdf_parser_py', 'xacro')
+
+
+def installed_prefix() -> Path | None:
+    """The install prefix of the package in the ament index, if it holds the node executables."""
+    try:
+        from ament_index_python.packages import get_package_prefix, PackageNotFoundError
+    except ImportError:
+        return None
+    try:
+        prefix = Path(get_package_prefix(PACKAGE))
+    except (PackageNotFoundError, OSError, ValueError):  # OSError: AMENT_PREFIX_PATH unset
+        return None
+    return prefix if (prefix / 'lib' / PACKAGE / 'tf_broadcaster').is_file() else None
+
+
+def install_prefix(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """
+    The package's install prefix: the installed one, else one ``colcon build`` makes now.
+
+    :raises pytest.skip.Exception: inside the ``colcon test`` of ``test_colcon.py`` (no nested
+        build) when no installed package is found.
+    """
+    prefix = installed_prefix()
+    if prefix is not None:
+        return prefix
+    if os.environ.get('URDF_TOOLS_COLCON_INNER') == '1':
+        pytest.skip('inside the colcon test of test_colcon.py, with the package not sourced')
+    from conftest import missing
+
+    if missing('colcon_core') is not None:
+        pytest.skip('the package is not installed and colcon is not there to build it: '
+                    'pip install colcon-common-extensions, or source the workspace')
+    from test_colcon import colcon, COPY_IGNORE
+
+    workspace = tmp_path_factory.mktemp('launch_ws')
+    shutil.copytree(REPO, workspace / 'src' / PACKAGE, ignore=COPY_IGNORE)
+    done = colcon(workspace, 'build', '--packages-select', PACKAGE)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return workspace / 'install' / PACKAGE
+
+
+def site_packages(prefix: Path) -> Path:
+    """The ``site-packages`` folder of an install prefix (for ``PYTHONPATH``)."""
+    return prefix / 'lib' / f'python{sys.version_info[0]}.{sys.version_info[1]}' / \
+        'site-packages'
+
+
+def launch_environment(prefix: Path) -> dict[str, str]:
+    """
+    What a sourced workspace adds to this environment, on an isolated ROS domain.
+
+    The rclpy wheels' start-up guard is dropped so that each node's Python sets itself up
+    (``../shared/ros-src/SOURCES.md``, pitfall 4).
+    """
+    venv = Path(sys.executable).parent.parent
+    inherited = {name: [part for part in os.environ.get(name, '').split(os.pathsep) if part]
+                 for name in ('AMENT_PREFIX_PATH', 'PYTHONPATH')}
+    ament = [str(prefix), str(venv), *inherited['AMENT_PREFIX_PATH']]
+    python = [str(site_packages(prefix)), *inherited['PYTHONPATH']]
+    env = dict(os.environ, ROS_DOMAIN_ID=str(random.SystemRandom().randint(120, 200)),
+               ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST',
+               AMENT_PREFIX_PATH=os.pathsep.join(dict.fromkeys(ament)),
+               PYTHONPATH=os.pathsep.join(dict.fromkeys(python)))
+    env.pop('ROS_LOCALHOST_ONLY', None)
+    env.pop('_ROS_WHEELS_BOOTSTRAP_COMPLETE', None)
+    return env
+
+
+class Recorder:
+    """What the launched processes print (line by line, by process) and how they end."""
+
+    def __init__(self) -> None:
+        self.lines: list[tuple[str, str]] = []
+        self.exits: dict[str, int] = {}
+        self.started: set[str] = set()
+        self._lock = threading.Lock()
+
+    def actions(self) -> list[Any]:
+        """Launch actions that feed this recorder: add them before the bringup."""
+        from launch.actions import RegisterEventHandler
+        from launch.event_handlers import OnProcessExit, OnProcessIO, OnProcessStart
+
+        def on_output(event: Any) -> None:
+            with self._lock:
+                for line in event.text.decode(errors='replace').splitlines():
+                    self.lines.append((event.process_name, line))
+
+        def on_start(event: Any, context: Any) -> None:
+            with self._lock:
+                self.started.add(event.process_name)
+
+        def on_exit(event: Any, context: Any) -> None:
+            with self._lock:
+                self.exits[event.process_name] = event.returncode
+
+        return [RegisterEventHandler(OnProcessIO(on_stdout=on_output, on_stderr=on_output)),
+                RegisterEventHandler(OnProcessStart(on_start=on_start)),
+                RegisterEventHandler(OnProcessExit(on_exit=on_exit))]
+
+    def matching(self, *needles: str) -> list[str]:
+        """Logged lines that contain every one of ``needles``."""
+        with self._lock:
+            return [f'{name}: {line}' for name, line in self.lines
+                    if all(needle in line for needle in needles)]
+
+    def text(self) -> str:
+        with self._lock:
+            return '\n'.join(f'{name}: {line}' for name, line in self.lines)[-6000:]
+
+    def wait_for(self, *needles: str, timeout: float = WAIT) -> list[str]:
+        """Wait until a logged line contains every one of ``needles``; return those lines."""
+        deadline = time.monotonic() + timeout
+        while not self.matching(*needles) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        return self.matching(*needles)
+
+
+def bringup(prefix: Path, launch_file: str, recorder: Recorder, **arguments: str) -> Any:
+    """
+    A LaunchDescription that includes the installed ``launch_file`` with ``arguments``.
+
+    The recorder's event handlers come first; ``ReadyToTest`` last (launch_pytest).
+    """
+    from launch import LaunchDescription
+    from launch.actions import IncludeLaunchDescription
+    from launch.launch_description_sources import PythonLaunchDescriptionSource
+    import launch_pytest
+
+    path = prefix / 'share' / PACKAGE / 'launch' / launch_file
+    return LaunchDescription([
+        *recorder.actions(),
+        IncludeLaunchDescription(PythonLaunchDescriptionSource(str(path)),
+                                 launch_arguments=arguments.items()),
+        launch_pytest.actions.ReadyToTest()])
+
+
+class Probe:
+    """A node of its own rclpy context in this process, spun by a thread, with a tf2 Buffer."""
+
+    def __init__(self) -> None:
+        import rclpy
+        from rclpy.executors import SingleThreadedExecutor
+        from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+        from rosgraph_msgs.msg import Clock
+        from sensor_msgs.msg import JointState
+        from std_msgs.msg import String
+        from tf2_ros import Buffer, TransformListener
+
+        self.context = rclpy.context.Context()
+        rclpy.init(context=self.context)
+        self.node = rclpy.create_node('launch_graph_probe', context=self.context)
+        self.descriptions: list[str] = []
+        self.joint_states: list[Any] = []
+        latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                             durability=DurabilityPolicy.TRANSIENT_LOCAL)
+        self.node.create_subscription(String, 'robot_description',
+                                      lambda msg: self.descriptions.append(msg.data), latched)
+        self.node.create_subscription(JointState, 'joint_states', self.joint_states.append, 10)
+        self.clock = self.node.create_publisher(Clock, '/clock', 10)
+        self.buffer = Buffer()
+        self.listener = TransformListener(self.buffer, self.node, spin_thread=False)
+        self.executor = SingleThreadedExecutor(context=self.context)
+        self.executor.add_node(self.node)
+        self._thread = threading.Thread(target=self._spin, daemon=True)
+        self._thread.start()
+
+    def _spin(self) -> None:
+        while self.context.ok():
+            try:
+                self.executor.spin_once(timeout_sec=0.05)
+            except Exception:  # the context is shut down under it
+                return
+
+    def wait(self, condition: Callable[[], bool], timeout: float = WAIT) -> bool:
+        deadline = time.monotonic() + timeout
+        while not condition() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return condition()
+
+    def lookup(self, root: str, link: str) -> Any | None:
+        from rclpy.time import Time
+
+        try:
+            return self.buffer.lookup_transform(root, link, Time())
+        except Exception:  # tf2 raises LookupException, ConnectivityException, ...
+            return None
+
+    def close(self) -> None:
+        import rclpy
+
+        self.listener.unregister()
+        self.executor.shutdown()
+        rclpy.try_shutdown(context=self.context)
+        self._thread.join(timeout=5.0)
+
+
+def parsed(xml: str) -> Any:
+    """The description read by urdf_parser_py (the reference Python reader)."""
+    from urdf_parser_py import urdf
+
+    return urdf.URDF.from_xml_string(xml.encode())
+
+
+def assert_ended_cleanly(recorder: Recorder, count: int) -> None:
+    """After shutdown: ``count`` processes started, each exited 0, no traceback."""
+    assert len(recorder.started) == count, recorder.started
+    assert recorder.exits == {name: 0 for name in recorder.started}, recorder.text()
+    assert not recorder.matching('Traceback'), recorder.text()
