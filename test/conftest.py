@@ -16,11 +16,9 @@ import os
 from pathlib import Path
 from typing import Any
 
+from paths import REPO, SHARED_MODELS
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-#: Real robot models (URDF/xacro) beside the repository: ../shared/models (see SOURCES.md).
-SHARED_MODELS = REPO.parent / 'shared' / 'models'
 SAMPLE_ROBOT = REPO / 'urdf' / 'sample_robot.urdf.xacro'
 
 #: name -> path of every shared model that loads as is (robotiq_2f_85 is kept out: its

@@ -22,11 +22,12 @@ import subprocess
 import sys
 import tarfile
 
-REPO = Path(__file__).resolve().parents[1]
-ARCHIVE = REPO.parent / 'shared' / 'ros-src' / 'joint_state_publisher-2.4.0.tar.gz'
+from paths import CACHE, SHARED
+
+ARCHIVE = SHARED / 'ros-src' / 'joint_state_publisher-2.4.0.tar.gz'
 MEMBER = 'joint_state_publisher/joint_state_publisher/joint_state_publisher/' \
          'joint_state_publisher.py'
-CACHE = REPO / '.cache' / 'oracles' / 'joint_state_publisher-2.4.0'
+ORACLE = CACHE / 'oracles' / 'joint_state_publisher-2.4.0'
 
 
 @dataclass(frozen=True)
@@ -39,11 +40,11 @@ class JspVerdict:
 
 def program() -> Path | None:
     """The extracted upstream program, or ``None`` when the archive or rclpy is missing."""
-    target = CACHE / 'joint_state_publisher.py'
+    target = ORACLE / 'joint_state_publisher.py'
     if not target.exists():
         if not ARCHIVE.exists():
             return None
-        CACHE.mkdir(parents=True, exist_ok=True)
+        ORACLE.mkdir(parents=True, exist_ok=True)
         with tarfile.open(ARCHIVE) as archive:
             member = archive.extractfile(MEMBER)
             if member is None:

@@ -40,17 +40,17 @@ from types import ModuleType
 from typing import Any
 
 from lxml import etree
+from paths import CACHE
 
 __all__ = ['Verdict', 'CONSUMER_NAMES', 'urdfdom', 'urdf_parser_py', 'pinocchio', 'mujoco',
            'gazebo', 'gazebo_dropped_links', 'verdicts', 'available']
 
-REPO = Path(__file__).resolve().parents[1]
 #: The consumers, in the order :func:`verdicts` and :func:`available` list them.
 CONSUMER_NAMES = ('urdfdom-3', 'urdfdom-6', 'urdf_parser_py', 'pinocchio', 'mujoco', 'gazebo')
 #: urdfdom 3.0.1's check_urdf (Debian liburdfdom-tools).
 URDFDOM_3 = Path('/usr/bin/check_urdf')
 #: The SDFormat probe built by scripts/setup-oracles.sh.
-SDFORMAT_PROBE = REPO / '.cache' / 'oracles' / 'sdformat_probe'
+SDFORMAT_PROBE = CACHE / 'oracles' / 'sdformat_probe'
 #: Seconds a consumer's process may take.
 TIMEOUT = 60.0
 #: Longest message kept, characters.

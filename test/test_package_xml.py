@@ -15,12 +15,13 @@ import tarfile
 from typing import Any
 
 from lxml import etree
+from paths import SHARED
 import pytest
 import yaml
 
 from conftest import REPO
 
-ARCHIVE = REPO.parent / 'shared' / 'ros-src' / 'rosdistro-rosdep.tar.gz'
+ARCHIVE = SHARED / 'ros-src' / 'rosdistro-rosdep.tar.gz'
 #: Ubuntu releases of the distros users run: Humble on Jammy, Jazzy on Noble.
 UBUNTU = {'humble': 'jammy', 'jazzy': 'noble'}
 DEPEND_TAGS = ('depend', 'build_depend', 'buildtool_depend', 'exec_depend', 'test_depend',

@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 
-from conftest import missing
+from conftest import missing, SHARED_MODELS
 from urdf_tools_ros.core.description import load
 from urdf_tools_ros.core.joint_limits import effective_limits
 from urdf_tools_ros.core.kinematics import KinematicModel
@@ -75,7 +75,7 @@ def test_every_shared_model_agrees_with_pinocchio(shared_urdf: Path) -> None:
 
 
 def test_mimic_joints_are_checked_against_pinocchio() -> None:
-    path = Path(__file__).resolve().parents[2] / 'shared' / 'models' / 'talos_full_v2.urdf'
+    path = SHARED_MODELS / 'talos_full_v2.urdf'
     if not path.exists():
         pytest.skip('shared models not present')
     description = load(path)
