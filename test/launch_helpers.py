@@ -230,10 +230,15 @@ class Probe:
 
 
 def parsed(xml: str) -> Any:
-    """The description read by urdf_parser_py (the reference Python reader)."""
+    """The description read by urdf_parser_py (the reference Python reader), quietly."""
     from urdf_parser_py import urdf
+    from urdf_parser_py.xml_reflection import core
 
-    return urdf.URDF.from_xml_string(xml.encode())
+    saved, core.on_error = core.on_error, lambda message: None  # "Unknown attribute ..." lines
+    try:
+        return urdf.URDF.from_xml_string(xml.encode())
+    finally:
+        core.on_error = saved
 
 
 def assert_ended_cleanly(recorder: Recorder, count: int) -> None:

@@ -92,7 +92,7 @@ def test_use_sim_time_without_clock_gives_one_line_then_follows_clock(
     sim_recorder = sim_time_without_clock[1]
     lines = sim_recorder.wait_for('use_sim_time is true', '/clock')
     assert len(lines) == 1 and 'joint_states is not published' in lines[0], sim_recorder.text()
-    assert probe.descriptions  # the description does not wait for the clock
+    assert probe.wait(lambda: bool(probe.descriptions))  # the description does not wait
     assert probe.joint_states == []  # joint_states does, as joint_state_publisher
     time.sleep(2.0)
     assert len(sim_recorder.matching('use_sim_time is true')) == 1

@@ -80,8 +80,8 @@ def test_display_publishes_joint_states_with_mimic_joints(
 
 
 @pytest.mark.launch(fixture=display)
-def test_display_tf_of_every_link_equals_forward_kinematics(probe: Probe,
-                                                            sample_urdf: Path) -> None:
+def test_display_tf_of_every_link_equals_forward_kinematics(
+        probe: Probe, sample_urdf: Path, display: tuple[Any, Recorder]) -> None:
     import numpy as np
 
     from urdf_tools_ros.core.description import load
@@ -94,7 +94,7 @@ def test_display_tf_of_every_link_equals_forward_kinematics(probe: Probe,
     assert probe.wait(lambda: all(probe.lookup(f'r1/{root}', f'r1/{link}') is not None
                                   for link in links)), \
         [link for link in links if probe.lookup(f'r1/{root}', f'r1/{link}') is None]
-    assert probe.joint_states
+    assert probe.wait(lambda: bool(probe.joint_states)), display[1].text()
     msg = probe.joint_states[-1]
     poses = KinematicModel(load(sample_urdf).robot).link_poses(dict(zip(msg.name,
                                                                         msg.position)))
