@@ -14,8 +14,9 @@ def spin_node(make_node: Callable[[], Node], args: list[str] | None = None) -> N
     """
     Initialise rclpy, spin the node ``make_node()`` returns until shut down, then clean up.
 
-    Ctrl-C and an external shutdown end it quietly; the node is destroyed and rclpy shut down
-    in every case. A terminal's Ctrl-C reaches a node twice under ``ros2 launch`` (from the
+    Ctrl-C and an external shutdown end it quietly, also while the node is still being made (a
+    Ctrl-C right after ``ros2 launch``, during the first load); the node is destroyed and rclpy
+    shut down in every case. A terminal's Ctrl-C reaches a node twice under ``ros2 launch`` (from the
     terminal, to the whole process group, and from launch): further SIGINTs are ignored once the
     first one has ended the spin, so the second cannot interrupt the clean-up (a traceback, and
     an abort of a node whose threads were still joined).
@@ -24,9 +25,10 @@ def spin_node(make_node: Callable[[], Node], args: list[str] | None = None) -> N
     :param args: Command-line arguments for rclpy (``--ros-args ...``); ``None``: ``sys.argv``.
     """
     rclpy.init(args=args)
-    node = make_node()
+    node: Node | None = None
     try:
         try:
+            node = make_node()
             rclpy.spin(node)
         except (KeyboardInterrupt, ExternalShutdownException):
             pass
@@ -34,5 +36,6 @@ def spin_node(make_node: Callable[[], Node], args: list[str] | None = None) -> N
         pass  # the second Ctrl-C arrived while the first one was being handled
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-        node.destroy_node()
+        if node is not None:
+            node.destroy_node()
         rclpy.try_shutdown()

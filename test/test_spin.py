@@ -1,0 +1,83 @@
+"""
+The one ``main()`` of the node executables (``ros/spin.py``) under real signals and real rclpy.
+
+Each case runs :func:`~urdf_tools_ros.ros.spin.spin_node` in a process of its own and sends it
+SIGINT, as a terminal's Ctrl-C or ``ros2 launch`` does: while the node is still being made (a
+first load can take seconds), while it spins, and twice (a terminal's Ctrl-C under ``ros2
+launch`` reaches each node from the terminal and from launch). Every time the process ends with
+0, without a traceback, and the node is destroyed when it exists.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from ros_helpers import requires_ros
+
+pytestmark = requires_ros
+
+#: argv: seconds the node takes to make; prints "made" once made and "destroyed" at the end.
+_NODE = """
+import sys, time
+from rclpy.node import Node
+from urdf_tools_ros.ros.spin import spin_node
+
+class Slow(Node):
+    def __init__(self):
+        super().__init__('spin_test')
+        print('making', flush=True)
+        time.sleep(float(sys.argv[1]))
+        print('made', flush=True)
+
+    def destroy_node(self):
+        print('destroyed', flush=True)
+        super().destroy_node()
+
+spin_node(Slow, [])
+print('returned', flush=True)
+"""
+
+
+def run(make_seconds: float, signals: int, after: str) -> tuple[int, str]:
+    """Start the node, wait for the line ``after``, send ``signals`` SIGINTs; (code, output)."""
+    env = dict(os.environ, ROS_DOMAIN_ID=str(random.SystemRandom().randint(120, 200)),
+               ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
+    process = subprocess.Popen([sys.executable, '-c', _NODE, str(make_seconds)], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert process.stdout is not None
+    lines = []
+    for line in process.stdout:
+        lines.append(line)
+        if line.strip() == after:
+            break
+    time.sleep(0.2)
+    for _ in range(signals):
+        process.send_signal(signal.SIGINT)
+        time.sleep(0.05)
+    try:
+        rest, _ = process.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        rest, _ = process.communicate()
+        pytest.fail('did not end within 30 s of SIGINT:\n' + ''.join(lines) + rest)
+    return process.returncode, ''.join(lines) + rest
+
+
+@pytest.mark.parametrize('signals', [1, 2])
+def test_ctrl_c_while_the_node_is_being_made_ends_quietly(signals: int) -> None:
+    code, output = run(make_seconds=5.0, signals=signals, after='making')
+    assert code == 0 and 'Traceback' not in output, output
+    assert 'made' not in output.split() and 'returned' in output
+
+
+@pytest.mark.parametrize('signals', [1, 2])
+def test_ctrl_c_while_spinning_ends_quietly_and_destroys_the_node(signals: int) -> None:
+    code, output = run(make_seconds=0.0, signals=signals, after='made')
+    assert code == 0 and 'Traceback' not in output, output
+    assert output.split()[-2:] == ['destroyed', 'returned']
