@@ -33,6 +33,10 @@ def generate_launch_description() -> LaunchDescription:
         DeclareLaunchArgument(
             'frame_prefix', default_value='',
             description='Put before every TF frame id, e.g. robot1/'),
+        DeclareLaunchArgument(
+            'watch', default_value='false', choices=['true', 'false'],
+            description='Reload, re-check and republish the model when it or a xacro include '
+                        'changes'),
         # Scoped: the use_sim_time set here reaches this file's nodes only; without the
         # argument the nodes keep what a bringup set globally (SetParameter) or the default.
         GroupAction([
@@ -46,7 +50,8 @@ def generate_launch_description() -> LaunchDescription:
                     PathJoinSubstitution([share, 'config', 'robot_description.yaml']),
                     {'model': ParameterValue(LaunchConfiguration('model'), value_type=str),
                      'xacro_args': ParameterValue(LaunchConfiguration('xacro_args'),
-                                                  value_type=str)}]),
+                                                  value_type=str),
+                     'watch': ParameterValue(LaunchConfiguration('watch'), value_type=bool)}]),
             Node(
                 package='urdf_tools_ros', executable='tf_broadcaster',
                 name='tf_broadcaster', output='screen',

@@ -2,8 +2,10 @@
 Show a checked robot in RViz: description, joint states (with browser sliders), TF and RViz.
 
 ``ros2 launch urdf_tools_ros display.launch.py model:=/path/robot.urdf.xacro``; without
-``model`` it shows the package's sample robot. The description node checks the model, logs every
-finding with file:line and reloads it when the file or a xacro include changes.
+``model`` it shows the package's sample robot. The description and TF nodes are those of
+``description.launch.py`` (included, with ``watch:=true``: the description node checks the
+model, logs every finding with file:line and reloads it when the file or a xacro include
+changes); this file adds the joint-state publisher and RViz.
 
 RViz's fixed frame is ``world`` (the sample's root link, see ``config/display.rviz``); for
 another robot pass ``rvizconfig`` or change the fixed frame in RViz. With ``frame_prefix`` set,
@@ -11,8 +13,9 @@ also set the RobotModel display's "TF Prefix" in RViz.
 """
 
 from launch import LaunchDescription
-from launch.actions import DeclareLaunchArgument, GroupAction
+from launch.actions import DeclareLaunchArgument, GroupAction, IncludeLaunchDescription
 from launch.conditions import IfCondition, UnlessCondition
+from launch.launch_description_sources import PythonLaunchDescriptionSource
 from launch.substitutions import LaunchConfiguration, PathJoinSubstitution, PythonExpression
 from launch_ros.actions import Node, SetParameter
 from launch_ros.parameter_descriptions import ParameterValue
@@ -20,7 +23,7 @@ from launch_ros.substitutions import FindPackageShare
 
 
 def generate_launch_description() -> LaunchDescription:
-    """Declare the arguments and start the description, joint-state, TF and RViz nodes."""
+    """Declare the arguments; include description.launch.py; start the joint states and RViz."""
     share = FindPackageShare('urdf_tools_ros')
     use_sim_time = LaunchConfiguration('use_sim_time')
     return LaunchDescription([
@@ -53,15 +56,15 @@ def generate_launch_description() -> LaunchDescription:
             SetParameter('use_sim_time', use_sim_time,
                          condition=UnlessCondition(PythonExpression(
                              ["'", use_sim_time, "' == ''"]))),
-            Node(
-                package='urdf_tools_ros', executable='robot_description',
-                name='robot_description_publisher', output='screen',
-                parameters=[
-                    PathJoinSubstitution([share, 'config', 'robot_description.yaml']),
-                    {'model': ParameterValue(LaunchConfiguration('model'), value_type=str),
-                     'xacro_args': ParameterValue(LaunchConfiguration('xacro_args'),
-                                                  value_type=str),
-                     'watch': True}]),
+            IncludeLaunchDescription(
+                PythonLaunchDescriptionSource(
+                    PathJoinSubstitution([share, 'launch', 'description.launch.py'])),
+                launch_arguments={
+                    'model': LaunchConfiguration('model'),
+                    'xacro_args': LaunchConfiguration('xacro_args'),
+                    'use_sim_time': use_sim_time,
+                    'frame_prefix': LaunchConfiguration('frame_prefix'),
+                    'watch': 'true'}.items()),
             Node(
                 package='urdf_tools_ros', executable='joint_state_publisher',
                 name='joint_state_publisher', output='screen',
@@ -69,13 +72,6 @@ def generate_launch_description() -> LaunchDescription:
                     PathJoinSubstitution([share, 'config', 'joint_state_publisher.yaml']),
                     {'gui': LaunchConfiguration('gui'),
                      'frame_prefix': ParameterValue(LaunchConfiguration('frame_prefix'),
-                                                    value_type=str)}]),
-            Node(
-                package='urdf_tools_ros', executable='tf_broadcaster',
-                name='tf_broadcaster', output='screen',
-                parameters=[
-                    PathJoinSubstitution([share, 'config', 'tf_broadcaster.yaml']),
-                    {'frame_prefix': ParameterValue(LaunchConfiguration('frame_prefix'),
                                                     value_type=str)}]),
             Node(
                 package='rviz2', executable='rviz2', name='rviz2', output='screen',
