@@ -16,10 +16,10 @@ def spin_node(make_node: Callable[[], Node], args: list[str] | None = None) -> N
 
     Ctrl-C and an external shutdown end it quietly, also while the node is still being made (a
     Ctrl-C right after ``ros2 launch``, during the first load); the node is destroyed and rclpy
-    shut down in every case. A terminal's Ctrl-C reaches a node twice under ``ros2 launch`` (from the
-    terminal, to the whole process group, and from launch): further SIGINTs are ignored once the
-    first one has ended the spin, so the second cannot interrupt the clean-up (a traceback, and
-    an abort of a node whose threads were still joined).
+    shut down in every case. A terminal's Ctrl-C reaches a node twice under ``ros2 launch``
+    (from the terminal, to the whole process group, and from launch): further SIGINTs are
+    ignored once the first one has ended the spin, so the second cannot interrupt the clean-up
+    (a traceback, and an abort of a node whose threads were still joined).
 
     :param make_node: Builds the node (after ``rclpy.init``).
     :param args: Command-line arguments for rclpy (``--ros-args ...``); ``None``: ``sys.argv``.
