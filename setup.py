@@ -38,8 +38,7 @@ setup(
         # works with (scripts/setup-ros-src.sh installs it); pytest 8 refuses that plugin.
         'test': ['pytest==7.4.4', 'pytest-rerunfailures<15', 'hypothesis', 'mypy', 'flake8',
                  'flake8-import-order', 'flake8-quotes', 'flake8-docstrings', 'lxml-stubs', 'pin',
-                 'playwright', 'numba>=0.68', 'colcon-common-extensions', 'pyyaml', 'mujoco'],
-        'fast': ['numba>=0.68'],
+                 'playwright', 'colcon-common-extensions', 'pyyaml', 'mujoco'],
     },
     zip_safe=False,
     maintainer='urdf_tools_ros maintainers',

@@ -180,7 +180,7 @@ def _consumer_verdicts(path: str, package_paths: dict[str, str]) -> dict[str, tu
 
 def _exercise_kinematics(description: RobotDescription) -> None:
     """Build ``KinematicModel`` and compute FK at neutral and random configurations."""
-    model = KinematicModel(description.robot, backend='numpy')
+    model = KinematicModel(description.robot)
     model.link_poses()
     rng = np.random.default_rng(0)
     poses = model.link_pose_batch(rng.uniform(-1.0, 1.0, (FK_CONFIGURATIONS, model.nq)))

@@ -103,7 +103,8 @@ def pinocchio_fk_difference(path: PathLike, configurations: int = 5,
     Largest difference between our link poses and pinocchio's, over random configurations.
 
     The file is loaded with :func:`~urdf_tools_ros.core.description.load` and
-    :class:`~urdf_tools_ros.core.kinematics.KinematicModel` (``floating='quaternion'``), and by
+    :class:`~urdf_tools_ros.core.kinematics.KinematicModel` (``floating='quaternion'``; both
+    ``link_pose_array`` per configuration and ``link_pose_batch`` of all are compared), and by
     pinocchio from the same XML with its ``<mimic>`` tags removed, each mimic joint being given
     the value its mimic says. Configurations: see :func:`_random_configurations`.
 
@@ -120,7 +121,7 @@ def pinocchio_fk_difference(path: PathLike, configurations: int = 5,
     if pin is None:
         return None
     description = load(path)
-    model = KinematicModel(description.robot, floating='quaternion', backend='numpy')
+    model = KinematicModel(description.robot, floating='quaternion')
     reference = pin.buildModelFromXML(_without_mimic(description.xml))
     moving = {joint.name for joint in model.tree.joints if joint.is_moving}
     if set(list(reference.names)[1:]) != moving or not all(
@@ -129,10 +130,12 @@ def pinocchio_fk_difference(path: PathLike, configurations: int = 5,
     frames = [reference.getFrameId(link, pin.BODY) for link in model.link_names]
     data = reference.createData()
     worst = 0.0
-    for values in _random_configurations(model, configurations, np.random.default_rng(seed)):
+    batch = _random_configurations(model, configurations, np.random.default_rng(seed))
+    poses = model.link_pose_batch(batch)
+    for values, batch_poses in zip(batch, poses):
         pin.forwardKinematics(reference, data, _pinocchio_q(pin, reference, model, values))
         pin.updateFramePlacements(reference, data)
-        ours = model.link_pose_array(values)
         theirs = np.stack([data.oMf[frame].homogeneous for frame in frames])
-        worst = max(worst, float(np.abs(ours - theirs).max()))
+        for ours in (model.link_pose_array(values), batch_poses):
+            worst = max(worst, float(np.abs(ours - theirs).max()))
     return worst

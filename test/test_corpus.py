@@ -3,9 +3,9 @@ The real-robot regression corpus (``test/corpus``, ``corpus_models.py``) against
 
 For each file, asked live: no error under ``ros`` that the consumer it names does not confirm
 (so 0 errors where every ROS consumer loads it), urdfdom 3 and 6, pinocchio and MuJoCo still
-give the verdicts recorded when the corpus was made, our forward kinematics equals pinocchio's,
-and each refusal of MuJoCo or Gazebo is an error under that target. Consumers that are not
-installed skip their part.
+give the verdicts recorded when the corpus was made (forward kinematics against pinocchio's is
+``test_fk_engine.py``), and each refusal of MuJoCo or Gazebo is an error under that target.
+Consumers that are not installed skip their part.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from pathlib import Path
 
 from consumer_breaks import breaks, gazebo_breaks
 from corpus_models import CorpusModel, MODELS, PACKAGE_PATHS
-import oracle_fk
 import oracles
 import pytest
 
@@ -22,8 +21,6 @@ from urdf_tools_ros.core.checks import check_description, TARGETS
 from urdf_tools_ros.core.description import load
 from urdf_tools_ros.core.findings import Finding, Severity
 
-#: pinocchio's and our link poses agree to this (m, and rotation-matrix entries).
-FK_TOLERANCE = 1e-9
 #: MuJoCo refusals about mesh file contents, which the checker does not read.
 MESH_REFUSALS = ('stl_decoder', 'decoder found for mesh')
 
@@ -74,16 +71,6 @@ def test_recorded_verdicts_still_hold(model: CorpusModel) -> None:
         assert verdict.loaded is model.mujoco_loads, verdict.message
         if model.mujoco_refusal is not None:
             assert model.mujoco_refusal in verdict.message
-
-
-@pytest.mark.slow
-def test_forward_kinematics_equals_pinocchios(model: CorpusModel) -> None:
-    if not model.pinocchio_loads:
-        pytest.skip('pinocchio refuses it')
-    difference = oracle_fk.pinocchio_fk_difference(model.path, configurations=5)
-    if difference is None:
-        pytest.skip('pinocchio is not installed')
-    assert difference < FK_TOLERANCE
 
 
 @pytest.mark.slow

@@ -12,7 +12,6 @@ from conftest import shared_model
 from urdf_tools_ros.core.description import load, load_string
 from urdf_tools_ros.core.errors import (InvalidJointError, JointStateError, KinematicTreeError,
                                         MimicError, UnknownJointError, UnknownLinkError)
-from urdf_tools_ros.core.fk_batch import sincos
 from urdf_tools_ros.core.kinematics import forward_kinematics, KinematicModel
 from urdf_tools_ros.core.transforms import axis_rotation, inverse, origin
 
@@ -182,16 +181,6 @@ def test_results_are_new_arrays() -> None:
     copy = values.copy()
     model.link_pose_batch(values)
     np.testing.assert_array_equal(values, copy)
-
-
-def test_sincos_matches_numpy() -> None:
-    angles = np.concatenate([np.random.default_rng(1).uniform(-1e5, 1e5, 5000),
-                             np.arange(-8, 9) * math.pi / 4, [0.0, -0.0, 1e-300]])
-    sin, cos = sincos(angles)
-    np.testing.assert_allclose(sin, np.sin(angles), atol=1e-15, rtol=0)
-    np.testing.assert_allclose(cos, np.cos(angles), atol=1e-15, rtol=0)
-    sin, cos = sincos(np.array([1e7, -3.0]))
-    np.testing.assert_allclose(sin, np.sin([1e7, -3.0]), atol=1e-15)
 
 
 # -- bad input --------------------------------------------------------------------------------

@@ -1,8 +1,13 @@
 """
-The compiled form of a robot for forward kinematics: constants, link order and levels.
+How a joint moves, and the compiled form of a robot for forward kinematics.
 
-Used by :mod:`urdf_tools_ros.core.kinematics` and :mod:`urdf_tools_ros.core.fk_batch`; not a
-public API. Everything here is computed once per model.
+:func:`joint_motion` is the one formulation of joint motion: every forward-kinematics path of
+:mod:`urdf_tools_ros.core.kinematics` (one configuration, a batch, the TF broadcaster's
+transforms, the GUI's) evaluates it, through the per-link constants of :class:`FkPlan` (for
+revolute, continuous and prismatic joints ``M(θ) = A + cos(θ) B + s(θ) C``, from
+:func:`motion_terms`, premultiplied by the constant frames before them) or through
+:func:`general_motion` (floating, planar). Everything else here is computed once per model;
+not a public API beyond :func:`joint_motion` and :func:`motion_terms`.
 
 *Anchor and level.* The anchor of a link is its nearest ancestor that is the root or the child
 of a moving joint. ``F_l`` is the constant transform from the anchor frame to the joint frame of
@@ -17,8 +22,8 @@ Every link comes after its parent. Each (level, kind) is a contiguous run.
 
 *Joint value.* A revolute, continuous or prismatic link moves by
 ``theta_l = mult_l * q[src_l] + off_l``: its own variable (mult 1, offset 0) or, for a mimic
-joint, its actuated source's with the folded multiplier and offset. A rotation about -x, -y or
--z is a rotation about +x, +y or +z by ``-theta`` (folded into mult and off).
+joint, its actuated source's with the mimic's multiplier and offset. The axis is used as given,
+normalised (no axis is rounded to a coordinate axis).
 """
 
 from __future__ import annotations
@@ -36,9 +41,9 @@ from .transforms import (axis_rotation, FloatArray, origin, quaternion_to_rotati
                          rpy_to_rotation, unit_axis)
 from .tree import KinematicTree
 
-#: Joint kinds, in their order inside a level: fixed; rotation about x, y, z (either sign) or
-#: another axis; prismatic (any axis); floating; planar.
-KINDS = ('fixed', 'rx', 'ry', 'rz', 'r', 'p', 'floating', 'planar')
+#: Joint kinds, in their order inside a level: fixed; revolute (revolute and continuous);
+#: prismatic; floating; planar.
+KINDS = ('fixed', 'revolute', 'prismatic', 'floating', 'planar')
 #: Variable suffixes of multi-DOF joints (``<joint>/<suffix>``).
 FLOATING_RPY = ('x', 'y', 'z', 'roll', 'pitch', 'yaw')
 FLOATING_QUATERNION = ('x', 'y', 'z', 'qx', 'qy', 'qz', 'qw')
@@ -64,9 +69,65 @@ class Level:
     groups: tuple[Group, ...]
 
 
-def _cross(axis: FloatArray) -> FloatArray:
-    x, y, z = axis
-    return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
+def motion_terms(kind: str, axis: FloatArray) -> FloatArray:
+    """
+    Constants ``(A, B, C)`` of a one-DOF joint: ``M(θ) = A + cos(θ) B + s(θ) C``.
+
+    Revolute (and continuous): Rodrigues' rotation formula ``R = I + sin(θ) K + (1 - cos(θ)) K²``
+    with ``K = [a]×`` for the unit axis ``a``, so ``A = I + K²``, ``B = -K²``, ``C = K`` and
+    ``s = sin``. Prismatic: a translation by ``θ a``, ``A = I``, ``B = 0``, ``C`` = ``a`` in the
+    translation column and ``s(θ) = θ``. Source: URDF spec, joint (axis; rad, m).
+
+    :param kind: ``'revolute'`` or ``'prismatic'`` (:data:`KINDS`).
+    :param axis: (3,) unit axis in the joint frame.
+    :return: (3, 4, 4) float64 ``A, B, C``.
+    :raises ValueError: for another kind.
+    """
+    terms = np.zeros((3, 4, 4))
+    terms[0] = np.eye(4)
+    if kind == 'revolute':
+        x, y, z = axis
+        cross = np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
+        square = cross @ cross
+        terms[0, :3, :3] += square
+        terms[1, :3, :3] = -square
+        terms[2, :3, :3] = cross
+    elif kind == 'prismatic':
+        terms[2, :3, 3] = axis
+    else:
+        raise ValueError(f'{kind!r} is not a one-DOF joint kind')
+    return terms
+
+
+def joint_motion(joint_type: str, axis: FloatArray, values: FloatArray,
+                 floating: str = 'rpy') -> FloatArray:
+    """
+    Motion ``M`` of a joint after its origin: ``T_parent_child = origin @ M``.
+
+    The one formulation of joint motion (module doc): revolute and continuous rotate by θ rad
+    about the unit ``axis`` (right-hand rule), prismatic translates by θ m along it
+    (:func:`motion_terms`); floating and planar as :func:`general_motion`; fixed is identity.
+
+    :param joint_type: A URDF joint type.
+    :param axis: (3,) unit axis (ignored for fixed and floating).
+    :param values: (...,) θ for one-DOF joints, (..., 3) ``x y yaw`` for planar, (..., 6)
+        ``x y z roll pitch yaw`` or (..., 7) ``x y z qx qy qz qw`` for floating.
+    :param floating: ``'rpy'`` or ``'quaternion'``: the form of a floating joint's values.
+    :return: (..., 4, 4) float64.
+    :raises ValueError: for an unknown joint type.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    kind = 'revolute' if joint_type == 'continuous' else joint_type
+    if kind in ('revolute', 'prismatic'):
+        a, b, c = motion_terms(kind, axis)
+        sine = np.sin(values) if kind == 'revolute' else values
+        return a + np.cos(values)[..., None, None] * b + sine[..., None, None] * c
+    if kind == 'fixed':
+        return np.broadcast_to(np.eye(4), values.shape + (4, 4)).copy()
+    if kind in ('floating', 'planar'):
+        flat = values.reshape(-1, values.shape[-1])
+        return _multi_dof_motion(kind, axis, flat, floating).reshape(values.shape[:-1] + (4, 4))
+    raise ValueError(f'unknown joint type {joint_type!r}')
 
 
 def planar_basis(axis: FloatArray) -> tuple[FloatArray, FloatArray]:
@@ -106,19 +167,12 @@ def _joint_axis(joint: Joint) -> FloatArray:
     return unit_axis(joint.axis, 'axis')
 
 
-def _kind(joint: Joint, axis: FloatArray) -> tuple[str, float]:
-    """Kind of the joint and the sign folded into its value."""
+def _kind(joint: Joint) -> str:
+    """Kind of the joint (:data:`KINDS`)."""
     problem = joint_type_problem(joint.joint_type)
     if problem is not None:
         raise InvalidJointError(f'{_where(joint)}joint "{joint.name}": {problem}')
-    if joint.joint_type in ('revolute', 'continuous'):
-        for index, name in enumerate(('rx', 'ry', 'rz')):
-            if abs(abs(axis[index]) - 1.0) == 0.0:
-                return name, float(axis[index])
-        return 'r', 1.0
-    if joint.joint_type == 'prismatic':
-        return 'p', 1.0
-    return joint.joint_type, 1.0
+    return 'revolute' if joint.joint_type == 'continuous' else joint.joint_type
 
 
 class FkPlan:
@@ -180,20 +234,18 @@ class FkPlan:
         anchor: dict[str, str] = {}
         level = {tree.root: 0}
         chain = {tree.root: np.eye(4)}  # T_anchor(x)_x for every link x (identity for anchors)
-        info: dict[str, tuple[Joint, FloatArray, FloatArray, str, float]] = {}
+        info: dict[str, tuple[Joint, FloatArray, FloatArray, str]] = {}
         for joint in tree.joints:
             parent, child = joint.parent, joint.child
             frame = _joint_origin(joint)
-            axis = _joint_axis(joint) if joint.joint_type != 'fixed' and \
-                joint.joint_type != 'floating' else np.array([1.0, 0.0, 0.0])
-            kind, sign = _kind(joint, axis)
+            kind = _kind(joint)
             parent_joint = tree.parent_joint(parent)
             is_anchor = parent_joint is None or parent_joint.joint_type != 'fixed'
             anchor[child] = parent if is_anchor else anchor[parent]
             f_matrix = chain[parent] @ frame
             chain[child] = f_matrix if kind == 'fixed' else np.eye(4)
             level[child] = level[anchor[child]] + 1
-            info[child] = (joint, frame, f_matrix, kind, sign)
+            info[child] = (joint, frame, f_matrix, kind)
 
         def rank(link: str) -> tuple[int, int, int]:
             kind = KINDS.index(info[link][3]) if link in info else -1
@@ -218,7 +270,7 @@ class FkPlan:
         for index, link in enumerate(order):
             if link not in info:
                 continue
-            joint, _, _, kind, sign = info[link]
+            joint, _, _, kind = info[link]
             if kind in ('fixed', 'floating'):
                 continue
             self.axes[index] = _joint_axis(joint)
@@ -227,10 +279,10 @@ class FkPlan:
             mimic = self.mimics.get(joint.name)
             source = mimic.source if mimic is not None else joint.name
             self.src[index] = self.joint_slices[source].start
-            self.mult[index] = sign * (mimic.multiplier if mimic is not None else 1.0)
-            self.off[index] = sign * (mimic.offset if mimic is not None else 0.0)
+            self.mult[index] = mimic.multiplier if mimic is not None else 1.0
+            self.off[index] = mimic.offset if mimic is not None else 0.0
         self._levels()
-        self._single_constants()
+        self._constants()
 
     def _levels(self) -> None:
         levels: list[Level] = []
@@ -251,38 +303,48 @@ class FkPlan:
             start = stop
         self.levels = tuple(levels)
 
-    def _single_constants(self) -> None:
-        """``J_l = A_l + cos(theta) B_l + s_l C_l``: s = sin(theta), or theta for prismatic."""
+    def _constants(self) -> None:
+        """
+        Per link, ``F @ (A, B, C)`` of :func:`motion_terms`.
+
+        ``F`` is the constant frame before the motion: from the anchor (:attr:`coef`, for link
+        poses) or the joint origin alone (:attr:`frame_coef`, for joint transforms). Fixed
+        links, the root, floating and planar links: ``(F, 0, 0)`` (the last two have their
+        motion multiplied on).
+        """
         count = len(self.link_names)
-        self.coef_a = self.fixed.copy()
-        self.coef_b = np.zeros((count, 4, 4))
-        self.coef_c = np.zeros((count, 4, 4))
-        self.frame_a = self.frames.copy()
-        self.frame_b = np.zeros((count, 4, 4))
-        self.frame_c = np.zeros((count, 4, 4))
+        #: (L, 3, 4, 4) ``F_anchor_joint @ (A, B, C)``; (L, 3, 4, 4) ``origin @ (A, B, C)``.
+        self.coef = np.zeros((count, 3, 4, 4))
+        self.frame_coef = np.zeros((count, 3, 4, 4))
+        self.coef[:, 0] = self.fixed
+        self.frame_coef[:, 0] = self.frames
         for index, kind in enumerate(self.kinds):
-            if kind in ('rx', 'ry', 'rz', 'r'):
-                cross = np.zeros((4, 4))
-                axis = self.axes[index] if kind == 'r' else np.abs(self.axes[index])
-                cross[:3, :3] = _cross(axis)
-                square = cross @ cross
-                for base, a, b, c in ((self.fixed, self.coef_a, self.coef_b, self.coef_c),
-                                      (self.frames, self.frame_a, self.frame_b, self.frame_c)):
-                    a[index] = base[index] + base[index] @ square
-                    b[index] = -base[index] @ square
-                    c[index] = base[index] @ cross
-            elif kind == 'p':
-                shift = np.zeros((4, 4))
-                shift[:3, 3] = self.axes[index]
-                self.coef_c[index] = self.fixed[index] @ shift
-                self.frame_c[index] = self.frames[index] @ shift
-        self.prismatic = np.array([index for index, kind in enumerate(self.kinds) if kind == 'p'],
-                                  dtype=np.intp)
+            if kind in ('revolute', 'prismatic'):
+                terms = motion_terms(kind, self.axes[index])
+                self.coef[index] = self.fixed[index] @ terms
+                self.frame_coef[index] = self.frames[index] @ terms
+        self.prismatic = np.array([index for index, kind in enumerate(self.kinds)
+                                   if kind == 'prismatic'], dtype=np.intp)
         self.general = tuple(index for index, kind in enumerate(self.kinds)
                              if kind in ('floating', 'planar'))
         self.moving = np.array([index for index, kind in enumerate(self.kinds)
                                 if kind not in ('root', 'fixed')], dtype=np.intp)
         self.fixed_links = tuple(index for index, kind in enumerate(self.kinds) if kind == 'fixed')
+
+    def theta(self, values: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """
+        ``cos(θ)`` and ``s(θ)`` of every link for configurations ``values``.
+
+        :param values: (..., nq) configurations.
+        :return: Two (..., L) float64 arrays; ``s`` is ``sin(θ)`` for revolute links and ``θ``
+            for prismatic ones; links without a one-DOF joint read θ = 0 (their B, C are 0).
+        """
+        extended = np.concatenate([values, np.zeros(values.shape[:-1] + (1,))], axis=-1)
+        theta = extended[..., self.src] * self.mult + self.off
+        sine = np.sin(theta)
+        if self.prismatic.size:
+            sine[..., self.prismatic] = theta[..., self.prismatic]
+        return np.cos(theta), sine
 
 
 def _slice_or_indices(indices: np.ndarray) -> slice | np.ndarray:
@@ -312,16 +374,21 @@ def general_motion(plan: FkPlan, index: int, values: FloatArray) -> FloatArray:
     joint = plan.joints[index]
     if joint is None:
         raise ValueError('the root link has no joint')
-    part = values[:, plan.joint_slices[joint.name]]
-    motion = np.zeros((values.shape[0], 4, 4))
+    return _multi_dof_motion(plan.kinds[index], plan.axes[index],
+                             values[:, plan.joint_slices[joint.name]], plan.floating)
+
+
+def _multi_dof_motion(kind: str, axis: FloatArray, part: FloatArray,
+                      floating: str) -> FloatArray:
+    """(N, 4, 4) motion of a floating or planar joint from its (N, 3 | 6 | 7) values."""
+    motion = np.zeros((part.shape[0], 4, 4))
     motion[:, 3, 3] = 1.0
-    if plan.kinds[index] == 'floating':
+    if kind == 'floating':
         motion[:, :3, 3] = part[:, :3]
-        motion[:, :3, :3] = (rpy_to_rotation(part[:, 3:6]) if plan.floating == 'rpy'
+        motion[:, :3, :3] = (rpy_to_rotation(part[:, 3:6]) if floating == 'rpy'
                              else quaternion_to_rotation(part[:, 3:7]))
     else:
-        normal = plan.axes[index]
-        u, v = planar_basis(normal)
-        motion[:, :3, :3] = axis_rotation(normal, part[:, 2])[:, :3, :3]
+        u, v = planar_basis(axis)
+        motion[:, :3, :3] = axis_rotation(axis, part[:, 2])[:, :3, :3]
         motion[:, :3, 3] = part[:, 0:1] * u + part[:, 1:2] * v
     return motion

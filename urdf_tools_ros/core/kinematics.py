@@ -14,14 +14,22 @@ computes, for joint values given by name or as an array:
   :meth:`~KinematicModel.fixed_joint_transform_arrays` give the same as translation and
   quaternion arrays, the form TF messages carry, without building a matrix per joint.
 
-Joint motion ``M(q)`` after the joint's origin, per type (URDF spec, joint): revolute and
-continuous rotate by q rad about the unit axis (right-hand rule); prismatic translates by q m
-along it; fixed does nothing; floating takes x, y, z (m) then roll, pitch, yaw (rad, REP 103) or
-with ``floating='quaternion'`` x, y, z then qx, qy, qz, qw (normalised); planar takes x, y (m)
+Joint motion ``M(q)`` after the joint's origin (:func:`~urdf_tools_ros.core.fk_plan.joint_motion`,
+the one formulation all of these evaluate), per type (URDF spec, joint): revolute and continuous
+rotate by q rad about the unit axis (right-hand rule, Rodrigues' formula); prismatic translates by
+q m along it; fixed does nothing; floating takes x, y, z (m) then roll, pitch, yaw (rad, REP 103)
+or with ``floating='quaternion'`` x, y, z then qx, qy, qz, qw (normalised); planar takes x, y (m)
 along the in-plane unit vectors ``u``, ``v`` of :func:`~urdf_tools_ros.core.fk_plan.planar_basis`
 (for axis z: x and y) and yaw (rad) about the axis: ``M = [[Rot(axis, yaw), x u + y v], [0, 1]]``.
-Mimic joints follow their actuated source (:mod:`urdf_tools_ros.core.mimic`). An axis is
-normalised first, as KDL and pinocchio do.
+Mimic joints follow their actuated source (:mod:`urdf_tools_ros.core.mimic`). An axis is normalised
+first, as KDL and pinocchio do.
+
+One configuration combines each link's constant terms first and then chains the levels; a batch
+chains first (one BLAS product per level of the anchors' poses with the terms of the level's
+links) and then combines: the same constants in the other order, equal to rounding.
+
+A :class:`KinematicModel` is immutable after construction and keeps no scratch state: it may be
+called from several threads at once.
 
 Configuration vector: :attr:`~KinematicModel.variable_names` in order: each actuated joint (moving,
 not mimic) in URDF file order; a single-DOF joint is one entry named like the joint, a planar
@@ -36,11 +44,10 @@ import numpy as np
 import numpy.typing as npt
 
 from .errors import JointStateError, UnknownJointError, UnknownLinkError
-from .fk_batch import BACKENDS, batch_engine, BatchEngine
-from .fk_plan import FkPlan, general_motion, MAX_MAGNITUDE
+from .fk_plan import FkPlan, general_motion, Group, MAX_MAGNITUDE
 from .mimic import ResolvedMimic
 from .model import Robot
-from .transforms import FloatArray, inverse, rotation_to_quaternion, transform_to_quaternion
+from .transforms import FloatArray, inverse, transform_to_quaternion
 from .tree import KinematicTree
 
 __all__ = ['KinematicModel', 'forward_kinematics']
@@ -55,35 +62,31 @@ class KinematicModel:
     :param robot: The model, or its :class:`~urdf_tools_ros.core.tree.KinematicTree`.
     :param floating: How floating joints take values: ``'rpy'`` (x y z roll pitch yaw) or
         ``'quaternion'`` (x y z qx qy qz qw).
-    :param backend: Engine of :meth:`link_pose_batch`: ``'numpy'``, ``'numba'`` (the optional
-        compiled kernel, ``pip install numba``) or ``'auto'``: numba when it imports, else
-        numpy, decided on the first batch. Both give the same poses to 1e-12.
-    :raises ImportError: for ``backend='numba'`` when numba cannot be imported.
     :raises KinematicTreeError: if the links and joints are not a tree.
     :raises MimicError: if a ``<mimic>`` cannot be resolved (with the checker's code).
     :raises InvalidJointError: unknown joint type, zero axis, NaN/inf or a magnitude above
         1e150 in an origin, axis or mimic.
     """
 
-    def __init__(self, robot: Robot | KinematicTree, *, floating: str = 'rpy',
-                 backend: str = 'auto') -> None:
-        if backend not in BACKENDS:
-            raise ValueError(f"backend must be one of {', '.join(map(repr, BACKENDS))}, "
-                             f'got {backend!r}')
+    def __init__(self, robot: Robot | KinematicTree, *, floating: str = 'rpy') -> None:
         self.tree = robot if isinstance(robot, KinematicTree) else KinematicTree(robot)
         self._plan = FkPlan(self.tree, floating)
-        self._backend = backend
-        self._batch: tuple[str, BatchEngine] | None = None
-        if backend == 'numba':
-            self._batch = batch_engine(self._plan, backend)
         plan = self._plan
         self._variable_index = {name: index for index, name in enumerate(plan.variable_names)}
         names = [joint.name if joint is not None else '' for joint in plan.joints]
         self._moving = [(names[index], int(index)) for index in plan.moving]
         self._fixed = {names[index]: plan.frames[index].copy() for index in plan.fixed_links}
-        self._extended = np.zeros(plan.nq + 1)
         self._moving_names = tuple(name for name, _ in self._moving)
-        self._quaternion_plan = _QuaternionPlan(plan)
+        #: (M, 3, 4, 4) ``origin @ (A, B, C)`` of the moving joints, for joint transforms.
+        self._moving_coef = plan.frame_coef[plan.moving]
+        self._moving_general = tuple((row, int(index)) for row, index in enumerate(plan.moving)
+                                     if plan.kinds[index] in ('floating', 'planar'))
+        self._batch_groups = tuple(tuple(_BatchGroup(plan, group) for group in level.groups)
+                                   for level in plan.levels)
+        #: Size of the largest run's product per configuration and row, (k c).
+        self._batch_scratch = max((group.columns.shape[0] * group.columns.shape[1]
+                                   for groups in self._batch_groups for group in groups),
+                                  default=0)
         fixed = list(self._fixed.values())
         xyz, quat = transform_to_quaternion(np.stack(fixed)) if fixed else \
             (np.zeros((0, 3)), np.zeros((0, 4)))
@@ -119,13 +122,6 @@ class KinematicModel:
     def nq(self) -> int:
         """Length of a configuration vector."""
         return self._plan.nq
-
-    @property
-    def backend(self) -> str:
-        """Engine of :meth:`link_pose_batch`, ``'numpy'`` or ``'numba'`` (resolves ``'auto'``)."""
-        if self._batch is None:
-            self._batch = batch_engine(self._plan, self._backend)
-        return self._batch[0]
 
     def neutral(self) -> FloatArray:
         """The (nq,) configuration with every value 0 (quaternions: identity)."""
@@ -237,23 +233,15 @@ class KinematicModel:
                 raise JointStateError(f'joint "{name}": quaternion (qx, qy, qz, qw) is zero')
 
     # -- one configuration ----------------------------------------------------------------
-    def _joint_matrices(self, values: FloatArray, frames: bool) -> FloatArray:
-        """(L, 4, 4) ``F_l M_l`` (or ``origin_l M_l`` when ``frames``) for one configuration."""
+    def _joint_matrices(self, values: FloatArray) -> FloatArray:
+        """(L, 4, 4) ``F_l M_l`` (``F_l``: the constant frame from the link's anchor)."""
         plan = self._plan
-        extended = self._extended
-        extended[:plan.nq] = values
-        theta = extended[plan.src] * plan.mult + plan.off
-        cos = np.cos(theta)[:, None, None]
-        sin = np.sin(theta)
-        if plan.prismatic.size:
-            sin[plan.prismatic] = theta[plan.prismatic]
-        if frames:
-            result = plan.frame_a + cos * plan.frame_b + sin[:, None, None] * plan.frame_c
-        else:
-            result = plan.coef_a + cos * plan.coef_b + sin[:, None, None] * plan.coef_c
+        cos, sine = plan.theta(values)
+        coef = plan.coef
+        result: FloatArray = coef[:, 0] + cos[:, None, None] * coef[:, 1] + \
+            sine[:, None, None] * coef[:, 2]
         for index in plan.general:
-            base = plan.frames[index] if frames else plan.fixed[index]
-            result[index] = base @ general_motion(plan, index, values[None])[0]
+            result[index] = plan.fixed[index] @ general_motion(plan, index, values[None])[0]
         return result
 
     def link_pose_array(self, positions: Positions = None) -> FloatArray:
@@ -265,7 +253,7 @@ class KinematicModel:
         :raises UnknownJointError, JointStateError: see :meth:`configuration`.
         """
         values = self.configuration(positions)
-        matrices = self._joint_matrices(values, False)
+        matrices = self._joint_matrices(values)
         poses = np.empty_like(matrices)
         poses[0] = np.eye(4)
         for level in self._plan.levels:
@@ -308,8 +296,19 @@ class KinematicModel:
         :return: ``{joint: T_parent_child}`` (4, 4) float64, in :attr:`link_names` order.
         :raises UnknownJointError, JointStateError: see :meth:`configuration`.
         """
-        matrices = self._joint_matrices(self.configuration(positions), True)
-        return {name: matrices[index] for name, index in self._moving}
+        matrices = self._moving_matrices(self.configuration(positions))
+        return dict(zip(self._moving_names, matrices))
+
+    def _moving_matrices(self, values: FloatArray) -> FloatArray:
+        """(M, 4, 4) ``T_parent_child = origin @ M(q)`` of the moving joints (a new array)."""
+        plan = self._plan
+        cos, sine = plan.theta(values)
+        cos, sine = cos[plan.moving, None, None], sine[plan.moving, None, None]
+        coef = self._moving_coef
+        result: FloatArray = coef[:, 0] + cos * coef[:, 1] + sine * coef[:, 2]
+        for row, index in self._moving_general:
+            result[row] = plan.frames[index] @ general_motion(plan, index, values[None])[0]
+        return result
 
     def fixed_joint_transforms(self) -> dict[str, FloatArray]:
         """``{joint: T_parent_child}`` (4, 4) float64 of every fixed joint (for /tf_static)."""
@@ -320,15 +319,9 @@ class KinematicModel:
         """
         ``T_parent_child`` of every moving joint as translation and quaternion arrays.
 
-        The same transforms as :meth:`joint_transforms` (same joints, same order), split as
-        :func:`~urdf_tools_ros.core.transforms.transform_to_quaternion` splits them, but
-        computed without matrices: a revolute or continuous joint's rotation is the origin's
-        quaternion times ``(sin(θ/2) axis, cos(θ/2))``, a prismatic joint's translation is the
-        origin's plus ``θ R_origin axis`` (floating and planar joints go through their
-        matrix). One vectorised step for all joints (talos, 44 joints: about 25 µs with the
-        validation, where :meth:`joint_transforms` and the conversion cost about 150 µs). Agrees
-        with the conversion of :meth:`joint_transforms` to 1e-15 up to the quaternion's sign,
-        which can differ only where ``w`` is 0 to rounding.
+        The transforms of :meth:`joint_transforms` (same joints, same order), converted at the
+        edge by :func:`~urdf_tools_ros.core.transforms.transform_to_quaternion` (the form TF
+        messages carry).
 
         :param positions: See :meth:`configuration`.
         :return: ``(joints, translation, quaternion)``: joint names in :meth:`joint_transforms`
@@ -337,13 +330,7 @@ class KinematicModel:
             array (not C-contiguous).
         :raises UnknownJointError, JointStateError: see :meth:`configuration`.
         """
-        values = self.configuration(positions)
-        extended = self._extended
-        extended[:self._plan.nq] = values
-        xyz, quat = self._quaternion_plan.compute(extended)
-        for row, index in self._quaternion_plan.general:
-            matrix = self._plan.frames[index] @ general_motion(self._plan, index, values[None])[0]
-            xyz[row], quat[row] = transform_to_quaternion(matrix)
+        xyz, quat = transform_to_quaternion(self._moving_matrices(self.configuration(positions)))
         return self._moving_names, xyz, quat
 
     def fixed_joint_transform_arrays(self) -> tuple[tuple[str, ...], FloatArray, FloatArray]:
@@ -368,9 +355,8 @@ class KinematicModel:
             and return, so that repeated calls reuse one buffer (at N = 10,000 allocating the
             result costs as much as computing it).
         :return: (N, L, 4, 4) float64 ``T_root_link``, links in :attr:`link_names` order:
-            ``out`` when given; else with the numba :attr:`backend` a C-contiguous array, with
-            numpy a transposed view of a link-major buffer (not C-contiguous: use
-            ``np.ascontiguousarray`` where C order matters).
+            ``out`` when given, else a transposed view of a link-major buffer (not
+            C-contiguous: use ``np.ascontiguousarray`` where C order matters).
         :raises JointStateError: see :meth:`configurations`.
         :raises ValueError: if ``out`` is not a C-contiguous float64 array of that shape.
         """
@@ -382,9 +368,68 @@ class KinematicModel:
                     and out.flags.writeable):
                 raise ValueError(f'out must be a writeable C-contiguous float64 array of shape '
                                  f'{shape}')
-        if self._batch is None:
-            self._batch = batch_engine(self._plan, self._backend)
-        return self._batch[1](values, out)
+        poses = self._batch_poses(values)
+        if out is None:
+            return poses
+        out[...] = poses
+        return out
+
+    def _batch_poses(self, values: FloatArray) -> FloatArray:
+        """
+        (N, L, 4, 4) poses of (N, nq) configurations (see :meth:`link_pose_batch`).
+
+        Buffer ``W[link, column, row, n]`` (L, 4, 4, N), returned as the view
+        ``W.transpose(3, 0, 2, 1)``: a column of one link's pose over all configurations is
+        contiguous, so the joint values apply to whole contiguous rows. Per level and per run of
+        links of one kind (:class:`_BatchGroup`): the run's constant columns times the anchors'
+        poses, (k, c, 4) @ (k, 4, 4N), in one BLAS product; then revolute columns 0-2 are
+        ``X_A + cos(θ) X_B + sin(θ) X_C`` (B, C have no translation column), prismatic column 3
+        is ``X_A + θ X_C``, fixed ``X_A``, floating and planar ``X_A`` times their motion.
+        """
+        plan = self._plan
+        count = values.shape[0]
+        extended = np.zeros((plan.nq + 1, count))
+        extended[:plan.nq] = values.T
+        buffer = np.empty((len(plan.link_names), 4, 4, count))
+        buffer[0] = np.eye(4)[:, :, None]
+        # Scratch reused by every run (fresh large arrays would be page-faulted in each time).
+        scratch = np.empty(self._batch_scratch * 4 * count)
+        spare = np.empty(self._batch_scratch * 4 * count)
+        for level, groups in zip(plan.levels, self._batch_groups):
+            anchors = buffer[level.anchors].reshape(-1, 4, 4 * count)  # (1 or k, 4, 4N)
+            for group in groups:
+                start, stop = group.start, group.stop
+                size = stop - start
+                mine = anchors if anchors.shape[0] == 1 else \
+                    anchors[start - level.start:stop - level.start]
+                flat = scratch[:group.columns.size * count].reshape(size, -1, 4 * count)
+                np.matmul(group.columns, mine, out=flat)
+                product = flat.reshape(size, -1, 4, count)
+                target = buffer[start:stop]
+                if group.kind == 'revolute':
+                    theta = (extended[group.src] * group.mult + group.off)[:, None, None, :]
+                    rotation = target[:, :3, :3]  # the bottom row of columns 0-2 stays 0
+                    np.multiply(product[:, 4:7, :3], np.cos(theta), out=rotation)
+                    rotation += product[:, 0:3, :3]
+                    sine = spare[:size * 9 * count].reshape(size, 3, 3, count)
+                    np.multiply(product[:, 7:10, :3], np.sin(theta), out=sine)
+                    rotation += sine
+                    target[:, :3, 3] = 0.0
+                    target[:, 3] = product[:, 3]
+                elif group.kind == 'prismatic':
+                    theta = (extended[group.src] * group.mult + group.off)[:, None, :]
+                    target[:, :3] = product[:, :3]
+                    np.multiply(product[:, 4], theta, out=target[:, 3])
+                    target[:, 3] += product[:, 3]
+                else:
+                    target[...] = product
+                    general = range(start, stop) if group.kind in ('floating', 'planar') \
+                        else range(0)
+                    for index in general:
+                        motion = general_motion(plan, index, values)           # (N, 4, 4)
+                        pose = buffer[index].transpose(2, 1, 0)                 # (N, 4, 4)
+                        buffer[index] = (pose @ motion).transpose(2, 1, 0)
+        return buffer.transpose(3, 0, 2, 1)
 
     def transform_batch(self, positions: npt.ArrayLike, source: str,
                         target: str) -> FloatArray:
@@ -400,59 +445,28 @@ class KinematicModel:
         return result
 
 
-class _QuaternionPlan:
+class _BatchGroup:
     """
-    Constants of :meth:`KinematicModel.joint_transform_arrays` for the moving joints.
+    Constants of one run of links (one level, one kind) for :meth:`KinematicModel._batch_poses`.
 
-    Row j (moving link l) of the 7 values ``(tx, ty, tz, qx, qy, qz, qw)`` is
-    ``base + lin slide + cos(h) q0 + sin(h) q1`` with ``θ = mult q[src] + off`` (fk_plan),
-    ``h = θ / 2`` for a rotation (else 0) and ``lin = θ`` for a prismatic joint (else 0). With
-    ``(v, w)`` the origin's quaternion and ``a`` the unit axis, the Hamilton product
-    ``(v, w) (sin(h) a, cos(h)) = (cos(h) v + sin(h) (w a + v × a), cos(h) w - sin(h) v·a)``
-    gives ``q0 = (0, v, w)`` and ``q1 = (0, w a + v × a, -v·a)``; ``base`` and ``slide`` are
-    the translation columns of fk_plan's ``frame_a`` and ``frame_c``.
+    ``columns`` (k, c, 4): the columns of the plan's ``F @ motion_terms`` ``(A, B, C)`` as rows:
+    revolute ``A0..A3, B0..B2, C0..C2`` (c = 10), prismatic ``A0..A3, C3`` (c = 5), others
+    ``A0..A3`` (c = 4); ``(columns @ P)[j]`` is column j of ``P @ (A | B | C)``.
     """
 
-    def __init__(self, plan: FkPlan) -> None:
-        moving = plan.moving
-        count = len(moving)
-        kinds = [plan.kinds[index] for index in moving]
-        rotation = np.array([kind in ('rx', 'ry', 'rz', 'r') for kind in kinds], dtype=bool)
-        self.src = plan.src[moving]
-        self.mult = plan.mult[moving]
-        self.off = plan.off[moving]
-        self.half = np.where(rotation, 0.5, 0.0)
-        self.linear = np.array([kind == 'p' for kind in kinds], dtype=np.float64)
-        axes = plan.axes[moving].copy()
-        signed = np.array([kind in ('rx', 'ry', 'rz') for kind in kinds], dtype=bool)
-        axes[signed] = np.abs(axes[signed])  # the sign is folded into mult and off
-        origin_quaternion = rotation_to_quaternion(plan.frames[moving]) if count else \
-            np.zeros((0, 4))
-        vector, scalar = origin_quaternion[:, :3], origin_quaternion[:, 3:]
-        #: (4, J, 7): base, slide, q0, q1 (see the class doc).
-        self.terms = np.zeros((4, count, 7))
-        self.terms[0, :, :3] = plan.frame_a[moving, :3, 3]
-        self.terms[1, :, :3] = plan.frame_c[moving, :3, 3] * self.linear[:, None]
-        self.terms[2, :, 3:] = origin_quaternion
-        self.terms[3, :, 3:6] = (scalar * axes + np.cross(vector, axes)) * rotation[:, None]
-        self.terms[3, :, 6] = -np.einsum('ij,ij->i', vector, axes) * rotation
-        #: ``(row, link index)`` of floating and planar joints, computed through matrices.
-        self.general = tuple((row, int(index)) for row, index in enumerate(moving)
-                             if plan.kinds[index] in ('floating', 'planar'))
-
-    def compute(self, extended: FloatArray) -> tuple[FloatArray, FloatArray]:
-        """(J, 3) translations and (J, 4) quaternions (w >= 0), views of one new array."""
-        theta = extended[self.src] * self.mult + self.off
-        factors = np.empty((4, len(theta)))
-        factors[0] = 1.0
-        np.multiply(theta, self.linear, out=factors[1])
-        half = theta * self.half
-        np.cos(half, out=factors[2])
-        np.sin(half, out=factors[3])
-        out = (factors[:, :, None] * self.terms).sum(axis=0)
-        quaternion = out[:, 3:]
-        np.negative(quaternion, out=quaternion, where=quaternion[:, 3:] < 0.0)
-        return out[:, :3], quaternion
+    def __init__(self, plan: FkPlan, group: Group) -> None:
+        self.kind, self.start, self.stop = group.kind, group.start, group.stop
+        coef = plan.coef[group.start:group.stop].transpose(0, 1, 3, 2)  # (k, 3, col, row)
+        if group.kind == 'revolute':
+            parts = [coef[:, 0], coef[:, 1, :3], coef[:, 2, :3]]
+        elif group.kind == 'prismatic':
+            parts = [coef[:, 0], coef[:, 2, 3:]]
+        else:
+            parts = [coef[:, 0]]
+        self.columns = np.ascontiguousarray(np.concatenate(parts, axis=1))
+        self.src = plan.src[group.start:group.stop]
+        self.mult = plan.mult[group.start:group.stop, None]
+        self.off = plan.off[group.start:group.stop, None]
 
 
 def forward_kinematics(robot: Robot | KinematicTree,

@@ -236,7 +236,9 @@ def rotation_to_quaternion(rotation: ArrayLike) -> FloatArray:
     """
     Unit quaternion ``(x, y, z, w)`` of a rotation matrix, with ``w >= 0``.
 
-    Uses the largest of the four candidate denominators (Shepperd's method) for accuracy.
+    Shepperd's method: every entry of ``4 q qᵀ`` is linear in the matrix entries (for
+    example ``4 x² = 1 + m00 - m11 - m22``, ``4 x w = m21 - m12``); the row of the largest
+    diagonal entry, divided by twice its square root, is ``q`` with the best accuracy.
 
     :param rotation: (..., 3, 3) rotation matrices (or the upper-left block of (..., 4, 4)).
     :return: (..., 4) float64 unit quaternions.
@@ -246,26 +248,36 @@ def rotation_to_quaternion(rotation: ArrayLike) -> FloatArray:
     if array.shape[-2:] == (4, 4):
         array = array[..., :3, :3]
     m = _finite(array, 'rotation', (3, 3))
-    m00, m11, m22 = m[..., 0, 0], m[..., 1, 1], m[..., 2, 2]
-    candidates = np.stack([1.0 + m00 - m11 - m22, 1.0 - m00 + m11 - m22,
-                           1.0 - m00 - m11 + m22, 1.0 + m00 + m11 + m22], axis=-1)
-    best = np.argmax(candidates, axis=-1)
-    big = 0.5 * np.sqrt(np.maximum(np.take_along_axis(candidates, best[..., None], -1)[..., 0],
-                                   1e-300))
-    quarter = 0.25 / big
-    d21, d02, d10 = m[..., 2, 1] - m[..., 1, 2], m[..., 0, 2] - m[..., 2, 0], \
-        m[..., 1, 0] - m[..., 0, 1]
-    s10, s02, s21 = m[..., 1, 0] + m[..., 0, 1], m[..., 0, 2] + m[..., 2, 0], \
-        m[..., 2, 1] + m[..., 1, 2]
-    options = np.stack([
-        np.stack([big, s10 * quarter, s02 * quarter, d21 * quarter], -1),
-        np.stack([s10 * quarter, big, s21 * quarter, d02 * quarter], -1),
-        np.stack([s02 * quarter, s21 * quarter, big, d10 * quarter], -1),
-        np.stack([d21 * quarter, d02 * quarter, d10 * quarter, big], -1)], -2)
-    result = np.take_along_axis(options, best[..., None, None], -2)[..., 0, :]
-    result = np.where(result[..., 3:4] < 0.0, -result, result)
-    normed: FloatArray = result / np.linalg.norm(result, axis=-1, keepdims=True)
+    flat = m.reshape(-1, 9)
+    outer = (flat @ _OUTER[1:] + _OUTER[0]).reshape(-1, 4, 4)  # 4 q qᵀ, (n, 4, 4)
+    best = np.argmax(np.einsum('nii->ni', outer), axis=-1)
+    rows = outer[np.arange(len(best)), best]                   # 4 q_best q, (n, 4)
+    result = rows / (2.0 * np.sqrt(np.maximum(rows[np.arange(len(best)), best], 1e-300)))[:, None]
+    result *= np.where(result[:, 3:4] < 0.0, -1.0, 1.0)
+    result /= np.linalg.norm(result, axis=-1, keepdims=True)
+    normed: FloatArray = result.reshape(m.shape[:-2] + (4,))
     return normed
+
+
+def _outer_coefficients() -> FloatArray:
+    """(10, 16): ``vec(4 q qᵀ) = c[0] + (m00 .. m22) @ c[1:]`` for a rotation's quaternion q."""
+    c = np.zeros((10, 4, 4))
+    m = {name: 1 + index for index, name in enumerate(
+        ('00', '01', '02', '10', '11', '12', '20', '21', '22'))}
+    c[0] = np.eye(4)                                   # 4 x² = 1 + m00 - m11 - m22, ...
+    for i, signs in enumerate(((1, -1, -1), (-1, 1, -1), (-1, -1, 1), (1, 1, 1))):
+        for name, sign in zip(('00', '11', '22'), signs):
+            c[m[name], i, i] = sign
+    for (i, j), plus, minus in (((0, 1), '10', '01'), ((0, 2), '02', '20'),
+                                ((1, 2), '21', '12')):
+        c[m[plus], i, j] = c[m[plus], j, i] = c[m[minus], i, j] = c[m[minus], j, i] = 1.0
+    for i, plus, minus in ((0, '21', '12'), (1, '02', '20'), (2, '10', '01')):
+        c[m[plus], i, 3] = c[m[plus], 3, i] = 1.0      # 4 x w = m21 - m12, ...
+        c[m[minus], i, 3] = c[m[minus], 3, i] = -1.0
+    return c.reshape(10, 16)
+
+
+_OUTER = _outer_coefficients()
 
 
 def transform_from_quaternion(translation: ArrayLike, quaternion: ArrayLike) -> FloatArray:

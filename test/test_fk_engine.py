@@ -1,0 +1,113 @@
+"""
+The forward-kinematics engine against independent references.
+
+One property: on random configurations of every shared model and every robot of the real-robot
+corpus (``test/corpus``), every link pose of ``link_pose_array`` (one configuration) and of
+``link_pose_batch`` (all at once) equals pinocchio's to 1e-12 (``oracle_fk``: pinocchio's own
+URDF parser and FK, mimic joints given their mimic value). And the one formulation of joint
+motion, :func:`~urdf_tools_ros.core.fk_plan.joint_motion`, equals the rotation matrix
+``expm(θ [a]×)`` (a matrix exponential, computed here by its power series, independent of
+Rodrigues' closed form) about the normalised axis to 1e-12, including axes a hair off a
+coordinate axis (``0 -1 1e-8``, ``1e-9 1 0``), which an engine that rounds axes misses by 2e-8.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from corpus_models import MODELS
+from hypothesis import given, settings, strategies as st
+import numpy as np
+import oracle_fk
+import pytest
+
+from conftest import SHARED_URDFS
+from urdf_tools_ros.core.description import load_string
+from urdf_tools_ros.core.fk_plan import joint_motion
+from urdf_tools_ros.core.kinematics import KinematicModel
+from urdf_tools_ros.core.transforms import origin
+
+TOLERANCE = 1e-12
+NEAR_UNIT_AXES = [(0.0, -1.0, 1e-8), (1e-9, 1.0, 0.0), (0.0, 0.0, -1.0), (1.0, 1e-12, -1e-12),
+                  (0.3, -0.4, 0.866), (-1.0, 0.0, 0.0)]
+
+
+def rotation_exponential(axis: tuple[float, float, float], angle: float) -> np.ndarray:
+    """``expm(angle [a]×)`` for the normalised ``axis``, by its power series (to 60 terms)."""
+    x, y, z = np.asarray(axis) / np.linalg.norm(axis)
+    generator = angle * np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
+    result, term = np.eye(3), np.eye(3)
+    for power in range(1, 60):
+        term = term @ generator / power
+        result = result + term
+    return result
+
+
+ROBOTS = {**{name: path for name, path in SHARED_URDFS.items()},
+          **{model.path.stem: model.path for model in MODELS if model.pinocchio_loads}}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize('name', sorted(ROBOTS))
+def test_every_link_pose_equals_pinocchio(name: str) -> None:
+    path = ROBOTS[name]
+    if not Path(path).exists():
+        pytest.skip(f'{path} is not present')
+    difference = oracle_fk.pinocchio_fk_difference(path, configurations=8, seed=3)
+    if difference is None:
+        pytest.skip('pinocchio is not installed')
+    assert difference <= TOLERANCE, f'{name}: max |dT| = {difference:.3g}'
+
+
+@pytest.mark.parametrize('axis', NEAR_UNIT_AXES)
+@given(angle=st.floats(-2 * math.pi, 2 * math.pi))
+@settings(max_examples=25, deadline=None)
+def test_revolute_motion_is_the_rotation_about_the_normalised_axis(
+        axis: tuple[float, float, float], angle: float) -> None:
+    motion = joint_motion('revolute', np.asarray(axis) / np.linalg.norm(axis), np.array(angle))
+    assert np.abs(motion[:3, :3] - rotation_exponential(axis, angle)).max() <= TOLERANCE
+    assert np.array_equal(motion[3], [0.0, 0.0, 0.0, 1.0]) and not motion[:3, 3].any()
+
+
+@pytest.mark.parametrize('axis', NEAR_UNIT_AXES)
+@pytest.mark.parametrize('joint_type', ['revolute', 'continuous', 'prismatic'])
+def test_every_path_moves_a_joint_about_its_exact_axis(axis: tuple[float, float, float],
+                                                       joint_type: str) -> None:
+    """Link poses, batch and joint transforms: origin @ the exact motion, to 1e-12."""
+    limit = '<limit lower="-7" upper="7" effort="1" velocity="1"/>'
+    text = ('<robot name="r"><link name="a"/><link name="b"/>'
+            f'<joint name="j" type="{joint_type}"><parent link="a"/><child link="b"/>'
+            '<origin xyz="0.1 -0.2 0.3" rpy="0.4 -0.5 0.6"/>'
+            f'<axis xyz="{" ".join(repr(c) for c in axis)}"/>{limit}</joint></robot>')
+    model = KinematicModel(load_string(text).robot)
+    angles = np.array([-2.5, -0.3, 0.0, 1.1, 3.0])
+    unit = np.asarray(axis) / np.linalg.norm(axis)
+    expected = []
+    for angle in angles:
+        motion = np.eye(4)
+        if joint_type == 'prismatic':
+            motion[:3, 3] = angle * unit
+        else:
+            motion[:3, :3] = rotation_exponential(axis, angle)
+        expected.append(origin((0.1, -0.2, 0.3), (0.4, -0.5, 0.6)) @ motion)
+    batch = model.link_pose_batch(angles[:, None])
+    for row, angle in enumerate(angles):
+        index = model.link_index('b')
+        assert np.abs(model.link_pose_array([angle])[index] - expected[row]).max() <= TOLERANCE
+        assert np.abs(batch[row, index] - expected[row]).max() <= TOLERANCE
+        assert np.abs(model.joint_transforms([angle])['j'] - expected[row]).max() <= TOLERANCE
+
+
+def test_out_buffer_is_filled_and_returned() -> None:
+    model = KinematicModel(load_string(
+        '<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="continuous">'
+        '<parent link="a"/><child link="b"/><axis xyz="0 0 1"/></joint></robot>').robot)
+    values = np.array([[0.1], [0.2], [0.3]])
+    out = np.full((3, 2, 4, 4), np.nan)
+    assert model.link_pose_batch(values, out=out) is out
+    assert np.array_equal(out, model.link_pose_batch(values))
+    with pytest.raises(ValueError, match='C-contiguous'):
+        model.link_pose_batch(values, out=np.empty((3, 2, 4, 4))[:, ::-1])
+    with pytest.raises(ValueError, match='shape'):
+        model.link_pose_batch(values, out=np.empty((2, 2, 4, 4)))
