@@ -17,8 +17,9 @@ The level of a link is one more than the level of its anchor (root: 0). Links of
 depend only on lower levels, so each level is computed in one vectorised step.
 
 *Link order* (:attr:`FkPlan.link_names`): by level, then by joint kind in the order of
-:data:`KINDS`, then in the depth-first order of :class:`~urdf_tools_ros.core.tree.KinematicTree`.
-Every link comes after its parent. Each (level, kind) is a contiguous run.
+:data:`KINDS`, then by axis pattern (which axis components are zero), then in the depth-first
+order of :class:`~urdf_tools_ros.core.tree.KinematicTree`. Every link comes after its parent.
+Each (level, kind, pattern) is a contiguous run (:class:`Group`).
 
 *Joint value.* A revolute, continuous or prismatic link moves by
 ``theta_l = mult_l * q[src_l] + off_l``: its own variable (mult 1, offset 0) or, for a mimic
@@ -52,11 +53,17 @@ PLANAR = ('x', 'y', 'yaw')
 
 @dataclass(frozen=True)
 class Group:
-    """A run of links of one level and one kind: ``slice(start, stop)`` of the link order."""
+    """
+    A run of links of one level, one kind and one axis pattern: ``slice(start, stop)``.
+
+    ``pattern``: which components of the unit axis are not zero (revolute and prismatic; ``()``
+    for other kinds). Within a run, ``motion_terms`` have the same exactly-zero columns.
+    """
 
     kind: str
     start: int
     stop: int
+    pattern: tuple[bool, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -247,12 +254,18 @@ class FkPlan:
             level[child] = level[anchor[child]] + 1
             info[child] = (joint, frame, f_matrix, kind)
 
-        def rank(link: str) -> tuple[int, int, int]:
+        def rank(link: str) -> tuple[int, int, tuple[bool, ...], int]:
             kind = KINDS.index(info[link][3]) if link in info else -1
-            return level[link], kind, tree_index[link]
+            return level[link], kind, pattern(link), tree_index[link]
+
+        def pattern(link: str) -> tuple[bool, ...]:
+            if link not in info or info[link][3] not in ('revolute', 'prismatic'):
+                return ()
+            return tuple(bool(component != 0.0) for component in _joint_axis(info[link][0]))
 
         order = sorted(tree.links, key=rank)
         self.link_names = tuple(order)
+        self.patterns = tuple(pattern(link) for link in order)
         self.link_index = {link: index for index, link in enumerate(order)}
         count = len(order)
         self.joints: tuple[Joint | None, ...] = tuple(info[link][0] if link in info else None
@@ -295,8 +308,9 @@ class FkPlan:
             groups: list[Group] = []
             first = start
             for index in range(start + 1, stop + 1):
-                if index == stop or self.kinds[index] != self.kinds[first]:
-                    groups.append(Group(self.kinds[first], first, index))
+                if index == stop or self.kinds[index] != self.kinds[first] or \
+                        self.patterns[index] != self.patterns[first]:
+                    groups.append(Group(self.kinds[first], first, index, self.patterns[first]))
                     first = index
             levels.append(Level(start, stop, _slice_or_indices(self.anchor[start:stop]),
                                 tuple(groups)))

@@ -83,10 +83,6 @@ class KinematicModel:
                                      if plan.kinds[index] in ('floating', 'planar'))
         self._batch_groups = tuple(tuple(_BatchGroup(plan, group) for group in level.groups)
                                    for level in plan.levels)
-        #: Size of the largest run's product per configuration and row, (k c).
-        self._batch_scratch = max((group.columns.shape[0] * group.columns.shape[1]
-                                   for groups in self._batch_groups for group in groups),
-                                  default=0)
         fixed = list(self._fixed.values())
         xyz, quat = transform_to_quaternion(np.stack(fixed)) if fixed else \
             (np.zeros((0, 3)), np.zeros((0, 4)))
@@ -378,58 +374,53 @@ class KinematicModel:
         """
         (N, L, 4, 4) poses of (N, nq) configurations (see :meth:`link_pose_batch`).
 
-        Buffer ``W[link, column, row, n]`` (L, 4, 4, N), returned as the view
-        ``W.transpose(3, 0, 2, 1)``: a column of one link's pose over all configurations is
-        contiguous, so the joint values apply to whole contiguous rows. Per level and per run of
-        links of one kind (:class:`_BatchGroup`): the run's constant columns times the anchors'
-        poses, (k, c, 4) @ (k, 4, 4N), in one BLAS product; then revolute columns 0-2 are
-        ``X_A + cos(θ) X_B + sin(θ) X_C`` (B, C have no translation column), prismatic column 3
-        is ``X_A + θ X_C``, fixed ``X_A``, floating and planar ``X_A`` times their motion.
+        Buffer ``W[link, row, column, n]`` (L, 4, 4, N), returned as the view
+        ``W.transpose(3, 0, 1, 2)``: one entry of one link's pose over all configurations is
+        contiguous, so the joint values apply to whole contiguous runs. The bottom row is
+        (0, 0, 0, 1) throughout. Per level and per run of links of one kind and axis pattern
+        (:class:`_BatchGroup`): the anchors' top three rows times the run's constant columns,
+        (k, 1, c, 4) @ (k, 3, 4, N), in one stacked product; then the joint values:
+        revolute ``X_A + cos(θ) X_B + sin(θ) X_C`` on the columns where each term is not
+        zero, prismatic ``X_A + θ X_C`` on the translation column, fixed ``X_A``, floating
+        and planar ``X_A`` times their motion.
         """
         plan = self._plan
         count = values.shape[0]
         extended = np.zeros((plan.nq + 1, count))
         extended[:plan.nq] = values.T
         buffer = np.empty((len(plan.link_names), 4, 4, count))
-        buffer[0] = np.eye(4)[:, :, None]
-        # Scratch reused by every run (fresh large arrays would be page-faulted in each time).
-        scratch = np.empty(self._batch_scratch * 4 * count)
-        spare = np.empty(self._batch_scratch * 4 * count)
+        buffer[:, 3] = np.array([0.0, 0.0, 0.0, 1.0])[:, None]
+        buffer[0, :3] = np.eye(4)[:3, :, None]
         for level, groups in zip(plan.levels, self._batch_groups):
-            anchors = buffer[level.anchors].reshape(-1, 4, 4 * count)  # (1 or k, 4, 4N)
+            anchors = buffer[level.anchors, :3]  # (1 or k, 3, 4, N)
             for group in groups:
                 start, stop = group.start, group.stop
-                size = stop - start
                 mine = anchors if anchors.shape[0] == 1 else \
                     anchors[start - level.start:stop - level.start]
-                flat = scratch[:group.columns.size * count].reshape(size, -1, 4 * count)
-                np.matmul(group.columns, mine, out=flat)
-                product = flat.reshape(size, -1, 4, count)
-                target = buffer[start:stop]
+                product = group.columns @ mine   # (k, 3, c, N)
+                target = buffer[start:stop, :3]  # (k, 3, 4, N)
                 if group.kind == 'revolute':
                     theta = (extended[group.src] * group.mult + group.off)[:, None, None, :]
-                    rotation = target[:, :3, :3]  # the bottom row of columns 0-2 stays 0
-                    np.multiply(product[:, 4:7, :3], np.cos(theta), out=rotation)
-                    rotation += product[:, 0:3, :3]
-                    sine = spare[:size * 9 * count].reshape(size, 3, 3, count)
-                    np.multiply(product[:, 7:10, :3], np.sin(theta), out=sine)
-                    rotation += sine
-                    target[:, :3, 3] = 0.0
-                    target[:, 3] = product[:, 3]
+                    turned = product[:, :, group.b] * np.cos(theta)
+                    turned += product[:, :, group.c] * np.sin(theta)
+                    if group.a_also is not None:
+                        into, source = group.a_also
+                        turned[:, :, into] += product[:, :, source]
+                    target[:, :, group.turned_columns] = turned
+                    target[:, :, group.a_only_at] = product[:, :, group.a_only_from]
                 elif group.kind == 'prismatic':
                     theta = (extended[group.src] * group.mult + group.off)[:, None, :]
-                    target[:, :3] = product[:, :3]
-                    np.multiply(product[:, 4], theta, out=target[:, 3])
-                    target[:, 3] += product[:, 3]
+                    target[...] = product[:, :, :4]
+                    target[:, :, 3] += product[:, :, 4] * theta
                 else:
                     target[...] = product
                     general = range(start, stop) if group.kind in ('floating', 'planar') \
                         else range(0)
                     for index in general:
-                        motion = general_motion(plan, index, values)           # (N, 4, 4)
-                        pose = buffer[index].transpose(2, 1, 0)                 # (N, 4, 4)
-                        buffer[index] = (pose @ motion).transpose(2, 1, 0)
-        return buffer.transpose(3, 0, 2, 1)
+                        motion = general_motion(plan, index, values)  # (N, 4, 4)
+                        pose = buffer[index].transpose(2, 0, 1)        # (N, 4, 4)
+                        buffer[index] = (pose @ motion).transpose(1, 2, 0)
+        return buffer.transpose(3, 0, 1, 2)
 
     def transform_batch(self, positions: npt.ArrayLike, source: str,
                         target: str) -> FloatArray:
@@ -445,25 +436,58 @@ class KinematicModel:
         return result
 
 
+Index = slice | list[int]
+
+
+def _as_slice(indices: list[int]) -> Index:
+    """``indices`` as a slice when they are consecutive, else the list itself."""
+    if indices and indices == list(range(indices[0], indices[-1] + 1)):
+        return slice(indices[0], indices[-1] + 1)
+    return indices
+
+
 class _BatchGroup:
     """
-    Constants of one run of links (one level, one kind) for :meth:`KinematicModel._batch_poses`.
+    Constants of one run of links (level, kind, axis pattern) for the batch.
 
-    ``columns`` (k, c, 4): the columns of the plan's ``F @ motion_terms`` ``(A, B, C)`` as rows:
-    revolute ``A0..A3, B0..B2, C0..C2`` (c = 10), prismatic ``A0..A3, C3`` (c = 5), others
-    ``A0..A3`` (c = 4); ``(columns @ P)[j]`` is column j of ``P @ (A | B | C)``.
+    Used by :meth:`KinematicModel._batch_poses`. ``columns`` (k, 1, c, 4): columns of the
+    plan's ``F @ motion_terms`` ``(A, B, C)`` as rows, only those that are not exactly zero in
+    the run (the same for each link of it): revolute ``A`` columns ``j`` with ``a_j != 0`` and
+    the translation column, then ``B`` and ``C`` columns (both are zero exactly where the axis
+    is parallel to ``e_j``); prismatic ``A0..A3, C3``; others ``A0..A3``. ``(columns @ P)[...,
+    m, :]`` is that column of ``P @ (A | B | C)``. For revolute runs the index lists say which
+    product rows make which rotation columns: ``turned_columns`` (from B and C, plus A where
+    ``a_also`` says), ``a_only_at`` (from A alone).
     """
 
     def __init__(self, plan: FkPlan, group: Group) -> None:
         self.kind, self.start, self.stop = group.kind, group.start, group.stop
         coef = plan.coef[group.start:group.stop].transpose(0, 1, 3, 2)  # (k, 3, col, row)
         if group.kind == 'revolute':
-            parts = [coef[:, 0], coef[:, 1, :3], coef[:, 2, :3]]
+            def used(term: int) -> list[int]:
+                return [j for j in range(3) if coef[:, term, j].any()]
+
+            a_columns, turned = used(0), used(1)
+            self.a_only_columns = [j for j in a_columns if j not in turned]
+            parts = [coef[:, 0, a_columns + [3]], coef[:, 1, turned], coef[:, 2, turned]]
+            place = {j: index for index, j in enumerate(a_columns)}
+            self.a_only = [place[j] for j in self.a_only_columns] + [len(a_columns)]
+            self.a_only_columns = self.a_only_columns + [3]
+            base = len(a_columns) + 1
+            self.b = slice(base, base + len(turned))
+            self.c = slice(base + len(turned), base + 2 * len(turned))
+            into = [position for position, j in enumerate(turned) if j in place]
+            self.a_also: tuple[Index, Index] | None = (
+                (_as_slice(into), _as_slice([place[turned[p]] for p in into])) if into else None)
         elif group.kind == 'prismatic':
             parts = [coef[:, 0], coef[:, 2, 3:]]
         else:
             parts = [coef[:, 0]]
-        self.columns = np.ascontiguousarray(np.concatenate(parts, axis=1))
+        self.columns = np.ascontiguousarray(np.concatenate(parts, axis=1))[:, None]
+        if group.kind == 'revolute':  # index lists that are runs become slices (views)
+            self.turned_columns: Index = _as_slice(turned)
+            self.a_only_at: Index = _as_slice(self.a_only_columns)
+            self.a_only_from: Index = _as_slice(self.a_only)
         self.src = plan.src[group.start:group.stop]
         self.mult = plan.mult[group.start:group.stop, None]
         self.off = plan.off[group.start:group.stop, None]
