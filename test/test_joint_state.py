@@ -152,3 +152,21 @@ def test_shared_model_tables() -> None:
     assert len(table.names) == 44 and len(table.joint_names) == 32
     sample = table.sample()
     assert len(sample.position) == 44 and all(map(math.isfinite, sample.position))
+
+
+def test_the_table_lock_makes_calls_from_other_threads_wait() -> None:
+    """One lock: while its holder makes a compound change, no other thread reads half of it."""
+    import threading
+
+    table = JointStateTable(load(shared_model('panda')).robot)
+    name = table.joint_names[0]
+    seen: list[float] = []
+    reader = threading.Thread(target=lambda: seen.append(table.positions()[name]))
+    with table.lock:
+        table.update(name, position=0.25)
+        reader.start()
+        reader.join(timeout=0.3)
+        assert reader.is_alive() and seen == []   # waiting for the lock
+        table.update(name, position=0.5)
+    reader.join(timeout=5.0)
+    assert seen == [0.5]                          # never the intermediate 0.25

@@ -31,7 +31,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 import enum
+import functools
 import math
+import threading
+from typing import Any, Callable, TypeVar
 
 import numpy as np
 
@@ -42,6 +45,16 @@ from .model import Robot, SINGLE_DOF_JOINT_TYPES
 __all__ = ['ClampPolicy', 'JointStateSample', 'JointStateTable', 'Refusal']
 
 _FIELDS = ('position', 'velocity', 'effort')
+_Method = TypeVar('_Method', bound=Callable[..., Any])
+
+
+def _locked(method: _Method) -> _Method:
+    """Run ``method`` holding the table's lock."""
+    @functools.wraps(method)
+    def run(self: 'JointStateTable', *args: Any, **kwargs: Any) -> Any:
+        with self.lock:
+            return method(self, *args, **kwargs)
+    return run  # type: ignore[return-value]
 
 
 class ClampPolicy(str, enum.Enum):
@@ -101,6 +114,9 @@ class JointStateTable:
     :ivar names: Every published joint (actuated and mimic), URDF order.
     :ivar limits: :class:`JointLimits` of every actuated joint.
     :ivar refused_zeros: ``zeros`` entries that were not taken.
+    :ivar lock: The table's one lock (re-entrant). Every method that reads or changes the
+        state holds it, so the table may be used from several threads (a ROS executor and the
+        GUI's); hold it yourself to make several calls one step.
     :raises MimicError: with ``use_mimic_tags``, for a ``<mimic>`` that cannot be resolved.
     :raises InvalidJointError: for a joint without usable limits.
     """
@@ -118,6 +134,7 @@ class JointStateTable:
             joint.name: effective_limits(joint, use_smallest_joint_limits)
             for joint in joints if joint.name not in self.mimics}
         self.clamp = ClampPolicy(clamp)
+        self.lock = threading.RLock()
         self._robot = robot
         self._forward = {name: True for name in self.joint_names}
         defaults = {name: limits.default_position() for name, limits in self.limits.items()}
@@ -139,14 +156,17 @@ class JointStateTable:
             self._values['effort'] = {name: 0.0 for name in self.joint_names}
 
     # -- reading -------------------------------------------------------------------------
+    @_locked
     def positions(self) -> dict[str, float]:
         """Positions of the actuated joints that have one, by name (rad or m)."""
         return dict(self._values['position'])
 
+    @_locked
     def value(self, name: str, field: str = 'position') -> float | None:
         """The position, velocity or effort of actuated joint ``name``, or ``None``."""
         return self._values[field].get(name)
 
+    @_locked
     def sample(self) -> JointStateSample:
         """The full state: every published joint, mimic joints derived, in URDF order."""
         lists: dict[str, tuple[float, ...]] = {}
@@ -181,6 +201,7 @@ class JointStateTable:
             return 'unknown joint'
         return f'{joint.joint_type} joint has no position'
 
+    @_locked
     def update(self, name: str, position: float | None = None, velocity: float | None = None,
                effort: float | None = None) -> list[Refusal]:
         """
@@ -204,6 +225,7 @@ class JointStateTable:
         self._apply_clamp(name)
         return refusals
 
+    @_locked
     def merge(self, names: Sequence[str], position: Sequence[float] = (),
               velocity: Sequence[float] = (), effort: Sequence[float] = ()) -> list[Refusal]:
         """
@@ -245,6 +267,7 @@ class JointStateTable:
             low, high = limits.safety_effort_bounds(position, velocities.get(name, 0.0))
             efforts[name] = min(max(efforts[name], low), high)
 
+    @_locked
     def step(self, delta: float) -> None:
         """
         Move every joint with a position by ``delta`` (rad or m) along its sweep direction.
@@ -270,10 +293,12 @@ class JointStateTable:
                 position, self._forward[name] = limits.slider_lower, True
             positions[name] = position
 
+    @_locked
     def center(self) -> None:
         """Put every actuated joint at its default position (the GUI's Center button)."""
         self._values['position'] = dict(self.defaults)
 
+    @_locked
     def randomize(self, rng: np.random.Generator) -> None:
         """Put every actuated joint at a uniform random position of its slider range."""
         self._values['position'] = {

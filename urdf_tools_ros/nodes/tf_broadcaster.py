@@ -20,14 +20,13 @@ message names one of them. A NaN or infinite value is refused for its joint, a m
 non-finite is ever published. Those rules live in :mod:`urdf_tools_ros.core.tf_frames`.
 
 ``joint_states`` is served by a thread of its own
-(:class:`~urdf_tools_ros.ros.subscription_thread.SubscriptionThread`): rclpy's executor alone
-would cost 40 % of a core at 1 kHz. It takes the serialized message and reads it with
-:class:`~urdf_tools_ros.ros.conversions.JointStateDecoder`, computes with
-:meth:`~urdf_tools_ros.core.tf_frames.TfFrames.moving_transforms` (translation and quaternion
-arrays, no matrices) and publishes the bytes :class:`~urdf_tools_ros.ros.conversions.TfEncoder`
-writes: about 70 µs of Python per message for talos (44 transforms); the rest is rmw's take and
-publish. That thread reads one attribute, ``_moving``, which the
-executor's callbacks replace as a whole.
+(:class:`~urdf_tools_ros.ros.subscription_thread.SubscriptionThread`; rclpy's executor costs
+much of a core at 1 kHz, see that module and ``bench/bench_tf_node.py``). It takes the
+serialized message and reads it with :class:`~urdf_tools_ros.ros.conversions.JointStateDecoder`,
+computes with :meth:`~urdf_tools_ros.core.tf_frames.TfFrames.moving_transforms` (translation
+and quaternion arrays) and publishes the bytes :class:`~urdf_tools_ros.ros.conversions.TfEncoder`
+writes. That thread reads one attribute, ``_moving``, which the executor's callbacks replace as
+a whole.
 """
 
 from __future__ import annotations

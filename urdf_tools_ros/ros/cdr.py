@@ -128,8 +128,9 @@ class TfEncoder:
 
     ``Publisher.publish`` takes the bytes as they are (rmw ``publish_serialized_message``). The
     layout is fixed per set of joints (frame names do not change), so each set is laid out once
-    and then only the stamps, translations and rotations are written: a few microseconds where
-    building the Python message and converting it costs about 10 µs per transform.
+    and then only the stamps, translations and rotations are written, instead of building a
+    Python message of every transform and converting it (``bench/bench_tf_node.py`` measures
+    the node).
 
     Format: XCDR1 little endian (encapsulation ``00 01 00 00``, see the module docstring).
 
