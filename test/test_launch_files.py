@@ -199,3 +199,15 @@ def test_parameter_file_loads_into_its_node(filename: str, tmp_path: Path,
             node.destroy_node()
     finally:
         rclpy.try_shutdown(context=context)
+
+
+def test_settings_classes_hold_every_parameter_of_their_table() -> None:
+    """Each node reads its parameters once into a frozen dataclass with one field per parameter."""
+    import dataclasses
+
+    specs = pytest.importorskip('urdf_tools_ros.ros.parameters')
+    assert len(specs.SETTINGS_TABLES) == 3
+    for kind, table in specs.SETTINGS_TABLES.items():
+        assert [field.name for field in dataclasses.fields(kind)] == [s.name for s in table]
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(kind(*(s.default for s in table)), table[0].name, None)

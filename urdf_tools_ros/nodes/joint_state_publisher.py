@@ -68,25 +68,26 @@ class JointStatePublisherNode(Node):
     def __init__(self, node_name: str = 'joint_state_publisher', **kwargs: Any) -> None:
         super().__init__(node_name, **kwargs)
         parameters.declare(self, parameters.JOINT_STATE_PARAMETERS)
-        self._settings = parameters.values(self, parameters.JOINT_STATE_PARAMETERS)
+        self._settings = parameters.settings(self, parameters.JointStateSettings)
+        self._gui = self._settings.gui  # switched off when the page cannot be served
         try:
-            self._clamp = ClampPolicy(self._settings['clamp'])
+            self._clamp = ClampPolicy(self._settings.clamp)
         except ValueError:
-            raise ValueError(f'clamp: {self._settings["clamp"]!r} is not one of '
+            raise ValueError(f'clamp: {self._settings.clamp!r} is not one of '
                              f'{", ".join(parameters.CLAMP_CHOICES)}') from None
         self._table: JointStateTable | None = None
         self._viewer: Any = None
-        self._tf_frames = TfFrameStore(self._settings['frame_prefix'])
+        self._tf_frames = TfFrameStore(self._settings.frame_prefix)
         self._view_key: object = None
         self._publisher = self.create_publisher(JointState, 'joint_states',
                                                 qos.JOINT_STATES_PUBLISHER)
         self.create_subscription(String, 'robot_description', self._on_robot_description,
                                  qos.LATCHED_DESCRIPTION)
-        for topic in self._settings['source_list']:
+        for topic in self._settings.source_list:
             self.create_subscription(JointState, topic, self._on_source_joint_states,
                                      qos.JOINT_STATES_SUBSCRIPTION)
         # On the node clock, as joint_state_publisher: under use_sim_time nothing before /clock.
-        self.create_timer(1.0 / self._settings['rate'], self._on_timer)
+        self.create_timer(1.0 / self._settings.rate, self._on_timer)
         warn_without_sim_clock(self, 'joint_states is not published')
 
     @property
@@ -101,12 +102,14 @@ class JointStatePublisherNode(Node):
 
     def _make_table(self, description: RobotDescription) -> JointStateTable:
         """The table of a description, with the ``zeros.<joint>`` of its actuated joints."""
-        options = {'use_mimic_tags': self._settings['use_mimic_tags'],
-                   'use_smallest_joint_limits': self._settings['use_smallest_joint_limits'],
-                   'publish_default_positions': self._settings['publish_default_positions'],
-                   'publish_default_velocities': self._settings['publish_default_velocities'],
-                   'publish_default_efforts': self._settings['publish_default_efforts'],
-                   'clamp': self._clamp}
+        settings = self._settings
+        options: dict[str, Any] = {
+            'use_mimic_tags': settings.use_mimic_tags,
+            'use_smallest_joint_limits': settings.use_smallest_joint_limits,
+            'publish_default_positions': settings.publish_default_positions,
+            'publish_default_velocities': settings.publish_default_velocities,
+            'publish_default_efforts': settings.publish_default_efforts,
+            'clamp': self._clamp}
         table = JointStateTable(description.robot, **options)
         zeros, problems = parameters.declare_zeros(self, table.joint_names)
         if zeros:
@@ -130,7 +133,7 @@ class JointStatePublisherNode(Node):
         self._table = table
         self.get_logger().info(f'robot "{description.robot.name}": publishing '
                                f'{len(table.names)} joints ({len(table.mimics)} mimic)')
-        if self._settings['gui']:
+        if self._gui:
             self._show(description, table)
 
     def _on_source_joint_states(self, msg: JointState) -> None:
@@ -152,8 +155,8 @@ class JointStatePublisherNode(Node):
         table = self._table
         if table is None:
             return
-        if self._settings['delta'] > 0.0:
-            table.step(self._settings['delta'])
+        if self._settings.delta > 0.0:
+            table.step(self._settings.delta)
         self._publisher.publish(conversions.joint_state_to_msg(
             table.sample(), self.get_clock().now().nanoseconds))
 
@@ -167,12 +170,12 @@ class JointStatePublisherNode(Node):
             return
         try:
             from ..gui.viewer import RobotViewer
-            self._viewer = RobotViewer(description, table, host=self._settings['gui_host'],
-                                       port=self._settings['gui_port'], follow_kinematics=False)
+            self._viewer = RobotViewer(description, table, host=self._settings.gui_host,
+                                       port=self._settings.gui_port, follow_kinematics=False)
         except (ImportError, OSError) as exc:
             self.get_logger().error(f'gui: cannot serve the slider page ({exc}); running '
                                     'without it')
-            self._settings['gui'] = False
+            self._gui = False
             return
         TfListener(self, self._tf_frames, self._on_tf_problems)
         steady_timer(self, 1.0 / VIEW_RATE, self._on_view_timer)

@@ -129,10 +129,10 @@ class RobotDescriptionNode(Node):
                  **kwargs: Any) -> None:
         super().__init__(node_name, **kwargs)
         parameters.declare(self, parameters.DESCRIPTION_PARAMETERS)
-        settings = parameters.values(self, parameters.DESCRIPTION_PARAMETERS)
-        self._allow_errors: bool = settings['allow_errors']
-        self._source = DescriptionSource(settings['model'], _xacro_args(settings['xacro_args']),
-                                         settings['robot_description'])
+        settings = parameters.settings(self, parameters.DescriptionSettings)
+        self._allow_errors: bool = settings.allow_errors
+        self._source = DescriptionSource(settings.model, _xacro_args(settings.xacro_args),
+                                         settings.robot_description)
         self._publisher = self.create_publisher(String, 'robot_description',
                                                 qos.LATCHED_DESCRIPTION)
         self._diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics',
@@ -143,10 +143,10 @@ class RobotDescriptionNode(Node):
         self._watched = self._source.watched()
         self._signature = _file_signature(self._watched)
         self._reload()
-        if settings['watch']:
-            steady_timer(self, settings['watch_period'], self._on_watch_timer)
-        if settings['diagnostic_period'] > 0.0:
-            self.create_timer(settings['diagnostic_period'], self._on_diagnostics_timer)
+        if settings.watch:
+            steady_timer(self, settings.watch_period, self._on_watch_timer)
+        if settings.diagnostic_period > 0.0:
+            self.create_timer(settings.diagnostic_period, self._on_diagnostics_timer)
         self.add_on_set_parameters_callback(self._on_set_parameters)
 
     @property

@@ -64,21 +64,21 @@ class TfBroadcasterNode(Node):
     def __init__(self, node_name: str = 'tf_broadcaster', **kwargs: Any) -> None:
         super().__init__(node_name, **kwargs)
         parameters.declare(self, parameters.TF_PARAMETERS)
-        settings = parameters.values(self, parameters.TF_PARAMETERS)
-        self._prefix: str = settings['frame_prefix']
-        self._rate_limit: tuple[float, bool] = (settings['publish_frequency'],
-                                                settings['ignore_timestamp'])
+        settings = parameters.settings(self, parameters.TfSettings)
+        self._prefix: str = settings.frame_prefix
+        self._rate_limit: tuple[float, bool] = (settings.publish_frequency,
+                                                settings.ignore_timestamp)
         self._frames: TfFrames | None = None
         # What the joint_states thread uses, replaced as a whole by the executor's callbacks.
         self._moving: tuple[TfFrames, conversions.TfEncoder, TfThrottle] | None = None
         self._tf = self.create_publisher(TFMessage, '/tf', qos.TF)
         self._tf_static = self.create_publisher(TFMessage, '/tf_static', qos.TF_STATIC)
         self._description_publisher = None
-        if settings['robot_description']:
+        if settings.robot_description:
             self._description_publisher = self.create_publisher(
                 String, 'robot_description', qos.LATCHED_DESCRIPTION)
             try:
-                self._use(self._load(settings['robot_description']))
+                self._use(self._load(settings.robot_description))
             except RobotDescriptionError as exc:
                 self.get_logger().error(f'robot_description parameter: {exc}')
         else:

@@ -16,16 +16,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
 from rclpy.exceptions import InvalidParameterException, ParameterException
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 
-__all__ = ['CLAMP_CHOICES', 'DESCRIPTION_PARAMETERS', 'JOINT_STATE_PARAMETERS', 'ParameterSpec',
-           'TF_PARAMETERS', 'ZEROS_PREFIX', 'declare', 'declare_zeros', 'descriptor', 'spec',
-           'value', 'values']
+__all__ = ['CLAMP_CHOICES', 'DESCRIPTION_PARAMETERS', 'DescriptionSettings',
+           'JOINT_STATE_PARAMETERS', 'JointStateSettings', 'ParameterSpec', 'TF_PARAMETERS',
+           'TfSettings', 'ZEROS_PREFIX', 'declare', 'declare_zeros', 'descriptor', 'settings',
+           'spec', 'value', 'values']
 
 ParameterValue = bool | int | float | str | list[str]
 
@@ -205,6 +206,64 @@ def values(node: Node, specs: Sequence[ParameterSpec]) -> dict[str, Any]:
     return {item.name: value(node, item.name) for item in specs}
 
 
+@dataclass(frozen=True)
+class DescriptionSettings:
+    """The robot description node's parameters at start (:data:`DESCRIPTION_PARAMETERS`)."""
+
+    model: str
+    xacro_args: str
+    robot_description: str
+    allow_errors: bool
+    watch: bool
+    watch_period: float          # s
+    diagnostic_period: float     # s
+
+
+@dataclass(frozen=True)
+class JointStateSettings:
+    """The joint-state publisher's parameters at start (:data:`JOINT_STATE_PARAMETERS`)."""
+
+    rate: float                  # Hz
+    source_list: tuple[str, ...]
+    use_mimic_tags: bool
+    use_smallest_joint_limits: bool
+    delta: float                 # rad or m per publish
+    publish_default_positions: bool
+    publish_default_velocities: bool
+    publish_default_efforts: bool
+    clamp: str
+    gui: bool
+    gui_host: str
+    gui_port: int
+    frame_prefix: str
+
+
+@dataclass(frozen=True)
+class TfSettings:
+    """The TF broadcaster's parameters at start (:data:`TF_PARAMETERS`)."""
+
+    publish_frequency: float     # Hz
+    ignore_timestamp: bool
+    frame_prefix: str
+    robot_description: str
+
+
+_Settings = TypeVar('_Settings', DescriptionSettings, JointStateSettings, TfSettings)
+#: The parameter table of each settings class.
+SETTINGS_TABLES: dict[type, tuple[ParameterSpec, ...]] = {}
+
+
+def settings(node: Node, kind: type[_Settings]) -> _Settings:
+    """
+    The parameters of ``node`` read once into the frozen settings ``kind``.
+
+    Lists become tuples; each field has the type its annotation says.
+    """
+    given: dict[str, Any] = {name: tuple(item) if isinstance(item, list) else item
+                             for name, item in values(node, SETTINGS_TABLES[kind]).items()}
+    return kind(**given)
+
+
 def declare_zeros(node: Node, joints: Iterable[str]) -> tuple[dict[str, float], list[str]]:
     """
     Declare ``zeros.<joint>`` for each joint (a number, unset unless overridden) and read them.
@@ -233,3 +292,7 @@ def declare_zeros(node: Node, joints: Iterable[str]) -> tuple[dict[str, float], 
         else:
             problems.append(f'{name}: {current!r} is not a number')
     return zeros, problems
+
+
+SETTINGS_TABLES.update({DescriptionSettings: DESCRIPTION_PARAMETERS,
+                        JointStateSettings: JOINT_STATE_PARAMETERS, TfSettings: TF_PARAMETERS})
