@@ -13,8 +13,7 @@ from ..core.checks import (check_description, CONSUMERS, count, DEFAULT_TARGET, 
                            RULES, TARGETS)
 from ..core.description import load, parse_xacro_args, RobotDescription
 from ..core.findings import Severity
-from ..core.packages import parse_package_path
-from ..ros.ament import ament_package_locator
+from ..core.packages import ament_package_locator, parse_package_path
 
 FORMATS = ('text', 'json', 'junit')
 

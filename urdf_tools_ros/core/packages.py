@@ -65,6 +65,25 @@ def this_package_share() -> str | None:
     return None
 
 
+def ament_package_locator(name: str) -> str | None:
+    """
+    Return the share directory of ROS package ``name`` from the ament index, or ``None``.
+
+    ``ament_index_python`` is imported here, when asked (a ROS 2 environment has it), so the
+    core stays importable without ROS. ``None`` also when it is not installed or
+    ``AMENT_PREFIX_PATH`` is unset.
+    """
+    try:
+        from ament_index_python.packages import (get_package_share_directory,
+                                                 PackageNotFoundError)
+    except ImportError:
+        return None
+    try:
+        return str(get_package_share_directory(name))
+    except (PackageNotFoundError, LookupError, ValueError, KeyError, OSError):
+        return None
+
+
 def make_package_locator(package_paths: Mapping[str, str] | None = None,
                          fallback: PackageLocator | None = None,
                          environ: Mapping[str, str] | None = None) -> PackageLocator:

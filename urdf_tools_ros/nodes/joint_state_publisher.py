@@ -34,9 +34,9 @@ from std_msgs.msg import String
 from ..core.description import load_string, RobotDescription
 from ..core.errors import RobotDescriptionError
 from ..core.joint_state import ClampPolicy, JointStateTable, Refusal
+from ..core.packages import ament_package_locator
 from ..core.tf_compose import joint_edges, TfFrameStore
 from ..ros import conversions, parameters, qos
-from ..ros.ament import ament_package_locator
 from ..ros.clock import steady_timer, warn_without_sim_clock
 from ..ros.spin import spin_node
 from ..ros.tf_listener import TfListener

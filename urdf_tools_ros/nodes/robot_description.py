@@ -35,8 +35,8 @@ from ..core.checks import check_description, count
 from ..core.description import load, load_string, parse_xacro_args, RobotDescription
 from ..core.errors import DescriptionLoadError, RobotDescriptionError
 from ..core.findings import Finding, Severity
+from ..core.packages import ament_package_locator
 from ..ros import conversions, parameters, qos
-from ..ros.ament import ament_package_locator
 from ..ros.clock import steady_timer
 from ..ros.spin import spin_node
 

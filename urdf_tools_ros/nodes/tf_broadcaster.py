@@ -42,9 +42,9 @@ from tf2_msgs.msg import TFMessage
 
 from ..core.description import load_string
 from ..core.errors import RobotDescriptionError
+from ..core.packages import ament_package_locator
 from ..core.tf_frames import TfFrames, TfThrottle
 from ..ros import conversions, parameters, qos
-from ..ros.ament import ament_package_locator
 from ..ros.spin import spin_node
 from ..ros.subscription_thread import SubscriptionThread
 

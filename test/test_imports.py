@@ -1,0 +1,116 @@
+"""
+The import graph of the package: no cycle, and the layers import only downwards.
+
+Every ``import`` and ``from ... import`` statement of every module (at module level or inside a
+function: a lazy import is still a dependency) is read with ``ast``; ``from .a import b`` counts
+as an import of the module ``a.b`` when that is a module, else of ``a``. Contracts (issue 11):
+no cycle among the package's modules; ``core`` imports nothing of ``ros``, ``nodes``, ``gui`` or
+``cli``; ``cli`` imports no ``nodes`` and no ``ros``; ``nodes`` use the GUI only through
+``gui.viewer`` (its public entry). ``test_layering.py`` checks the same for what importing
+actually loads (ROS, viser).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from conftest import REPO
+
+PACKAGE = 'urdf_tools_ros'
+
+
+def import_graph(root: Path = REPO / PACKAGE) -> dict[str, set[str]]:
+    """``{module: {modules of the package it imports}}`` of every module under ``root``."""
+    modules: dict[str, tuple[Path, bool]] = {}
+    for path in root.rglob('*.py'):
+        parts = list(path.relative_to(root.parent).with_suffix('').parts)
+        is_package = parts[-1] == '__init__'
+        modules['.'.join(parts[:-1] if is_package else parts)] = (path, is_package)
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, (path, is_package) in modules.items():
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ''
+                if node.level:
+                    parts = name.split('.') if is_package else name.split('.')[:-1]
+                    parts = parts[:len(parts) - (node.level - 1)]
+                    base = '.'.join(parts + ([node.module] if node.module else []))
+                targets = [f'{base}.{alias.name}' if f'{base}.{alias.name}' in modules else base
+                           for alias in node.names]
+            for target in targets:
+                while target not in modules and '.' in target:
+                    target = target.rsplit('.', 1)[0]
+                if target in modules and target != name:
+                    graph[name].add(target)
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for target in sorted(graph[module]):
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            component = []
+            while True:
+                top = stack.pop()
+                component.append(top)
+                if top == module:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return found
+
+
+def layer(module: str) -> str:
+    """``core``, ``ros``, ``nodes``, ``gui``, ``cli`` or ``''`` (the package itself)."""
+    parts = module.split('.')
+    return parts[1] if len(parts) > 1 else ''
+
+
+def test_the_graph_is_read() -> None:
+    graph = import_graph()
+    assert 'urdf_tools_ros.core.kinematics' in graph['urdf_tools_ros.core.tf_frames']
+    assert 'urdf_tools_ros.gui.viewer' in graph['urdf_tools_ros.nodes.joint_state_publisher']
+
+
+def test_no_import_cycle() -> None:
+    assert cycles(import_graph()) == []
+
+
+def test_a_cycle_is_found() -> None:
+    graph = {'a': {'b'}, 'b': {'c'}, 'c': {'a'}, 'd': {'a'}}
+    assert cycles(graph) == [['a', 'b', 'c']]
+
+
+def test_layers_import_only_downwards() -> None:
+    forbidden = {'core': {'ros', 'nodes', 'gui', 'cli'}, 'cli': {'nodes', 'ros'}}
+    wrong = [(module, target) for module, targets in import_graph().items()
+             for target in targets if layer(target) in forbidden.get(layer(module), set())]
+    assert wrong == []
+
+
+def test_nodes_use_only_the_public_gui() -> None:
+    wrong = [(module, target) for module, targets in import_graph().items()
+             if layer(module) == 'nodes' for target in targets
+             if layer(target) == 'gui' and target != 'urdf_tools_ros.gui.viewer']
+    assert wrong == []
