@@ -344,20 +344,27 @@ class FkPlan:
         self.moving = np.array([index for index, kind in enumerate(self.kinds)
                                 if kind not in ('root', 'fixed')], dtype=np.intp)
         self.fixed_links = tuple(index for index, kind in enumerate(self.kinds) if kind == 'fixed')
+        self._moving_terms = (self.src[self.moving], self.mult[self.moving],
+                              self.off[self.moving],
+                              np.flatnonzero(np.isin(self.moving, self.prismatic)))
 
-    def theta(self, values: FloatArray) -> tuple[FloatArray, FloatArray]:
+    def theta(self, values: FloatArray, moving: bool = False) -> tuple[FloatArray, FloatArray]:
         """
-        ``cos(θ)`` and ``s(θ)`` of every link for configurations ``values``.
+        ``cos(θ)`` and ``s(θ)`` of every link (or of the :attr:`moving` ones) for ``values``.
 
         :param values: (..., nq) configurations.
-        :return: Two (..., L) float64 arrays; ``s`` is ``sin(θ)`` for revolute links and ``θ``
-            for prismatic ones; links without a one-DOF joint read θ = 0 (their B, C are 0).
+        :param moving: Only the links of :attr:`moving`, in that order.
+        :return: Two (..., L) (or (..., M)) float64 arrays; ``s`` is ``sin(θ)`` for revolute
+            links and ``θ`` for prismatic ones; links without a one-DOF joint read θ = 0 (their
+            B, C are 0).
         """
+        src, mult, off, prismatic = self._moving_terms if moving else \
+            (self.src, self.mult, self.off, self.prismatic)
         extended = np.concatenate([values, np.zeros(values.shape[:-1] + (1,))], axis=-1)
-        theta = extended[..., self.src] * self.mult + self.off
+        theta = extended[..., src] * mult + off
         sine = np.sin(theta)
-        if self.prismatic.size:
-            sine[..., self.prismatic] = theta[..., self.prismatic]
+        if prismatic.size:
+            sine[..., prismatic] = theta[..., prismatic]
         return np.cos(theta), sine
 
 

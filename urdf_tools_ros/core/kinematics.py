@@ -47,7 +47,7 @@ from .errors import JointStateError, UnknownJointError, UnknownLinkError
 from .fk_plan import FkPlan, general_motion, Group, MAX_MAGNITUDE
 from .mimic import ResolvedMimic
 from .model import Robot
-from .transforms import FloatArray, inverse, transform_to_quaternion
+from .transforms import FloatArray, inverse, quaternions_of_rotations, transform_to_quaternion
 from .tree import KinematicTree
 
 __all__ = ['KinematicModel', 'forward_kinematics']
@@ -298,8 +298,8 @@ class KinematicModel:
     def _moving_matrices(self, values: FloatArray) -> FloatArray:
         """(M, 4, 4) ``T_parent_child = origin @ M(q)`` of the moving joints (a new array)."""
         plan = self._plan
-        cos, sine = plan.theta(values)
-        cos, sine = cos[plan.moving, None, None], sine[plan.moving, None, None]
+        cos, sine = plan.theta(values, moving=True)
+        cos, sine = cos[:, None, None], sine[:, None, None]
         coef = self._moving_coef
         result: FloatArray = coef[:, 0] + cos * coef[:, 1] + sine * coef[:, 2]
         for row, index in self._moving_general:
@@ -326,8 +326,9 @@ class KinematicModel:
             array (not C-contiguous).
         :raises UnknownJointError, JointStateError: see :meth:`configuration`.
         """
-        xyz, quat = transform_to_quaternion(self._moving_matrices(self.configuration(positions)))
-        return self._moving_names, xyz, quat
+        matrices = self._moving_matrices(self.configuration(positions))
+        return (self._moving_names, matrices[:, :3, 3].copy(),
+                quaternions_of_rotations(matrices[:, :3, :3]))
 
     def fixed_joint_transform_arrays(self) -> tuple[tuple[str, ...], FloatArray, FloatArray]:
         """

@@ -248,15 +248,25 @@ def rotation_to_quaternion(rotation: ArrayLike) -> FloatArray:
     if array.shape[-2:] == (4, 4):
         array = array[..., :3, :3]
     m = _finite(array, 'rotation', (3, 3))
-    flat = m.reshape(-1, 9)
-    outer = (flat @ _OUTER[1:] + _OUTER[0]).reshape(-1, 4, 4)  # 4 q qᵀ, (n, 4, 4)
-    best = np.argmax(np.einsum('nii->ni', outer), axis=-1)
-    rows = outer[np.arange(len(best)), best]                   # 4 q_best q, (n, 4)
-    result = rows / (2.0 * np.sqrt(np.maximum(rows[np.arange(len(best)), best], 1e-300)))[:, None]
-    result *= np.where(result[:, 3:4] < 0.0, -1.0, 1.0)
-    result /= np.linalg.norm(result, axis=-1, keepdims=True)
-    normed: FloatArray = result.reshape(m.shape[:-2] + (4,))
-    return normed
+    return quaternions_of_rotations(m.reshape(-1, 3, 3)).reshape(m.shape[:-2] + (4,))
+
+
+def quaternions_of_rotations(rotations: FloatArray) -> FloatArray:
+    """
+    :func:`rotation_to_quaternion` of (n, 3, 3) finite rotations, without input checks.
+
+    For callers whose matrices are finite rotations by construction (forward kinematics).
+
+    :return: (n, 4) float64 ``(x, y, z, w)``, ``w >= 0``, unit to rounding.
+    """
+    outer = rotations.reshape(-1, 9) @ _OUTER[1:]               # 4 q qᵀ - its constant part
+    outer += _OUTER[0]                                          # (n, 16), row-major 4 x 4
+    best = np.argmax(outer[:, ::5], axis=-1)                    # largest diagonal entry
+    index = np.arange(len(best))
+    rows: FloatArray = outer.reshape(-1, 4, 4)[index, best]     # 4 q_best q, (n, 4)
+    scale = 0.5 / np.sqrt(np.maximum(rows[index, best], 1e-300))
+    rows *= np.copysign(scale, rows[:, 3])[:, None]             # w >= 0
+    return rows
 
 
 def _outer_coefficients() -> FloatArray:
@@ -303,4 +313,6 @@ def transform_to_quaternion(transform: ArrayLike) -> tuple[FloatArray, FloatArra
     :raises TransformError: on NaN/inf or a wrong shape.
     """
     matrix = _finite(transform, 'transform', (4, 4))
-    return matrix[..., :3, 3].copy(), rotation_to_quaternion(matrix[..., :3, :3])
+    rotations = matrix[..., :3, :3].reshape(-1, 3, 3)
+    return (matrix[..., :3, 3].copy(),
+            quaternions_of_rotations(rotations).reshape(matrix.shape[:-2] + (4,)))
