@@ -115,6 +115,12 @@ def test_axis_refusal_has_the_same_reason_in_check_and_fk(axis: str) -> None:
     assert refused is not None
     reason = finding.message.split('" ', 2)[-1]  # after axis xyz="..."
     assert reason in refused, (reason, refused)
+    with pytest.raises(RobotDescriptionError) as info:  # the error carries the same problem
+        KinematicModel(load_string(text).robot)
+    carried = info.value.finding
+    assert carried is not None
+    assert (carried.code, carried.element, carried.location) == \
+        (finding.code, finding.element, finding.location)
 
 
 def test_near_unit_axis_is_accepted_by_both() -> None:

@@ -229,7 +229,8 @@ def test_external_states_move_the_sliders_without_echo(viewer: object) -> None:
     refusals = viewer.set_positions({'shoulder_joint': 0.5, 'left_wheel_joint': 7.0,
                                      'right_finger_joint': 1.0, 'nope': 1.0,
                                      'wrist_joint': math.nan})
-    assert sorted(r.joint for r in refusals) == ['nope', 'right_finger_joint', 'wrist_joint']
+    assert sorted(r.element for r in refusals) == ['joint:nope', 'joint:right_finger_joint',
+                                                   'joint:wrist_joint']
     assert viewer.panel.sliders['shoulder_joint'].value == pytest.approx(0.5)
     assert viewer.positions['left_wheel_joint'] == 7.0  # the state keeps the angle,
     assert viewer.panel.sliders['left_wheel_joint'].value == \

@@ -9,7 +9,9 @@ import pytest
 
 from conftest import shared_model
 from urdf_tools_ros.core.description import load, load_string
-from urdf_tools_ros.core.joint_state import ClampPolicy, JointStateTable, Refusal
+from urdf_tools_ros.core.findings import Finding, Severity
+from urdf_tools_ros.core.joint_state import (ClampPolicy, JointStateTable, LISTS_MISMATCH,
+                                             NAME_REFUSED, VALUE_REFUSED)
 from urdf_tools_ros.core.model import Robot
 
 ROBOT = """<robot name="r">
@@ -54,8 +56,9 @@ def test_default_velocities_efforts_and_zeros() -> None:
                                             'finger_mimic': 0.0},
                             publish_default_velocities=True, publish_default_efforts=True)
     assert table.positions()['shoulder'] == 0.5
-    assert [refusal.joint for refusal in table.refused_zeros] == ['nope', 'wheel',
-                                                                  'finger_mimic']
+    assert [(refusal.code, refusal.element) for refusal in table.refused_zeros] == [
+        (NAME_REFUSED, 'joint:nope'), (VALUE_REFUSED, 'joint:wheel'),
+        (NAME_REFUSED, 'joint:finger_mimic')]
     sample = table.sample()
     assert sample.velocity == (0.0,) * 4 and sample.effort == (0.0,) * 4
     silent = JointStateTable(robot(), publish_default_positions=False)
@@ -114,12 +117,14 @@ def test_merge_partial_states_with_refusals_per_joint() -> None:
     refusals = table.merge(['wheel', 'other_robot_joint', 'finger_mimic', 'shoulder', 'bolt'],
                            position=[1.5, 0.0, 0.0, math.nan, 0.0],
                            velocity=[0.1, 0.2])
+    warning = Severity.WARNING
     assert refusals == [
-        Refusal(None, 'velocity has 2 values for 5 names; velocity ignored'),
-        Refusal('other_robot_joint', 'unknown joint'),
-        Refusal('finger_mimic', 'mimic joint: follows "finger"'),
-        Refusal('shoulder', 'position nan is not finite'),
-        Refusal('bolt', 'fixed joint has no position')]
+        Finding(LISTS_MISMATCH, warning, 'joint_states',
+                'velocity has 2 values for 5 names; velocity ignored'),
+        Finding(NAME_REFUSED, warning, 'joint:other_robot_joint', 'unknown joint'),
+        Finding(NAME_REFUSED, warning, 'joint:finger_mimic', 'mimic joint: follows "finger"'),
+        Finding(VALUE_REFUSED, warning, 'joint:shoulder', 'position nan is not finite'),
+        Finding(NAME_REFUSED, warning, 'joint:bolt', 'fixed joint has no position')]
     positions = table.positions()
     assert positions['wheel'] == 1.5 and positions['shoulder'] == 0.0
     assert table.value('wheel', 'velocity') is None

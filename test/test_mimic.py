@@ -9,6 +9,7 @@ from urdf_tools_ros.core.checks import CheckContext, RULES
 from urdf_tools_ros.core.checks.mimic import check_mimic
 from urdf_tools_ros.core.description import load, load_string
 from urdf_tools_ros.core.errors import MimicError
+from urdf_tools_ros.core.findings import Finding
 from urdf_tools_ros.core.mimic import analyze_mimic, resolve_mimic
 from urdf_tools_ros.core.model import Robot
 
@@ -66,7 +67,8 @@ def test_refusals(joints: list[tuple[str, str, str | None, float, float]], code:
                   joint: str) -> None:
     model = robot(*joints)
     problems = analyze_mimic(model)
-    assert [(problem.code, problem.joint) for problem in problems] == [(code, joint)]
+    assert [(problem.code, problem.element) for problem in problems] == [(code, f'joint:{joint}')]
+    assert info_finding(model).code == code
     with pytest.raises(MimicError) as info:
         resolve_mimic(model)
     assert info.value.code == code
@@ -74,12 +76,20 @@ def test_refusals(joints: list[tuple[str, str, str | None, float, float]], code:
     assert str(info.value).startswith('<string>:')
 
 
+def info_finding(model: Robot) -> Finding:
+    """The finding the MimicError of ``resolve_mimic(model)`` carries."""
+    with pytest.raises(MimicError) as info:
+        resolve_mimic(model)
+    assert info.value.finding is not None
+    return info.value.finding
+
+
 def test_joints_leading_into_a_cycle_or_a_broken_source_are_not_reported_again() -> None:
     model = robot(('a', 'revolute', 'b', 1, 0), ('b', 'revolute', 'a', 1, 0),
                   ('c', 'revolute', 'a', 1, 0), ('d', 'revolute', 'x', 1, 0),
                   ('e', 'revolute', 'd', 1, 0))
-    assert [(problem.code, problem.joint) for problem in analyze_mimic(model)] == [
-        ('mimic-missing-joint', 'd'), ('mimic-cycle', 'a')]
+    assert [(problem.code, problem.element) for problem in analyze_mimic(model)] == [
+        ('mimic-missing-joint', 'joint:d'), ('mimic-cycle', 'joint:a')]
 
 
 def test_checker_findings() -> None:

@@ -99,8 +99,9 @@ def test_unknown_names() -> None:
 def test_problems(links: str, joints: list[tuple[str, str, str]], codes: list[str]) -> None:
     model = robot(links, joints)
     assert [problem.code for problem in analyze_tree(model)] == codes
-    with pytest.raises(KinematicTreeError):
+    with pytest.raises(KinematicTreeError) as info:
         KinematicTree(model)
+    assert info.value.finding is not None and info.value.finding.code == codes[0]
 
 
 def test_cycle_reported_once_at_its_first_joint_with_its_line() -> None:

@@ -3,14 +3,28 @@ The error hierarchy of urdf_tools_ros.core.
 
 Every error the core raises derives from :class:`RobotDescriptionError` and also from the
 builtin a caller would expect (``ValueError``, ``LookupError``, ``OSError``), so
-``except ValueError`` keeps working for code that does not know this package.
+``except ValueError`` keeps working for code that does not know this package. An error that
+has a checker rule behind it carries that problem as a
+:class:`~urdf_tools_ros.core.findings.Finding` (``error.finding``): one problem value across
+checks, tree, mimic, limits and runtime refusals.
 """
 
 from __future__ import annotations
 
+from .findings import Finding
+
 
 class RobotDescriptionError(Exception):
-    """Base class of every error raised by urdf_tools_ros.core."""
+    """
+    Base class of every error raised by urdf_tools_ros.core.
+
+    :ivar finding: The problem as a finding (code, severity, element, location), or ``None``
+        where no rule code describes it.
+    """
+
+    def __init__(self, *args: object, finding: Finding | None = None) -> None:
+        super().__init__(*args)
+        self.finding = finding
 
 
 class DescriptionLoadError(RobotDescriptionError, ValueError):
@@ -67,9 +81,9 @@ class MimicError(RobotDescriptionError, ValueError):
     :ivar code: The checker's rule code for the same problem (``mimic-cycle``, ...).
     """
 
-    def __init__(self, message: str, code: str) -> None:
+    def __init__(self, message: str, code: str, finding: Finding | None = None) -> None:
         self.code = code
-        super().__init__(message)
+        super().__init__(message, finding=finding)
 
 
 class JointStateError(RobotDescriptionError, ValueError):

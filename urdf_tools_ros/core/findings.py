@@ -1,5 +1,11 @@
 """
-Findings: what a check says about a robot description.
+Findings: the one problem value of the package.
+
+What a check says about a robot description, a structural problem of the tree
+(:func:`~urdf_tools_ros.core.tree.analyze_tree`), a ``<mimic>`` that cannot be resolved
+(:func:`~urdf_tools_ros.core.mimic.analyze_mimic`), a joint-state value that is refused
+(:func:`~urdf_tools_ros.core.joint_state.refusal`), and the problem an error carries
+(``RobotDescriptionError.finding``) are all :class:`Finding`.
 
 A finding has a stable ``code`` (``mimic-cycle``), a :class:`Severity`, the ``element`` it is
 about (``joint:elbow``), its :class:`~urdf_tools_ros.core.model.SourceLocation`, a message and,
@@ -40,7 +46,8 @@ class Finding:
     """
     One problem found in a robot description.
 
-    :ivar code: Stable rule code, kebab-case (see :data:`urdf_tools_ros.core.checks.RULES`).
+    :ivar code: Stable code, kebab-case: a rule of :data:`urdf_tools_ros.core.checks.RULES`, or
+        a runtime refusal of :mod:`urdf_tools_ros.core.joint_state` (``joint-state-...``).
     :ivar severity: Error, warning or info.
     :ivar element: The element, ``kind:name`` (``joint:elbow``, ``link:base``, ``robot``).
     :ivar message: What is wrong, with the offending value.

@@ -35,6 +35,7 @@ import math
 import numpy as np
 
 from .errors import InvalidJointError, TransformError
+from .findings import Finding, Severity
 from .joint_validation import axis_problem, joint_type_problem
 from .mimic import resolve_mimic
 from .model import Joint
@@ -164,13 +165,21 @@ def _joint_origin(joint: Joint) -> FloatArray:
         raise InvalidJointError(f'{_where(joint)}joint "{joint.name}": origin {exc}') from exc
 
 
+def _refuse(joint: Joint, code: str, message: str) -> InvalidJointError:
+    """The error for ``joint``, carrying the checker's finding ``code`` for the same problem."""
+    location = joint.axis_location if code == 'joint-axis-zero' and joint.axis_location \
+        else joint.location
+    finding = Finding(code, Severity.ERROR, f'joint:{joint.name}', message, location)
+    return InvalidJointError(f'{_where(joint)}{message}', finding=finding)
+
+
 def _joint_axis(joint: Joint) -> FloatArray:
     """The unit axis; the reason for a refusal is the checker's (``joint-axis-zero``)."""
     problem = axis_problem(joint.axis)
     if problem is not None:
         text = ' '.join(f'{component:g}' for component in joint.axis)
-        raise InvalidJointError(f'{_where(joint)}joint "{joint.name}" ({joint.joint_type}): '
-                                f'axis xyz="{text}" {problem}')
+        raise _refuse(joint, 'joint-axis-zero', f'joint "{joint.name}" ({joint.joint_type}): '
+                      f'axis xyz="{text}" {problem}')
     return unit_axis(joint.axis, 'axis')
 
 
@@ -178,7 +187,7 @@ def _kind(joint: Joint) -> str:
     """Kind of the joint (:data:`KINDS`)."""
     problem = joint_type_problem(joint.joint_type)
     if problem is not None:
-        raise InvalidJointError(f'{_where(joint)}joint "{joint.name}": {problem}')
+        raise _refuse(joint, 'joint-type-unknown', f'joint "{joint.name}": {problem}')
     return 'revolute' if joint.joint_type == 'continuous' else joint.joint_type
 
 

@@ -22,8 +22,8 @@ Semantics follow joint_state_publisher (``joint_state_publisher/joint_state_publ
 
 Unlike joint_state_publisher, bad input never stops the table: NaN/inf values, unknown or
 non-actuated names and lists of the wrong length are refused per joint and returned as
-:class:`Refusal` data; the other joints of the same input are still taken. A
-:class:`ClampPolicy` decides whether accepted values are clamped.
+:class:`~urdf_tools_ros.core.findings.Finding` values (:func:`refusal`); the other joints of the
+same input are still taken. A :class:`ClampPolicy` decides whether accepted values are clamped.
 """
 
 from __future__ import annotations
@@ -38,11 +38,13 @@ from typing import Any, Callable, TypeVar
 
 import numpy as np
 
+from .findings import Finding, Severity
 from .joint_limits import effective_limits, JointLimits, wrap_angle
 from .mimic import resolve_mimic, ResolvedMimic
 from .model import Robot, SINGLE_DOF_JOINT_TYPES
 
-__all__ = ['ClampPolicy', 'JointStateSample', 'JointStateTable', 'Refusal']
+__all__ = ['ClampPolicy', 'JointStateSample', 'JointStateTable', 'LISTS_MISMATCH', 'NAME_REFUSED',
+           'NO_STATE', 'VALUE_REFUSED', 'refusal']
 
 _FIELDS = ('position', 'velocity', 'effort')
 _Method = TypeVar('_Method', bound=Callable[..., Any])
@@ -71,17 +73,26 @@ class ClampPolicy(str, enum.Enum):
     SAFETY_CONTROLLER = 'safety_controller'
 
 
-@dataclass(frozen=True, slots=True)
-class Refusal:
-    """
-    A value that was not taken, and why.
+#: Codes of the findings returned for input that is not taken (runtime refusals, not check
+#: rules): a name that is not an actuated joint, a value that is not a finite number, a list
+#: whose length differs from the names (element ``joint_states``), and no usable state at all.
+NAME_REFUSED = 'joint-state-name-refused'
+VALUE_REFUSED = 'joint-state-value-refused'
+LISTS_MISMATCH = 'joint-state-lists-mismatch'
+NO_STATE = 'joint-state-unavailable'
 
-    :ivar joint: The joint name as given, or ``None`` for a problem of the whole input.
-    :ivar reason: What is wrong, e.g. ``position nan is not finite``.
-    """
 
-    joint: str | None
-    reason: str
+def refusal(code: str, joint: str | None, reason: str) -> Finding:
+    """
+    A refused input as a warning finding at ``joint:<name>`` (or ``joint_states``).
+
+    :param code: :data:`NAME_REFUSED`, :data:`VALUE_REFUSED`, :data:`LISTS_MISMATCH` or
+        :data:`NO_STATE`.
+    :param joint: The joint name as given, or ``None`` for a problem of the whole input.
+    :param reason: What is wrong, e.g. ``position nan is not finite``.
+    """
+    return Finding(code, Severity.WARNING, 'joint_states' if joint is None else f'joint:{joint}',
+                   reason)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,11 +149,12 @@ class JointStateTable:
         self._robot = robot
         self._forward = {name: True for name in self.joint_names}
         defaults = {name: limits.default_position() for name, limits in self.limits.items()}
-        refused: list[Refusal] = []
+        refused: list[Finding] = []
         for name, value in (zeros or {}).items():
             reason = self._refuse_name(name) or _bad_number('zero', value)
             if reason:
-                refused.append(Refusal(name, reason))
+                code = NAME_REFUSED if self._refuse_name(name) else VALUE_REFUSED
+                refused.append(refusal(code, name, reason))
             else:
                 defaults[name] = float(value)
         self.refused_zeros = tuple(refused)
@@ -203,7 +215,7 @@ class JointStateTable:
 
     @_locked
     def update(self, name: str, position: float | None = None, velocity: float | None = None,
-               effort: float | None = None) -> list[Refusal]:
+               effort: float | None = None) -> list[Finding]:
         """
         Set some values of one actuated joint; values not given stay as they are.
 
@@ -212,14 +224,14 @@ class JointStateTable:
         """
         reason = self._refuse_name(name)
         if reason:
-            return [Refusal(name, reason)]
+            return [refusal(NAME_REFUSED, name, reason)]
         refusals = []
         for field, value in zip(_FIELDS, (position, velocity, effort)):
             if value is None:
                 continue
             problem = _bad_number(field, value)
             if problem:
-                refusals.append(Refusal(name, problem))
+                refusals.append(refusal(VALUE_REFUSED, name, problem))
             else:
                 self._values[field][name] = float(value)
         self._apply_clamp(name)
@@ -227,7 +239,7 @@ class JointStateTable:
 
     @_locked
     def merge(self, names: Sequence[str], position: Sequence[float] = (),
-              velocity: Sequence[float] = (), effort: Sequence[float] = ()) -> list[Refusal]:
+              velocity: Sequence[float] = (), effort: Sequence[float] = ()) -> list[Finding]:
         """
         Take a partial external joint state by name (a ``sensor_msgs/JointState``'s lists).
 
@@ -236,12 +248,13 @@ class JointStateTable:
 
         :return: Every refusal, in input order.
         """
-        refusals: list[Refusal] = []
+        refusals: list[Finding] = []
         lists: dict[str, Sequence[float]] = {}
         for field, values in zip(_FIELDS, (position, velocity, effort)):
             if len(values) and len(values) != len(names):
-                refusals.append(Refusal(None, f'{field} has {len(values)} values for '
-                                              f'{len(names)} names; {field} ignored'))
+                refusals.append(refusal(LISTS_MISMATCH, None,
+                                        f'{field} has {len(values)} values for {len(names)} '
+                                        f'names; {field} ignored'))
             elif len(values):
                 lists[field] = values
         for index, name in enumerate(names):

@@ -26,27 +26,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import MimicError
+from .findings import Finding, Severity
 from .model import Joint, Robot, SINGLE_DOF_JOINT_TYPES, SourceLocation
 
-__all__ = ['MimicProblem', 'ResolvedMimic', 'analyze_mimic', 'resolve_mimic']
+__all__ = ['ResolvedMimic', 'analyze_mimic', 'resolve_mimic']
 
 
-@dataclass(frozen=True, slots=True)
-class MimicProblem:
-    """
-    One ``<mimic>`` that cannot be resolved.
-
-    :ivar code: ``mimic-missing-joint``, ``mimic-self``, ``mimic-fixed-joint``,
-        ``mimic-unsupported-joint`` or ``mimic-cycle``.
-    :ivar joint: The mimic joint the problem is reported at.
-    :ivar message: What is wrong.
-    :ivar location: Where the joint is written, when known.
-    """
-
-    code: str
-    joint: str
-    message: str
-    location: SourceLocation | None = None
+def _problem(code: str, joint: str, message: str,
+             location: SourceLocation | None = None) -> Finding:
+    """A ``<mimic>`` that cannot be resolved, as an error finding at ``joint:<name>``."""
+    return Finding(code, Severity.ERROR, f'joint:{joint}', message, location)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,33 +73,33 @@ def _takes_part(joint: Joint) -> bool:
     return joint.mimic is not None and joint.joint_type != 'fixed'
 
 
-def _direct_problem(joint: Joint, name: str, joints: dict[str, Joint]) -> MimicProblem | None:
+def _direct_problem(joint: Joint, name: str, joints: dict[str, Joint]) -> Finding | None:
     """The problem of ``joint``'s own ``<mimic joint=name>``, not following the chain."""
     label = f'joint "{joint.name}" ({joint.joint_type})'
     if joint.joint_type not in SINGLE_DOF_JOINT_TYPES:
-        return MimicProblem('mimic-unsupported-joint', joint.name,
-                            f'{label}: only revolute, continuous and prismatic joints can mimic',
-                            joint.location)
+        return _problem('mimic-unsupported-joint', joint.name,
+                        f'{label}: only revolute, continuous and prismatic joints can mimic',
+                        joint.location)
     if name == joint.name:
-        return MimicProblem('mimic-self', joint.name, f'{label}: mimics itself', joint.location)
+        return _problem('mimic-self', joint.name, f'{label}: mimics itself', joint.location)
     source = joints.get(name)
     if source is None:
-        return MimicProblem('mimic-missing-joint', joint.name,
-                            f'{label}: mimics joint "{name}", which does not exist',
-                            joint.location)
+        return _problem('mimic-missing-joint', joint.name,
+                        f'{label}: mimics joint "{name}", which does not exist',
+                        joint.location)
     if source.joint_type == 'fixed':
-        return MimicProblem('mimic-fixed-joint', joint.name,
-                            f'{label}: mimics joint "{name}", which is fixed', joint.location)
+        return _problem('mimic-fixed-joint', joint.name,
+                        f'{label}: mimics joint "{name}", which is fixed', joint.location)
     if source.joint_type not in SINGLE_DOF_JOINT_TYPES:
-        return MimicProblem('mimic-unsupported-joint', joint.name,
-                            f'{label}: mimics joint "{name}" of type "{source.joint_type}"; a '
-                            'source must be revolute, continuous or prismatic', joint.location)
+        return _problem('mimic-unsupported-joint', joint.name,
+                        f'{label}: mimics joint "{name}" of type "{source.joint_type}"; a '
+                        'source must be revolute, continuous or prismatic', joint.location)
     return None
 
 
-def _resolve(robot: Robot) -> tuple[dict[str, ResolvedMimic], list[MimicProblem]]:
+def _resolve(robot: Robot) -> tuple[dict[str, ResolvedMimic], list[Finding]]:
     joints = robot.joint_map
-    problems: list[MimicProblem] = []
+    problems: list[Finding] = []
     broken: set[str] = set()
     for joint in robot.joints:
         if joint.mimic is not None and _takes_part(joint) and joints[joint.name] is joint:
@@ -138,9 +127,9 @@ def _resolve(robot: Robot) -> tuple[dict[str, ResolvedMimic], list[MimicProblem]
                     order = {j.name: n for n, j in enumerate(robot.joints)}
                     first = joints[min(loop, key=order.__getitem__)]
                     path = ' -> '.join(f'"{name}"' for name in loop + [current.name])
-                    problems.append(MimicProblem('mimic-cycle', first.name,
-                                                 f'mimic joints form a cycle: {path}',
-                                                 first.location))
+                    problems.append(_problem('mimic-cycle', first.name,
+                                             f'mimic joints form a cycle: {path}',
+                                             first.location))
                 in_cycle.update(loop)
                 break
             chain.append(current.name)
@@ -150,7 +139,7 @@ def _resolve(robot: Robot) -> tuple[dict[str, ResolvedMimic], list[MimicProblem]
     return resolved, problems
 
 
-def analyze_mimic(robot: Robot) -> list[MimicProblem]:
+def analyze_mimic(robot: Robot) -> list[Finding]:
     """
     Find every ``<mimic>`` that cannot be resolved, without raising.
 
@@ -158,7 +147,8 @@ def analyze_mimic(robot: Robot) -> list[MimicProblem]:
     reported once, at its first joint in file order.
 
     :param robot: The model.
-    :return: The problems: each joint's own problem in file order, then the cycles.
+    :return: The problems as error findings at ``joint:<mimic joint>``: each joint's own
+        problem in file order, then the cycles.
     """
     return _resolve(robot)[1]
 
@@ -178,5 +168,5 @@ def resolve_mimic(robot: Robot) -> dict[str, ResolvedMimic]:
     if problems:
         first = problems[0]
         where = f'{first.location}: ' if first.location is not None else ''
-        raise MimicError(f'{where}{first.message}', first.code)
+        raise MimicError(f'{where}{first.message}', first.code, finding=first)
     return resolved

@@ -4,7 +4,8 @@ The kinematic tree of a robot model: root link, parent/child maps, topological o
 A URDF is a tree of links joined by joints: exactly one link (the root) is the child of no
 joint, every other link is the child of exactly one joint, and every joint names links that
 exist (URDF spec, robot/joint; urdfdom ``initTree``/``initRoot``). :func:`analyze_tree` returns
-every way a model breaks that, without raising (for the checker);
+every way a model breaks that as :class:`~urdf_tools_ros.core.findings.Finding` errors, without
+raising (for the checker);
 :class:`KinematicTree` refuses such a model with :class:`KinematicTreeError`.
 
 Order: :attr:`KinematicTree.links` is depth-first pre-order from the root, the children of a
@@ -18,26 +19,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .errors import KinematicTreeError, UnknownJointError, UnknownLinkError
+from .findings import Finding, Severity
 from .model import Joint, Robot, SourceLocation
 
-__all__ = ['Chain', 'KinematicTree', 'TreeProblem', 'analyze_tree']
+__all__ = ['Chain', 'KinematicTree', 'analyze_tree']
 
 
-@dataclass(frozen=True, slots=True)
-class TreeProblem:
-    """
-    One structural problem of the link/joint graph.
-
-    :ivar code: The checker's rule code (``kinematic-cycle``, ``no-root-link``, ...).
-    :ivar element: ``joint:<name>`` for problems of a joint, ``robot`` for root problems.
-    :ivar message: What is wrong, naming links and joints.
-    :ivar location: Where the element is written, when known.
-    """
-
-    code: str
-    element: str
-    message: str
-    location: SourceLocation | None = None
+def _problem(code: str, element: str, message: str,
+             location: SourceLocation | None = None) -> Finding:
+    """A structural problem as a finding: always an error (the checker's tree rules)."""
+    return Finding(code, Severity.ERROR, element, message, location)
 
 
 def _where(location: SourceLocation | None) -> str:
@@ -45,23 +36,23 @@ def _where(location: SourceLocation | None) -> str:
 
 
 def _joint_problems(robot: Robot, names: set[str],
-                    problems: list[TreeProblem]) -> dict[str, Joint]:
+                    problems: list[Finding]) -> dict[str, Joint]:
     """Report joints with missing or equal links; return the first parent joint of each link."""
     parent_of: dict[str, Joint] = {}
     for joint in robot.joints:
         element, label = f'joint:{joint.name}', f'joint "{joint.name}"'
         usable = True
         if joint.parent == joint.child:
-            problems.append(TreeProblem(
+            problems.append(_problem(
                 'joint-parent-equals-child', element,
                 f'{label}: parent and child are the same link "{joint.child}"', joint.location))
             usable = False
         if joint.parent not in names:
-            problems.append(TreeProblem(
+            problems.append(_problem(
                 'joint-parent-missing', element,
                 f'{label}: parent link "{joint.parent}" does not exist', joint.location))
         if joint.child not in names:
-            problems.append(TreeProblem(
+            problems.append(_problem(
                 'joint-child-missing', element,
                 f'{label}: child link "{joint.child}" does not exist', joint.location))
             usable = False
@@ -69,7 +60,7 @@ def _joint_problems(robot: Robot, names: set[str],
             continue
         first = parent_of.setdefault(joint.child, joint)
         if first is not joint:
-            problems.append(TreeProblem(
+            problems.append(_problem(
                 'link-multiple-parents', element,
                 f'{label}: link "{joint.child}" is already the child of joint "{first.name}"',
                 joint.location))
@@ -77,7 +68,7 @@ def _joint_problems(robot: Robot, names: set[str],
 
 
 def _cycle_problems(robot: Robot, link_order: list[str], parent_of: Mapping[str, Joint],
-                    problems: list[TreeProblem]) -> None:
+                    problems: list[Finding]) -> None:
     """Report each cycle of parent links once, at its first joint in file order."""
     index = {joint.name: number for number, joint in enumerate(robot.joints)}
     settled: set[str] = set()
@@ -93,14 +84,14 @@ def _cycle_problems(robot: Robot, link_order: list[str], parent_of: Mapping[str,
             loop = [parent_of[link] for link in path[path.index(current):]]
             first = min(loop, key=lambda joint: index[joint.name])
             names = ' -> '.join(f'"{joint.name}"' for joint in reversed(loop))
-            problems.append(TreeProblem(
+            problems.append(_problem(
                 'kinematic-cycle', f'joint:{first.name}',
                 f'joints {names} form a cycle through links '
                 + ', '.join(f'"{joint.child}"' for joint in reversed(loop)), first.location))
         settled.update(path)
 
 
-def analyze_tree(robot: Robot) -> list[TreeProblem]:
+def analyze_tree(robot: Robot) -> list[Finding]:
     """
     Find every structural problem of the link/joint graph, without raising.
 
@@ -112,18 +103,18 @@ def analyze_tree(robot: Robot) -> list[TreeProblem]:
     :param robot: The model.
     :return: The problems in that order of kinds, each kind in file order.
     """
-    problems: list[TreeProblem] = []
+    problems: list[Finding] = []
     link_order = list(dict.fromkeys(link.name for link in robot.links))
     parent_of = _joint_problems(robot, set(link_order), problems)
     if link_order:
         roots = [link for link in link_order if link not in parent_of]
         if not roots:
-            problems.append(TreeProblem(
+            problems.append(_problem(
                 'no-root-link', 'robot',
                 f'robot "{robot.name}": every link is the child of a joint, so there is no root '
                 'link', robot.location))
         elif len(roots) > 1:
-            problems.append(TreeProblem(
+            problems.append(_problem(
                 'multiple-root-links', 'robot',
                 f'robot "{robot.name}": {len(roots)} links are the child of no joint: '
                 + ', '.join(f'"{link}"' for link in roots), robot.location))
@@ -171,18 +162,19 @@ class KinematicTree:
     def __init__(self, robot: Robot) -> None:
         problems = analyze_tree(robot)
         if not robot.links:
-            problems.append(TreeProblem('no-root-link', 'robot',
-                                        f'robot "{robot.name}" has no links', robot.location))
+            problems.append(_problem('no-root-link', 'robot',
+                                     f'robot "{robot.name}" has no links', robot.location))
         for kind, names in (('link', [link.name for link in robot.links]),
                             ('joint', [joint.name for joint in robot.joints])):
             if len(set(names)) != len(names):
                 twice = sorted({name for name in names if names.count(name) > 1})
-                problems.append(TreeProblem(f'{kind}-duplicate', 'robot',
-                                            f'{kind} names used twice: {twice}', robot.location))
+                problems.append(_problem(f'{kind}-duplicate', 'robot',
+                                         f'{kind} names used twice: {twice}', robot.location))
         if problems:
             first = problems[0]
             more = f' (and {len(problems) - 1} more problems)' if len(problems) > 1 else ''
-            raise KinematicTreeError(f'{_where(first.location)}{first.message}{more}')
+            raise KinematicTreeError(f'{_where(first.location)}{first.message}{more}',
+                                     finding=first)
         self.robot = robot
         self._parent_joint: dict[str, Joint] = {joint.child: joint for joint in robot.joints}
         self._children: dict[str, list[Joint]] = {link.name: [] for link in robot.links}

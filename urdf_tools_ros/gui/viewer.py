@@ -33,7 +33,7 @@ from ..core.checks import check_description
 from ..core.description import RobotDescription
 from ..core.errors import RobotDescriptionError
 from ..core.findings import Finding
-from ..core.joint_state import JointStateTable, Refusal
+from ..core.joint_state import JointStateTable, NO_STATE, refusal
 from ..core.kinematics import KinematicModel
 from ..core.transforms import FloatArray
 
@@ -219,7 +219,7 @@ class RobotViewer:
             self._report = None
 
     # -- state ------------------------------------------------------------------------------
-    def set_positions(self, positions: Mapping[str, float]) -> list[Refusal]:
+    def set_positions(self, positions: Mapping[str, float]) -> list[Finding]:
         """
         Take joint positions from outside (``source_list``): move the sliders and the robot.
 
@@ -232,7 +232,7 @@ class RobotViewer:
         """
         with self._lock:
             if self._table is None:
-                return [Refusal(None, 'the description has no usable joint state')]
+                return [refusal(NO_STATE, None, 'the description has no usable joint state')]
             refusals = self._table.merge(list(positions), list(positions.values()))
             self._refresh()
             return refusals

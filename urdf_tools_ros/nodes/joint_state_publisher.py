@@ -33,7 +33,8 @@ from std_msgs.msg import String
 
 from ..core.description import load_string, RobotDescription
 from ..core.errors import RobotDescriptionError
-from ..core.joint_state import ClampPolicy, JointStateTable, Refusal
+from ..core.findings import Finding
+from ..core.joint_state import ClampPolicy, JointStateTable
 from ..core.packages import ament_package_locator
 from ..core.tf_compose import joint_edges, TfFrameStore
 from ..ros import conversions, parameters, qos
@@ -48,9 +49,9 @@ _WARN_PERIOD = 5.0  # s between two warnings about refused source values
 VIEW_RATE = 20.0
 
 
-def _describe(refusals: list[Refusal]) -> str:
-    shown = '; '.join(f'joint "{r.joint}": {r.reason}' if r.joint is not None else r.reason
-                      for r in refusals[:5])
+def _describe(refusals: list[Finding]) -> str:
+    shown = '; '.join(f'joint "{r.element[6:]}": {r.message}' if r.element.startswith('joint:')
+                      else r.message for r in refusals[:5])
     more = f' (+{len(refusals) - 5} more)' if len(refusals) > 5 else ''
     return shown + more
 

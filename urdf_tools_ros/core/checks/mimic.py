@@ -50,5 +50,5 @@ _FIXES = {
 def check_mimic(ctx: CheckContext) -> Iterator[Finding]:
     """Report every ``<mimic>`` that cannot be resolved, at the mimic joint."""
     for problem in analyze_mimic(ctx.robot):
-        yield ctx.finding(problem.code, f'joint:{problem.joint}', problem.message,
+        yield ctx.finding(problem.code, problem.element, problem.message,
                           problem.location, _FIXES.get(problem.code))
