@@ -2,7 +2,8 @@
 The import graph of the package: no cycle, and the layers import only downwards.
 
 Every ``import`` and ``from ... import`` statement of every module (at module level or inside a
-function: a lazy import is still a dependency) is read with ``ast``; ``from .a import b`` counts
+function: a lazy import is still a dependency; not those under ``if TYPE_CHECKING:``, which never
+run) is read with ``ast``; ``from .a import b`` counts
 as an import of the module ``a.b`` when that is a module, else of ``a``. Contracts (issue 11):
 no cycle among the package's modules; ``core`` imports nothing of ``ros``, ``nodes``, ``gui`` or
 ``cli``; ``cli`` imports no ``nodes`` and no ``ros``; ``nodes`` use the GUI only through
@@ -29,7 +30,13 @@ def import_graph(root: Path = REPO / PACKAGE) -> dict[str, set[str]]:
         modules['.'.join(parts[:-1] if is_package else parts)] = (path, is_package)
     graph: dict[str, set[str]] = {name: set() for name in modules}
     for name, (path, is_package) in modules.items():
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        tree = ast.parse(path.read_text(), str(path))
+        typing_only = {id(inner) for node in ast.walk(tree) if isinstance(node, ast.If)
+                       and ast.unparse(node.test) in ('TYPE_CHECKING', 'typing.TYPE_CHECKING')
+                       for inner in ast.walk(node)}
+        for node in ast.walk(tree):
+            if id(node) in typing_only:
+                continue
             targets: list[str] = []
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]

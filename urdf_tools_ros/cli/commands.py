@@ -9,8 +9,7 @@ import subprocess
 import sys
 
 from . import report
-from ..core.checks import (check_description, CONSUMERS, count, DEFAULT_TARGET, load_families,
-                           RULES, TARGETS)
+from ..core.checks import check_description, CONSUMERS, count, DEFAULT_TARGET, RULES, TARGETS
 from ..core.description import load, parse_xacro_args, RobotDescription
 from ..core.findings import Severity
 from ..core.packages import ament_package_locator, parse_package_path
@@ -152,7 +151,6 @@ def cmd_rules(args: argparse.Namespace) -> int:
     Severities are given for each target (``ros gazebo mujoco pinocchio``, abbreviated E, W, I);
     ``consumers`` are those that refuse or misread a file with such a finding.
     """
-    load_families()
     width = max(len(code) for code in RULES)
     print(f'{"code":<{width}}  {" ".join(t[:4] for t in TARGETS)}  consumers / summary')
     for code, rule in RULES.items():

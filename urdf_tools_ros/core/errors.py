@@ -11,7 +11,10 @@ checks, tree, mimic, limits and runtime refusals.
 
 from __future__ import annotations
 
-from .findings import Finding
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # errors must not import findings at run time: findings -> model -> errors
+    from .findings import Finding
 
 
 class RobotDescriptionError(Exception):

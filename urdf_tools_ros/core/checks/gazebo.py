@@ -13,7 +13,7 @@ import difflib
 
 import numpy as np
 
-from . import check, CheckContext, rule
+from .registry import check, CheckContext, rule
 from ..findings import Finding, Severity
 
 REFERENCE_MISSING = rule('gazebo-reference-missing', Severity.WARNING,

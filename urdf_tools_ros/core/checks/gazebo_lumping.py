@@ -22,8 +22,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 import math
 
-from . import check, CheckContext, rule
 from .inertial import GZ_MASS_EPSILON
+from .registry import check, CheckContext, rule
 from ..findings import Finding, Severity
 from ..model import Joint, Robot
 

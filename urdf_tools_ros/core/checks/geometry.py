@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 import math
 import os
 
-from . import check, CheckContext, format_value, rule, RULES
+from .registry import check, CheckContext, format_value, rule, RULES
 from ..findings import Finding, Severity
 from ..model import Box, Collision, Cylinder, Link, Mesh, Sphere, Visual
 

@@ -35,7 +35,7 @@ from typing import cast
 
 import numpy as np
 
-from . import check, CheckContext, rule
+from .registry import check, CheckContext, rule
 from ..findings import Finding, Severity
 from ..inertia import (combine, describe_inertia, describe_solid, entry_scale,
                        format_inertia_element, implied_inertia, implied_trace, is_zero,

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 import math
 
-from . import check, CheckContext, format_value, rule
+from .registry import check, CheckContext, format_value, rule
 from ..findings import Finding, Severity
 from ..joint_validation import axis_norm, axis_problem, AXIS_TYPES, joint_type_problem
 from ..model import Joint

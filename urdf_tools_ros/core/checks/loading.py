@@ -15,7 +15,7 @@ element.
 
 from __future__ import annotations
 
-from . import rule
+from .registry import rule
 from ..findings import Severity
 
 _DROP = 'urdfdom link.cpp (drops the element it cannot parse); urdf_parser_py xml_reflection'

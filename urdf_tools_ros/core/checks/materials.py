@@ -21,7 +21,7 @@ from collections.abc import Iterator
 import math
 import os
 
-from . import check, CheckContext, format_value, rule
+from .registry import check, CheckContext, format_value, rule
 from ..findings import Finding, Severity
 from ..model import Material
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from . import check, CheckContext, rule
+from .registry import check, CheckContext, rule
 from ..findings import Finding, Severity
 from ..mimic import analyze_mimic
 

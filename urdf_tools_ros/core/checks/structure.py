@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 import re
 from typing import Protocol
 
-from . import check, CheckContext, rule
+from .registry import check, CheckContext, rule
 from ..findings import Finding, Severity
 from ..model import SourceLocation
 

@@ -1,0 +1,208 @@
+"""
+The rule registry: consumers, targets, rules, check functions and what findings need of them.
+
+Rule family modules (``structure``, ``joints``, ...) import :func:`rule`, :func:`check` and
+:class:`CheckContext` from here and register on import; :mod:`urdf_tools_ros.core.checks` imports
+this module and every family explicitly, then runs the registered checks. The severity policy
+is the package docstring's.
+"""
+
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+
+from ..findings import Finding, Severity
+from ..model import Robot, SourceLocation
+
+
+#: The consumers of a URDF the policy speaks of, by key: what each one is.
+CONSUMERS: dict[str, str] = {
+    'urdfdom': 'urdfdom (check_urdf; robot_state_publisher, RViz, MoveIt, Gazebo and pinocchio '
+               'read URDF through it)',
+    'urdf_parser_py': 'urdf_parser_py, the Python URDF reader of ROS tools',
+    'kdl': "kdl_parser and KDL, robot_state_publisher's kinematics",
+    'joint_state_publisher': 'joint_state_publisher(_gui) 2.4',
+    'ros2_control': 'ros2_control (its URDF parsing of <ros2_control> and <transmission>)',
+    'gazebo': "Gazebo's URDF to SDF conversion (SDFormat; fixed joints lumped)",
+    'mujoco': "MuJoCo's URDF import (MjModel.from_xml_path)",
+    'pinocchio': "pinocchio's URDF import (buildModelFromUrdf)",
+    'urdf_tools_ros': "this package's kinematics, joint-state publisher and TF broadcaster",
+}
+
+#: The consumers of each target: a finding is an error for a target when it breaks one of them.
+#: Gazebo and pinocchio read URDF through urdfdom, so they refuse what it refuses.
+TARGETS: dict[str, frozenset[str]] = {
+    'ros': frozenset({'urdfdom', 'urdf_parser_py', 'kdl', 'joint_state_publisher',
+                      'ros2_control', 'urdf_tools_ros'}),
+    'gazebo': frozenset({'urdfdom', 'gazebo', 'urdf_tools_ros'}),
+    'mujoco': frozenset({'mujoco', 'urdf_tools_ros'}),
+    'pinocchio': frozenset({'urdfdom', 'pinocchio', 'urdf_tools_ros'}),
+}
+#: The target of :func:`check_description` when none is given.
+DEFAULT_TARGET = 'ros'
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """
+    One rule of the catalog.
+
+    :ivar code: Stable kebab-case code, e.g. ``mimic-cycle``.
+    :ivar severity: Severity of its findings for a target none of whose consumers it breaks
+        (warning or info; error only for rules every target's consumer refuses).
+    :ivar summary: What the rule checks, one line.
+    :ivar source: ``urdfdom`` when urdfdom (check_urdf) reports the same problem, else
+        ``urdf_tools_ros``.
+    :ivar consumers: Keys of :data:`CONSUMERS` that refuse a file with this finding or read it
+        differently from what it says (a finding may name its own instead).
+    :ivar reference: Where the rule comes from: spec section, tool and source file, issue.
+    """
+
+    code: str
+    severity: Severity
+    summary: str
+    source: str = 'urdf_tools_ros'
+    consumers: tuple[str, ...] = ()
+    reference: str = ''
+
+    def severity_for(self, target: str = DEFAULT_TARGET) -> Severity:
+        """
+        Return the severity of this rule's findings (with the rule's consumers) for ``target``.
+
+        :raises KeyError: if ``target`` is not one of :data:`TARGETS`.
+        """
+        return Severity.ERROR if TARGETS[target].intersection(self.consumers) else self.severity
+
+
+#: Every rule by code, in registration order.
+RULES: dict[str, Rule] = {}
+
+CheckFunction = Callable[['CheckContext'], Iterable[Finding]]
+_CHECKS: list[CheckFunction] = []
+
+
+def rule(code: str, severity: Severity, summary: str, source: str = 'urdf_tools_ros', *,
+         consumers: Sequence[str] = (), reference: str = '') -> str:
+    """
+    Register a rule and return its code.
+
+    :param consumers: Keys of :data:`CONSUMERS` that refuse or misread a file with it.
+    :param reference: Spec section, tool or issue the rule comes from.
+    :raises ValueError: if ``code`` is registered already with another definition, or a
+        consumer is not in :data:`CONSUMERS`.
+    """
+    unknown = [name for name in consumers if name not in CONSUMERS]
+    if unknown:
+        raise ValueError(f'rule {code!r}: unknown consumers {unknown}')
+    new = Rule(code, severity, summary, source, tuple(consumers), reference)
+    old = RULES.setdefault(code, new)
+    if old != new:
+        raise ValueError(f'rule {code!r} registered twice with different definitions')
+    return code
+
+
+def check(function: CheckFunction) -> CheckFunction:
+    """Register ``function`` (:class:`CheckContext` -> findings) as a check; a decorator."""
+    _CHECKS.append(function)
+    return function
+
+
+@dataclass
+class CheckContext:
+    """
+    What a check function sees: the robot and where it came from.
+
+    :ivar robot: The model to check.
+    :ivar filename: The file the description came from (``'<string>'`` for strings).
+    """
+
+    robot: Robot
+    filename: str = '<string>'
+    cache: dict[str, object] = field(default_factory=dict)
+
+    def finding(self, code: str, element: str, message: str,
+                location: SourceLocation | None = None, fix: str | None = None,
+                consumers: Sequence[str] | None = None) -> Finding:
+        """
+        Make a finding of rule ``code`` with the rule's severity (the target is applied later).
+
+        :param consumers: The consumers this finding breaks, when they differ from the rule's.
+        :raises KeyError: if ``code`` is not a registered rule.
+        """
+        rule_ = RULES[code]
+        return Finding(code, rule_.severity, element, message,
+                       location if location is not None else self.robot.location, fix,
+                       rule_.consumers if consumers is None else tuple(consumers))
+
+
+def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
+    """Sort findings by file, line, then severity (errors first), keeping order otherwise."""
+    def key(finding: Finding) -> tuple[str, int, int]:
+        location = finding.location
+        if location is None:
+            return ('', 0, finding.severity.rank)
+        return (location.filename, location.line or 0, finding.severity.rank)
+    return sorted(findings, key=key)
+
+
+def for_target(finding: Finding, target: str = DEFAULT_TARGET) -> Finding:
+    """
+    Return ``finding`` with its severity for ``target`` (see the module doc).
+
+    A finding whose consumers are ``None`` takes its rule's. It is an error when one of its
+    consumers belongs to the target, else it has its rule's severity; a finding of a code
+    outside the catalog keeps its own.
+
+    :raises KeyError: if ``target`` is not one of :data:`TARGETS`.
+    """
+    consumers = TARGETS[target]
+    known = RULES.get(finding.code)
+    if finding.consumers is not None:
+        own = finding.consumers
+    else:
+        own = known.consumers if known is not None else ()
+    if consumers.intersection(own):
+        severity = Severity.ERROR
+    else:
+        severity = known.severity if known is not None else finding.severity
+    if severity is finding.severity and own == finding.consumers:
+        return finding
+    return replace(finding, severity=severity, consumers=own)
+
+
+def broken_consumers(finding: Finding, target: str = DEFAULT_TARGET) -> tuple[str, ...]:
+    """The consumers of ``target`` that ``finding`` breaks, in :data:`CONSUMERS` order."""
+    consumers = TARGETS[target]
+    own = finding.consumers or ()
+    return tuple(name for name in CONSUMERS if name in consumers and name in own)
+
+
+def format_value(value: float) -> str:
+    """
+    Format a number as the shortest text that reads back as the same float.
+
+    ``repr`` without a trailing ``.0``: ``1.2``, ``-0.4``, ``3``, ``1e-09``, ``nan``. Used in
+    messages and fixes that quote a value from the file.
+    """
+    text = repr(float(value))
+    return text[:-2] if text.endswith('.0') else text
+
+
+def count(findings: Iterable[Finding]) -> dict[Severity, int]:
+    """Count findings per severity (every severity present as a key)."""
+    result = {severity: 0 for severity in Severity}
+    for finding in findings:
+        result[finding.severity] += 1
+    return result
+
+
+def errors(findings: Iterable[Finding]) -> Iterator[Finding]:
+    """Yield the findings of severity error."""
+    return (finding for finding in findings if finding.severity is Severity.ERROR)
+
+
+def registered_checks() -> tuple[CheckFunction, ...]:
+    """The check functions registered so far, in registration order."""
+    return tuple(_CHECKS)
