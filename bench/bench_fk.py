@@ -54,9 +54,9 @@ def main() -> None:
     sys.path.insert(0, str(options.repo))
     import pinocchio as pin
 
-    from urdf_tools_ros.core.description import load
-    from urdf_tools_ros.core.joint_limits import effective_limits
-    from urdf_tools_ros.core.kinematics import KinematicModel
+    from urdf_tools_ros.core.description.loader import load
+    from urdf_tools_ros.core.kinematics.limits import effective_limits
+    from urdf_tools_ros.core.kinematics.forward import KinematicModel
 
     core = options.repo / 'urdf_tools_ros' / 'core'
     print(f'checkout {options.repo}: urdf_tools_ros/core {lines_of_code(core)} lines')

@@ -26,10 +26,10 @@ from pathlib import Path
 from jsp_oracle import joint_state_publisher, joint_states
 import oracles
 
-from urdf_tools_ros.core.description import load
+from urdf_tools_ros.core.description.loader import load
 from urdf_tools_ros.core.errors import RobotDescriptionError
-from urdf_tools_ros.core.joint_state import JointStateTable
-from urdf_tools_ros.core.kinematics import KinematicModel
+from urdf_tools_ros.core.joint_state.table import JointStateTable
+from urdf_tools_ros.core.kinematics.forward import KinematicModel
 
 __all__ = ['ASK', 'breaks', 'gazebo_breaks', 'jsp_breaks', 'urdfdom_breaks']
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from urdf_tools_ros.core.checks import CheckContext, RULES
-from urdf_tools_ros.core.description import load_string, RobotDescription
+from urdf_tools_ros.core.description.loader import load_string, RobotDescription
 from urdf_tools_ros.core.findings import Finding
 
 #: A check function of a rule family.

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from conftest import missing
-from urdf_tools_ros.core.transforms import transform_from_quaternion
+from urdf_tools_ros.core.kinematics.transforms import transform_from_quaternion
 
 ROS_MISSING = missing('rclpy', 'geometry_msgs.msg', 'sensor_msgs.msg', 'tf2_msgs.msg')
 pytestmark = pytest.mark.skipif(ROS_MISSING is not None, reason=str(ROS_MISSING))

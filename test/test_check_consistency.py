@@ -21,11 +21,11 @@ import test_checks_structure
 import test_checks_transmissions
 
 from urdf_tools_ros.core.checks import check_description
-from urdf_tools_ros.core.description import load_string
+from urdf_tools_ros.core.description.loader import load_string
 from urdf_tools_ros.core.errors import DescriptionLoadError, RobotDescriptionError
 from urdf_tools_ros.core.findings import Severity
-from urdf_tools_ros.core.joint_state import JointStateTable
-from urdf_tools_ros.core.kinematics import KinematicModel
+from urdf_tools_ros.core.joint_state.table import JointStateTable
+from urdf_tools_ros.core.kinematics.forward import KinematicModel
 
 LIMIT = '<limit lower="-1" upper="1" effort="1" velocity="1"/>'
 

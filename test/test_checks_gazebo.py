@@ -10,7 +10,7 @@ from rule_cases import assert_catalog_frozen, run_family
 
 from conftest import shared_model
 from urdf_tools_ros.core.checks import CheckContext, gazebo
-from urdf_tools_ros.core.description import load
+from urdf_tools_ros.core.description.loader import load
 from urdf_tools_ros.core.findings import Finding
 
 

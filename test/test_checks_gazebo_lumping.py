@@ -14,7 +14,7 @@ from rule_cases import assert_case, assert_catalog_frozen, assert_every_rule_has
     run_family
 
 from urdf_tools_ros.core.checks import check_description, gazebo_lumping
-from urdf_tools_ros.core.description import load_string
+from urdf_tools_ros.core.description.loader import load_string
 from urdf_tools_ros.core.findings import Finding, Severity
 
 CHECKS = (gazebo_lumping.check_gazebo_lumping,)

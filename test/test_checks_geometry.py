@@ -11,7 +11,7 @@ from rule_cases import (assert_case, assert_catalog_frozen, assert_every_rule_ha
                         check_family, run_family)
 
 from urdf_tools_ros.core.checks import CheckContext, geometry
-from urdf_tools_ros.core.description import load, load_string
+from urdf_tools_ros.core.description.loader import load, load_string
 from urdf_tools_ros.core.findings import Finding
 
 CHECKS = (geometry.check_geometry, geometry.check_meshes)
@@ -146,7 +146,7 @@ def test_non_finite_sizes_are_left_to_the_loader(run: Runner, value: str) -> Non
 
 def test_an_unknown_shape_is_one_finding_and_breaks_mujoco_only_where_it_reads_it() -> None:
     from urdf_tools_ros.core.checks import check_description
-    from urdf_tools_ros.core.description import load_string
+    from urdf_tools_ros.core.description.loader import load_string
     for kind, shape, mujoco in (('collision', 'cone', True), ('collision', 'capsule', False),
                                 ('visual', 'cone', False)):
         text = (f'<robot name="r"><link name="a"><{kind}><geometry><{shape} radius="1"/>'

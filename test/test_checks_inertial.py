@@ -11,7 +11,7 @@ from rule_cases import (assert_case, assert_catalog_frozen, assert_every_rule_ha
 
 from conftest import shared_model
 from urdf_tools_ros.core.checks import CheckContext, inertial
-from urdf_tools_ros.core.description import load
+from urdf_tools_ros.core.description.loader import load
 from urdf_tools_ros.core.findings import Finding
 
 CHECKS = (inertial.check_link_inertials, inertial.check_bodies, inertial.check_plausibility,

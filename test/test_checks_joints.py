@@ -11,7 +11,7 @@ from rule_cases import (assert_case, assert_catalog_frozen, assert_every_rule_ha
 
 from conftest import shared_model
 from urdf_tools_ros.core.checks import joints
-from urdf_tools_ros.core.description import load
+from urdf_tools_ros.core.description.loader import load
 from urdf_tools_ros.core.findings import Finding
 
 CHECKS = (joints.check_type, joints.check_limit, joints.check_axis,

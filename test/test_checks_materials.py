@@ -11,7 +11,7 @@ from rule_cases import (assert_case, assert_catalog_frozen, assert_every_rule_ha
                         check_family, run_family)
 
 from urdf_tools_ros.core.checks import materials
-from urdf_tools_ros.core.description import load
+from urdf_tools_ros.core.description.loader import load
 from urdf_tools_ros.core.findings import Finding
 
 CHECKS = (materials.check_references, materials.check_values)

@@ -11,7 +11,7 @@ from rule_cases import (assert_case, assert_catalog_frozen, assert_every_rule_ha
 
 from conftest import shared_model
 from urdf_tools_ros.core.checks import structure
-from urdf_tools_ros.core.description import load
+from urdf_tools_ros.core.description.loader import load
 from urdf_tools_ros.core.findings import Finding
 
 CHECKS = (structure.check_name, structure.check_version, structure.check_links_present,

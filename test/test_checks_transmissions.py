@@ -10,7 +10,7 @@ from rule_cases import (assert_case, assert_catalog_frozen, assert_every_rule_ha
                         check_family, run_family)
 
 from urdf_tools_ros.core.checks import transmissions
-from urdf_tools_ros.core.description import load
+from urdf_tools_ros.core.description.loader import load
 from urdf_tools_ros.core.findings import Finding
 
 CHECKS = (transmissions.check_transmissions, transmissions.check_ros2_control_joints)

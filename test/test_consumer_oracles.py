@@ -21,7 +21,7 @@ import pytest
 import test_check_consistency
 
 from urdf_tools_ros.core.checks import check_description, TARGETS
-from urdf_tools_ros.core.description import load
+from urdf_tools_ros.core.description.loader import load
 from urdf_tools_ros.core.errors import DescriptionLoadError
 from urdf_tools_ros.core.findings import Finding, Severity
 

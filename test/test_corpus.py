@@ -18,7 +18,7 @@ import oracles
 import pytest
 
 from urdf_tools_ros.core.checks import check_description, TARGETS
-from urdf_tools_ros.core.description import load
+from urdf_tools_ros.core.description.loader import load
 from urdf_tools_ros.core.findings import Finding, Severity
 
 #: MuJoCo refusals about mesh file contents, which the checker does not read.

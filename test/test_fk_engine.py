@@ -5,7 +5,7 @@ One property: on random configurations of every shared model and every robot of 
 corpus (``test/corpus``), every link pose of ``link_pose_array`` (one configuration) and of
 ``link_pose_batch`` (all at once) equals pinocchio's to 1e-12 (``oracle_fk``: pinocchio's own
 URDF parser and FK, mimic joints given their mimic value). And the one formulation of joint
-motion, :func:`~urdf_tools_ros.core.fk_plan.joint_motion`, equals the rotation matrix
+motion, :func:`~urdf_tools_ros.core.kinematics.fk_plan.joint_motion`, equals the rotation matrix
 ``expm(θ [a]×)`` (a matrix exponential, computed here by its power series, independent of
 Rodrigues' closed form) about the normalised axis to 1e-12, including axes a hair off a
 coordinate axis (``0 -1 1e-8``, ``1e-9 1 0``), which an engine that rounds axes misses by 2e-8.
@@ -23,10 +23,10 @@ import oracle_fk
 import pytest
 
 from conftest import SHARED_URDFS
-from urdf_tools_ros.core.description import load_string
-from urdf_tools_ros.core.fk_plan import joint_motion
-from urdf_tools_ros.core.kinematics import KinematicModel
-from urdf_tools_ros.core.transforms import origin
+from urdf_tools_ros.core.description.loader import load_string
+from urdf_tools_ros.core.kinematics.fk_plan import joint_motion
+from urdf_tools_ros.core.kinematics.forward import KinematicModel
+from urdf_tools_ros.core.kinematics.transforms import origin
 
 TOLERANCE = 1e-12
 NEAR_UNIT_AXES = [(0.0, -1.0, 1e-8), (1e-9, 1.0, 0.0), (0.0, 0.0, -1.0), (1.0, 1e-12, -1e-12),

@@ -96,7 +96,7 @@ def layer(module: str) -> str:
 
 def test_the_graph_is_read() -> None:
     graph = import_graph()
-    assert 'urdf_tools_ros.core.kinematics' in graph['urdf_tools_ros.core.tf_frames']
+    assert 'urdf_tools_ros.core.kinematics.forward' in graph['urdf_tools_ros.core.tf.broadcast']
     assert 'urdf_tools_ros.gui.viewer' in graph['urdf_tools_ros.nodes.joint_state_publisher']
 
 

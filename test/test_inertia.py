@@ -8,14 +8,16 @@ from hypothesis import given, strategies as st
 import numpy as np
 import pytest
 
-from urdf_tools_ros.core.inertia import (box_inertia, cylinder_inertia, describe_inertia,
-                                         describe_solid, format_inertia_element,
-                                         implied_inertia, inertia_from_matrix, inertia_matrix,
-                                         is_physically_valid, is_positive_definite, is_zero,
-                                         parallel_axis, principal_moments, rotate,
-                                         sphere_inertia, triangle_inequality_violation)
-from urdf_tools_ros.core.model import Box, Cylinder, Inertia, Mesh, Origin, Sphere
-from urdf_tools_ros.core.transforms import rpy_to_rotation
+from urdf_tools_ros.core.description.model import Box, Cylinder, Inertia, Mesh, Origin, Sphere
+from urdf_tools_ros.core.kinematics.inertia import (box_inertia, cylinder_inertia,
+                                                    describe_inertia, describe_solid,
+                                                    format_inertia_element, implied_inertia,
+                                                    inertia_from_matrix, inertia_matrix,
+                                                    is_physically_valid, is_positive_definite,
+                                                    is_zero, parallel_axis, principal_moments,
+                                                    rotate, sphere_inertia,
+                                                    triangle_inequality_violation)
+from urdf_tools_ros.core.kinematics.transforms import rpy_to_rotation
 
 positive = st.floats(min_value=1e-3, max_value=1e3, allow_nan=False, allow_infinity=False)
 angle = st.floats(min_value=-math.pi, max_value=math.pi, allow_nan=False)

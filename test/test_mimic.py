@@ -7,11 +7,11 @@ import pytest
 from conftest import shared_model
 from urdf_tools_ros.core.checks import CheckContext, RULES
 from urdf_tools_ros.core.checks.mimic import check_mimic
-from urdf_tools_ros.core.description import load, load_string
+from urdf_tools_ros.core.description.loader import load, load_string
+from urdf_tools_ros.core.description.model import Robot
 from urdf_tools_ros.core.errors import MimicError
 from urdf_tools_ros.core.findings import Finding
-from urdf_tools_ros.core.mimic import analyze_mimic, resolve_mimic
-from urdf_tools_ros.core.model import Robot
+from urdf_tools_ros.core.kinematics.mimic import analyze_mimic, resolve_mimic
 
 
 def robot(*joints: tuple[str, str, str | None, float, float]) -> Robot:

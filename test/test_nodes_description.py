@@ -12,7 +12,7 @@ from ros_helpers import (MIMIC_URDF, requires_ros, ros_context, ros_graph,  # no
                          ROS_MISSING, RosGraph, settle, wait_for)
 
 from conftest import SAMPLE_ROBOT
-from urdf_tools_ros.core.description import load
+from urdf_tools_ros.core.description.loader import load
 
 if ROS_MISSING is None:
     from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus

@@ -12,9 +12,9 @@ from ros_helpers import (MIMIC_URDF, requires_ros, ros_context, ros_graph,  # no
                          ROS_MISSING, RosGraph, settle, wait_for)
 
 from conftest import SAMPLE_ROBOT, shared_model
-from urdf_tools_ros.core.description import load, load_string
-from urdf_tools_ros.core.kinematics import KinematicModel
-from urdf_tools_ros.core.transforms import FloatArray, transform_from_quaternion
+from urdf_tools_ros.core.description.loader import load, load_string
+from urdf_tools_ros.core.kinematics.forward import KinematicModel
+from urdf_tools_ros.core.kinematics.transforms import FloatArray, transform_from_quaternion
 
 if ROS_MISSING is None:
     from geometry_msgs.msg import TransformStamped

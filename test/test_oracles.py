@@ -17,7 +17,7 @@ import oracles
 import pytest
 
 from conftest import REPO, SAMPLE_ROBOT, shared_model
-from urdf_tools_ros.core.description import load
+from urdf_tools_ros.core.description.loader import load
 
 AVAILABLE = oracles.available()
 #: Package share directories of this repository's own ``package://`` URIs.

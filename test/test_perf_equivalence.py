@@ -17,15 +17,15 @@ import numpy as np
 
 from urdf_tools_ros.core.checks import CheckContext, format_value, inertial
 from urdf_tools_ros.core.checks.gazebo import NameMatcher
-from urdf_tools_ros.core.description import load_string
-from urdf_tools_ros.core.inertia import (implied_inertia, implied_trace, inertia_from_matrix,
-                                         inertia_matrix, is_certainly_valid, is_zero,
-                                         parallel_axis,
-                                         principal_moments, rotate,
-                                         triangle_inequality_violation)
-from urdf_tools_ros.core.model import (Box, Collision, Cylinder, Inertia, Inertial, Joint, Link,
-                                       Origin, Robot, Sphere)
-from urdf_tools_ros.core.transforms import rpy_to_rotation
+from urdf_tools_ros.core.description.loader import load_string
+from urdf_tools_ros.core.description.model import (Box, Collision, Cylinder, Inertia, Inertial,
+                                                   Joint, Link, Origin, Robot, Sphere)
+from urdf_tools_ros.core.kinematics.inertia import (implied_inertia, implied_trace,
+                                                    inertia_from_matrix, inertia_matrix,
+                                                    is_certainly_valid, is_zero, parallel_axis,
+                                                    principal_moments, rotate,
+                                                    triangle_inequality_violation)
+from urdf_tools_ros.core.kinematics.transforms import rpy_to_rotation
 
 angle = st.floats(min_value=-math.pi, max_value=math.pi, allow_nan=False)
 unit = st.floats(min_value=0.0, max_value=1.0, allow_nan=False)
@@ -90,7 +90,7 @@ def test_implied_trace_is_the_sum_of_implied_principal_moments(
 def test_implied_inertia_is_rotate_then_parallel_axis_bit_for_bit(
         geometry: Box | Cylinder | Sphere, mass: float, geometry_origin: Origin,
         inertial_origin: Origin) -> None:
-    from urdf_tools_ros.core.inertia import geometry_inertia
+    from urdf_tools_ros.core.kinematics.inertia import geometry_inertia
     solid = geometry_inertia(geometry, mass)
     assert solid is not None
     R_link_inertial = rpy_to_rotation(inertial_origin.rpy)

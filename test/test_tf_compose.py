@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from conftest import SAMPLE_ROBOT, shared_model
-from urdf_tools_ros.core.description import load, load_string
-from urdf_tools_ros.core.kinematics import KinematicModel
-from urdf_tools_ros.core.tf_compose import joint_edges, TfFrameStore
-from urdf_tools_ros.core.transforms import origin, transform_to_quaternion
+from urdf_tools_ros.core.description.loader import load, load_string
+from urdf_tools_ros.core.kinematics.forward import KinematicModel
+from urdf_tools_ros.core.kinematics.transforms import origin, transform_to_quaternion
+from urdf_tools_ros.core.tf.buffer import joint_edges, TfFrameStore
 
 CHAIN_URDF = """<?xml version="1.0"?>
 <robot name="chain">

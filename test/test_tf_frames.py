@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from conftest import REPO, shared_model
-from urdf_tools_ros.core.description import load, RobotDescription
-from urdf_tools_ros.core.kinematics import KinematicModel
-from urdf_tools_ros.core.tf_frames import TfFrames, TfThrottle
-from urdf_tools_ros.core.transforms import transform_to_quaternion
+from urdf_tools_ros.core.description.loader import load, RobotDescription
+from urdf_tools_ros.core.kinematics.forward import KinematicModel
+from urdf_tools_ros.core.kinematics.transforms import transform_to_quaternion
+from urdf_tools_ros.core.tf.broadcast import TfFrames, TfThrottle
 
 ALL_JOINT_TYPES = REPO / 'test' / 'urdf' / 'kinematics' / 'all_joint_types.urdf'
 
@@ -146,7 +146,7 @@ def test_throttle_reset_and_no_limit() -> None:
 def test_core_module_imports_no_ros() -> None:
     import subprocess
     import sys
-    code = ('import sys, urdf_tools_ros.core.tf_frames; '
+    code = ('import sys, urdf_tools_ros.core.tf.broadcast; '
             "print(sorted(m for m in sys.modules if m.split('.')[0] in "
             "('rclpy', 'tf2_ros', 'sensor_msgs', 'geometry_msgs', 'tf2_msgs')))")
     result = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,

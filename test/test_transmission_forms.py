@@ -11,7 +11,7 @@ import oracles
 import pytest
 
 from urdf_tools_ros.core.checks import check_description
-from urdf_tools_ros.core.description import load_string
+from urdf_tools_ros.core.description.loader import load_string
 from urdf_tools_ros.core.findings import Severity
 
 ROBOT = ('<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="continuous">'

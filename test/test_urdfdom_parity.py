@@ -16,7 +16,7 @@ import pytest
 
 from conftest import SAMPLE_ROBOT, shared_model
 from urdf_tools_ros.core.checks import check_description, RULES
-from urdf_tools_ros.core.description import load, load_string
+from urdf_tools_ros.core.description.loader import load, load_string
 from urdf_tools_ros.core.errors import DescriptionLoadError
 from urdf_tools_ros.core.findings import Severity
 

@@ -10,9 +10,9 @@ import sys
 
 from . import report
 from ..core.checks import check_description, CONSUMERS, count, DEFAULT_TARGET, RULES, TARGETS
-from ..core.description import load, parse_xacro_args, RobotDescription
+from ..core.description.loader import load, parse_xacro_args, RobotDescription
+from ..core.description.packages import ament_package_locator, parse_package_path
 from ..core.findings import Severity
-from ..core.packages import ament_package_locator, parse_package_path
 
 FORMATS = ('text', 'json', 'junit')
 

@@ -6,10 +6,10 @@ import argparse
 from collections.abc import Callable
 import sys
 
-from ..core.description import RobotDescription
-from ..core.inertia import (box_inertia, cylinder_inertia, describe_solid,
-                            format_inertia_element, sphere_inertia)
-from ..core.model import Box, Cylinder, Geometry, Robot, Sphere
+from ..core.description.loader import RobotDescription
+from ..core.description.model import Box, Cylinder, Geometry, Robot, Sphere
+from ..core.kinematics.inertia import (box_inertia, cylinder_inertia, describe_solid,
+                                       format_inertia_element, sphere_inertia)
 
 AddSource = Callable[[argparse.ArgumentParser], None]
 Loader = Callable[[argparse.Namespace], RobotDescription]

@@ -18,7 +18,7 @@ import time
 
 from . import report
 from ..core.checks import check_description
-from ..core.description import RobotDescription
+from ..core.description.loader import RobotDescription
 
 AddSource = Callable[[argparse.ArgumentParser], None]
 Loader = Callable[[argparse.Namespace], RobotDescription]

@@ -2,15 +2,15 @@
 Findings: the one problem value of the package.
 
 What a check says about a robot description, a structural problem of the tree
-(:func:`~urdf_tools_ros.core.tree.analyze_tree`), a ``<mimic>`` that cannot be resolved
-(:func:`~urdf_tools_ros.core.mimic.analyze_mimic`), a joint-state value that is refused
-(:func:`~urdf_tools_ros.core.joint_state.refusal`), and the problem an error carries
+(:func:`~urdf_tools_ros.core.kinematics.tree.analyze_tree`), a ``<mimic>`` that cannot be resolved
+(:func:`~urdf_tools_ros.core.kinematics.mimic.analyze_mimic`), a joint-state value that is refused
+(:func:`~urdf_tools_ros.core.joint_state.table.refusal`), and the problem an error carries
 (``RobotDescriptionError.finding``) are all :class:`Finding`.
 
 A finding has a stable ``code`` (``mimic-cycle``), a :class:`Severity`, the ``element`` it is
-about (``joint:elbow``), its :class:`~urdf_tools_ros.core.model.SourceLocation`, a message and,
-where one exists, a ``fix``, and the ``consumers`` it breaks: the real tools that refuse a file
-with this finding or compute something different from what it says (see
+about (``joint:elbow``), its :class:`~urdf_tools_ros.core.description.model.SourceLocation`, a
+message and, where one exists, a ``fix``, and the ``consumers`` it breaks: the real tools that
+refuse a file with this finding or compute something different from what it says (see
 :mod:`urdf_tools_ros.core.checks` for the consumers, the targets and the severity policy).
 """
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 import enum
 
-from .model import SourceLocation
+from .description.model import SourceLocation
 
 
 class Severity(str, enum.Enum):
@@ -47,7 +47,7 @@ class Finding:
     One problem found in a robot description.
 
     :ivar code: Stable code, kebab-case: a rule of :data:`urdf_tools_ros.core.checks.RULES`, or
-        a runtime refusal of :mod:`urdf_tools_ros.core.joint_state` (``joint-state-...``).
+        a runtime refusal of :mod:`urdf_tools_ros.core.joint_state.table` (``joint-state-...``).
     :ivar severity: Error, warning or info.
     :ivar element: The element, ``kind:name`` (``joint:elbow``, ``link:base``, ``robot``).
     :ivar message: What is wrong, with the offending value.

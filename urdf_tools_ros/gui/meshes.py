@@ -17,7 +17,7 @@ import threading
 import numpy as np
 import numpy.typing as npt
 
-from ..core.model import RGBA, Vector3
+from ..core.description.model import RGBA, Vector3
 
 __all__ = ['MeshCache', 'MeshLoadError', 'MeshPart', 'load_mesh']
 

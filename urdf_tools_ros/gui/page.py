@@ -9,7 +9,7 @@ import numpy as np
 
 from ..core.checks import count
 from ..core.findings import Finding, Severity
-from ..core.transforms import FloatArray
+from ..core.kinematics.transforms import FloatArray
 
 __all__ = ['camera_for', 'extent', 'frame_size', 'report_markdown']
 

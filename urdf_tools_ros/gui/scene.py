@@ -25,9 +25,9 @@ from typing import Any
 import numpy as np
 
 from .meshes import MeshCache, MeshLoadError
+from ..core.description.model import Box, Cylinder, Geometry, Mesh, RGBA, Robot, Sphere, Visual
 from ..core.findings import Finding, Severity
-from ..core.model import Box, Cylinder, Geometry, Mesh, RGBA, Robot, Sphere, Visual
-from ..core.transforms import FloatArray, origin, transform_to_quaternion
+from ..core.kinematics.transforms import FloatArray, origin, transform_to_quaternion
 
 __all__ = ['DEFAULT_RGBA', 'PLACEHOLDER_RGBA', 'PLACEHOLDER_SIZE', 'RobotScene', 'pose_of',
            'to_viser_pose', 'visual_rgba']
@@ -61,7 +61,7 @@ def pose_of(handle: Any) -> FloatArray:
 
     :param handle: A viser scene node handle.
     """
-    from ..core.transforms import transform_from_quaternion
+    from ..core.kinematics.transforms import transform_from_quaternion
     w, x, y, z = (float(v) for v in handle.wxyz)
     return transform_from_quaternion(np.asarray(handle.position, dtype=np.float64),
                                      (x, y, z, w))

@@ -2,13 +2,14 @@
 The joint slider panel, like joint_state_publisher_gui's, as viser GUI elements.
 
 :func:`slider_specs` decides what each control shows (pure, no viser): one slider per actuated
-joint over its effective slider range (:func:`~urdf_tools_ros.core.joint_limits.effective_limits`:
-``<limit>`` narrowed by the ``<safety_controller>`` soft limits when
-``use_smallest_joint_limits``; [-π, π] for a continuous joint), units rad or m (REP 103), and a
-read-only field per mimic joint that follows its source. :class:`SliderPanel` draws them with
-the Center and Randomize buttons, the link-frame toggle and a readout of every value with its
-unit (and degrees for angles); it only shows values and reports what a person did: the state
-lives in the joint-state table that :class:`~urdf_tools_ros.gui.viewer.RobotViewer` owns.
+joint over its effective slider range
+(:func:`~urdf_tools_ros.core.kinematics.limits.effective_limits`: ``<limit>`` narrowed by the
+``<safety_controller>`` soft limits when ``use_smallest_joint_limits``; [-π, π] for a continuous
+joint), units rad or m (REP 103), and a read-only field per mimic joint that follows its source.
+:class:`SliderPanel` draws them with the Center and Randomize buttons, the link-frame toggle and a
+readout of every value with its unit (and degrees for angles); it only shows values and reports
+what a person did: the state lives in the joint-state table that
+:class:`~urdf_tools_ros.gui.viewer.RobotViewer` owns.
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ import math
 import threading
 from typing import Any
 
-from ..core.joint_limits import JointLimits, wrap_angle
-from ..core.joint_state import JointStateTable
-from ..core.mimic import ResolvedMimic
-from ..core.model import Robot
+from ..core.description.model import Robot
+from ..core.joint_state.table import JointStateTable
+from ..core.kinematics.limits import JointLimits, wrap_angle
+from ..core.kinematics.mimic import ResolvedMimic
 
 __all__ = ['SliderPanel', 'SliderSpec', 'mimic_spec', 'panel_specs', 'slider_spec',
            'slider_step']

@@ -3,9 +3,9 @@
 
 The viewer serves a viser page (viser ships its own web client) with the slider panel
 (:mod:`.sliders`), the robot's visual geometry (:mod:`.scene`) and the check report. The joint
-state lives in a :class:`~urdf_tools_ros.core.joint_state.JointStateTable` (limits, mimic
+state lives in a :class:`~urdf_tools_ros.core.joint_state.table.JointStateTable` (limits, mimic
 joints, Center, Randomize, external states); link poses come from our forward kinematics
-(:class:`~urdf_tools_ros.core.kinematics.KinematicModel`), or from outside through
+(:class:`~urdf_tools_ros.core.kinematics.forward.KinematicModel`), or from outside through
 :meth:`RobotViewer.set_link_poses` (a view that follows ``/tf``).
 
 A description with errors is drawn as far as it can be: without a kinematic tree every link is
@@ -30,12 +30,12 @@ from .page import camera_for, frame_size, report_markdown
 from .scene import RobotScene
 from .sliders import panel_specs, SliderPanel, SliderSpec
 from ..core.checks import check_description
-from ..core.description import RobotDescription
+from ..core.description.loader import RobotDescription
 from ..core.errors import RobotDescriptionError
 from ..core.findings import Finding
-from ..core.joint_state import JointStateTable, NO_STATE, refusal
-from ..core.kinematics import KinematicModel
-from ..core.transforms import FloatArray
+from ..core.joint_state.table import JointStateTable, NO_STATE, refusal
+from ..core.kinematics.forward import KinematicModel
+from ..core.kinematics.transforms import FloatArray
 
 __all__ = ['ChangeCallback', 'RobotViewer']
 
@@ -49,7 +49,8 @@ class RobotViewer:
     """
     A viser web page with joint sliders and a 3D view of a robot description.
 
-    :param description: The loaded description (:func:`~urdf_tools_ros.core.description.load`).
+    :param description: The loaded description
+    (:func:`~urdf_tools_ros.core.description.loader.load`).
     :param table: The joint-state table the sliders drive; by default one is made from the
         description with ``use_smallest_joint_limits``. Pass the node's own table to share its
         state and clamping policy.
@@ -223,9 +224,10 @@ class RobotViewer:
         """
         Take joint positions from outside (``source_list``): move the sliders and the robot.
 
-        The table takes them (:meth:`~urdf_tools_ros.core.joint_state.JointStateTable.merge`):
-        unknown and mimic joints and NaN/inf are refused, the rest clamped by its policy.
-        Does not call ``on_change``.
+        The table takes them
+        (:meth:`~urdf_tools_ros.core.joint_state.table.JointStateTable.merge`): unknown and mimic
+        joints and NaN/inf are refused, the rest clamped by its policy. Does not call
+        ``on_change``.
 
         :param positions: ``{joint: position}``, rad or m.
         :return: What the table refused.

@@ -5,7 +5,7 @@ Subscribes ``robot_description`` (transient local) and publishes ``sensor_msgs/J
 ``joint_states`` at ``rate`` Hz of the node clock and stamped with it (under ``use_sim_time``
 nothing before the first ``/clock``, with one warning after a few seconds): every revolute,
 continuous and prismatic joint, mimic joints derived from their source (``use_mimic_tags``). The
-state is a :class:`~urdf_tools_ros.core.joint_state.JointStateTable`: start positions from
+state is a :class:`~urdf_tools_ros.core.joint_state.table.JointStateTable`: start positions from
 ``zeros.<joint>`` (else 0, or the middle of the range), the ``delta`` sweep, values from the
 ``source_list`` topics merged by joint name and clamped by the ``clamp`` policy. A source message
 with mismatched list lengths, NaN/inf values, unknown or mimic joint names is refused per joint
@@ -15,7 +15,7 @@ cannot be used is logged and the previous table kept.
 With ``gui`` the browser slider page (:class:`~urdf_tools_ros.gui.viewer.RobotViewer`) shares the
 table: moving a slider changes what is published, and the page follows each new description.
 Its 3D view follows ``/tf`` and ``/tf_static`` (:class:`~urdf_tools_ros.ros.tf_listener.TfListener`
-into a :class:`~urdf_tools_ros.core.tf_compose.TfFrameStore`, drawn at up to
+into a :class:`~urdf_tools_ros.core.tf.buffer.TfFrameStore`, drawn at up to
 :data:`VIEW_RATE` Hz): each link is posed by the transforms received along its chain from the
 root link, and a joint for which no transform has arrived is posed by the table's own state
 (forward kinematics), so the page shows the robot without any TF broadcaster running and with
@@ -31,12 +31,12 @@ from rclpy.node import Node
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 
-from ..core.description import load_string, RobotDescription
+from ..core.description.loader import load_string, RobotDescription
+from ..core.description.packages import ament_package_locator
 from ..core.errors import RobotDescriptionError
 from ..core.findings import Finding
-from ..core.joint_state import ClampPolicy, JointStateTable
-from ..core.packages import ament_package_locator
-from ..core.tf_compose import joint_edges, TfFrameStore
+from ..core.joint_state.table import ClampPolicy, JointStateTable
+from ..core.tf.buffer import joint_edges, TfFrameStore
 from ..ros import conversions, parameters, qos
 from ..ros.clock import steady_timer, warn_without_sim_clock
 from ..ros.spin import spin_node

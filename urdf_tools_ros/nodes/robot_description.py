@@ -32,10 +32,10 @@ from rclpy.parameter import Parameter
 from std_msgs.msg import String
 
 from ..core.checks import check_description, count
-from ..core.description import load, load_string, parse_xacro_args, RobotDescription
+from ..core.description.loader import load, load_string, parse_xacro_args, RobotDescription
+from ..core.description.packages import ament_package_locator
 from ..core.errors import DescriptionLoadError, RobotDescriptionError
 from ..core.findings import Finding, Severity
-from ..core.packages import ament_package_locator
 from ..ros import conversions, parameters, qos
 from ..ros.clock import steady_timer
 from ..ros.spin import spin_node

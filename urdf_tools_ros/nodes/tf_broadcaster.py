@@ -13,17 +13,17 @@ As robot_state_publisher: names that are not moving joints of the model are igno
 ``joint_states`` topic often carries several robots), values given for mimic joints are ignored
 (they follow their source), and a joint's transforms are published at most ``publish_frequency``
 times per second by the message stamps unless ``ignore_timestamp``. Floating and planar joints
-move by the variables of :class:`~urdf_tools_ros.core.kinematics.KinematicModel`
+move by the variables of :class:`~urdf_tools_ros.core.kinematics.forward.KinematicModel`
 (``<joint>/x``, ``<joint>/y``, ``<joint>/yaw``, ...; missing ones at 0) and are published when a
 message names one of them. A NaN or infinite value is refused for its joint, a message whose
 ``position`` and ``name`` lengths differ is refused whole, with a throttled warning; nothing
-non-finite is ever published. Those rules live in :mod:`urdf_tools_ros.core.tf_frames`.
+non-finite is ever published. Those rules live in :mod:`urdf_tools_ros.core.tf.broadcast`.
 
 ``joint_states`` is served by a thread of its own
 (:class:`~urdf_tools_ros.ros.subscription_thread.SubscriptionThread`; rclpy's executor costs
 much of a core at 1 kHz, see that module and ``bench/bench_tf_node.py``). It takes the
 serialized message and reads it with :class:`~urdf_tools_ros.ros.conversions.JointStateDecoder`,
-computes with :meth:`~urdf_tools_ros.core.tf_frames.TfFrames.moving_transforms` (translation
+computes with :meth:`~urdf_tools_ros.core.tf.broadcast.TfFrames.moving_transforms` (translation
 and quaternion arrays) and publishes the bytes :class:`~urdf_tools_ros.ros.conversions.TfEncoder`
 writes. That thread reads one attribute, ``_moving``, which the executor's callbacks replace as
 a whole.
@@ -40,10 +40,10 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 from tf2_msgs.msg import TFMessage
 
-from ..core.description import load_string
+from ..core.description.loader import load_string
+from ..core.description.packages import ament_package_locator
 from ..core.errors import RobotDescriptionError
-from ..core.packages import ament_package_locator
-from ..core.tf_frames import TfFrames, TfThrottle
+from ..core.tf.broadcast import TfFrames, TfThrottle
 from ..ros import conversions, parameters, qos
 from ..ros.spin import spin_node
 from ..ros.subscription_thread import SubscriptionThread

@@ -31,7 +31,7 @@ import numpy as np
 from rclpy.serialization import deserialize_message
 from sensor_msgs.msg import JointState
 
-from ..core.transforms import FloatArray, transform_to_quaternion
+from ..core.kinematics.transforms import FloatArray, transform_to_quaternion
 
 __all__ = ['CDR_LE', 'Edge', 'JointStateDecoder', 'TfEncoder']
 
@@ -200,8 +200,8 @@ class TfEncoder:
         :param joints: The joints, each with an edge.
         :param translation: (J, 3) float64 ``T_parent_child`` translations, m.
         :param quaternion: (J, 4) float64 ``(x, y, z, w)``, as
-            :meth:`~urdf_tools_ros.core.kinematics.KinematicModel.joint_transform_arrays` gives
-            them (finite; not checked here).
+            :meth:`~urdf_tools_ros.core.kinematics.forward.KinematicModel.joint_transform_arrays`
+            gives them (finite; not checked here).
         :param stamp_ns: Stamp of every transform, integer nanoseconds.
         :raises KeyError: for a joint without an edge.
         """

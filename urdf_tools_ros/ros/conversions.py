@@ -5,7 +5,7 @@ Their serialized form (CDR bytes) is read and written by :mod:`~urdf_tools_ros.r
 
 * time stamps: ``builtin_interfaces/Time`` <-> integer nanoseconds;
 * ``std_msgs/String`` <-> the description's XML;
-* ``sensor_msgs/JointState`` <-> :class:`~urdf_tools_ros.core.joint_state.JointStateSample`;
+* ``sensor_msgs/JointState`` <-> :class:`~urdf_tools_ros.core.joint_state.table.JointStateSample`;
   :class:`~urdf_tools_ros.ros.cdr.JointStateDecoder` (re-exported here) reads the stamp, names
   and positions straight from the serialized form for the high-rate ``joint_states`` path;
 * ``T_parent_child`` (4, 4) transforms -> ``geometry_msgs/TransformStamped`` and
@@ -15,8 +15,8 @@ Their serialized form (CDR bytes) is read and written by :mod:`~urdf_tools_ros.r
 * findings -> ``diagnostic_msgs/DiagnosticArray``.
 
 Quaternions are ``(x, y, z, w)`` from
-:func:`~urdf_tools_ros.core.transforms.transform_to_quaternion`, which refuses NaN and inf
-(:class:`~urdf_tools_ros.core.errors.TransformError`): no conversion here writes a non-finite
+:func:`~urdf_tools_ros.core.kinematics.transforms.transform_to_quaternion`, which refuses NaN and
+inf (:class:`~urdf_tools_ros.core.errors.TransformError`): no conversion here writes a non-finite
 transform.
 """
 
@@ -34,8 +34,8 @@ from tf2_msgs.msg import TFMessage
 
 from .cdr import Edge, JointStateDecoder, TfEncoder
 from ..core.findings import Finding, Severity
-from ..core.joint_state import JointStateSample
-from ..core.transforms import FloatArray, transform_to_quaternion
+from ..core.joint_state.table import JointStateSample
+from ..core.kinematics.transforms import FloatArray, transform_to_quaternion
 
 __all__ = ['Edge', 'JointStateDecoder', 'TfEncoder', 'description_from_msg', 'description_to_msg',
            'diagnostics_msg', 'joint_state_from_msg', 'joint_state_to_msg', 'tf_message',
@@ -91,7 +91,7 @@ def joint_state_from_msg(msg: JointState) -> tuple[int, JointStateSample]:
 
     The lists are taken as they are: their lengths may differ from ``name`` and values may be
     NaN (the core refuses those per joint, see
-    :meth:`~urdf_tools_ros.core.joint_state.JointStateTable.merge`).
+    :meth:`~urdf_tools_ros.core.joint_state.table.JointStateTable.merge`).
     """
     sample = JointStateSample(tuple(msg.name), tuple(msg.position), tuple(msg.velocity),
                               tuple(msg.effort))

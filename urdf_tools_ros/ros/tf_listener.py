@@ -1,5 +1,5 @@
 """
-Feed ``/tf`` and ``/tf_static`` into a :class:`~urdf_tools_ros.core.tf_compose.TfFrameStore`.
+Feed ``/tf`` and ``/tf_static`` into a :class:`~urdf_tools_ros.core.tf.buffer.TfFrameStore`.
 
 :class:`TfListener` subscribes both topics on a node with the QoS tf2_ros' ``TransformListener``
 uses (:data:`~urdf_tools_ros.ros.qos.TF`, :data:`~urdf_tools_ros.ros.qos.TF_STATIC`) and hands
@@ -17,8 +17,8 @@ from rclpy.node import Node
 from tf2_msgs.msg import TFMessage
 
 from . import qos
-from ..core.tf_compose import TfFrameStore
-from ..core.transforms import FloatArray
+from ..core.kinematics.transforms import FloatArray
+from ..core.tf.buffer import TfFrameStore
 
 __all__ = ['ProblemCallback', 'TfListener', 'transforms_from_msg']
 

@@ -19,8 +19,8 @@ A rule's ``severity`` is the one it has when no consumer of the target is among 
 A finding may name its own consumers (the same rule can break MuJoCo on one link and nothing on
 another); otherwise it has its rule's. :data:`TARGETS` lists the consumers of each target; this
 package's own kinematics and nodes (``urdf_tools_ros``) belong to every target, so that nothing
-that checks clean is refused by :class:`~urdf_tools_ros.core.kinematics.KinematicModel` or a node.
-Rule families live in one module each, imported here by name; each registers its rules with
+that checks clean is refused by :class:`~urdf_tools_ros.core.kinematics.forward.KinematicModel` or
+a node. Rule families live in one module each, imported here by name; each registers its rules with
 :func:`~urdf_tools_ros.core.checks.registry.rule` and its check functions with
 :func:`~urdf_tools_ros.core.checks.registry.check` (:mod:`~urdf_tools_ros.core.checks.registry`,
 which the families import, so there is no import cycle). :func:`check_description` runs them all
@@ -36,11 +36,11 @@ from . import (gazebo, gazebo_lumping, geometry, inertial, joints, loading,  # n
 from .registry import (broken_consumers, check, CheckContext, CheckFunction, CONSUMERS, count,
                        DEFAULT_TARGET, errors, for_target, format_value, registered_checks, Rule,
                        rule, RULES, sort_findings, TARGETS)
+from ..description.model import Robot
 from ..findings import Finding
-from ..model import Robot
 
 if TYPE_CHECKING:
-    from ..description import RobotDescription
+    from ..description.loader import RobotDescription
 
 __all__ = ['CONSUMERS', 'CheckContext', 'CheckFunction', 'DEFAULT_TARGET', 'RULES', 'Rule',
            'TARGETS', 'broken_consumers', 'check', 'check_description', 'count', 'errors',
@@ -65,7 +65,7 @@ def check_description(description: RobotDescription,
     """
     Return every finding about ``description``: those of loading, then of every rule, sorted.
 
-    :param description: A loaded description (:func:`urdf_tools_ros.core.description.load`).
+    :param description: A loaded description (:func:`urdf_tools_ros.core.description.loader.load`).
     :param target: Whose verdicts are errors: a key of :data:`TARGETS` (``ros``, ``gazebo``,
         ``mujoco``, ``pinocchio``).
     :return: Findings sorted by file and line, errors first on a line, each with its severity

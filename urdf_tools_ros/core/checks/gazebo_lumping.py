@@ -24,8 +24,8 @@ import math
 
 from .inertial import GZ_MASS_EPSILON
 from .registry import check, CheckContext, rule
+from ..description.model import Joint, Robot
 from ..findings import Finding, Severity
-from ..model import Joint, Robot
 
 _SOURCE = 'sdformat parser_urdf.cc (ReduceFixedJoints, CreateLink: "has no inertia")'
 MASSLESS_LUMP = rule('gazebo-lumping-zero-mass', Severity.INFO,

@@ -17,8 +17,8 @@ import math
 import os
 
 from .registry import check, CheckContext, format_value, rule, RULES
+from ..description.model import Box, Collision, Cylinder, Link, Mesh, Sphere, Visual
 from ..findings import Finding, Severity
-from ..model import Box, Collision, Cylinder, Link, Mesh, Sphere, Visual
 
 #: Mesh file extensions every common consumer (rviz, Gazebo, MoveIt) reads, lower case.
 MESH_EXTENSIONS = ('.stl', '.dae', '.obj')

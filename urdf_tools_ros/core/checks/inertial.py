@@ -6,16 +6,16 @@ with every link welded to it by fixed joints. Gazebo (SDFormat's fixed-joint lum
 segment's inertia sums its fixed children), MuJoCo (``fusestatic``) and pinocchio (bodies
 appended to their parent joint) all simulate that *lumped* body: its mass is the sum, its tensor
 the sum of the parts' tensors moved to the common centre of mass (parallel axis theorem,
-:func:`~urdf_tools_ros.core.inertia.combine`). So physical validity (positive definite, triangle
-inequality) and "does it have mass" are judged on the lumped moving body; a welded link's own
-tensor matters only through that sum. The root body does not move (ROS puts it at the origin of
+:func:`~urdf_tools_ros.core.kinematics.inertia.combine`). So physical validity (positive definite,
+triangle inequality) and "does it have mass" are judged on the lumped moving body; a welded link's
+own tensor matters only through that sum. The root body does not move (ROS puts it at the origin of
 the robot's frame; KDL ignores the root's inertia): a placeholder or singular tensor there (the
 ``1e-6`` KDL workaround, mass 0 on a static base as pybullet writes it) moves nothing.
 
 *Tolerances.* A tensor whose entries sum to at most :data:`NEGLIGIBLE_INERTIA` kg·m² (rounding
 noise such as 1e-18...1e-38) counts as zero; positive definiteness allows rounding relative to
 the tensor's scale (:data:`ROUNDING`); the triangle inequality allows
-:data:`~urdf_tools_ros.core.inertia.TRIANGLE_RTOL` of the largest moment.
+:data:`~urdf_tools_ros.core.kinematics.inertia.TRIANGLE_RTOL` of the largest moment.
 
 *Consumers, as measured* (``test/test_consumer_oracles.py``): ROS (urdfdom, KDL, RViz) loads any
 tensor, so an invalid moving body is a warning under ``--target ros``. Gazebo (SDFormat 12)
@@ -36,12 +36,12 @@ from typing import cast
 import numpy as np
 
 from .registry import check, CheckContext, rule
+from ..description.model import Box, Cylinder, Inertia, Inertial, Link, Origin, Robot, Sphere
 from ..findings import Finding, Severity
-from ..inertia import (combine, describe_inertia, describe_solid, entry_scale,
-                       format_inertia_element, implied_inertia, implied_trace, is_zero,
-                       principal_moments, TRIANGLE_RTOL)
-from ..model import Box, Cylinder, Inertia, Inertial, Link, Origin, Robot, Sphere
-from ..transforms import FloatArray, origin as origin_matrix
+from ..kinematics.inertia import (combine, describe_inertia, describe_solid, entry_scale,
+                                  format_inertia_element, implied_inertia, implied_trace, is_zero,
+                                  principal_moments, TRIANGLE_RTOL)
+from ..kinematics.transforms import FloatArray, origin as origin_matrix
 
 #: A moving body lighter than this is "near zero", kg.
 MIN_MASS = 1e-6
@@ -67,7 +67,7 @@ IMPLAUSIBLE_FACTOR = 10.0
 #: principal moments): far above their rounding difference (see :func:`_surely_plausible`).
 _TRACE_SLACK = 1e-9
 #: Masses, sizes and offsets inside this range (or exactly 0 for sizes and offsets) keep every
-#: product in :func:`~urdf_tools_ros.core.inertia.implied_trace` a normal float.
+#: product in :func:`~urdf_tools_ros.core.kinematics.inertia.implied_trace` a normal float.
 _SAFE_RANGE = (1e-50, 1e50)
 
 _BODIES = ('Gazebo lumps fixed joints (sdformat parser_urdf.cc); KDL sums fixed segments; '

@@ -12,7 +12,8 @@ Which joint types a rule applies to (URDF spec, joint):
   ``<axis xyz="0 0 0"/>`` on fixed joints), so only the former are checked.
 * ``<safety_controller>``: ``k_velocity`` is required on any type (urdfdom); soft limits are
   compared with the hard ``<limit>`` on revolute and prismatic joints. An absent soft limit is
-  "no soft limit on that side" (see :class:`~urdf_tools_ros.core.model.SafetyController`).
+  "no soft limit on that side" (see
+  :class:`~urdf_tools_ros.core.description.model.SafetyController`).
 * A mimic joint follows ``multiplier * q + offset`` of its source; when both are revolute or
   prismatic with limits, the image of the source's range should stay within the mimic joint's
   own limits. A continuous source has no range and is not compared; an unknown source or a
@@ -25,9 +26,9 @@ from collections.abc import Iterator
 import math
 
 from .registry import check, CheckContext, format_value, rule
+from ..description.model import Joint
 from ..findings import Finding, Severity
-from ..joint_validation import axis_norm, axis_problem, AXIS_TYPES, joint_type_problem
-from ..model import Joint
+from ..kinematics.validation import axis_norm, axis_problem, AXIS_TYPES, joint_type_problem
 
 #: Types whose ``<limit lower upper>`` bound the position (URDF spec, joint/limit).
 BOUNDED_TYPES = frozenset({'revolute', 'prismatic'})
@@ -115,9 +116,9 @@ def check_type(ctx: CheckContext) -> Iterator[Finding]:
     """
     Report joint types outside the URDF six.
 
-    The reason is :func:`~urdf_tools_ros.core.joint_validation.joint_type_problem`'s, the one
-    :class:`~urdf_tools_ros.core.kinematics.KinematicModel` refuses the joint with. An empty
-    type is the loader's finding: ``attribute-missing`` when the attribute is absent,
+    The reason is :func:`~urdf_tools_ros.core.kinematics.validation.joint_type_problem`'s, the one
+    :class:`~urdf_tools_ros.core.kinematics.forward.KinematicModel` refuses the joint with. An
+    empty type is the loader's finding: ``attribute-missing`` when the attribute is absent,
     ``joint-type-unknown`` for ``type=""``.
     """
     for joint in ctx.robot.joints:
@@ -196,9 +197,9 @@ def check_axis(ctx: CheckContext) -> Iterator[Finding]:
     """
     Report an ``<axis>`` that cannot be normalised, or that is not of unit length.
 
-    "Cannot be normalised" is :func:`~urdf_tools_ros.core.joint_validation.axis_problem`, the
-    reason :class:`~urdf_tools_ros.core.kinematics.KinematicModel` refuses the joint with. The
-    fix of a non-unit axis is the normalised axis, itself checked clean.
+    "Cannot be normalised" is :func:`~urdf_tools_ros.core.kinematics.validation.axis_problem`, the
+    reason :class:`~urdf_tools_ros.core.kinematics.forward.KinematicModel` refuses the joint with.
+    The fix of a non-unit axis is the normalised axis, itself checked clean.
     """
     for joint in ctx.robot.joints:
         if joint.joint_type not in AXIS_TYPES:

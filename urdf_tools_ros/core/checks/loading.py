@@ -1,9 +1,10 @@
 """
 Rules of the ``loading`` family: what the reader finds while it turns XML into the model.
 
-The findings themselves are made in :mod:`urdf_tools_ros.core.urdf_reader` (with
-:mod:`~urdf_tools_ros.core.xml_values` and :mod:`~urdf_tools_ros.core.urdf_extensions`) and
-:mod:`urdf_tools_ros.core.description`; this module only catalogs their codes.
+The findings themselves are made in :mod:`urdf_tools_ros.core.description.reader` (with
+:mod:`~urdf_tools_ros.core.description.values` and
+:mod:`~urdf_tools_ros.core.description.extensions`) and
+:mod:`urdf_tools_ros.core.description.loader`; this module only catalogs their codes.
 
 What the consumers do was measured on one-element cases (``test/test_consumer_oracles.py``):
 urdfdom refuses a description whose link or joint cannot be parsed, but only logs and *drops*

@@ -5,7 +5,7 @@ A mimic joint follows ``multiplier * q + offset`` of its source (URDF spec, join
 missing source, the joint itself, a fixed source (it has no position) or a floating/planar one
 (it has several) leave the joint without a position, and a cycle of mimic joints has none at
 all; joint_state_publisher exits on a cycle, robot_state_publisher drops the joint. The analysis
-is :func:`urdf_tools_ros.core.mimic.analyze_mimic`; the same codes are on
+is :func:`urdf_tools_ros.core.kinematics.mimic.analyze_mimic`; the same codes are on
 :class:`~urdf_tools_ros.core.errors.MimicError`.
 """
 
@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from .registry import check, CheckContext, rule
 from ..findings import Finding, Severity
-from ..mimic import analyze_mimic
+from ..kinematics.mimic import analyze_mimic
 
 #: joint_state_publisher 2.4 looks the source up among its free joints (``free_joints[parent]``):
 #: a missing, fixed, floating or planar source raises KeyError in its publish loop, and a cycle

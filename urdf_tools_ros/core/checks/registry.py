@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
+from ..description.model import Robot, SourceLocation
 from ..findings import Finding, Severity
-from ..model import Robot, SourceLocation
 
 
 #: The consumers of a URDF the policy speaks of, by key: what each one is.

@@ -15,8 +15,8 @@ import re
 from typing import Protocol
 
 from .registry import check, CheckContext, rule
+from ..description.model import SourceLocation
 from ..findings import Finding, Severity
-from ..model import SourceLocation
 
 #: The URDF versions urdfdom 3.x/4.x (ROS 2 Humble, Jazzy) read: only 1.0. urdfdom 5.1 and later
 #: (Rolling) also read 1.1 (quaternions, capsules) and 1.2 (joint acceleration/jerk limits).

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .registry import check, CheckContext, rule
+from ..description.model import Transmission
 from ..findings import Finding, Severity
-from ..model import Transmission
 
 JOINT_MISSING = rule('transmission-joint-missing', Severity.WARNING,
                      'a transmission names a joint that is not in the robot',

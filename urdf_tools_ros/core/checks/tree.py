@@ -5,7 +5,8 @@ urdfdom (``urdf_parser/src/model.cpp``, ``initTree``/``initRoot``) refuses a joi
 child link does not exist and a model with no root link or with several; those rules have
 source ``urdfdom``. A cycle, a link that is the child of two joints and a joint whose parent is
 its child break every kinematic consumer (KDL, robot_state_publisher, pinocchio) even where
-urdfdom lets some through. The analysis is :func:`urdf_tools_ros.core.tree.analyze_tree`.
+urdfdom lets some through. The analysis is
+:func:`urdf_tools_ros.core.kinematics.tree.analyze_tree`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Iterator
 
 from .registry import check, CheckContext, rule
 from ..findings import Finding, Severity
-from ..tree import analyze_tree
+from ..kinematics.tree import analyze_tree
 
 _TREE = ('urdfdom', 'urdf_tools_ros')
 _INIT = 'urdfdom model.cpp (initTree, initRoot); KinematicTree'

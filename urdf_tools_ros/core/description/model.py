@@ -427,7 +427,7 @@ class Robot:
 
         :raises UnknownLinkError: if there is none.
         """
-        from .errors import UnknownLinkError
+        from ..errors import UnknownLinkError
         try:
             return self.link_map[name]
         except KeyError:
@@ -439,7 +439,7 @@ class Robot:
 
         :raises UnknownJointError: if there is none.
         """
-        from .errors import UnknownJointError
+        from ..errors import UnknownJointError
         try:
             return self.joint_map[name]
         except KeyError:

@@ -1,8 +1,8 @@
 """
 Forward kinematics: the pose of every link in the root frame, for one or N configurations.
 
-:class:`KinematicModel` compiles a robot once (:mod:`urdf_tools_ros.core.fk_plan`) and then
-computes, for joint values given by name or as an array:
+:class:`KinematicModel` compiles a robot once (:mod:`urdf_tools_ros.core.kinematics.fk_plan`) and
+then computes, for joint values given by name or as an array:
 
 * :meth:`~KinematicModel.link_poses` ``{link: T_root_link}`` and
   :meth:`~KinematicModel.link_pose_array` (L, 4, 4) in :attr:`~KinematicModel.link_names` order;
@@ -14,15 +14,17 @@ computes, for joint values given by name or as an array:
   :meth:`~KinematicModel.fixed_joint_transform_arrays` give the same as translation and
   quaternion arrays, the form TF messages carry, without building a matrix per joint.
 
-Joint motion ``M(q)`` after the joint's origin (:func:`~urdf_tools_ros.core.fk_plan.joint_motion`,
-the one formulation all of these evaluate), per type (URDF spec, joint): revolute and continuous
-rotate by q rad about the unit axis (right-hand rule, Rodrigues' formula); prismatic translates by
-q m along it; fixed does nothing; floating takes x, y, z (m) then roll, pitch, yaw (rad, REP 103)
-or with ``floating='quaternion'`` x, y, z then qx, qy, qz, qw (normalised); planar takes x, y (m)
-along the in-plane unit vectors ``u``, ``v`` of :func:`~urdf_tools_ros.core.fk_plan.planar_basis`
-(for axis z: x and y) and yaw (rad) about the axis: ``M = [[Rot(axis, yaw), x u + y v], [0, 1]]``.
-Mimic joints follow their actuated source (:mod:`urdf_tools_ros.core.mimic`). An axis is normalised
-first, as KDL and pinocchio do.
+Joint motion ``M(q)`` after the joint's origin
+(:func:`~urdf_tools_ros.core.kinematics.fk_plan.joint_motion`, the one formulation all of these
+evaluate), per type (URDF spec, joint): revolute and continuous rotate by q rad about the unit axis
+(right-hand rule, Rodrigues' formula); prismatic translates by q m along it; fixed does nothing;
+floating takes x, y, z (m) then roll, pitch, yaw (rad, REP 103) or with ``floating='quaternion'``
+x, y, z then qx, qy, qz, qw (normalised); planar takes x, y (m) along the in-plane unit vectors
+``u``, ``v`` of
+:func:`~urdf_tools_ros.core.kinematics.fk_plan.planar_basis` (for axis z: x and y) and yaw (rad)
+about the axis: ``M = [[Rot(axis, yaw), x u + y v], [0, 1]]``. Mimic joints follow their actuated
+source (:mod:`urdf_tools_ros.core.kinematics.mimic`). An axis is normalised first, as KDL and
+pinocchio do.
 
 One configuration combines each link's constant terms first and then chains the levels; a batch
 chains first (one BLAS product per level of the anchors' poses with the terms of the level's
@@ -43,12 +45,12 @@ from collections.abc import Mapping
 import numpy as np
 import numpy.typing as npt
 
-from .errors import JointStateError, UnknownJointError, UnknownLinkError
 from .fk_plan import FkPlan, general_motion, Group, MAX_MAGNITUDE
 from .mimic import ResolvedMimic
-from .model import Robot
 from .transforms import FloatArray, inverse, quaternions_of_rotations, transform_to_quaternion
 from .tree import KinematicTree
+from ..description.model import Robot
+from ..errors import JointStateError, UnknownJointError, UnknownLinkError
 
 __all__ = ['KinematicModel', 'forward_kinematics']
 
@@ -59,7 +61,7 @@ class KinematicModel:
     """
     A robot compiled for forward kinematics.
 
-    :param robot: The model, or its :class:`~urdf_tools_ros.core.tree.KinematicTree`.
+    :param robot: The model, or its :class:`~urdf_tools_ros.core.kinematics.tree.KinematicTree`.
     :param floating: How floating joints take values: ``'rpy'`` (x y z roll pitch yaw) or
         ``'quaternion'`` (x y z qx qy qz qw).
     :raises KinematicTreeError: if the links and joints are not a tree.
@@ -316,8 +318,8 @@ class KinematicModel:
         ``T_parent_child`` of every moving joint as translation and quaternion arrays.
 
         The transforms of :meth:`joint_transforms` (same joints, same order), converted at the
-        edge by :func:`~urdf_tools_ros.core.transforms.transform_to_quaternion` (the form TF
-        messages carry).
+        edge by :func:`~urdf_tools_ros.core.kinematics.transforms.transform_to_quaternion` (the
+        form TF messages carry).
 
         :param positions: See :meth:`configuration`.
         :return: ``(joints, translation, quaternion)``: joint names in :meth:`joint_transforms`

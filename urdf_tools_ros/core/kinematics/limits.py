@@ -32,8 +32,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 import math
 
-from .errors import InvalidJointError
-from .model import Joint, SINGLE_DOF_JOINT_TYPES
+from ..description.model import Joint, SINGLE_DOF_JOINT_TYPES
+from ..errors import InvalidJointError
 
 __all__ = ['JointLimits', 'effective_limits', 'wrap_angle']
 

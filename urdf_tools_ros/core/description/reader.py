@@ -14,13 +14,12 @@ ros2_control and gazebo blocks are read by :mod:`.urdf_extensions`.
 
 from __future__ import annotations
 
-from .findings import Severity
+from .extensions import ExtensionReader, KNOWN_TRANSMISSION_PART_CHILDREN
 from .model import (Box, Calibration, Collision, Cylinder, Dynamics, Gazebo, Geometry, Inertia,
                     Inertial, Joint, Limit, Link, Material, Mesh, Mimic, Origin, Robot,
-                    Ros2Control, SafetyController, Sphere, Transmission, Vector3, Visual,
-                    XmlData)
-from .urdf_extensions import ExtensionReader, KNOWN_TRANSMISSION_PART_CHILDREN
-from .xml_values import Element, KNOWN_ATTRIBUTES, local_name, Locate, Resolve
+                    Ros2Control, SafetyController, Sphere, Transmission, Vector3, Visual, XmlData)
+from .values import Element, KNOWN_ATTRIBUTES, local_name, Locate, Resolve
+from ..findings import Severity
 
 __all__ = ['UrdfReader', 'Element', 'Locate', 'Resolve', 'KNOWN_ROBOT_CHILDREN',
            'KNOWN_LINK_CHILDREN', 'KNOWN_JOINT_CHILDREN', 'KNOWN_ATTRIBUTES',
@@ -40,7 +39,7 @@ _IDENTITY = Origin()
 
 class UrdfReader(ExtensionReader):
     """
-    Turn a ``<robot>`` element into a :class:`~urdf_tools_ros.core.model.Robot`.
+    Turn a ``<robot>`` element into a :class:`~urdf_tools_ros.core.description.model.Robot`.
 
     :param locate: Maps an element to its :class:`SourceLocation` (original xacro file:line).
     :param resolve: Maps a mesh/texture reference to a local path or ``None``.

@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .errors import KinematicTreeError, UnknownJointError, UnknownLinkError
-from .findings import Finding, Severity
-from .model import Joint, Robot, SourceLocation
+from ..description.model import Joint, Robot, SourceLocation
+from ..errors import KinematicTreeError, UnknownJointError, UnknownLinkError
+from ..findings import Finding, Severity
 
 __all__ = ['Chain', 'KinematicTree', 'analyze_tree']
 

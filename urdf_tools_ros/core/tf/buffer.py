@@ -4,7 +4,7 @@ Link poses from received TF transforms, ROS-free: what a view that follows ``/tf
 :class:`TfFrameStore` keeps the last ``T_parent_child`` received for each child frame, as
 ``/tf`` and ``/tf_static`` carry them (``header.frame_id`` is the parent, ``child_frame_id`` the
 child; tf2_msgs/TFMessage), and chains them along a robot's
-:class:`~urdf_tools_ros.core.tree.KinematicTree` into ``{link: T_root_link}``.
+:class:`~urdf_tools_ros.core.kinematics.tree.KinematicTree` into ``{link: T_root_link}``.
 
 Rules:
 
@@ -32,9 +32,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from .kinematics import KinematicModel
-from .transforms import FloatArray, transform_from_quaternion
-from .tree import KinematicTree
+from ..kinematics.forward import KinematicModel
+from ..kinematics.transforms import FloatArray, transform_from_quaternion
+from ..kinematics.tree import KinematicTree
 
 __all__ = ['TfFrameStore', 'joint_edges']
 
@@ -231,7 +231,7 @@ def joint_edges(model: KinematicModel, positions: Mapping[str, float]) -> dict[s
         and joints of other robots) are ignored, missing joints are at 0.
     :return: ``{joint: T_parent_child}``, (4, 4) float64, for moving and fixed joints.
     :raises JointStateError: for NaN/inf or a magnitude above 1e150 (see
-        :meth:`~urdf_tools_ros.core.kinematics.KinematicModel.configuration`).
+        :meth:`~urdf_tools_ros.core.kinematics.forward.KinematicModel.configuration`).
     """
     variables = set(model.variable_names)
     edges = model.joint_transforms({name: value for name, value in positions.items()

@@ -2,9 +2,9 @@
 What makes a joint unusable for kinematics: one validation shared by the checker and the FK.
 
 The checker (:mod:`urdf_tools_ros.core.checks.joints`) reports these problems as errors and
-:class:`~urdf_tools_ros.core.kinematics.KinematicModel` refuses the same joints with the same
-reason, so a description that checks with 0 errors always compiles, and one that the kinematics
-refuses never checks clean.
+:class:`~urdf_tools_ros.core.kinematics.forward.KinematicModel` refuses the same joints with the
+same reason, so a description that checks with 0 errors always compiles, and one that the
+kinematics refuses never checks clean.
 
 * The joint type must be one of the six of the URDF specification (URDF spec, joint/@type);
   ``type=""`` is not one (urdfdom: "Joint [j] has no known type []").
@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 import math
 
-from .model import JOINT_TYPES
+from ..description.model import JOINT_TYPES
 
 __all__ = ['AXIS_TYPES', 'MAX_AXIS_COMPONENT', 'MIN_AXIS_NORM', 'axis_norm', 'axis_problem',
            'joint_type_problem']

@@ -56,7 +56,8 @@ def this_package_share() -> str | None:
     An installed package (pip or colcon) has ``<prefix>/share/urdf_tools_ros``; a source
     checkout has ``package.xml`` beside the Python package.
     """
-    source_root = Path(__file__).resolve().parents[2]
+    # this file is <checkout>/urdf_tools_ros/core/description/packages.py
+    source_root = Path(__file__).resolve().parents[3]
     if (source_root / 'package.xml').is_file() and (source_root / 'urdf').is_dir():
         return str(source_root)
     installed = Path(sys.prefix) / 'share' / _THIS_PACKAGE

@@ -3,18 +3,18 @@ Read the ``<robot>`` children that URDF leaves to other tools: transmissions, ro
 
 :class:`ExtensionReader` turns ``<transmission>`` (ROS 1 ``<type>`` and ros2_control
 ``<plugin>`` forms), ``<ros2_control>`` and ``<gazebo>`` blocks into the typed model; any other
-element it keeps as :class:`~urdf_tools_ros.core.model.XmlData`. Problems become loading
-findings, as in :class:`~urdf_tools_ros.core.xml_values.ValueReader`.
+element it keeps as :class:`~urdf_tools_ros.core.description.model.XmlData`. Problems become
+loading findings, as in :class:`~urdf_tools_ros.core.description.values.ValueReader`.
 Sources: ros_control's transmission parser (``transmission_interface``), ros2_control's
 ``<ros2_control>`` URDF tags, Gazebo's ``<gazebo reference>`` extension.
 """
 
 from __future__ import annotations
 
-from .findings import Severity
 from .model import (Gazebo, Ros2Control, Ros2ControlJoint, Transmission, TransmissionActuator,
                     TransmissionJoint, XmlData)
-from .xml_values import Element, local_name, ValueReader
+from .values import Element, local_name, ValueReader
+from ..findings import Severity
 
 #: Children of a ROS 1 transmission's joint/actuator that ros_control's parser reads.
 KNOWN_TRANSMISSION_PART_CHILDREN = frozenset({'hardwareInterface', 'mechanicalReduction',

@@ -39,11 +39,11 @@ from urdf_parser_py.xml_reflection import core as urdf_parser_core
 import xacro
 import xacro.substitution_args
 
-from .errors import DescriptionLoadError, DescriptionTooLargeError
-from .findings import Finding, Severity
 from .model import Robot, SourceLocation
 from .packages import make_package_locator, PackageLocator, resolve_resource
-from .urdf_reader import UrdfReader
+from .reader import UrdfReader
+from ..errors import DescriptionLoadError, DescriptionTooLargeError
+from ..findings import Finding, Severity
 
 #: Largest description (file, each xacro include, and the xacro output) read, in bytes.
 MAX_DESCRIPTION_BYTES = 50 * 1024 * 1024

@@ -2,8 +2,8 @@
 Rotational inertia: solid primitives, principal moments, physical validity, formatting.
 
 Every tensor is a symmetric (3, 3) float64 array in kg·m² about the centre of mass, or an
-:class:`~urdf_tools_ros.core.model.Inertia` (its six independent entries). The solid formulas
-are those of a body of uniform density ("list of moments of inertia", e.g. Wikipedia, or
+:class:`~urdf_tools_ros.core.description.model.Inertia` (its six independent entries). The solid
+formulas are those of a body of uniform density ("list of moments of inertia", e.g. Wikipedia, or
 Meriam & Kraige, *Engineering Mechanics: Dynamics*, table D/4), with each primitive centred on
 its element frame and shaped as URDF draws it (URDF spec, link/geometry).
 """
@@ -16,8 +16,8 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from .model import Box, Cylinder, Geometry, Inertia, Origin, Sphere
 from .transforms import FloatArray, rpy_to_rotation
+from ..description.model import Box, Cylinder, Geometry, Inertia, Origin, Sphere
 
 #: Relative tolerance of the triangle inequality on principal moments, as a fraction of the
 #: largest moment: covers values rounded to a few significant digits in a file.

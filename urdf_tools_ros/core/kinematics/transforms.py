@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from .errors import TransformError
+from ..errors import TransformError
 
 #: The one float array alias of the package: float64 arrays, shape given in each docstring.
 FloatArray = npt.NDArray[np.float64]

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import MimicError
-from .findings import Finding, Severity
-from .model import Joint, Robot, SINGLE_DOF_JOINT_TYPES, SourceLocation
+from ..description.model import Joint, Robot, SINGLE_DOF_JOINT_TYPES, SourceLocation
+from ..errors import MimicError
+from ..findings import Finding, Severity
 
 __all__ = ['ResolvedMimic', 'analyze_mimic', 'resolve_mimic']
 

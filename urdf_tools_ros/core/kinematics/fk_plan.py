@@ -2,7 +2,7 @@
 How a joint moves, and the compiled form of a robot for forward kinematics.
 
 :func:`joint_motion` is the one formulation of joint motion: every forward-kinematics path of
-:mod:`urdf_tools_ros.core.kinematics` (one configuration, a batch, the TF broadcaster's
+:mod:`urdf_tools_ros.core.kinematics.forward` (one configuration, a batch, the TF broadcaster's
 transforms, the GUI's) evaluates it, through the per-link constants of :class:`FkPlan` (for
 revolute, continuous and prismatic joints ``M(θ) = A + cos(θ) B + s(θ) C``, from
 :func:`motion_terms`, premultiplied by the constant frames before them) or through
@@ -18,8 +18,8 @@ depend only on lower levels, so each level is computed in one vectorised step.
 
 *Link order* (:attr:`FkPlan.link_names`): by level, then by joint kind in the order of
 :data:`KINDS`, then by axis pattern (which axis components are zero), then in the depth-first
-order of :class:`~urdf_tools_ros.core.tree.KinematicTree`. Every link comes after its parent.
-Each (level, kind, pattern) is a contiguous run (:class:`Group`).
+order of :class:`~urdf_tools_ros.core.kinematics.tree.KinematicTree`. Every link comes after its
+parent. Each (level, kind, pattern) is a contiguous run (:class:`Group`).
 
 *Joint value.* A revolute, continuous or prismatic link moves by
 ``theta_l = mult_l * q[src_l] + off_l``: its own variable (mult 1, offset 0) or, for a mimic
@@ -34,14 +34,14 @@ import math
 
 import numpy as np
 
-from .errors import InvalidJointError, TransformError
-from .findings import Finding, Severity
-from .joint_validation import axis_problem, joint_type_problem
 from .mimic import resolve_mimic
-from .model import Joint
 from .transforms import (axis_rotation, FloatArray, origin, quaternion_to_rotation,
                          rpy_to_rotation, unit_axis)
 from .tree import KinematicTree
+from .validation import axis_problem, joint_type_problem
+from ..description.model import Joint
+from ..errors import InvalidJointError, TransformError
+from ..findings import Finding, Severity
 
 #: Joint kinds, in their order inside a level: fixed; revolute (revolute and continuous);
 #: prismatic; floating; planar.

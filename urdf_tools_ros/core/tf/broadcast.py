@@ -10,10 +10,10 @@ and quaternion arrays a ``tf2_msgs/TFMessage`` carries (:class:`MovingTransforms
 are robot_state_publisher's: names that are not moving joints of the model are ignored (one
 ``joint_states`` topic often carries several robots), values given for mimic joints are ignored
 (they follow their source, whose message entry moves them), floating and planar joints move by
-the variables of :class:`~urdf_tools_ros.core.kinematics.KinematicModel` (``<joint>/x``, ...;
-missing ones at 0). A NaN, infinite or out-of-range value is refused for its joint and a message
-whose ``position`` and ``name`` lengths differ is refused whole; both are reported as problems,
-never raised, and nothing non-finite is ever returned.
+the variables of :class:`~urdf_tools_ros.core.kinematics.forward.KinematicModel` (``<joint>/x``,
+...; missing ones at 0). A NaN, infinite or out-of-range value is refused for its joint and a
+message whose ``position`` and ``name`` lengths differ is refused whole; both are reported as
+problems, never raised, and nothing non-finite is ever returned.
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from .description import RobotDescription
-from .fk_plan import MAX_MAGNITUDE
-from .kinematics import KinematicModel
-from .mimic import resolve_mimic
-from .transforms import FloatArray
+from ..description.loader import RobotDescription
+from ..kinematics.fk_plan import MAX_MAGNITUDE
+from ..kinematics.forward import KinematicModel
+from ..kinematics.mimic import resolve_mimic
+from ..kinematics.transforms import FloatArray
 
 __all__ = ['MovingTransforms', 'TfFrames', 'TfThrottle']
 

@@ -15,8 +15,8 @@ from collections.abc import Callable
 import math
 from typing import Any
 
-from .findings import Finding, Severity
 from .model import SourceLocation, Vector3
+from ..findings import Finding, Severity
 
 Element = Any  # lxml.etree._Element; typed loosely so that the core needs no lxml stubs
 Locate = Callable[[Element], SourceLocation]

@@ -5,15 +5,16 @@ Semantics follow joint_state_publisher (``joint_state_publisher/joint_state_publ
 
 * The published joints are the revolute, continuous and prismatic joints in URDF file order
   (fixed, floating and planar joints are left out). With ``use_mimic_tags`` a joint with a
-  ``<mimic>`` is derived from its actuated source (:mod:`urdf_tools_ros.core.mimic`): position
-  ``m q + o``, velocity ``m v``, effort copied; without it, it is a joint of its own.
+  ``<mimic>`` is derived from its actuated source (:mod:`urdf_tools_ros.core.kinematics.mimic`):
+  position ``m q + o``, velocity ``m v``, effort copied; without it, it is a joint of its own.
 * Each actuated joint starts at its default position: ``zeros[name]`` when given, else 0, or the
   middle of the range when 0 is outside it. Velocities and efforts start at 0 when
   ``publish_default_velocities`` / ``publish_default_efforts``, else they are absent until a
   source gives them; positions likewise with ``publish_default_positions`` (default true).
   A list (position, velocity, effort) is published when some joint has a value for it; joints
   without one get 0 in it.
-* Ranges are :func:`~urdf_tools_ros.core.joint_limits.effective_limits` (narrowed by soft limits
+* Ranges are :func:`~urdf_tools_ros.core.kinematics.limits.effective_limits` (narrowed by soft
+limits
   with ``use_smallest_joint_limits``); continuous joints use [-π, π] for sliders and sweeps.
 * :meth:`JointStateTable.step` is the ``delta`` sweep: each joint moves by ``delta`` and turns
   back at the ends of its range; a continuous joint with the full [-π, π] range wraps instead
@@ -38,10 +39,10 @@ from typing import Any, Callable, TypeVar
 
 import numpy as np
 
-from .findings import Finding, Severity
-from .joint_limits import effective_limits, JointLimits, wrap_angle
-from .mimic import resolve_mimic, ResolvedMimic
-from .model import Robot, SINGLE_DOF_JOINT_TYPES
+from ..description.model import Robot, SINGLE_DOF_JOINT_TYPES
+from ..findings import Finding, Severity
+from ..kinematics.limits import effective_limits, JointLimits, wrap_angle
+from ..kinematics.mimic import resolve_mimic, ResolvedMimic
 
 __all__ = ['ClampPolicy', 'JointStateSample', 'JointStateTable', 'LISTS_MISMATCH', 'NAME_REFUSED',
            'NO_STATE', 'VALUE_REFUSED', 'refusal']
@@ -68,7 +69,7 @@ class ClampPolicy(str, enum.Enum):
     POSITION = 'position'
     #: Position as above, then velocity into the safety controller's velocity bounds at that
     #: position, then effort into its effort bounds at that velocity
-    #: (:meth:`~urdf_tools_ros.core.joint_limits.JointLimits.safety_velocity_bounds`); joints
+    #: (:meth:`~urdf_tools_ros.core.kinematics.limits.JointLimits.safety_velocity_bounds`); joints
     #: without a safety controller are bounded by ``±limit.velocity`` and ``±limit.effort``.
     SAFETY_CONTROLLER = 'safety_controller'
 
