@@ -1,9 +1,8 @@
 """
 Rules of the ``loading`` family: what the reader finds while it turns XML into the model.
 
-The findings themselves are made in :mod:`urdf_tools_ros.core.description.reader` (with
-:mod:`~urdf_tools_ros.core.description.values` and
-:mod:`~urdf_tools_ros.core.description.extensions`) and
+The findings themselves are made by the one reader,
+:class:`~urdf_tools_ros.core.description.reader.UrdfReader`, and by
 :mod:`urdf_tools_ros.core.description.loader`; this module only catalogs their codes.
 
 What the consumers do was measured on one-element cases (``test/test_consumer_oracles.py``):

@@ -1,50 +1,195 @@
 """
-Read a parsed URDF element tree into the typed model, keeping every source line.
+The one URDF reader: a parsed ``<robot>`` element tree into the typed model, with every line.
+
+Why the project has its own reader beside urdf_parser_py (``../shared/CONVENTIONS.md`` C7): it
+keeps each element's source location (file and line; for xacro input the original ``.xacro``
+file and line), collects every problem instead of stopping at the first, keeps what
+urdf_parser_py drops or rewrites (``<gazebo>`` blocks, ``<ros2_control>``, unknown elements as
+data; an absent ``soft_lower_limit`` or ``effort`` as ``None`` rather than 0) and reads the
+first of a repeated element as urdfdom does. urdf_parser_py stays an opt-in cross-check in
+:func:`~urdf_tools_ros.core.description.loader.load_string` (``cross_check=True``).
 
 The reader is lenient on purpose: it builds the model from whatever the file holds and turns
 each syntax-level problem (a missing required attribute, a number that does not parse, a vector
-without 3 numbers, NaN/inf, an unknown element) into a :class:`~urdf_tools_ros.core.findings.
-Finding` of the ``loading`` rule family. Semantic rules run later on the model.
-Attribute and element names follow the URDF specification (http://wiki.ros.org/urdf/XML).
-
-This module reads ``<robot>``, ``<link>`` (inertial, visual, collision, geometry),
-``<joint>`` and ``<material>``; the values are parsed by :mod:`.xml_values`, transmissions,
-ros2_control and gazebo blocks are read by :mod:`.urdf_extensions`.
+of the wrong size, NaN/inf, an attribute or element URDF does not define, a repeated element)
+into a :class:`~urdf_tools_ros.core.findings.Finding` of the ``loading`` rule family
+(:mod:`urdf_tools_ros.core.checks.loading`). Semantic rules run later on the model.
+Attribute and element names follow the URDF specification (http://wiki.ros.org/urdf/XML);
+transmissions follow ros_control's transmission parser (``transmission_interface``), the
+``<ros2_control>`` tags ros2_control's, ``<gazebo reference>`` Gazebo's URDF extension.
+The tables of known names and the parsing of numbers are in :mod:`.values`.
 """
 
 from __future__ import annotations
 
-from .extensions import ExtensionReader, KNOWN_TRANSMISSION_PART_CHILDREN
+import math
+
 from .model import (Box, Calibration, Collision, Cylinder, Dynamics, Gazebo, Geometry, Inertia,
                     Inertial, Joint, Limit, Link, Material, Mesh, Mimic, Origin, Robot,
-                    Ros2Control, SafetyController, Sphere, Transmission, Vector3, Visual, XmlData)
-from .values import Element, KNOWN_ATTRIBUTES, local_name, Locate, Resolve
-from ..findings import Severity
+                    Ros2Control, Ros2ControlJoint, SafetyController, Sphere, Transmission,
+                    TransmissionActuator, TransmissionJoint, Vector3, Visual, XmlData)
+from .values import (all_finite, Element, KNOWN_ATTRIBUTES, KNOWN_JOINT_CHILDREN,
+                     KNOWN_TRANSMISSION_PART_CHILDREN, local_name, Locate, parse_number,
+                     parse_numbers, Resolve)
+from ..findings import Finding, Severity
 
-__all__ = ['UrdfReader', 'Element', 'Locate', 'Resolve', 'KNOWN_ROBOT_CHILDREN',
-           'KNOWN_LINK_CHILDREN', 'KNOWN_JOINT_CHILDREN', 'KNOWN_ATTRIBUTES',
-           'KNOWN_TRANSMISSION_PART_CHILDREN']
-
-#: Children the URDF specification (and urdfdom) know, per element.
-KNOWN_ROBOT_CHILDREN = frozenset({'link', 'joint', 'material', 'transmission', 'gazebo',
-                                  'ros2_control', 'sensor'})
-KNOWN_LINK_CHILDREN = frozenset({'inertial', 'visual', 'collision'})
-KNOWN_JOINT_CHILDREN = frozenset({'origin', 'parent', 'child', 'axis', 'calibration', 'dynamics',
-                                  'limit', 'mimic', 'safety_controller'})
+__all__ = ['UrdfReader']
 
 _ZERO: Vector3 = (0.0, 0.0, 0.0)
 _ONE: Vector3 = (1.0, 1.0, 1.0)
 _IDENTITY = Origin()
 
 
-class UrdfReader(ExtensionReader):
+class UrdfReader:
     """
     Turn a ``<robot>`` element into a :class:`~urdf_tools_ros.core.description.model.Robot`.
+
+    Use one reader per document: :meth:`robot` reads it, :attr:`findings` then holds every
+    loading finding. The element methods (:meth:`link`, :meth:`joint`, :meth:`material`,
+    :meth:`transmission`, :meth:`ros2_control`, :meth:`gazebo`, :meth:`data`) read one element
+    each.
 
     :param locate: Maps an element to its :class:`SourceLocation` (original xacro file:line).
     :param resolve: Maps a mesh/texture reference to a local path or ``None``.
     :ivar findings: Loading findings collected while reading.
     """
+
+    def __init__(self, locate: Locate, resolve: Resolve) -> None:
+        self._locate = locate
+        self._resolve = resolve
+        self.findings: list[Finding] = []
+        # Attribute texts already parsed into finite numbers: files repeat "0 0 0", "1", ...
+        self._scalars: dict[str, float] = {}
+        self._vectors: dict[str, tuple[float, ...]] = {}
+
+    # -- findings -------------------------------------------------------------------------
+    def _report(self, code: str, severity: Severity, element: str, message: str,
+                node: Element, fix: str | None = None,
+                consumers: tuple[str, ...] | None = None) -> None:
+        """Add a loading finding (``consumers``: those it breaks, if not its rule's)."""
+        self.findings.append(Finding(code, severity, element, message, self._locate(node), fix,
+                                     consumers))
+
+    def _first_children(self, node: Element, tags: tuple[str, ...],
+                        owner: str) -> list[Element | None]:
+        """
+        Return the first child of each tag in ``tags``, reporting every repeated one.
+
+        urdfdom, urdf_parser_py and joint_state_publisher read the first of a repeated element
+        (``FirstChildElement``, ``getElementsByTagName(...)[0]``); MuJoCo refuses the file
+        ("repeated element"), and joint_state_publisher ignores a ``<mimic>`` or
+        ``<safety_controller>`` that is not alone. Each repeat is an ``element-duplicate``.
+        """
+        found: dict[str, Element] = {}
+        for child in node:
+            tag = child.tag
+            if tag not in tags:
+                continue
+            first = found.setdefault(tag, child)
+            if first is not child:
+                self._report_duplicate(child, first, tag, node, owner)
+        return [found.get(tag) for tag in tags]
+
+    def _report_duplicate(self, child: Element, first: Element, tag: str, parent: Element,
+                          owner: str) -> None:
+        consumers: tuple[str, ...] = ('mujoco',)
+        ignored = ''
+        if tag in ('mimic', 'safety_controller'):
+            consumers = ('mujoco', 'joint_state_publisher')
+            ignored = ('; joint_state_publisher ignores a <' + tag + '> that is not alone')
+        self._report('element-duplicate', Severity.WARNING, owner,
+                     f'<{local_name(parent.tag)}> has a second <{tag}> (the first is at '
+                     f'{self._locate(first)}); urdfdom and urdf_parser_py read the first, '
+                     f'MuJoCo refuses the file{ignored}', child,
+                     f'remove the second <{tag}>', consumers)
+
+    # -- values ---------------------------------------------------------------------------
+    def _number(self, node: Element, attribute: str, owner: str, default: float | None,
+                required: bool = False) -> float | None:
+        text = node.get(attribute)
+        if text is None:
+            if required:
+                self._report('attribute-missing', Severity.ERROR, owner,
+                             f'<{local_name(node.tag)}> has no {attribute}', node)
+            return default
+        value = self._scalars.get(text)
+        if value is not None:
+            return value
+        try:
+            value = parse_number(text)
+        except ValueError:
+            self._report('number-invalid', Severity.ERROR, owner,
+                         f'<{local_name(node.tag)} {attribute}="{text}">: not a number', node)
+            return default
+        if not math.isfinite(value):
+            self._report('number-not-finite', Severity.ERROR, owner,
+                         f'<{local_name(node.tag)} {attribute}="{text}">: not finite', node)
+        else:
+            self._scalars[text] = value
+        return value
+
+    def _float(self, node: Element, attribute: str, owner: str, default: float,
+               required: bool = False) -> float:
+        value = self._number(node, attribute, owner, default, required)
+        return default if value is None else value
+
+    def _numbers(self, node: Element, attribute: str, owner: str, default: tuple[float, ...],
+                 required: bool = False) -> tuple[float, ...]:
+        text = node.get(attribute)
+        if text is None:
+            if required:
+                self._report('attribute-missing', Severity.ERROR, owner,
+                             f'<{local_name(node.tag)}> has no {attribute}', node)
+            return default
+        values = self._vectors.get(text)
+        if values is not None and len(values) == len(default):
+            return values
+        try:
+            values = parse_numbers(text)
+        except ValueError:
+            self._report('number-invalid', Severity.ERROR, owner,
+                         f'<{local_name(node.tag)} {attribute}="{text}">: not numbers', node)
+            return default
+        if len(values) != len(default):
+            self._report('vector-size', Severity.ERROR, owner,
+                         f'<{local_name(node.tag)} {attribute}="{text}">: expected '
+                         f'{len(default)} numbers, got {len(values)}', node)
+            return default
+        if not all_finite(values):
+            self._report('number-not-finite', Severity.ERROR, owner,
+                         f'<{local_name(node.tag)} {attribute}="{text}">: not finite', node)
+        else:
+            self._vectors[text] = values
+        return values
+
+    def _vector3(self, node: Element, attribute: str, owner: str, default: Vector3,
+                 required: bool = False) -> Vector3:
+        x, y, z = self._numbers(node, attribute, owner, default, required)
+        return (x, y, z)
+
+    def _name(self, node: Element, kind: str, owner: str) -> str:
+        name = node.get('name')
+        if not name:
+            self._report('attribute-missing', Severity.ERROR, owner,
+                         f'<{kind}> has no name', node)
+            return ''
+        return str(name)
+
+    # -- attributes and elements URDF does not define ---------------------------------------
+    def _check_attributes(self, node: Element, tag: str, owner: str) -> None:
+        """Report attributes of ``node`` (local tag ``tag``) that URDF does not define."""
+        known = KNOWN_ATTRIBUTES.get(tag)
+        if known is None:
+            return
+        for attribute in node.keys():
+            if attribute not in known:
+                self._report('unknown-attribute', Severity.INFO, owner,
+                             f'<{tag}> attribute "{attribute}" is not part of URDF (ignored)',
+                             node)
+
+    def _unknown(self, node: Element, owner: str, where: str) -> None:
+        self._report('unknown-element', Severity.INFO, owner,
+                     f'<{node.tag}> is not part of URDF {where} (kept, ignored)', node)
 
     # -- elements -------------------------------------------------------------------------
     # Children are looked up as ``Element.find(tag)`` does (the first child whose tag is
@@ -278,6 +423,170 @@ class UrdfReader(ExtensionReader):
         return Joint(name, joint_type, links[0], links[1], self._origin(origin_node, owner),
                      axis, calibration, dynamics, limit, mimic, safety, self._locate(node),
                      axis_location)
+
+    # -- transmissions, ros2_control, gazebo and other data ------------------------------
+    def _reduction(self, nodes: list[tuple[str, Element]], owner: str,
+                   parsed_by_urdf_parser_py: bool) -> float | None:
+        """
+        The first of ``<mechanicalReduction>``, ``<mechanical_reduction>`` that parses.
+
+        :param parsed_by_urdf_parser_py: The element is in a top-level transmission's
+            ``<actuator>``, whose ``<mechanicalReduction>`` urdf_parser_py parses as a float (it
+            refuses the file on a bad number). urdfdom and MuJoCo never read transmissions.
+        """
+        for tag, child in nodes:
+            text = (child.text or '').strip()
+            try:
+                return parse_number(text)
+            except ValueError:
+                breaks = parsed_by_urdf_parser_py and tag == 'mechanicalReduction'
+                self._report('number-invalid', Severity.ERROR, owner,
+                             f'<{tag}>{text}</{tag}>: not a number', child,
+                             consumers=('urdf_parser_py',) if breaks else ())
+        return None
+
+    def _transmission_part(self, node: Element, tag: str, owner: str, top_level: bool
+                           ) -> tuple[str, float | None, tuple[str, ...], str | None]:
+        """
+        Read a transmission ``<joint>``/``<actuator>``: name, reduction, interfaces, role.
+
+        :param top_level: The transmission is a child of ``<robot>`` (see :meth:`_reduction`).
+        """
+        interfaces: list[str] = []
+        reduction: Element | None = None
+        reduction_ros2: Element | None = None
+        for part in node:
+            part_tag = part.tag
+            if not isinstance(part_tag, str):
+                continue
+            if part_tag == 'hardwareInterface':
+                interfaces.append((part.text or '').strip())
+                continue
+            if part_tag == 'mechanicalReduction':
+                if reduction is None:
+                    reduction = part
+                continue
+            if part_tag == 'mechanical_reduction':
+                if reduction_ros2 is None:
+                    reduction_ros2 = part
+                continue
+            part_tag = local_name(part_tag)
+            if part_tag not in KNOWN_TRANSMISSION_PART_CHILDREN \
+                    and part_tag != 'mechanical_reduction':
+                self._unknown(part, owner, f'inside a transmission <{tag}>')
+        name = self._name(node, tag, owner)
+        reductions = [] if reduction is None else [('mechanicalReduction', reduction)]
+        if reduction_ros2 is not None:
+            reductions.append(('mechanical_reduction', reduction_ros2))
+        parsed = top_level and tag == 'actuator'
+        return (name, self._reduction(reductions, owner, parsed) if reductions else None,
+                tuple(interfaces), node.get('role'))
+
+    def _check_urdf_parser_py_form(self, node: Element, owner: str, has_type: bool,
+                                   joints: list[TransmissionJoint],
+                                   actuators: list[TransmissionActuator]) -> None:
+        """
+        Report a top-level transmission in neither form urdf_parser_py reads (it refuses the file).
+
+        urdf_parser_py 1.2 (``urdf.py``, a duck-typed ``transmission``) reads the ROS 1 form:
+        a ``<type>`` element, at least one ``<joint>``, each with a ``<hardwareInterface>``, and
+        at least one ``<actuator>``; or the PR2 form: a ``type`` attribute, one ``<joint>``, one
+        ``<actuator>`` and a ``<mechanicalReduction>`` element. Measured in
+        ``test/test_consumer_oracles.py``.
+        """
+        pr2_form = (node.get('type') is not None and len(joints) == 1 and len(actuators) == 1
+                    and node.find('mechanicalReduction') is not None)
+        missing = [what for what, absent in (
+            ('a <type> element', not has_type),
+            ('a <joint>', not joints),
+            ('a <hardwareInterface> in each <joint>',
+             bool(joints) and not all(joint.hardware_interfaces for joint in joints)),
+            ('an <actuator>', not actuators)) if absent]
+        if pr2_form or not missing:
+            return
+        self._report('transmission-form-invalid', Severity.WARNING, owner,
+                     f'<transmission> lacks {", ".join(missing)}: it is in neither form '
+                     'urdf_parser_py reads (ROS 1: <type>, <joint> with <hardwareInterface>, '
+                     '<actuator>; PR2: type attribute, one <joint>, one <actuator>, '
+                     '<mechanicalReduction>), so urdf_parser_py refuses the file', node,
+                     'add ' + ', '.join(missing) + ' (http://wiki.ros.org/urdf/XML/Transmission)')
+
+    def transmission(self, node: Element, top_level: bool = True) -> Transmission:
+        """
+        Read a ``<transmission>``, ROS 1 (``<type>``) or ros2_control (``<plugin>``) form.
+
+        :param top_level: A child of ``<robot>`` (urdf_parser_py reads it, see
+            :meth:`_check_urdf_parser_py_form`), not of ``<ros2_control>``.
+        """
+        name = self._name(node, 'transmission', 'transmission:?')
+        owner = f'transmission:{name}'
+        type_node = plugin_node = None
+        joints: list[TransmissionJoint] = []
+        actuators: list[TransmissionActuator] = []
+        for child in node:
+            tag = child.tag
+            if not isinstance(tag, str):
+                continue
+            if tag == 'type':
+                if type_node is None:
+                    type_node = child
+                continue
+            if tag == 'plugin':
+                if plugin_node is None:
+                    plugin_node = child
+                continue
+            tag = local_name(tag)
+            if tag == 'joint':
+                part_name, reduction, interfaces, role = self._transmission_part(
+                    child, tag, owner, top_level)
+                joints.append(TransmissionJoint(part_name, interfaces, role, reduction,
+                                                self._locate(child)))
+            elif tag == 'actuator':
+                part_name, reduction, interfaces, role = self._transmission_part(
+                    child, tag, owner, top_level)
+                actuators.append(TransmissionActuator(part_name, reduction, interfaces, role,
+                                                      self._locate(child)))
+            elif tag not in ('type', 'plugin'):
+                self._unknown(child, owner, 'inside <transmission>')
+        if top_level:
+            self._check_urdf_parser_py_form(node, owner, type_node is not None, joints,
+                                            actuators)
+        if type_node is None:
+            type_node = plugin_node
+        return Transmission(name, None if type_node is None else (type_node.text or '').strip(),
+                            tuple(joints), tuple(actuators), self._locate(node))
+
+    def ros2_control(self, node: Element) -> Ros2Control:
+        """Read a ``<ros2_control>`` block (hardware plugin, joints, transmissions)."""
+        name = self._name(node, 'ros2_control', 'ros2_control:?')
+        hardware = node.find('hardware')
+        plugin_node = None if hardware is None else hardware.find('plugin')
+        joints = tuple(
+            Ros2ControlJoint(self._name(child, 'joint', f'ros2_control:{name}'),
+                             tuple(i.get('name', '') for i in child.findall('command_interface')),
+                             tuple(i.get('name', '') for i in child.findall('state_interface')),
+                             self._locate(child))
+            for child in node.findall('joint'))
+        transmissions = tuple(self.transmission(child, top_level=False)
+                              for child in node.findall('transmission'))
+        return Ros2Control(name, node.get('type'),
+                           None if plugin_node is None else (plugin_node.text or '').strip(),
+                           joints, transmissions, self._locate(node))
+
+    def gazebo(self, node: Element) -> Gazebo:
+        """Read a ``<gazebo>`` block: its ``reference`` and its child elements as data."""
+        data = self.data
+        return Gazebo(node.get('reference'),
+                      tuple([data(child) for child in node if isinstance(child.tag, str)]),
+                      self._locate(node))
+
+    def data(self, node: Element) -> XmlData:
+        """Keep an element as :class:`XmlData` (tag, attributes, text, children)."""
+        text = node.text
+        return XmlData(node.tag, tuple(node.items()), text.strip() if text else '',
+                       tuple([self.data(child) for child in node
+                              if isinstance(child.tag, str)]),
+                       self._locate(node))
 
     def robot(self, root: Element) -> Robot:
         """Read the whole ``<robot>`` element."""

@@ -1,12 +1,12 @@
 """
-Read attribute values of URDF elements and report what does not parse, as loading findings.
+What the URDF reader needs to know about values and names, without reporting anything.
 
-:class:`ValueReader` is the base of the element readers (:mod:`.urdf_extensions`,
-:mod:`.urdf_reader`): it holds the findings list, the caches of attribute texts already parsed
-(files repeat ``"0 0 0"``, ``"1"``, ...), and turns a missing required attribute, a number that
-does not parse, a vector of the wrong size, NaN/inf, an attribute or element URDF does not define
-into a :class:`~urdf_tools_ros.core.findings.Finding` of the ``loading`` rule family.
-Attribute and element names follow the URDF specification (http://wiki.ros.org/urdf/XML).
+The tables of attributes and children the URDF specification (and urdfdom) define, the tag of
+an element without its namespace, and the parsing of a number or a vector of numbers as the
+reader does it (:class:`~urdf_tools_ros.core.description.reader.UrdfReader`, which turns each
+problem into a finding). Attribute and element names follow the URDF specification
+(http://wiki.ros.org/urdf/XML). A number is Python's ``float`` of the attribute's text, a vector
+its whitespace-separated words; the reader reports NaN and infinity separately.
 """
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ from collections.abc import Callable
 import math
 from typing import Any
 
-from .model import SourceLocation, Vector3
-from ..findings import Finding, Severity
+from .model import SourceLocation
 
 Element = Any  # lxml.etree._Element; typed loosely so that the core needs no lxml stubs
 Locate = Callable[[Element], SourceLocation]
@@ -34,6 +33,15 @@ KNOWN_ATTRIBUTES = {
     'axis': frozenset({'xyz'}),
     'inertia': frozenset({'ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz'}),
 }
+#: Children the URDF specification (and urdfdom) know, per element.
+KNOWN_ROBOT_CHILDREN = frozenset({'link', 'joint', 'material', 'transmission', 'gazebo',
+                                  'ros2_control', 'sensor'})
+KNOWN_LINK_CHILDREN = frozenset({'inertial', 'visual', 'collision'})
+KNOWN_JOINT_CHILDREN = frozenset({'origin', 'parent', 'child', 'axis', 'calibration', 'dynamics',
+                                  'limit', 'mimic', 'safety_controller'})
+#: Children of a ROS 1 transmission's joint/actuator that ros_control's parser reads.
+KNOWN_TRANSMISSION_PART_CHILDREN = frozenset({'hardwareInterface', 'mechanicalReduction',
+                                              'role', 'offset'})
 
 _isfinite = math.isfinite
 
@@ -45,150 +53,26 @@ def local_name(tag: object) -> str:
     return tag.rpartition('}')[2] if tag.startswith('{') else tag
 
 
-class ValueReader:
+def parse_number(text: str) -> float:
     """
-    Parse attribute values of URDF elements, collecting a finding for each one that is wrong.
+    The number ``text`` holds (surrounding whitespace allowed), possibly NaN or infinite.
 
-    :param locate: Maps an element to its :class:`SourceLocation` (original xacro file:line).
-    :param resolve: Maps a mesh/texture reference to a local path or ``None``.
-    :ivar findings: Loading findings collected while reading.
+    :raises ValueError: ``text`` is not one number.
     """
+    return float(text)
 
-    def __init__(self, locate: Locate, resolve: Resolve) -> None:
-        self._locate = locate
-        self._resolve = resolve
-        self.findings: list[Finding] = []
-        # Attribute texts already parsed into finite numbers: files repeat "0 0 0", "1", ...
-        self._scalars: dict[str, float] = {}
-        self._vectors: dict[str, tuple[float, ...]] = {}
 
-    # -- findings -------------------------------------------------------------------------
-    def _report(self, code: str, severity: Severity, element: str, message: str,
-                node: Element, fix: str | None = None,
-                consumers: tuple[str, ...] | None = None) -> None:
-        """Add a loading finding (``consumers``: those it breaks, if not its rule's)."""
-        self.findings.append(Finding(code, severity, element, message, self._locate(node), fix,
-                                     consumers))
+def parse_numbers(text: str) -> tuple[float, ...]:
+    """
+    The whitespace-separated numbers ``text`` holds (any count, possibly NaN or infinite).
 
-    def _first_children(self, node: Element, tags: tuple[str, ...],
-                        owner: str) -> list[Element | None]:
-        """
-        Return the first child of each tag in ``tags``, reporting every repeated one.
+    :raises ValueError: one of the words is not a number.
+    """
+    return tuple(map(float, text.split()))
 
-        urdfdom, urdf_parser_py and joint_state_publisher read the first of a repeated element
-        (``FirstChildElement``, ``getElementsByTagName(...)[0]``); MuJoCo refuses the file
-        ("repeated element"), and joint_state_publisher ignores a ``<mimic>`` or
-        ``<safety_controller>`` that is not alone. Each repeat is an ``element-duplicate``.
-        """
-        found: dict[str, Element] = {}
-        for child in node:
-            tag = child.tag
-            if tag not in tags:
-                continue
-            first = found.setdefault(tag, child)
-            if first is not child:
-                self._report_duplicate(child, first, tag, node, owner)
-        return [found.get(tag) for tag in tags]
 
-    def _report_duplicate(self, child: Element, first: Element, tag: str, parent: Element,
-                          owner: str) -> None:
-        consumers: tuple[str, ...] = ('mujoco',)
-        ignored = ''
-        if tag in ('mimic', 'safety_controller'):
-            consumers = ('mujoco', 'joint_state_publisher')
-            ignored = ('; joint_state_publisher ignores a <' + tag + '> that is not alone')
-        self._report('element-duplicate', Severity.WARNING, owner,
-                     f'<{local_name(parent.tag)}> has a second <{tag}> (the first is at '
-                     f'{self._locate(first)}); urdfdom and urdf_parser_py read the first, '
-                     f'MuJoCo refuses the file{ignored}', child,
-                     f'remove the second <{tag}>', consumers)
-
-    # -- values ---------------------------------------------------------------------------
-    def _number(self, node: Element, attribute: str, owner: str, default: float | None,
-                required: bool = False) -> float | None:
-        text = node.get(attribute)
-        if text is None:
-            if required:
-                self._report('attribute-missing', Severity.ERROR, owner,
-                             f'<{local_name(node.tag)}> has no {attribute}', node)
-            return default
-        value = self._scalars.get(text)
-        if value is not None:
-            return value
-        try:
-            value = float(text)
-        except ValueError:
-            self._report('number-invalid', Severity.ERROR, owner,
-                         f'<{local_name(node.tag)} {attribute}="{text}">: not a number', node)
-            return default
-        if not _isfinite(value):
-            self._report('number-not-finite', Severity.ERROR, owner,
-                         f'<{local_name(node.tag)} {attribute}="{text}">: not finite', node)
-        else:
-            self._scalars[text] = value
-        return value
-
-    def _float(self, node: Element, attribute: str, owner: str, default: float,
-               required: bool = False) -> float:
-        value = self._number(node, attribute, owner, default, required)
-        return default if value is None else value
-
-    def _numbers(self, node: Element, attribute: str, owner: str, default: tuple[float, ...],
-                 required: bool = False) -> tuple[float, ...]:
-        text = node.get(attribute)
-        if text is None:
-            if required:
-                self._report('attribute-missing', Severity.ERROR, owner,
-                             f'<{local_name(node.tag)}> has no {attribute}', node)
-            return default
-        values = self._vectors.get(text)
-        if values is not None and len(values) == len(default):
-            return values
-        try:
-            values = tuple(map(float, text.split()))
-        except ValueError:
-            self._report('number-invalid', Severity.ERROR, owner,
-                         f'<{local_name(node.tag)} {attribute}="{text}">: not numbers', node)
-            return default
-        if len(values) != len(default):
-            self._report('vector-size', Severity.ERROR, owner,
-                         f'<{local_name(node.tag)} {attribute}="{text}">: expected '
-                         f'{len(default)} numbers, got {len(values)}', node)
-            return default
-        # A finite sum means every value is finite (NaN and inf propagate); a sum that
-        # overflows is decided value by value.
-        if not _isfinite(sum(values)) and not all(map(_isfinite, values)):
-            self._report('number-not-finite', Severity.ERROR, owner,
-                         f'<{local_name(node.tag)} {attribute}="{text}">: not finite', node)
-        else:
-            self._vectors[text] = values
-        return values
-
-    def _vector3(self, node: Element, attribute: str, owner: str, default: Vector3,
-                 required: bool = False) -> Vector3:
-        x, y, z = self._numbers(node, attribute, owner, default, required)
-        return (x, y, z)
-
-    def _name(self, node: Element, kind: str, owner: str) -> str:
-        name = node.get('name')
-        if not name:
-            self._report('attribute-missing', Severity.ERROR, owner,
-                         f'<{kind}> has no name', node)
-            return ''
-        return str(name)
-
-    # -- attributes and elements URDF does not define ---------------------------------------
-    def _check_attributes(self, node: Element, tag: str, owner: str) -> None:
-        """Report attributes of ``node`` (local tag ``tag``) that URDF does not define."""
-        known = KNOWN_ATTRIBUTES.get(tag)
-        if known is None:
-            return
-        for attribute in node.keys():
-            if attribute not in known:
-                self._report('unknown-attribute', Severity.INFO, owner,
-                             f'<{tag}> attribute "{attribute}" is not part of URDF (ignored)',
-                             node)
-
-    def _unknown(self, node: Element, owner: str, where: str) -> None:
-        self._report('unknown-element', Severity.INFO, owner,
-                     f'<{node.tag}> is not part of URDF {where} (kept, ignored)', node)
+def all_finite(values: tuple[float, ...]) -> bool:
+    """Whether every value is finite (neither NaN nor infinite)."""
+    # A finite sum means every value is finite (NaN and inf propagate); a sum that overflows
+    # is decided value by value.
+    return _isfinite(sum(values)) or all(map(_isfinite, values))
