@@ -16,6 +16,7 @@ Run: ``.venv/bin/python bench/bench_fk.py`` (``--repo DIR`` measures another che
 from __future__ import annotations
 
 import argparse
+import inspect
 from pathlib import Path
 import re
 import sys
@@ -54,9 +55,13 @@ def main() -> None:
     sys.path.insert(0, str(options.repo))
     import pinocchio as pin
 
-    from urdf_tools_ros.core.description.loader import load
-    from urdf_tools_ros.core.kinematics.limits import effective_limits
-    from urdf_tools_ros.core.kinematics.forward import KinematicModel
+    # Import paths both layouts have (the flat core/ before issue 11 and the packages after).
+    from urdf_tools_ros.core.description import load
+    from urdf_tools_ros.core.kinematics import KinematicModel
+    try:
+        from urdf_tools_ros.core.kinematics.limits import effective_limits
+    except ImportError:  # the flat layout: core/joint_limits.py
+        from urdf_tools_ros.core.joint_limits import effective_limits  # type: ignore
 
     core = options.repo / 'urdf_tools_ros' / 'core'
     print(f'checkout {options.repo}: urdf_tools_ros/core {lines_of_code(core)} lines')
@@ -65,6 +70,9 @@ def main() -> None:
     rng = np.random.default_rng(0)
     for name in ROBOTS:
         description = load(MODELS / name)
+        engines = {'': {}}
+        if 'backend' in inspect.signature(KinematicModel).parameters:  # before issue 11
+            engines = {' numpy': {'backend': 'numpy'}, ' numba': {'backend': 'numba'}}
         model = KinematicModel(description.robot)
         values = np.empty((BATCH, model.nq))
         for index, variable in enumerate(model.variable_names):
@@ -76,7 +84,10 @@ def main() -> None:
             values[:, index] = rng.uniform(limits.slider_lower, limits.slider_upper, BATCH)
         one = best(lambda: model.link_pose_array(values[0]), 2000)
         tf = best(lambda: model.joint_transform_arrays(values[0]), 2000)
-        batch = best(lambda: model.link_pose_batch(values), 7)
+        batches = {}
+        for engine, options in engines.items():
+            engine_model = KinematicModel(description.robot, **options)
+            batches[engine] = best(lambda: engine_model.link_pose_batch(values), 7)
         reference = pin.buildModelFromXML(_MIMIC.sub('', description.xml))
         data = reference.createData()
         qs = [pin.randomConfiguration(reference) for _ in range(BATCH)]
@@ -86,9 +97,10 @@ def main() -> None:
                 pin.framesForwardKinematics(reference, data, q)
 
         pinocchio = best(loop, 7)
-        print(f'{name.split(".")[0]:<16} {len(model.link_names):>5} {one * 1e6:>7.1f}µs '
-              f'{tf * 1e6:>7.1f}µs {BATCH / batch:>10,.0f} {BATCH / pinocchio:>11,.0f} '
-              f'{pinocchio / batch:>5.2f}×')
+        for engine, batch in batches.items():
+            print(f'{name.split(".")[0] + engine:<16} {len(model.link_names):>5} '
+                  f'{one * 1e6:>7.1f}µs {tf * 1e6:>7.1f}µs {BATCH / batch:>10,.0f} '
+                  f'{BATCH / pinocchio:>11,.0f} {pinocchio / batch:>5.2f}×')
 
 
 if __name__ == '__main__':

@@ -286,7 +286,8 @@ class FkPlan:
         self.frames = np.stack([info[link][1] if link in info else np.eye(4) for link in order])
         self.fixed = np.stack([info[link][2] if link in info else np.eye(4) for link in order])
         self.axes = np.zeros((count, 3))
-        self.src = np.full(count, self.nq, dtype=np.intp)   # index nq reads a constant 0
+        # Links without a one-DOF joint read variable 0 times 0 (values are finite), so θ = 0.
+        self.src = np.zeros(count, dtype=np.intp)
         self.mult = np.zeros(count)
         self.off = np.zeros(count)
         for index, link in enumerate(order):
@@ -346,6 +347,10 @@ class FkPlan:
                 terms = motion_terms(kind, self.axes[index])
                 self.coef[index] = self.fixed[index] @ terms
                 self.frame_coef[index] = self.frames[index] @ terms
+        #: ``coef`` as three C-contiguous (L, 4, 4) arrays ``F A``, ``F B``, ``F C`` (elementwise
+        #: arithmetic on contiguous operands, not on strided views of ``coef``).
+        a, b, c = (np.ascontiguousarray(self.coef[:, term]) for term in range(3))
+        self.terms = (a, b, c)
         self.prismatic = np.array([index for index, kind in enumerate(self.kinds)
                                    if kind == 'prismatic'], dtype=np.intp)
         self.general = tuple(index for index, kind in enumerate(self.kinds)
@@ -369,8 +374,10 @@ class FkPlan:
         """
         src, mult, off, prismatic = self._moving_terms if moving else \
             (self.src, self.mult, self.off, self.prismatic)
-        extended = np.concatenate([values, np.zeros(values.shape[:-1] + (1,))], axis=-1)
-        theta = extended[..., src] * mult + off
+        if self.nq:
+            theta = values[..., src] * mult + off
+        else:
+            theta = np.broadcast_to(off, values.shape[:-1] + off.shape).copy()
         sine = np.sin(theta)
         if prismatic.size:
             sine[..., prismatic] = theta[..., prismatic]

@@ -79,10 +79,13 @@ class KinematicModel:
         self._moving = [(names[index], int(index)) for index in plan.moving]
         self._fixed = {names[index]: plan.frames[index].copy() for index in plan.fixed_links}
         self._moving_names = tuple(name for name, _ in self._moving)
-        #: (M, 3, 4, 4) ``origin @ (A, B, C)`` of the moving joints, for joint transforms.
-        self._moving_coef = plan.frame_coef[plan.moving]
+        #: ``origin @ A``, ``origin @ B``, ``origin @ C`` (M, 4, 4) of the moving joints, for
+        #: joint transforms; C-contiguous.
+        a, b, c = (np.ascontiguousarray(plan.frame_coef[plan.moving, term]) for term in range(3))
+        self._moving_terms = (a, b, c)
         self._moving_general = tuple((row, int(index)) for row, index in enumerate(plan.moving)
                                      if plan.kinds[index] in ('floating', 'planar'))
+        self._general = tuple((index, index) for index in plan.general)
         self._batch_groups = tuple(tuple(_BatchGroup(plan, group) for group in level.groups)
                                    for level in plan.levels)
         fixed = list(self._fixed.values())
@@ -235,11 +238,26 @@ class KinematicModel:
         """(L, 4, 4) ``F_l M_l`` (``F_l``: the constant frame from the link's anchor)."""
         plan = self._plan
         cos, sine = plan.theta(values)
-        coef = plan.coef
-        result: FloatArray = coef[:, 0] + cos[:, None, None] * coef[:, 1] + \
-            sine[:, None, None] * coef[:, 2]
-        for index in plan.general:
-            result[index] = plan.fixed[index] @ general_motion(plan, index, values[None])[0]
+        return self._combine(plan.terms, cos, sine, plan.fixed, self._general, values)
+
+    def _combine(self, terms: tuple[FloatArray, FloatArray, FloatArray], cos: FloatArray,
+                 sine: FloatArray, frames: FloatArray, general: tuple[tuple[int, int], ...],
+                 values: FloatArray) -> FloatArray:
+        """
+        ``A + cos(θ) B + s(θ) C`` per row, then ``frame @ M(q)`` for floating and planar rows.
+
+        :param terms: Three (R, 4, 4) C-contiguous arrays ``A, B, C``.
+        :param cos, sine: (R,) from :meth:`FkPlan.theta`.
+        :param general: ``(row, link)`` of the floating and planar links.
+        :return: (R, 4, 4), a new array.
+        """
+        plan = self._plan
+        a, b, c = terms
+        result: FloatArray = b * cos[:, None, None]
+        result += a
+        result += c * sine[:, None, None]
+        for row, index in general:
+            result[row] = frames[index] @ general_motion(plan, index, values[None])[0]
         return result
 
     def link_pose_array(self, positions: Positions = None) -> FloatArray:
@@ -301,12 +319,8 @@ class KinematicModel:
         """(M, 4, 4) ``T_parent_child = origin @ M(q)`` of the moving joints (a new array)."""
         plan = self._plan
         cos, sine = plan.theta(values, moving=True)
-        cos, sine = cos[:, None, None], sine[:, None, None]
-        coef = self._moving_coef
-        result: FloatArray = coef[:, 0] + cos * coef[:, 1] + sine * coef[:, 2]
-        for row, index in self._moving_general:
-            result[row] = plan.frames[index] @ general_motion(plan, index, values[None])[0]
-        return result
+        return self._combine(self._moving_terms, cos, sine, plan.frames, self._moving_general,
+                             values)
 
     def fixed_joint_transforms(self) -> dict[str, FloatArray]:
         """``{joint: T_parent_child}`` (4, 4) float64 of every fixed joint (for /tf_static)."""
