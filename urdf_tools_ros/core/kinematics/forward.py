@@ -418,12 +418,12 @@ class KinematicModel:
                 target = buffer[start:stop, :3]  # (k, 3, 4, N)
                 if group.kind == 'revolute':
                     theta = (extended[group.src] * group.mult + group.off)[:, None, None, :]
-                    turned = product[:, :, group.b] * np.cos(theta)
+                    turned = target[:, :, group.turned_columns]  # a view: written in place
+                    np.multiply(product[:, :, group.b], np.cos(theta), out=turned)
                     turned += product[:, :, group.c] * np.sin(theta)
                     if group.a_also is not None:
                         into, source = group.a_also
                         turned[:, :, into] += product[:, :, source]
-                    target[:, :, group.turned_columns] = turned
                     target[:, :, group.a_only_at] = product[:, :, group.a_only_from]
                 elif group.kind == 'prismatic':
                     theta = (extended[group.src] * group.mult + group.off)[:, None, :]
@@ -457,9 +457,12 @@ Index = slice | list[int]
 
 
 def _as_slice(indices: list[int]) -> Index:
-    """``indices`` as a slice when they are consecutive, else the list itself."""
-    if indices and indices == list(range(indices[0], indices[-1] + 1)):
-        return slice(indices[0], indices[-1] + 1)
+    """``indices`` as a slice when they are evenly spaced (a view, not a copy), else the list."""
+    if len(indices) == 1:
+        return slice(indices[0], indices[0] + 1)
+    step = indices[1] - indices[0] if len(indices) > 1 else 0
+    if step > 0 and indices == list(range(indices[0], indices[-1] + 1, step)):
+        return slice(indices[0], indices[-1] + 1, step)
     return indices
 
 
@@ -501,8 +504,13 @@ class _BatchGroup:
         else:
             parts = [coef[:, 0]]
         self.columns = np.ascontiguousarray(np.concatenate(parts, axis=1))[:, None]
-        if group.kind == 'revolute':  # index lists that are runs become slices (views)
-            self.turned_columns: Index = _as_slice(turned)
+        if group.kind == 'revolute':  # evenly spaced index lists become slices (views)
+            # Every subset of the columns (0, 1, 2) is evenly spaced, so this is a slice and
+            # target[..., turned_columns] a view the batch writes into.
+            columns = _as_slice(turned)
+            if not isinstance(columns, slice):
+                raise ValueError(f'rotation columns {turned} are not evenly spaced')
+            self.turned_columns = columns
             self.a_only_at: Index = _as_slice(self.a_only_columns)
             self.a_only_from: Index = _as_slice(self.a_only)
         self.src = plan.src[group.start:group.stop]
