@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+import subprocess
+import sys
+import textwrap
 
 from conftest import REPO
 
@@ -121,3 +124,38 @@ def test_nodes_use_only_the_public_gui() -> None:
              if layer(module) == 'nodes' for target in targets
              if layer(target) == 'gui' and target != 'urdf_tools_ros.gui.viewer']
     assert wrong == []
+
+
+def test_public_api_is_one_import_away_and_lazy() -> None:
+    """``urdf_tools_ros.core`` re-exports the API lazily: importing it loads none of it."""
+    script = textwrap.dedent("""
+        import sys
+        import urdf_tools_ros.core as core
+        loaded = sorted(name for name in ('numpy', 'lxml', 'xacro', 'urdf_parser_py',
+                                          'urdf_tools_ros.core.description.loader',
+                                          'urdf_tools_ros.core.kinematics.forward')
+                        if name in sys.modules)
+        from urdf_tools_ros.core import (check_description, JointStateTable, KinematicModel,
+                                         load, RobotDescriptionError)
+        from urdf_tools_ros.core.checks import check_description as checks_check
+        from urdf_tools_ros.core.description import load as description_load
+        from urdf_tools_ros.core.joint_state import JointStateTable as joint_state_table
+        from urdf_tools_ros.core.kinematics import KinematicModel as kinematics_model
+        same = (load is description_load, check_description is checks_check,
+                JointStateTable is joint_state_table, KinematicModel is kinematics_model,
+                issubclass(RobotDescriptionError, Exception))
+        missing = [name for name in core.__all__ if not hasattr(core, name)]
+        try:
+            core.no_such_name
+            unknown = 'no error'
+        except AttributeError as exc:
+            unknown = str(exc)
+        print(loaded, same, missing, unknown, sep='|')
+    """)
+    done = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True,
+                          cwd=REPO, check=True)
+    loaded, same, missing, unknown = done.stdout.strip().split('|')
+    assert loaded == '[]'
+    assert same == '(True, True, True, True, True)'
+    assert missing == '[]'
+    assert 'no_such_name' in unknown
