@@ -23,7 +23,7 @@ if ROS_MISSING is None:
     from tf2_msgs.msg import TFMessage
 
     from urdf_tools_ros.nodes.joint_state_publisher import JointStatePublisherNode
-    from urdf_tools_ros.ros import qos
+    from urdf_tools_ros.ros import parameters, qos
 
 pytestmark = requires_ros
 
@@ -130,6 +130,41 @@ def test_new_description_resets_and_garbage_keeps_the_table(ros: RosGraph) -> No
 def test_delta_sweeps(ros: RosGraph) -> None:
     _, _, states = start(ros, delta=0.05)
     assert wait_for(lambda: len({positions(m)['shoulder'] for m in states.messages}) > 3)
+
+
+def test_parameters_typed_as_joint_state_publisher_takes_them(ros: RosGraph) -> None:
+    """A double rate, an integer delta, zeros and dependent_joints of unknown joints (issue 12)."""
+    node, _, states = start(ros, rate=40.0, delta=1,
+                            **{'zeros.not_a_joint': 0.3, 'dependent_joints.ghost.parent': 'x',
+                               'dependent_joints.ghost.factor': 2.0})
+    assert wait_for(lambda: len(states.messages) > 5)
+    assert node.get_parameter('rate').value == 40.0
+    assert node.get_parameter('delta').value == 1
+    # delta 1 rad per publication: the shoulder sweeps to its ends and back
+    assert wait_for(lambda: len({positions(m)['shoulder'] for m in states.messages}) > 2)
+    for name in ('zeros.not_a_joint', 'dependent_joints.ghost.parent',
+                 'dependent_joints.ghost.factor'):
+        assert node.has_parameter(name), name
+    # source_list is set (to []), so ros2 param get / dump show it
+    assert list(node.get_parameter('source_list').value) == []
+
+
+@pytest.mark.parametrize('name, bad', [('rate', 0), ('rate', -5.0), ('rate', 'fast'),
+                                       ('use_mimic_tags', 'notabool'), ('delta', 'x'),
+                                       ('source_list', 3), ('gui_port', 1.5)])
+def test_a_bad_value_is_warned_and_the_default_used(ros: RosGraph, name: str,
+                                                    bad: object) -> None:
+    node, _, states = start(ros, **{name: bad, 'rate': 50} if name != 'rate' else {name: bad})
+    default = parameters.spec(parameters.JOINT_STATE_PARAMETERS, name).default
+    value = node.get_parameter(name).value
+    assert (list(value) if name == 'source_list' else value) == default
+    assert wait_for(lambda: states.messages)  # the node runs and publishes
+
+
+def test_a_large_rate_is_taken(ros: RosGraph) -> None:
+    node, _, states = start(ros, rate=2000)
+    assert node.get_parameter('rate').value == 2000
+    assert wait_for(lambda: len(states.messages) > 50)
 
 
 def test_bad_clamp_is_refused_at_start(ros: RosGraph) -> None:

@@ -67,6 +67,9 @@ class JointStatePublisherNode(Node):
     """
 
     def __init__(self, node_name: str = 'joint_state_publisher', **kwargs: Any) -> None:
+        # As joint_state_publisher: every override is a parameter (zeros.<joint> and
+        # dependent_joints.<joint>.* of any joint show in ros2 param list).
+        kwargs.setdefault('automatically_declare_parameters_from_overrides', True)
         super().__init__(node_name, **kwargs)
         parameters.declare(self, parameters.JOINT_STATE_PARAMETERS)
         self._settings = parameters.settings(self, parameters.JointStateSettings)

@@ -147,6 +147,13 @@ class TfBroadcasterNode(Node):
 
     def _on_set_parameters(self, changes: list[Parameter]) -> SetParametersResult:
         given = {change.name: change.value for change in changes}
+        for name, new in given.items():
+            try:
+                reason = parameters.problem(parameters.spec(parameters.TF_PARAMETERS, name), new)
+            except KeyError:
+                continue
+            if reason is not None:
+                return SetParametersResult(successful=False, reason=f'{name}: {new!r} {reason}')
         frames = self._frames
         if 'robot_description' in given:
             if self._description_publisher is None:

@@ -8,25 +8,33 @@ Names follow robot_state_publisher (``robot_description``, ``publish_frequency``
 where the role is the same, with their defaults. A parameter that a node only reads at start is
 read-only, so ``ros2 param set`` says so instead of silently doing nothing.
 
-A string-array parameter whose default is empty is declared by type and left unset (ROS cannot
-type an empty list); :func:`value` reads it as ``[]``.
+Values at start are taken as joint_state_publisher takes them: a number parameter accepts an
+integer or a double (``rate:=20.0``, ``delta:=1``), and a value of the wrong type or out of range
+(``use_mimic_tags:=notabool``, ``rate:=0``) is logged with its name and the default is used
+instead, never a traceback (:func:`declare`). Overrides of names no table declares
+(``zeros.<joint>`` and ``dependent_joints.<joint>.*`` of joints not in the robot) are declared
+too when the node is made with ``automatically_declare_parameters_from_overrides``, as
+joint_state_publisher is. An empty string-array default (``source_list``) is declared with the
+value ``[]``, so that ``ros2 param get`` and ``ros2 param dump`` show it; :func:`value` reads it as
+``[]``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+import math
 from typing import Any, TypeVar
 
 from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
-from rclpy.exceptions import InvalidParameterException, ParameterException
+from rclpy.exceptions import (InvalidParameterException, InvalidParameterTypeException,
+                              InvalidParameterValueException, ParameterException)
 from rclpy.node import Node
-from rclpy.parameter import Parameter
 
 __all__ = ['CLAMP_CHOICES', 'DESCRIPTION_PARAMETERS', 'DescriptionSettings',
            'JOINT_STATE_PARAMETERS', 'JointStateSettings', 'ParameterSpec', 'TF_PARAMETERS',
-           'TfSettings', 'ZEROS_PREFIX', 'declare', 'declare_zeros', 'descriptor', 'settings',
-           'spec', 'value', 'values']
+           'TfSettings', 'ZEROS_PREFIX', 'declare', 'declare_zeros', 'descriptor', 'problem',
+           'settings', 'spec', 'value', 'values']
 
 ParameterValue = bool | int | float | str | list[str]
 
@@ -48,7 +56,9 @@ class ParameterSpec:
     :ivar minimum: Lower end of the allowed range (numbers), inclusive.
     :ivar maximum: Upper end of the allowed range (numbers), inclusive.
     :ivar constraints: Further constraints in words (ParameterDescriptor.additional_constraints).
-    :ivar dynamic_typing: Takes more than one type (see the description).
+    :ivar dynamic_typing: Takes more than one type (see the description); an integer
+        parameter with it takes a double too. A double parameter takes an integer too.
+    :ivar above: Exclusive lower bound (numbers), e.g. 0 for a rate that must be positive.
     """
 
     name: str
@@ -59,13 +69,19 @@ class ParameterSpec:
     maximum: float | None = None
     constraints: str = ''
     dynamic_typing: bool = False
+    above: float | None = None
+
+    @property
+    def is_number(self) -> bool:
+        """An integer or double parameter (its default is a number, not a bool)."""
+        return isinstance(self.default, (int, float)) and not isinstance(self.default, bool)
 
 
 def descriptor(item: ParameterSpec) -> ParameterDescriptor:
     """The ``rcl_interfaces/ParameterDescriptor`` of a spec."""
     result = ParameterDescriptor(description=item.description, read_only=item.read_only,
                                  additional_constraints=item.constraints,
-                                 dynamic_typing=item.dynamic_typing)
+                                 dynamic_typing=item.dynamic_typing or item.is_number)
     if item.minimum is not None and item.maximum is not None:
         if isinstance(item.default, bool):
             pass
@@ -109,16 +125,18 @@ DESCRIPTION_PARAMETERS: tuple[ParameterSpec, ...] = (
 
 #: The joint-state publisher node (joint_state_publisher's names and defaults).
 JOINT_STATE_PARAMETERS: tuple[ParameterSpec, ...] = (
-    ParameterSpec('rate', 10, 'Publish rate of joint_states, Hz.', minimum=1, maximum=1000),
+    ParameterSpec('rate', 10, 'Publish rate of joint_states, Hz (an integer or a double).',
+                  constraints='> 0', dynamic_typing=True, above=0.0),
     ParameterSpec('source_list', [],
-                  'sensor_msgs/JointState topics whose values are merged by joint name.'),
+                  'sensor_msgs/JointState topics whose values are merged by joint name.',
+                  dynamic_typing=True),
     ParameterSpec('use_mimic_tags', True,
                   'Derive joints with a <mimic> tag from their source joint.'),
     ParameterSpec('use_smallest_joint_limits', True,
                   'Narrow joint ranges by the safety_controller soft limits.'),
     ParameterSpec('delta', 0.0,
                   'Move every joint by this much at each publication, turning back at the ends '
-                  'of its range (rad or m; 0: still).', minimum=0.0, maximum=1.0),
+                  'of its range (rad or m; 0 or less: still).'),
     ParameterSpec('publish_default_positions', True,
                   'Publish positions before any source gives them.'),
     ParameterSpec('publish_default_velocities', False,
@@ -174,18 +192,74 @@ def spec(specs: Iterable[ParameterSpec], name: str) -> ParameterSpec:
     raise KeyError(name)
 
 
-def declare(node: Node, specs: Sequence[ParameterSpec]) -> None:
+def problem(item: ParameterSpec, given: Any) -> str | None:
+    """
+    Why ``given`` is no value for ``item``, or ``None`` when it is one.
+
+    A bool parameter takes a bool; an integer parameter an integer (and a double with
+    ``dynamic_typing``); a double parameter an integer or a double; numbers finite and within
+    ``minimum``, ``maximum`` (inclusive) and above ``above``; a string a string; a string array
+    a list of strings (an empty byte array, how ROS types ``[]``, counts as an empty list).
+    """
+    default = item.default
+    if isinstance(default, bool):
+        return None if isinstance(given, bool) else 'is not true or false'
+    if item.is_number:
+        if isinstance(given, bool) or not isinstance(given, (int, float)) \
+                or not math.isfinite(given):
+            return 'is not a number'
+        if isinstance(default, int) and not item.dynamic_typing and not isinstance(given, int):
+            return 'is not an integer'
+        if item.above is not None and not given > item.above:
+            return f'is not above {item.above:g}'
+        if item.minimum is not None and given < item.minimum or \
+                item.maximum is not None and given > item.maximum:
+            return f'is not within [{item.minimum:g}, {item.maximum:g}]'
+        return None
+    if isinstance(default, list):
+        if isinstance(given, (list, tuple)) and all(isinstance(entry, str) for entry in given) \
+                or type(given).__name__ == 'array' and len(given) == 0:
+            return None
+        return 'is not a list of strings'
+    if item.dynamic_typing:
+        return None
+    return None if isinstance(given, str) else 'is not a string'
+
+
+def declare(node: Node, specs: Sequence[ParameterSpec]) -> list[str]:
     """
     Declare ``specs`` on ``node``; overrides (``-p``, ``--params-file``) give the values.
 
-    :raises rclpy.exceptions.InvalidParameterTypeException: for an override of the wrong type.
-    :raises rclpy.exceptions.InvalidParameterValueException: for one out of range.
+    An override that is no value for its spec (:func:`problem`, or refused by rclpy) is logged
+    as a warning with the parameter's name, and the default is used instead. A parameter
+    already declared from an override (``automatically_declare_parameters_from_overrides``) is
+    declared again with its spec's descriptor, its override checked the same way.
+
+    :return: The warnings logged, one per refused override.
     """
+    warnings: list[str] = []
     for item in specs:
-        if isinstance(item.default, list) and not item.default:
-            node.declare_parameter(item.name, Parameter.Type.STRING_ARRAY, descriptor(item))
-        else:
-            node.declare_parameter(item.name, item.default, descriptor(item))
+        # First as a plain dynamic parameter, to see the override of any type; then as its spec
+        # says (read-only parameters cannot be declared twice), with the default when refused.
+        if not node.has_parameter(item.name):
+            node.declare_parameter(item.name, item.default,
+                                   ParameterDescriptor(dynamic_typing=True))
+        given = node.get_parameter(item.name).value
+        reason = problem(item, given)
+        node.undeclare_parameter(item.name)
+        try:
+            node.declare_parameter(item.name, item.default, descriptor(item),
+                                   ignore_override=reason is not None)
+        except (InvalidParameterTypeException, InvalidParameterValueException) as exc:
+            reason = str(exc)
+            node.declare_parameter(item.name, item.default, descriptor(item),
+                                   ignore_override=True)
+        if reason is None:
+            continue
+        warning = f'parameter {item.name}: {given!r} {reason}; using the default {item.default!r}'
+        node.get_logger().warning(warning)
+        warnings.append(warning)
+    return warnings
 
 
 def value(node: Node, name: str) -> Any:
@@ -223,7 +297,7 @@ class DescriptionSettings:
 class JointStateSettings:
     """The joint-state publisher's parameters at start (:data:`JOINT_STATE_PARAMETERS`)."""
 
-    rate: float                  # Hz
+    rate: float                  # Hz, > 0
     source_list: tuple[str, ...]
     use_mimic_tags: bool
     use_smallest_joint_limits: bool
@@ -259,8 +333,14 @@ def settings(node: Node, kind: type[_Settings]) -> _Settings:
 
     Lists become tuples; each field has the type its annotation says.
     """
-    given: dict[str, Any] = {name: tuple(item) if isinstance(item, list) else item
-                             for name, item in values(node, SETTINGS_TABLES[kind]).items()}
+    given: dict[str, Any] = {}
+    for item in SETTINGS_TABLES[kind]:
+        current = value(node, item.name)
+        if isinstance(current, list):
+            current = tuple(current)
+        elif isinstance(item.default, float) or item.name == 'rate':
+            current = float(current)
+        given[item.name] = current
     return kind(**given)
 
 
