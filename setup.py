@@ -51,6 +51,7 @@ setup(
             'check = urdf_tools_ros.cli.main:check_main',
             'robot_description = urdf_tools_ros.nodes.entry:robot_description',
             'joint_state_publisher = urdf_tools_ros.nodes.entry:joint_state_publisher',
+            'joint_state_publisher_gui = urdf_tools_ros.nodes.entry:joint_state_publisher_gui',
             'tf_broadcaster = urdf_tools_ros.nodes.entry:tf_broadcaster',
             'robot_state_publisher = urdf_tools_ros.nodes.entry:robot_state_publisher',
         ],

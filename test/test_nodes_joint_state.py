@@ -161,6 +161,38 @@ def test_a_bad_value_is_warned_and_the_default_used(ros: RosGraph, name: str,
     assert wait_for(lambda: states.messages)  # the node runs and publishes
 
 
+def test_description_file_argument_is_used_before_the_topic(ros: RosGraph, tmp_path: Any,
+                                                            capfd: Any) -> None:
+    """``joint_state_publisher robot.urdf``: the file's joints, then the topic's (as upstream)."""
+    path = tmp_path / 'robot.urdf'
+    path.write_text(MIMIC_URDF)
+    node = ros.add(lambda **kwargs: JointStatePublisherNode(description_file=str(path),
+                                                            **kwargs), parameters={'rate': 50})
+    states = ros.subscribe(JointState, 'joint_states', qos.JOINT_STATES_SUBSCRIPTION)
+    assert wait_for(lambda: states.messages)
+    assert list(states.last.name) == ALL_JOINTS
+    assert 'Waiting for robot_description' not in capfd.readouterr().err
+    ros.publisher(String, 'robot_description', qos.LATCHED_DESCRIPTION).publish(
+        String(data=MIMIC_URDF.replace('"shoulder"', '"shoulder2"')))
+    assert wait_for(lambda: 'shoulder2' in states.last.name)
+    assert node.table is not None
+
+
+def test_without_a_description_it_says_it_waits(ros: RosGraph, capfd: Any) -> None:
+    _, _, states = start(ros, xml=None)
+    assert wait_for(lambda: 'Waiting for robot_description to be published on the '
+                    'robot_description topic' in capfd.readouterr().err, timeout=5.0)
+    assert states.messages == []
+
+
+def test_a_robot_without_moving_joints_publishes_nothing(ros: RosGraph) -> None:
+    fixed = MIMIC_URDF.split('<joint')[0] + '</robot>'
+    node, _, states = start(ros, xml=fixed)
+    assert wait_for(lambda: node.table is not None)
+    settle(0.5)
+    assert states.messages == []
+
+
 def test_a_large_rate_is_taken(ros: RosGraph) -> None:
     node, _, states = start(ros, rate=2000)
     assert node.get_parameter('rate').value == 2000

@@ -41,6 +41,11 @@ def joint_state_publisher() -> None:
     _node_module('joint_state_publisher').main()
 
 
+def joint_state_publisher_gui() -> None:
+    """Run the joint-state publisher with the browser slider page on."""
+    _node_module('joint_state_publisher').gui_main()
+
+
 def tf_broadcaster() -> None:
     """Run the TF broadcaster node."""
     _node_module('tf_broadcaster').main()

@@ -25,13 +25,16 @@ one shows what TF says. A new description forgets the ``/tf`` transforms (not th
 
 from __future__ import annotations
 
+import argparse
+import sys
 from typing import Any
 
 from rclpy.node import Node
+from rclpy.utilities import remove_ros_args
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 
-from ..core.description.loader import load_string, RobotDescription
+from ..core.description.loader import load_string, MAX_DESCRIPTION_BYTES, RobotDescription
 from ..core.description.packages import ament_package_locator
 from ..core.errors import RobotDescriptionError
 from ..core.findings import Finding
@@ -42,7 +45,7 @@ from ..ros.clock import steady_timer, warn_without_sim_clock
 from ..ros.spin import spin_node
 from ..ros.tf_listener import TfListener
 
-__all__ = ['JointStatePublisherNode', 'VIEW_RATE', 'main']
+__all__ = ['JointStatePublisherNode', 'VIEW_RATE', 'gui_main', 'main']
 
 _WARN_PERIOD = 5.0  # s between two warnings about refused source values
 #: Largest rate at which the 3D view of the ``gui`` page is posed from TF, Hz.
@@ -66,12 +69,15 @@ class JointStatePublisherNode(Node):
         :data:`~urdf_tools_ros.ros.parameters.CLAMP_CHOICES`.
     """
 
-    def __init__(self, node_name: str = 'joint_state_publisher', **kwargs: Any) -> None:
+    def __init__(self, node_name: str = 'joint_state_publisher', *,
+                 description_file: str | None = None, gui: bool = False,
+                 **kwargs: Any) -> None:
         # As joint_state_publisher: every override is a parameter (zeros.<joint> and
         # dependent_joints.<joint>.* of any joint show in ros2 param list).
         kwargs.setdefault('automatically_declare_parameters_from_overrides', True)
         super().__init__(node_name, **kwargs)
-        parameters.declare(self, parameters.JOINT_STATE_PARAMETERS)
+        parameters.declare(self, parameters.JOINT_STATE_GUI_PARAMETERS if gui
+                           else parameters.JOINT_STATE_PARAMETERS)
         self._settings = parameters.settings(self, parameters.JointStateSettings)
         self._gui = self._settings.gui  # switched off when the page cannot be served
         try:
@@ -85,6 +91,12 @@ class JointStatePublisherNode(Node):
         self._view_key: object = None
         self._publisher = self.create_publisher(JointState, 'joint_states',
                                                 qos.JOINT_STATES_PUBLISHER)
+        if description_file is not None:
+            self._read_description_file(description_file)
+        if self._table is None:
+            self.get_logger().info('Waiting for robot_description to be published on the '
+                                   'robot_description topic...')
+        # Always: a description published later replaces the one of the file (as upstream).
         self.create_subscription(String, 'robot_description', self._on_robot_description,
                                  qos.LATCHED_DESCRIPTION)
         for topic in self._settings.source_list:
@@ -124,10 +136,23 @@ class JointStatePublisherNode(Node):
             self.get_logger().warning('zeros refused: ' + _describe(list(table.refused_zeros)))
         return table
 
-    def _on_robot_description(self, msg: String) -> None:
+    def _read_description_file(self, path: str) -> None:
+        """Use the description in file ``path`` (the command-line argument, as upstream)."""
         try:
-            description = load_string(conversions.description_from_msg(msg),
-                                      '<robot_description>', is_xacro=False,
+            with open(path, 'rb') as stream:
+                text = stream.read(MAX_DESCRIPTION_BYTES + 1).decode('utf-8')
+        except (OSError, UnicodeDecodeError) as exc:
+            self.get_logger().error(f'{path}: cannot read the description ({exc})')
+            return
+        self._use_description(text, path)
+
+    def _on_robot_description(self, msg: String) -> None:
+        self._use_description(conversions.description_from_msg(msg), '<robot_description>')
+
+    def _use_description(self, text: str, filename: str) -> None:
+        """Make the table of a description and publish it; keep the previous one on error."""
+        try:
+            description = load_string(text, filename, is_xacro=False,
                                       locator=ament_package_locator)
             table = self._make_table(description)
         except RobotDescriptionError as exc:
@@ -157,7 +182,7 @@ class JointStatePublisherNode(Node):
 
     def _on_timer(self) -> None:
         table = self._table
-        if table is None:
+        if table is None or not table.names:  # as upstream: no empty JointState
             return
         if self._settings.delta > 0.0:
             table.step(self._settings.delta)
@@ -217,9 +242,31 @@ class JointStatePublisherNode(Node):
         super().destroy_node()
 
 
-def main(args: list[str] | None = None) -> None:
-    """Run the joint-state publisher until shut down."""
-    spin_node(JointStatePublisherNode, args)
+def main(args: list[str] | None = None, *, gui: bool = False,
+         node_name: str = 'joint_state_publisher') -> None:
+    """
+    Run the joint-state publisher until shut down.
+
+    Command line as joint_state_publisher's: an optional description file (URDF) to use before
+    any ``robot_description`` arrives, then ROS arguments.
+
+    :param args: The command line (``sys.argv`` when ``None``).
+    :param gui: The ``gui`` parameter's default (``joint_state_publisher_gui``: on).
+    :param node_name: The node's default name.
+    """
+    argv = sys.argv if args is None else args
+    parser = argparse.ArgumentParser(prog=node_name, description=__doc__.split('\n\n')[0])
+    parser.add_argument('description_file', nargs='?', default=None,
+                        help='robot description file (URDF) to use until robot_description '
+                        'is published')
+    options = parser.parse_args(remove_ros_args(args=argv)[1:])
+    spin_node(lambda: JointStatePublisherNode(node_name, gui=gui,
+                                              description_file=options.description_file), args)
+
+
+def gui_main(args: list[str] | None = None) -> None:
+    """Run ``joint_state_publisher_gui``: the joint-state publisher with the slider page on."""
+    main(args, gui=True, node_name='joint_state_publisher_gui')
 
 
 if __name__ == '__main__':

@@ -22,7 +22,7 @@ value ``[]``, so that ``ros2 param get`` and ``ros2 param dump`` show it; :func:
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 import math
 from typing import Any, TypeVar
 
@@ -32,9 +32,9 @@ from rclpy.exceptions import (InvalidParameterException, InvalidParameterTypeExc
 from rclpy.node import Node
 
 __all__ = ['CLAMP_CHOICES', 'DESCRIPTION_PARAMETERS', 'DescriptionSettings',
-           'JOINT_STATE_PARAMETERS', 'JointStateSettings', 'ParameterSpec', 'TF_PARAMETERS',
-           'TfSettings', 'ZEROS_PREFIX', 'declare', 'declare_zeros', 'descriptor', 'problem',
-           'settings', 'spec', 'value', 'values']
+           'JOINT_STATE_GUI_PARAMETERS', 'JOINT_STATE_PARAMETERS', 'JointStateSettings',
+           'ParameterSpec', 'TF_PARAMETERS', 'TfSettings', 'ZEROS_PREFIX', 'declare',
+           'declare_zeros', 'descriptor', 'problem', 'settings', 'spec', 'value', 'values']
 
 ParameterValue = bool | int | float | str | list[str]
 
@@ -160,6 +160,11 @@ JOINT_STATE_PARAMETERS: tuple[ParameterSpec, ...] = (
                   'Prefix of the TF frame ids the slider page follows (the frame_prefix of the '
                   'TF broadcaster); frames without it are ignored.'),
 )
+
+#: ``joint_state_publisher_gui``: the same with ``gui`` on by default.
+JOINT_STATE_GUI_PARAMETERS: tuple[ParameterSpec, ...] = tuple(
+    replace(item, default=True) if item.name == 'gui' else item
+    for item in JOINT_STATE_PARAMETERS)
 
 #: The TF broadcaster node (robot_state_publisher's names and defaults).
 TF_PARAMETERS: tuple[ParameterSpec, ...] = (
