@@ -183,3 +183,23 @@ def test_watch_reloads_include_and_keeps_last_good(ros: RosGraph, tmp_path: Path
     assert wait_for(lambda: 'lower="-2"' in received.last.data)
     time.sleep(0.01)
     assert node.description is not None and node.description.is_xacro
+
+
+def test_findings_are_logged_once_and_a_summary_per_reload(ros: RosGraph, tmp_path: Path,
+                                                           capfd: pytest.CaptureFixture[str]
+                                                           ) -> None:
+    """A reload logs only new findings; each publication logs one summary line (issue 12)."""
+    path = tmp_path / 'robot.urdf'
+    write(path, MIMIC_URDF)
+    _, received, _ = start(ros, model=str(path), watch=True, watch_period=0.05)
+    assert wait_for(lambda: received.messages)
+    edited = MIMIC_URDF.replace('<robot ', '<!-- edited -->\n<robot ', 1)
+    write(path, edited)  # the same findings, one line lower
+    assert wait_for(lambda: '<!-- edited -->' in received.last.data)
+    write(path, MIMIC_URDF.replace('<axis xyz="1 1 0"/>', '<axis xyz="2 0 0"/>'))
+    assert wait_for(lambda: 'xyz="2 0 0"' in received.last.data)
+    settle(0.2)
+    log = capfd.readouterr().err
+    assert log.count('warning[inertial-missing-on-moving-link]: link:wheel') == 1
+    assert log.count('warning[joint-axis-not-unit]') == 2  # 1 1 0, then the new 2 0 0
+    assert log.count('published robot "mimic_bot"') == 3

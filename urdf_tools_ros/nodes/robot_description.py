@@ -138,6 +138,8 @@ class RobotDescriptionNode(Node):
         self._diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics',
                                                   qos.DIAGNOSTICS)
         self._current: RobotDescription | None = None
+        #: (code, severity, element, message) of every finding logged so far (logged once).
+        self._logged: set[tuple[str, Severity, str, str]] = set()
         self._report: tuple[tuple[Finding, ...], str, bool, str] = ((), 'nothing loaded yet',
                                                                     True, '')
         self._watched = self._source.watched()
@@ -204,8 +206,19 @@ class RobotDescriptionNode(Node):
         self._publish_diagnostics()
 
     def _log_findings(self, findings: tuple[Finding, ...]) -> None:
+        """
+        Log each finding not logged before, at its severity; a reload logs only what is new.
+
+        Findings are the same when code, severity, element and message are (a line that moved
+        in an edited file does not make a finding new); the summary line of each publication
+        gives the counts. ``/diagnostics`` carries every finding each time.
+        """
         logger = self.get_logger()
         for finding in findings:
+            key = (finding.code, finding.severity, finding.element, finding.message)
+            if key in self._logged:
+                continue
+            self._logged.add(key)
             if finding.severity is Severity.ERROR:
                 logger.error(str(finding))
             elif finding.severity is Severity.WARNING:
