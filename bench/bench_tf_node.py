@@ -16,7 +16,8 @@ from /proc) per second of wall time, in % of one core; this process's own CPU fo
 Goals: p99 <= 2 ms, 0 dropped, node < 50 % of one core. Not a test: the numbers are printed,
 never asserted. The machine's other load counts: run it on an idle machine.
 
-Run: ``.venv/bin/python bench/bench_tf_node.py [--rate 1000] [--duration 10]``
+Run: ``.venv/bin/python bench/bench_tf_node.py [--rate 1000] [--duration 10] [--path fast|plain]``
+(``--path``: the node's ``fast_path`` parameter; fast by default here).
 """
 
 from __future__ import annotations
@@ -72,6 +73,8 @@ def main() -> None:  # noqa: C901 - one linear script
     parser.add_argument('--rate', type=float, default=1000.0, help='joint_states rate, Hz')
     parser.add_argument('--duration', type=float, default=10.0, help='measured time, s')
     parser.add_argument('--model', type=Path, default=MODEL, help='URDF file')
+    parser.add_argument('--path', choices=('fast', 'plain'), default='fast',
+                        help="the node's joint_states path (its fast_path parameter)")
     args = parser.parse_args()
 
     workdir = Path(tempfile.mkdtemp(prefix='bench_tf_node_'))
@@ -94,7 +97,8 @@ def main() -> None:  # noqa: C901 - one linear script
     names = list(KinematicModel(description.robot).joint_names)
     parameters = workdir / 'parameters.yaml'
     parameters.write_text(yaml.safe_dump({'tf_broadcaster': {'ros__parameters': {
-        'robot_description': description.xml, 'ignore_timestamp': True}}}))
+        'robot_description': description.xml, 'ignore_timestamp': True,
+        'fast_path': args.path == 'fast'}}}))
     node_log = (workdir / 'node.log').open('w')
     process = subprocess.Popen(
         [sys.executable, '-m', 'urdf_tools_ros.nodes.tf_broadcaster', '--ros-args',
@@ -176,8 +180,8 @@ def main() -> None:  # noqa: C901 - one linear script
         node_log.close()
 
     achieved = len(stamps) / wall
-    print(f'model {args.model.name}: {len(names)} actuated joints in each joint_states, '
-          f'{len(description.robot.joints)} joints')
+    print(f'path {args.path}, model {args.model.name}: {len(names)} actuated joints in each '
+          f'joint_states, {len(description.robot.joints)} joints')
     print(f'sent {len(stamps)} at {achieved:.0f} Hz over {wall:.2f} s; received '
           f'{len(latencies)}; dropped {dropped}')
     if latencies:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import itertools
 import math
+import time
 from typing import Any
 
 import numpy as np
+import pytest
 
 from ros_helpers import (MIMIC_URDF, requires_ros, ros_context, ros_graph,  # noqa: F401
                          ROS_MISSING, RosGraph, settle, wait_for)
@@ -56,10 +58,25 @@ def finite(message: TFMessage) -> bool:
                              transform.transform.rotation.z, transform.transform.rotation.w))
 
 
+@pytest.fixture(autouse=True, params=['plain', 'fast'])
+def tf_path(request: pytest.FixtureRequest) -> str:
+    """Every test of this module runs on both joint_states paths of the node."""
+    return str(request.param)
+
+
+_PATH: dict[str, bool] = {'fast_path': False}
+
+
+@pytest.fixture(autouse=True)
+def _use_path(tf_path: str) -> None:
+    _PATH['fast_path'] = tf_path == 'fast'
+
+
 def start(ros: RosGraph, xml: str | None = MIMIC_URDF, **params: Any) -> tuple[
         TfBroadcasterNode, Any, Any, Any]:
     """A TF node (description published on the topic when ``xml``), inboxes of /tf, /tf_static."""
     params.setdefault('ignore_timestamp', True)
+    params.setdefault('fast_path', _PATH['fast_path'])
     node = ros.add(TfBroadcasterNode, parameters=params)
     description = ros.publisher(String, 'robot_description', qos.LATCHED_DESCRIPTION)
     if xml is not None:
@@ -252,3 +269,80 @@ def test_frame_prefix_set_at_run_time_republishes_static(ros: RosGraph) -> None:
     assert wait_for(lambda: len(tf_static.messages) >= 2)
     assert {t.child_frame_id for t in tf_static.last.transforms} == {'r2/base', 'r2/tool'}
     assert not node.set_parameters([Parameter('publish_frequency', value=5000.0)])[0].successful
+
+
+PLANAR_URDF = """<robot name="planar_bot">
+  <link name="world"/><link name="cart"/><link name="body"/>
+  <joint name="slide_plane" type="planar">
+    <parent link="world"/><child link="cart"/><origin xyz="0 0 0.1"/><axis xyz="0 0 1"/>
+  </joint>
+  <joint name="float" type="floating"><parent link="cart"/><child link="body"/></joint>
+</robot>"""
+
+
+def test_planar_and_floating_have_tf_at_zero_until_named(ros: RosGraph) -> None:
+    """Every link has a transform (RViz needs it): at zero until joint_states names it."""
+    node, _, joints, (tf, _) = start(ros, PLANAR_URDF, publish_frequency=50.0)
+    assert wait_for(lambda: {'cart', 'body'} <= {t.child_frame_id for m in tf.messages
+                                                 for t in m.transforms})
+    first = {t.child_frame_id: t for m in tf.messages for t in m.transforms}
+    assert np.allclose(matrix(first['cart'])[:3, 3], [0.0, 0.0, 0.1])
+    assert np.allclose(matrix(first['body']), np.eye(4))
+    joints.publish(joint_state(['slide_plane/x', 'slide_plane/yaw'], [0.5, 0.3]))
+    assert wait_for(lambda: any(abs(t.transform.translation.x - 0.5) < 1e-12
+                                for m in tf.messages for t in m.transforms))
+    settle(0.2)
+    tf.clear()
+    settle(0.3)  # defaults go on for the unnamed floating joint only
+    children = {t.child_frame_id for m in tf.messages for t in m.transforms}
+    assert children == {'body'}
+
+
+def test_joint_states_qos_can_be_overridden(ros: RosGraph) -> None:
+    name = f'qos_overrides.{ros.topic("joint_states")}.subscription.depth'  # resolved name
+    node, _, _, _ = start(ros, **{name: 7})
+    assert node.get_parameter(name).value == 7
+    depths = [subscription.qos_profile.depth for subscription in node.subscriptions
+              if subscription.topic_name.endswith('/joint_states')]
+    assert depths == [7]
+
+
+def test_fast_and_plain_paths_publish_the_same_tf(ros: RosGraph, tf_path: str) -> None:
+    if tf_path == 'fast':
+        pytest.skip('one run compares both paths')
+    description = load(SAMPLE_ROBOT)
+    model = KinematicModel(description.robot)
+    plain, _, joints, (tf, _) = start(ros, description.xml, fast_path=False)
+    fast = ros.add(TfBroadcasterNode, parameters={'ignore_timestamp': True, 'fast_path': True})
+    assert fast._tf is not None and plain._tf is None  # the two paths really differ
+    assert wait_for(lambda: ros.probe.count_publishers(ros.topic('/tf')) == 2)
+    settle(0.5)
+    rng = np.random.default_rng(3)
+    for second in range(1, 6):
+        values = [float(rng.uniform(-0.5, 0.5)) for _ in model.joint_names]
+        joints.publish(joint_state(list(model.joint_names), values, sec=second))
+        time.sleep(0.05)
+    assert wait_for(lambda: len(tf.messages) >= 10)
+    by_stamp: dict[int, list[list[tuple[Any, ...]]]] = {}
+    for message in tf.messages:
+        content = [(t.header.frame_id, t.child_frame_id, t.transform.translation.x,
+                    t.transform.translation.y, t.transform.translation.z,
+                    t.transform.rotation.x, t.transform.rotation.y, t.transform.rotation.z,
+                    t.transform.rotation.w) for t in message.transforms]
+        by_stamp.setdefault(message.transforms[0].header.stamp.sec, []).append(content)
+    assert sorted(by_stamp) == [1, 2, 3, 4, 5]
+    for second, contents in by_stamp.items():
+        assert len(contents) == 2 and contents[0] == contents[1], second
+
+
+def test_fast_path_falls_back_without_the_wait_set(ros: RosGraph, monkeypatch: Any,
+                                                   tf_path: str) -> None:
+    if tf_path == 'plain':
+        pytest.skip('about the fast path')
+    from urdf_tools_ros.ros import subscription_thread
+
+    monkeypatch.setattr(subscription_thread, '_WAIT_SET', None)
+    node, _, joints, (tf, _) = start(ros)
+    assert node._tf is None and node._broadcaster is not None  # the plain path
+    joints.publish(joint_state(['shoulder'], [0.3]))
+    assert wait_for(lambda: tf.messages)

@@ -13,7 +13,7 @@ from types import ModuleType
 
 #: Top-level modules that come from a ROS 2 installation, not from this package.
 ROS_MODULES = frozenset({'rclpy', 'rcl_interfaces', 'std_msgs', 'sensor_msgs', 'geometry_msgs',
-                         'diagnostic_msgs', 'tf2_msgs', 'builtin_interfaces',
+                         'diagnostic_msgs', 'tf2_msgs', 'tf2_ros', 'builtin_interfaces',
                          'ament_index_python'})
 
 

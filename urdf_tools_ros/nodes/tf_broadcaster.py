@@ -19,34 +19,49 @@ message names one of them. A NaN or infinite value is refused for its joint, a m
 ``position`` and ``name`` lengths differ is refused whole, with a throttled warning; nothing
 non-finite is ever published. Those rules live in :mod:`urdf_tools_ros.core.tf.broadcast`.
 
-``joint_states`` is served by a thread of its own
-(:class:`~urdf_tools_ros.ros.subscription_thread.SubscriptionThread`; rclpy's executor costs
-much of a core at 1 kHz, see that module and ``bench/bench_tf_node.py``). It takes the
-serialized message and reads it with :class:`~urdf_tools_ros.ros.conversions.JointStateDecoder`,
-computes with :meth:`~urdf_tools_ros.core.tf.broadcast.TfFrames.moving_transforms` (translation
-and quaternion arrays) and publishes the bytes :class:`~urdf_tools_ros.ros.conversions.TfEncoder`
-writes. That thread reads one attribute, ``_moving``, which the executor's callbacks replace as
-a whole.
+Floating and planar joints always have a transform: until a ``joint_states`` message names one
+of their variables, their zero-position transform is published on ``/tf`` at
+``publish_frequency`` (1 Hz when that is 0), stamped with the node clock, so that RViz shows the
+child link (robot_state_publisher makes them fixed; KDL knows no such joints).
+
+Two paths serve ``joint_states`` (and publish the same ``/tf``, tested):
+
+* the plain path (default): an executor callback with the Python message and
+  ``tf2_ros.TransformBroadcaster``, as ``../shared/CONVENTIONS.md`` C7 asks;
+* the fast path (``fast_path: true``): a thread of its own
+  (:class:`~urdf_tools_ros.ros.subscription_thread.SubscriptionThread`; rclpy's executor costs
+  much of a core at 1 kHz, ``bench/bench_tf_node.py``) takes the serialized message, reads it
+  with :class:`~urdf_tools_ros.ros.conversions.JointStateDecoder` and publishes the bytes
+  :class:`~urdf_tools_ros.ros.conversions.TfEncoder` writes. It needs a part of rclpy that is not
+  public API, detected at start; without it the plain path is used, with a warning. That thread
+  reads one attribute, ``_moving``, which the executor's callbacks replace as a whole.
+
+Both compute with :meth:`~urdf_tools_ros.core.tf.broadcast.TfFrames.moving_transforms`
+(translation and quaternion arrays). The ``joint_states`` subscription honours
+``qos_overrides./joint_states.subscription.*`` (depth, reliability, ...), as
+robot_state_publisher's does.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from rcl_interfaces.msg import SetParametersResult
 from rclpy.node import Node
 from rclpy.parameter import Parameter
+from rclpy.qos_overriding_options import QoSOverridingOptions
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 from tf2_msgs.msg import TFMessage
+from tf2_ros import TransformBroadcaster
 
 from ..core.description.loader import load_string
 from ..core.description.packages import ament_package_locator
 from ..core.errors import RobotDescriptionError
 from ..core.tf.broadcast import TfFrames, TfThrottle
-from ..ros import conversions, parameters, qos
+from ..ros import conversions, parameters, qos, subscription_thread
 from ..ros.spin import spin_node
-from ..ros.subscription_thread import SubscriptionThread
 
 __all__ = ['TfBroadcasterNode', 'TfFrames', 'TfThrottle', 'main']
 
@@ -71,8 +86,18 @@ class TfBroadcasterNode(Node):
         self._frames: TfFrames | None = None
         # What the joint_states thread uses, replaced as a whole by the executor's callbacks.
         self._moving: tuple[TfFrames, conversions.TfEncoder, TfThrottle] | None = None
-        self._tf = self.create_publisher(TFMessage, '/tf', qos.TF)
+        fast = settings.fast_path and subscription_thread.available()
+        if settings.fast_path and not fast:
+            self.get_logger().warning('fast_path: this rclpy lacks the wait set it needs; '
+                                      'using the plain path')
+        # fast path: its own /tf publisher of serialized messages; plain: tf2_ros' broadcaster
+        self._tf = self.create_publisher(TFMessage, '/tf', qos.TF) if fast else None
+        self._broadcaster = None if fast else TransformBroadcaster(self, qos=qos.TF)
+        # Not tf2_ros' StaticTransformBroadcaster: it accumulates every frame ever sent, so a
+        # frame a new description removes would stay for late joiners; this sends the full set.
         self._tf_static = self.create_publisher(TFMessage, '/tf_static', qos.TF_STATIC)
+        #: Floating and planar joints no joint_states message has named yet (published at 0).
+        self._unnamed: frozenset[str] = frozenset()
         self._description_publisher = None
         if settings.robot_description:
             self._description_publisher = self.create_publisher(
@@ -84,10 +109,19 @@ class TfBroadcasterNode(Node):
         else:
             self.create_subscription(String, 'robot_description', self._on_robot_description,
                                      qos.LATCHED_DESCRIPTION)
-        self._decoder = conversions.JointStateDecoder()  # used by the joint_states thread only
-        self._joint_states = SubscriptionThread(self, JointState, 'joint_states',
-                                                self._on_joint_states,
-                                                qos.JOINT_STATES_SUBSCRIPTION, raw=True)
+        overrides = QoSOverridingOptions.with_default_policies()
+        self._joint_states: subscription_thread.SubscriptionThread | None = None
+        if fast:
+            self._decoder = conversions.JointStateDecoder()  # the joint_states thread's only
+            self._joint_states = subscription_thread.SubscriptionThread(
+                self, JointState, 'joint_states', self._on_serialized_joint_states,
+                qos.JOINT_STATES_SUBSCRIPTION, raw=True, qos_overriding_options=overrides)
+        else:
+            self.create_subscription(JointState, 'joint_states', self._on_joint_states,
+                                     qos.JOINT_STATES_SUBSCRIPTION,
+                                     qos_overriding_options=overrides)
+        frequency = settings.publish_frequency
+        self.create_timer(1.0 / frequency if frequency > 0.0 else 1.0, self._on_default_timer)
         self.add_on_set_parameters_callback(self._on_set_parameters)
 
     @staticmethod
@@ -101,6 +135,10 @@ class TfBroadcasterNode(Node):
         self._frames = frames
         self._moving = (frames, conversions.TfEncoder(frames.edges, self._prefix),
                         TfThrottle(*self._rate_limit))
+        robot = frames.description.robot
+        self._unnamed = frozenset(name for name in frames.moving
+                                  if robot.joint(name).joint_type in ('floating', 'planar'))
+        self._on_default_timer()
         if self._description_publisher is not None:
             self._description_publisher.publish(
                 conversions.description_to_msg(frames.description.xml))
@@ -116,6 +154,20 @@ class TfBroadcasterNode(Node):
             self._frames.static_transforms(), self._frames.edges,
             self.get_clock().now().nanoseconds, self._prefix))
 
+    def _on_default_timer(self) -> None:
+        """Publish the floating and planar joints no message has named, at their zero."""
+        unnamed, moving = self._unnamed, self._moving
+        if not unnamed or moving is None:
+            return
+        frames = moving[0]
+        model = frames.model
+        variables = [(name, value) for name, value in zip(model.variable_names, model.neutral())
+                     if name.partition('/')[0] in unnamed]
+        moved = frames.moving_transforms([name for name, _ in variables],
+                                         [value for _, value in variables])
+        self._send(frames, moved.joints, moved.translation, moved.quaternion,
+                   self.get_clock().now().nanoseconds, moving[1])
+
     def _on_robot_description(self, msg: String) -> None:
         try:
             frames = self._load(conversions.description_from_msg(msg))
@@ -124,26 +176,52 @@ class TfBroadcasterNode(Node):
             return
         self._use(frames)
 
-    def _on_joint_states(self, data: bytes) -> None:
-        """Called in the joint_states thread (:class:`SubscriptionThread`), serialized message."""
+    def _on_joint_states(self, msg: JointState) -> None:
+        """The plain path: an executor callback with the Python message."""
+        stamp = msg.header.stamp
+        self._moved(tuple(msg.name), np.asarray(msg.position, dtype=np.float64),
+                    int(stamp.sec) * 1_000_000_000 + int(stamp.nanosec))
+
+    def _on_serialized_joint_states(self, data: bytes) -> None:
+        """The fast path: in the joint_states thread, the serialized message."""
+        try:
+            stamp_ns, names, positions = self._decoder.decode(data)
+        except (ValueError, RuntimeError) as exc:
+            self.get_logger().warning(f'joint_states: not a JointState ({exc})',
+                                      throttle_duration_sec=_WARN_PERIOD)
+            return
+        self._moved(names, positions, stamp_ns)
+
+    def _moved(self, names: tuple[str, ...], positions: Any, stamp_ns: int) -> None:
+        """Publish the transforms of the joints a joint_states message moves."""
         moving = self._moving
         if moving is None:
             return
         frames, encoder, throttle = moving
-        stamp_ns, names, positions = self._decoder.decode(data)
         if not throttle.admit(names, stamp_ns, self.get_clock().now().nanoseconds):
             return
         try:
             moved = frames.moving_transforms(names, positions)
             if moved.joints:
-                self._tf.publish(encoder.encode_arrays(moved.joints, moved.translation,
-                                                       moved.quaternion, stamp_ns))
+                self._send(frames, moved.joints, moved.translation, moved.quaternion, stamp_ns,
+                           encoder)
+                if self._unnamed and not self._unnamed.isdisjoint(moved.joints):
+                    self._unnamed = self._unnamed.difference(moved.joints)
             problems = moved.problems
         except RobotDescriptionError as exc:
             problems = (str(exc),)
         if problems:
             self.get_logger().warning('joint_states: ' + '; '.join(problems[:5]),
                                       throttle_duration_sec=_WARN_PERIOD)
+
+    def _send(self, frames: TfFrames, joints: tuple[str, ...], translation: Any,
+              quaternion: Any, stamp_ns: int, encoder: conversions.TfEncoder) -> None:
+        """Publish joint transforms on /tf by the path in use."""
+        if self._tf is not None:
+            self._tf.publish(encoder.encode_arrays(joints, translation, quaternion, stamp_ns))
+        elif self._broadcaster is not None:
+            self._broadcaster.sendTransform(conversions.tf_message_from_arrays(
+                joints, translation, quaternion, frames.edges, stamp_ns, self._prefix).transforms)
 
     def _on_set_parameters(self, changes: list[Parameter]) -> SetParametersResult:
         given = {change.name: change.value for change in changes}

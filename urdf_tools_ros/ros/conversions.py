@@ -39,7 +39,7 @@ from ..core.kinematics.transforms import FloatArray, transform_to_quaternion
 
 __all__ = ['Edge', 'JointStateDecoder', 'TfEncoder', 'description_from_msg', 'description_to_msg',
            'diagnostics_msg', 'joint_state_from_msg', 'joint_state_to_msg', 'tf_message',
-           'time_from_msg', 'time_to_msg', 'transform_msg']
+           'tf_message_from_arrays', 'time_from_msg', 'time_to_msg', 'transform_msg']
 
 _NS = 1_000_000_000
 
@@ -136,16 +136,33 @@ def tf_message(transforms: Mapping[str, FloatArray], edges: Mapping[str, Edge], 
     :raises TransformError: if a transform holds NaN or inf (nothing is returned then).
     """
     names = list(transforms)
-    msg = TFMessage()
     if not names:
-        return msg
+        return TFMessage()
     translations, quaternions = transform_to_quaternion(np.stack([transforms[n] for n in names]))
+    return tf_message_from_arrays(names, translations, quaternions, edges, stamp_ns,
+                                  frame_prefix)
+
+
+def tf_message_from_arrays(joints: Sequence[str], translation: FloatArray,
+                           quaternion: FloatArray, edges: Mapping[str, Edge], stamp_ns: int,
+                           frame_prefix: str = '') -> TFMessage:
+    """
+    ``tf2_msgs/TFMessage`` of joint transforms given as arrays.
+
+    :param joints: Joint names, (J,).
+    :param translation: (J, 3) float64 translations, m.
+    :param quaternion: (J, 4) float64 unit quaternions ``(x, y, z, w)``.
+    :param edges: ``{joint: (parent link, child link)}`` for every joint.
+    :param stamp_ns: Stamp of every transform, integer nanoseconds.
+    :param frame_prefix: Put before every frame id.
+    """
     stamp = time_to_msg(stamp_ns)
+    msg = TFMessage()
     msg.transforms = [
         _transform_msg(frame_prefix + edges[name][0], frame_prefix + edges[name][1],
-                       translation, quaternion, stamp)
-        for name, translation, quaternion in zip(names, translations.tolist(),
-                                                 quaternions.tolist())]
+                       xyz, xyzw, stamp)
+        for name, xyz, xyzw in zip(joints, np.asarray(translation).tolist(),
+                                   np.asarray(quaternion).tolist())]
     return msg
 
 

@@ -177,6 +177,11 @@ TF_PARAMETERS: tuple[ParameterSpec, ...] = (
                   read_only=False),
     ParameterSpec('frame_prefix', '', 'Put before every frame id of /tf and /tf_static.',
                   read_only=False),
+    ParameterSpec('fast_path', False,
+                  'Serve joint_states in a thread of its own and publish /tf pre-serialized '
+                  '(less CPU at high rates, bench/bench_tf_node.py); needs the wait set of rclpy, '
+                  'detected at start: without it the plain path (executor callback and '
+                  'tf2_ros.TransformBroadcaster) is used, with a warning.'),
     ParameterSpec(
         _DESCRIPTION_XML.name, '',
         'The URDF XML. When set, the node publishes it on robot_description itself (as '
@@ -324,6 +329,7 @@ class TfSettings:
     publish_frequency: float     # Hz
     ignore_timestamp: bool
     frame_prefix: str
+    fast_path: bool
     robot_description: str
 
 

@@ -12,7 +12,9 @@ therefore runs concurrently with the node's other callbacks: it must only read s
 executor's callbacks replace as a whole (one attribute assignment).
 
 Uses the same calls as rclpy's own ``wait_for_message`` (``WaitSet``, ``take_message``), which
-are the same in Humble and Jazzy.
+are the same in Humble and Jazzy but not public API: they are detected at import
+(:func:`available`), and the TF broadcaster uses this only when asked (``fast_path``) and
+available, else its executor callback.
 """
 
 from __future__ import annotations
@@ -22,11 +24,33 @@ import threading
 from typing import Any
 
 from rclpy.callback_groups import CallbackGroup
-from rclpy.impl.implementation_singleton import rclpy_implementation as _rclpy
 from rclpy.node import Node
 from rclpy.qos import QoSProfile
+from rclpy.qos_overriding_options import QoSOverridingOptions
 
-__all__ = ['SubscriptionThread']
+__all__ = ['SubscriptionThread', 'available']
+
+
+def _wait_set_type() -> Any:
+    """The ``WaitSet`` of rclpy (not public API; rclpy's ``wait_for_message`` uses it), or None."""
+    try:
+        from rclpy.impl.implementation_singleton import rclpy_implementation
+    except ImportError:
+        return None
+    wait_set = getattr(rclpy_implementation, 'WaitSet', None)
+    needed = ('clear_entities', 'add_subscription', 'wait')
+    if wait_set is None or not all(hasattr(wait_set, name) for name in needed):
+        return None
+    return wait_set
+
+
+_WAIT_SET = _wait_set_type()
+
+
+def available() -> bool:
+    """Whether this rclpy has what :class:`SubscriptionThread` uses (detected at import)."""
+    return _WAIT_SET is not None
+
 
 #: How often the thread looks whether it should stop, ns.
 _POLL_NS = 100_000_000
@@ -56,14 +80,20 @@ class SubscriptionThread:
     :param callback: Called with each message (the serialized bytes when ``raw``).
     :param qos: The QoS profile.
     :param raw: Take serialized messages (bytes) instead of Python messages.
+    :param qos_overriding_options: As :meth:`rclpy.node.Node.create_subscription`.
+    :raises RuntimeError: if this rclpy lacks what it needs (:func:`available` is false).
     """
 
     def __init__(self, node: Node, msg_type: Any, topic: str, callback: Callable[[Any], None],
-                 qos: QoSProfile, raw: bool = False) -> None:
+                 qos: QoSProfile, raw: bool = False,
+                 qos_overriding_options: QoSOverridingOptions | None = None) -> None:
+        if _WAIT_SET is None:
+            raise RuntimeError('this rclpy has no WaitSet with the calls SubscriptionThread uses')
         self._node = node
         self._callback = callback
         self.subscription = node.create_subscription(
-            msg_type, topic, callback, qos, callback_group=_NoExecutor(), raw=raw)
+            msg_type, topic, callback, qos, callback_group=_NoExecutor(), raw=raw,
+            qos_overriding_options=qos_overriding_options)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True,
                                         name=f'{node.get_name()}: {topic}')
@@ -72,7 +102,7 @@ class SubscriptionThread:
     def _run(self) -> None:
         subscription = self.subscription
         context = self._node.context
-        wait_set = _rclpy.WaitSet(1, 0, 0, 0, 0, 0, context.handle)
+        wait_set = _WAIT_SET(1, 0, 0, 0, 0, 0, context.handle)
         while not self._stop.is_set() and context.ok():
             try:
                 with subscription.handle:
