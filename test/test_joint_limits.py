@@ -113,5 +113,7 @@ def test_an_empty_range_pins_the_joint_at_its_midpoint(made: object,
     """An empty range is a checker warning every consumer loads: pinned, not refused."""
     limits = effective_limits(made())  # type: ignore[operator]
     assert limits.slider_lower == limits.slider_upper == limits.lower == limits.upper
+    assert limits.empty
+    assert not effective_limits(joint()).empty
     if pinned is not None:
         assert limits.lower == pinned

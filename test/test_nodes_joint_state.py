@@ -193,6 +193,25 @@ def test_a_robot_without_moving_joints_publishes_nothing(ros: RosGraph) -> None:
     assert states.messages == []
 
 
+@pytest.mark.parametrize('limits, middle', [
+    ('<limit lower="0.3" upper="0.1" effort="5" velocity="0.1"/>', 0.2),  # inverted
+    ('<limit lower="0.1" upper="0.3" effort="5" velocity="0.1"/><safety_controller '
+     'soft_lower_limit="0.5" soft_upper_limit="0.6" k_position="1" k_velocity="1"/>', 0.4)])
+def test_an_empty_range_joint_is_logged_and_published_at_its_middle(
+        ros: RosGraph, capfd: Any, limits: str, middle: float) -> None:
+    """As joint_state_publisher: (lower + upper) / 2 of the narrowed range; the rest works."""
+    xml = MIMIC_URDF.replace('<limit lower="0.1" upper="0.3" effort="5" velocity="0.1"/>',
+                             limits)
+    assert xml != MIMIC_URDF
+    _, _, states = start(ros, xml=xml, **{'zeros.shoulder': 0.5})
+    assert wait_for(lambda: states.messages)
+    assert list(states.last.name) == ALL_JOINTS
+    assert positions(states.last)['slide'] == pytest.approx(middle)
+    assert positions(states.last)['shoulder'] == pytest.approx(0.5)
+    log = capfd.readouterr().err
+    assert '[ERROR]' in log and 'joint "slide": its range is empty' in log
+
+
 def test_a_large_rate_is_taken(ros: RosGraph) -> None:
     node, _, states = start(ros, rate=2000)
     assert node.get_parameter('rate').value == 2000

@@ -134,6 +134,12 @@ class JointStatePublisherNode(Node):
             self.get_logger().warning(problem)
         if table.refused_zeros:
             self.get_logger().warning('zeros refused: ' + _describe(list(table.refused_zeros)))
+        for limits in table.limits.values():
+            if limits.empty:
+                self.get_logger().error(
+                    f'joint "{limits.joint}": its range is empty (lower above upper, or soft '
+                    f'limits outside the hard ones); published at {limits.slider_lower:g}, the '
+                    'middle, as joint_state_publisher does, and it cannot move')
         return table
 
     def _read_description_file(self, path: str) -> None:

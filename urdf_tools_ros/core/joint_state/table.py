@@ -13,9 +13,9 @@ Semantics follow joint_state_publisher (``joint_state_publisher/joint_state_publ
   source gives them; positions likewise with ``publish_default_positions`` (default true).
   A list (position, velocity, effort) is published when some joint has a value for it; joints
   without one get 0 in it.
-* Ranges are :func:`~urdf_tools_ros.core.kinematics.limits.effective_limits` (narrowed by soft
-limits
-  with ``use_smallest_joint_limits``); continuous joints use [-π, π] for sliders and sweeps.
+* Ranges are :func:`~urdf_tools_ros.core.kinematics.limits.effective_limits` (narrowed by
+  soft limits with ``use_smallest_joint_limits``); continuous joints use [-π, π] for sliders
+  and sweeps. A joint whose range is empty is pinned at its midpoint (``JointLimits.empty``).
 * :meth:`JointStateTable.step` is the ``delta`` sweep: each joint moves by ``delta`` and turns
   back at the ends of its range; a continuous joint with the full [-π, π] range wraps instead
   (joint_state_publisher jumps to -π, the same angle).

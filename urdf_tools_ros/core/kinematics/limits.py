@@ -63,6 +63,8 @@ class JointLimits:
     :ivar k_position: ``k_position``, 1/s (0 by the spec's default).
     :ivar k_velocity: ``k_velocity``, N·s/m or N·m·s/rad; ``None`` when absent.
     :ivar has_safety_controller: Whether the joint has a ``<safety_controller>``.
+    :ivar empty: The range is empty (``lower > upper``, or soft limits that leave nothing of
+        it); the joint is pinned at the midpoint (module doc).
     """
 
     joint: str
@@ -78,6 +80,7 @@ class JointLimits:
     k_position: float = 0.0
     k_velocity: float | None = None
     has_safety_controller: bool = False
+    empty: bool = False
 
     def contains(self, position: float) -> bool:
         """Whether ``position`` is inside [``lower``, ``upper``]."""
@@ -192,10 +195,11 @@ def effective_limits(joint: Joint, use_smallest_joint_limits: bool = True) -> Jo
                                                                             soft_upper)
             if not continuous:
                 lower, upper = slider_lower, slider_upper
-    if slider_lower > slider_upper:  # an empty range: pinned at its midpoint (module doc)
+    empty = slider_lower > slider_upper
+    if empty:  # pinned at its midpoint (module doc)
         slider_lower = slider_upper = 0.5 * slider_lower + 0.5 * slider_upper
         if not continuous:
             lower = upper = slider_lower
     return JointLimits(joint.name, continuous, lower, upper, slider_lower, slider_upper,
                        velocity, effort, soft_lower, soft_upper, k_position, k_velocity,
-                       safety is not None)
+                       safety is not None, empty)
