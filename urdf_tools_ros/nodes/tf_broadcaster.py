@@ -135,6 +135,7 @@ class TfBroadcasterNode(Node):
         self._frames = frames
         self._moving = (frames, conversions.TfEncoder(frames.edges, self._prefix),
                         TfThrottle(*self._rate_limit))
+        self._builder = conversions.TransformsBuilder(frames.edges, self._prefix)
         robot = frames.description.robot
         self._unnamed = frozenset(name for name in frames.moving
                                   if robot.joint(name).joint_type in ('floating', 'planar'))
@@ -165,7 +166,7 @@ class TfBroadcasterNode(Node):
                      if name.partition('/')[0] in unnamed]
         moved = frames.moving_transforms([name for name, _ in variables],
                                          [value for _, value in variables])
-        self._send(frames, moved.joints, moved.translation, moved.quaternion,
+        self._send(moved.joints, moved.translation, moved.quaternion,
                    self.get_clock().now().nanoseconds, moving[1])
 
     def _on_robot_description(self, msg: String) -> None:
@@ -203,8 +204,7 @@ class TfBroadcasterNode(Node):
         try:
             moved = frames.moving_transforms(names, positions)
             if moved.joints:
-                self._send(frames, moved.joints, moved.translation, moved.quaternion, stamp_ns,
-                           encoder)
+                self._send(moved.joints, moved.translation, moved.quaternion, stamp_ns, encoder)
                 if self._unnamed and not self._unnamed.isdisjoint(moved.joints):
                     self._unnamed = self._unnamed.difference(moved.joints)
             problems = moved.problems
@@ -214,14 +214,14 @@ class TfBroadcasterNode(Node):
             self.get_logger().warning('joint_states: ' + '; '.join(problems[:5]),
                                       throttle_duration_sec=_WARN_PERIOD)
 
-    def _send(self, frames: TfFrames, joints: tuple[str, ...], translation: Any,
-              quaternion: Any, stamp_ns: int, encoder: conversions.TfEncoder) -> None:
+    def _send(self, joints: tuple[str, ...], translation: Any, quaternion: Any, stamp_ns: int,
+              encoder: conversions.TfEncoder) -> None:
         """Publish joint transforms on /tf by the path in use."""
         if self._tf is not None:
             self._tf.publish(encoder.encode_arrays(joints, translation, quaternion, stamp_ns))
         elif self._broadcaster is not None:
-            self._broadcaster.sendTransform(conversions.tf_message_from_arrays(
-                joints, translation, quaternion, frames.edges, stamp_ns, self._prefix).transforms)
+            self._broadcaster.sendTransform(
+                self._builder.build(joints, translation, quaternion, stamp_ns))
 
     def _on_set_parameters(self, changes: list[Parameter]) -> SetParametersResult:
         given = {change.name: change.value for change in changes}

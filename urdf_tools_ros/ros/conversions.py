@@ -39,7 +39,8 @@ from ..core.kinematics.transforms import FloatArray, transform_to_quaternion
 
 __all__ = ['Edge', 'JointStateDecoder', 'TfEncoder', 'description_from_msg', 'description_to_msg',
            'diagnostics_msg', 'joint_state_from_msg', 'joint_state_to_msg', 'tf_message',
-           'tf_message_from_arrays', 'time_from_msg', 'time_to_msg', 'transform_msg']
+           'tf_message_from_arrays', 'time_from_msg', 'time_to_msg', 'transform_msg',
+           'TransformsBuilder']
 
 _NS = 1_000_000_000
 
@@ -164,6 +165,53 @@ def tf_message_from_arrays(joints: Sequence[str], translation: FloatArray,
         for name, xyz, xyzw in zip(joints, np.asarray(translation).tolist(),
                                    np.asarray(quaternion).tolist())]
     return msg
+
+
+class TransformsBuilder:
+    """
+    ``geometry_msgs/TransformStamped`` lists for known joints, for tf2_ros' broadcaster.
+
+    Building a TransformStamped costs about 20 µs in Python; a TF broadcaster sends the same
+    joints again and again, so the messages of each set of joints are made once (frame ids with
+    the prefix) and only their stamp, translation and rotation are written per call. The list is
+    reused: publish it before the next call (``TransformBroadcaster.sendTransform`` serializes
+    at once). One thread only.
+
+    :param edges: ``{joint: (parent link, child link)}``.
+    :param frame_prefix: Put before every frame id.
+    """
+
+    _CACHE = 16  # a topic carries few distinct name lists
+
+    def __init__(self, edges: Mapping[str, Edge], frame_prefix: str = '') -> None:
+        self._edges = edges
+        self._prefix = frame_prefix
+        self._made: dict[tuple[str, ...], list[TransformStamped]] = {}
+
+    def build(self, joints: tuple[str, ...], translation: FloatArray, quaternion: FloatArray,
+              stamp_ns: int) -> list[TransformStamped]:
+        """
+        The transforms of ``joints``: (J, 3) translations in m, (J, 4) ``(x, y, z, w)``.
+
+        :return: A list of J TransformStamped, stamped ``stamp_ns`` (reused by the next call).
+        """
+        made = self._made.get(joints)
+        if made is None:
+            if len(self._made) >= self._CACHE:
+                self._made.clear()
+            prefix, stamp = self._prefix, time_to_msg(0)
+            made = [_transform_msg(prefix + self._edges[name][0], prefix + self._edges[name][1],
+                                   (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0), stamp)
+                    for name in joints]
+            self._made[joints] = made
+        stamp = time_to_msg(stamp_ns)
+        for transform, (x, y, z), (qx, qy, qz, qw) in zip(made, translation.tolist(),
+                                                          quaternion.tolist()):
+            transform.header.stamp = stamp
+            moved, turned = transform.transform.translation, transform.transform.rotation
+            moved.x, moved.y, moved.z = x, y, z
+            turned.x, turned.y, turned.z, turned.w = qx, qy, qz, qw
+        return made
 
 
 # -- diagnostics -------------------------------------------------------------------------------
