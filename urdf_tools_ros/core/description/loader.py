@@ -1,5 +1,5 @@
 """
-Load a robot description: the one seam to ``xacro``, ``urdf_parser_py`` and the XML parser.
+Load a robot description: bounded, entity-free XML, xacro, and the one URDF reader.
 
 ``load(path)`` reads a ``.urdf`` or ``.xacro`` file (xacro args ``name:=value``), a string or
 stdin into a :class:`RobotDescription`: the typed model, the final URDF XML, the loading
@@ -10,6 +10,9 @@ XML from outside is untrusted: the parser never resolves entities, loads a DTD o
 network; entity declarations are refused; input is bounded by :data:`MAX_DESCRIPTION_BYTES`.
 xacro files are programs (``${...}`` is Python): process only xacro you trust.
 
+xacro runs in :mod:`.xacro_runner` (imported lazily, with source lines where the installed
+xacro allows); the model comes from the one reader, :class:`~.reader.UrdfReader`.
+
 Undeclared namespace prefixes (``drake:`` in robotiq_2f_85.urdf) are accepted with a warning,
 as check_urdf (tinyxml) accepts them. With ``cross_check=True`` urdf_parser_py, the reference
 Python reader, reads the same tree and its refusals become ``urdf-parser-py-rejects`` findings
@@ -19,41 +22,29 @@ whole load and check, and the rules already report everything urdfdom refuses.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-import contextlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 import os
 from pathlib import Path
 import re
 import sys
-import threading
 from typing import Any, BinaryIO
-import xml.dom.minidom
-import xml.parsers.expat
 
-from defusedxml import DefusedXmlException
-from defusedxml.expatbuilder import DefusedExpatBuilderNS
 from lxml import etree
 from urdf_parser_py import urdf as urdf_parser
 from urdf_parser_py.xml_reflection import core as urdf_parser_core
-import xacro
-import xacro.substitution_args
 
 from .model import Robot, SourceLocation
 from .packages import make_package_locator, PackageLocator, resolve_resource
 from .reader import UrdfReader
+from .xacro_runner import run_xacro, SOURCE_ATTRIBUTE, XACRO_LOCK
 from ..errors import DescriptionLoadError, DescriptionTooLargeError
 from ..findings import Finding, Severity
 
 #: Largest description (file, each xacro include, and the xacro output) read, in bytes.
 MAX_DESCRIPTION_BYTES = 50 * 1024 * 1024
 
-#: Attribute that carries an element's original location through xacro; removed afterwards.
-_SOURCE_ATTRIBUTE = 'urdf_tools_ros_source'
-_XACRO_LOCK = threading.Lock()
 _COMMENT = re.compile(r'<!--.*?-->', re.DOTALL)
-#: Where a xacro document uses an argument: ``$(arg name)`` or ``xacro.arg('name')``.
-_ARG_USE = re.compile(r'\$\(arg\s+([^\s)]+)\s*\)|\barg\(\s*[\'"]([^\'"]+)[\'"]\s*\)')
 
 
 @dataclass(frozen=True)
@@ -261,141 +252,6 @@ def parse_xml(text: str, filename: str) -> tuple[Any, list[Finding]]:
 
 
 # -- xacro --------------------------------------------------------------------------------------
-class _AnnotatingBuilder(DefusedExpatBuilderNS):
-    """minidom builder that refuses entities and tags each element with its file:line."""
-
-    def __init__(self, filename: str, table: list[SourceLocation]) -> None:
-        super().__init__(forbid_dtd=False, forbid_entities=True, forbid_external=True)
-        self._filename = filename
-        self._table = table
-
-    def start_element_handler(self, name: str, attributes: Any) -> None:
-        super().start_element_handler(name, attributes)
-        node = self.curNode
-        if not node.tagName.startswith('xacro:'):
-            self._table.append(SourceLocation(self._filename, self._parser.CurrentLineNumber))
-            node.setAttribute(_SOURCE_ATTRIBUTE, str(len(self._table) - 1))
-
-
-class _XacroSession:
-    """The hooks installed into the xacro module while one document is processed."""
-
-    def __init__(self, locate: PackageLocator) -> None:
-        self.table: list[SourceLocation] = []
-        self.files: list[str] = []
-        self.warnings: list[str] = []
-        self.nodes: list[Any] = []
-        #: Names of the xacro arguments any document read declares or uses.
-        self.arguments: set[str] = set()
-        self._locate = locate
-
-    def parse(self, inp: Any, filename: str | None = None) -> Any:
-        name = filename or '<string>'
-        if inp is None:
-            path = os.path.join(xacro.root_dir, filename or '')
-            try:
-                with open(path, 'rb') as stream:
-                    data = _read_bounded(stream, path)
-            except OSError as exc:
-                xacro.filestack.pop()
-                raise xacro.XacroException(f'{exc.strerror}: {exc.filename}', exc=exc)
-            self.files.append(os.path.abspath(path))
-            text = _decode(data, path)
-        elif isinstance(inp, str):
-            text = inp
-        else:
-            return inp
-        builder = _AnnotatingBuilder(name, self.table)
-        doc = builder.parseString(text.encode('utf-8'))
-        self._note_arguments(doc)
-        return doc
-
-    def _note_arguments(self, doc: Any) -> None:
-        """Add the arguments ``doc`` declares (``<xacro:arg>``) or uses to :attr:`arguments`."""
-        for element in doc.getElementsByTagName('*'):
-            if element.tagName in ('xacro:arg', 'arg') and element.hasAttribute('name'):
-                self.arguments.add(element.getAttribute('name'))
-            for value in element.attributes.values():
-                self.arguments.update(a or b for a, b in _ARG_USE.findall(value.value))
-            for child in element.childNodes:
-                if child.nodeType == child.TEXT_NODE:
-                    self.arguments.update(a or b for a, b in _ARG_USE.findall(child.data))
-
-    def eval_find(self, package: str) -> str:
-        share = self._locate(package)
-        if share is None:
-            raise xacro.XacroException(
-                f'$(find {package}): package not found; give --package-path {package}=DIR '
-                f'or set URDF_TOOLS_PACKAGE_PATH')
-        return share
-
-    def location(self) -> SourceLocation | None:
-        for node in reversed(self.nodes):
-            while node is not None and getattr(node, 'nodeType', None) == node.ELEMENT_NODE:
-                index = node.getAttribute(_SOURCE_ATTRIBUTE)
-                if index:
-                    return self.table[int(index)]
-                node = node.parentNode
-        return None
-
-
-@contextlib.contextmanager
-def _xacro_hooks(session: _XacroSession) -> Iterator[None]:
-    original_eval_all = xacro.eval_all
-
-    def eval_all(node: Any, macros: Any, symbols: Any) -> Any:
-        session.nodes.append(node)
-        result = original_eval_all(node, macros, symbols)
-        session.nodes.pop()
-        return result
-
-    saved = (xacro.parse, xacro.eval_all, xacro.warning, xacro.verbosity,
-             xacro.substitution_args._eval_find)
-    xacro.parse = session.parse
-    xacro.eval_all = eval_all
-    xacro.warning = lambda *args: session.warnings.append(' '.join(str(a) for a in args))
-    xacro.verbosity = 0
-    xacro.substitution_args._eval_find = session.eval_find
-    try:
-        yield
-    finally:
-        (xacro.parse, xacro.eval_all, xacro.warning, xacro.verbosity,
-         xacro.substitution_args._eval_find) = saved
-
-
-def _run_xacro(text: str, filename: str, args: Mapping[str, str],
-               locate: PackageLocator) -> tuple[str, _XacroSession]:
-    """Run xacro on ``text`` (from ``filename``); return the URDF XML text and the session."""
-    session = _XacroSession(locate)
-    with _XACRO_LOCK, _xacro_hooks(session):
-        real = filename if os.path.isfile(filename) else None
-        xacro.init_stacks(real)
-        if real is not None:
-            session.files.append(os.path.abspath(real))
-        try:
-            doc = session.parse(text, filename)
-            xacro.process_doc(doc, mappings=dict(args))
-            output = doc.toxml()
-        except (xml.parsers.expat.ExpatError, DefusedXmlException) as exc:
-            where = xacro.filestack[-1] if xacro.filestack and xacro.filestack[-1] else filename
-            line = getattr(exc, 'lineno', None)
-            raise DescriptionLoadError(f'malformed XML: {exc}', where, line) from None
-        except DescriptionLoadError:
-            raise
-        except Exception as exc:  # xacro raises XacroException, NameError, TypeError, ...
-            location = session.location()
-            where = location.filename if location else (
-                xacro.filestack[-1] if xacro.filestack and xacro.filestack[-1] else filename)
-            line = location.line if location else None
-            kind = '' if isinstance(exc, xacro.XacroException) else f'{type(exc).__name__}: '
-            raise DescriptionLoadError(f'xacro: {kind}{exc}', where, line) from None
-        finally:
-            xacro.init_stacks(None)
-    if len(output) > MAX_DESCRIPTION_BYTES:
-        raise DescriptionTooLargeError('xacro output is larger than the limit', filename)
-    return output, session
-
-
 def _unknown_arguments(args: Mapping[str, str], known: set[str] | None,
                        filename: str) -> list[Finding]:
     """
@@ -425,7 +281,7 @@ def _unknown_arguments(args: Mapping[str, str], known: set[str] | None,
 def _urdf_parser_py_findings(root: Any, location: SourceLocation | None) -> list[Finding]:
     """Read the tree with urdf_parser_py too; its refusals and warnings become findings."""
     messages: list[str] = []
-    with _XACRO_LOCK:
+    with XACRO_LOCK:
         saved = urdf_parser_core.on_error
         urdf_parser_core.on_error = messages.append
         try:
@@ -484,20 +340,27 @@ def load_string(text: str, filename: str = '<string>', *,
     xml_text = text
     known: set[str] | None = None  # the xacro arguments the documents declare or use
     if use_xacro:
-        xml_text, session = _run_xacro(text, filename, xacro_args or {}, locate)
-        known = session.arguments
-        files = tuple(dict.fromkeys(session.files))
+        run = run_xacro(text, filename, xacro_args or {}, locate,
+                        lambda path: _decode(read_file(path), path), MAX_DESCRIPTION_BYTES)
+        xml_text, known = run.xml, run.arguments
+        files = tuple(dict.fromkeys(run.files))
         extra = [Finding('xacro-warning', Severity.WARNING, 'robot', f'xacro: {message}',
-                         SourceLocation(filename)) for message in session.warnings]
+                         SourceLocation(filename)) for message in run.warnings]
+        if not run.lines:
+            extra.append(Finding(
+                'xacro-lines-unavailable', Severity.INFO, 'robot',
+                f'the installed xacro lacks what line tracking needs ({run.missing}): it ran '
+                'through its public API, so findings inside xacro output name the top-level '
+                'file without a line', SourceLocation(filename)))
     extra.extend(_unknown_arguments(xacro_args or {}, known, filename))
     root, findings = parse_xml(xml_text, filename)
     if use_xacro:
         inherited: SourceLocation = SourceLocation(filename)
         for element in root.iter():
-            index = element.attrib.pop(_SOURCE_ATTRIBUTE, None)
+            index = element.attrib.pop(SOURCE_ATTRIBUTE, None)
             parent = element.getparent()
             if index is not None:
-                table[element] = session.table[int(index)]
+                table[element] = run.table[int(index)]
             else:
                 table[element] = table.get(parent, inherited) if parent is not None else inherited
         xml_text = etree.tostring(root, encoding='unicode')

@@ -1,0 +1,380 @@
+"""
+Run xacro on a description: through its public API, with source lines where xacro allows.
+
+xacro (``import xacro``, the ROS package on PyPI) is imported here only when a xacro file is
+loaded, never when the core is imported: xacro 2.0.x imports ``ament_index_python`` at import
+time, and the core stays importable without ROS (``../shared/CONVENTIONS.md`` C7).
+
+Two ways to run it, chosen per call by :func:`line_hooks_missing`, which inspects the installed
+xacro (detected, not assumed; the answer is cached per xacro module):
+
+* **With source lines** (every xacro 2.0.x and 2.1.x so far): while one document is processed,
+  five of xacro's module attributes are replaced, under a process-wide lock, and restored
+  afterwards: ``xacro.parse`` (our parser: entity-free, bounded, and it tags each element with
+  its file and line, so that each URDF element keeps the ``.xacro`` file:line it came from, the
+  macro body for macro output), ``xacro.eval_all`` (wrapped, to name the element an error
+  happened in), ``xacro.warning`` (to collect warnings as findings), ``xacro.verbosity`` (0)
+  and ``xacro.substitution_args._eval_find`` (``$(find pkg)`` through the package locator, so
+  ``--package-path`` works). Each is checked first: present, callable with the arguments used;
+  ``xacro.root_dir`` (2.1 only) is read if present.
+* **Public API only**, when a hook point is missing or :data:`USE_LINE_HOOKS` is false:
+  ``xacro.process_file(path, mappings=..., verbosity=0)``. Elements then carry the location of
+  the top-level file only, and :func:`run_xacro` says so (``lines`` false; the loader adds one
+  ``xacro-lines-unavailable`` info finding). ``$(find pkg)`` goes through ament_index, which xacro
+  reads: the packages the locator knows (``--package-path NAME=DIR``, and those named by
+  ``$(find ...)`` in the top-level file) are put in a temporary ament index prepended to
+  ``AMENT_PREFIX_PATH`` for the run. xacro's warnings (printed on stderr) are collected.
+  Includes are read by xacro itself, so the size bound applies to the top-level file and the
+  output only.
+
+xacro files are programs (``${...}`` is Python): process only xacro you trust.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+import contextlib
+from dataclasses import dataclass, field
+import inspect
+import io
+import os
+import re
+import tempfile
+import threading
+from types import ModuleType
+from typing import Any
+import xml.parsers.expat
+
+from defusedxml import DefusedXmlException
+from defusedxml.expatbuilder import DefusedExpatBuilderNS
+
+from .model import SourceLocation
+from .packages import PackageLocator
+from ..errors import DescriptionLoadError, DescriptionTooLargeError
+
+__all__ = ['SOURCE_ATTRIBUTE', 'USE_LINE_HOOKS', 'XACRO_LOCK', 'XacroRun', 'line_hooks_missing',
+           'run_xacro']
+
+#: Attribute that carries an element's original location through xacro; removed afterwards.
+SOURCE_ATTRIBUTE = 'urdf_tools_ros_source'
+#: Held while xacro runs (its state is module-global) and while urdf_parser_py's hook is set.
+XACRO_LOCK = threading.Lock()
+#: Use the line hooks when the installed xacro has them; false: the public API only (tests).
+USE_LINE_HOOKS = True
+#: Where a xacro document uses an argument: ``$(arg name)`` or ``xacro.arg('name')``.
+_ARG_USE = re.compile(r'\$\(arg\s+([^\s)]+)\s*\)|\barg\(\s*[\'"]([^\'"]+)[\'"]\s*\)')
+_ARG_DECLARED = re.compile(r'<xacro:arg\b[^>]*\bname\s*=\s*["\']([^"\']+)["\']')
+_FIND = re.compile(r'\$\(find\s+([^\s)]+)\s*\)')
+_MISSING: dict[int, str | None] = {}
+
+ReadText = Callable[[str], str]
+
+
+@dataclass
+class XacroRun:
+    """
+    What one xacro run produced.
+
+    :ivar xml: The URDF XML xacro wrote.
+    :ivar lines: Whether elements carry :data:`SOURCE_ATTRIBUTE` indices into :attr:`table`.
+    :ivar table: Source locations, indexed by the attribute's value.
+    :ivar files: Absolute paths of the files read (the file and its includes), in order.
+    :ivar warnings: xacro's warnings, one text each.
+    :ivar arguments: Names of the xacro arguments the documents declare or use.
+    :ivar missing: Why the line hooks were not used (``''`` when they were).
+    """
+
+    xml: str
+    lines: bool
+    table: list[SourceLocation] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    arguments: set[str] = field(default_factory=set)
+    missing: str = ''
+
+
+def _xacro() -> ModuleType:
+    """Import xacro (lazily: see the module doc)."""
+    import xacro
+    import xacro.substitution_args  # noqa: F401 - its attribute is a hook point
+
+    return xacro
+
+
+def _takes(function: Any, *args: Any, **kwargs: Any) -> bool:
+    """Whether ``function`` is callable with ``args`` and ``kwargs`` (by its signature)."""
+    if not callable(function):
+        return False
+    try:
+        inspect.signature(function).bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def line_hooks_missing(xacro: ModuleType | None = None) -> str | None:
+    """
+    Why the line hooks cannot be used with the installed xacro, or ``None`` when they can.
+
+    Checks each hook point of the module doc: ``parse(inp, filename)``,
+    ``eval_all(node, macros, symbols)``, ``warning(...)``, ``verbosity``, ``filestack``,
+    ``init_stacks(file)``, ``process_doc(doc, mappings=...)``, ``XacroException`` and
+    ``substitution_args._eval_find(pkg)``. Also ``'disabled'`` when :data:`USE_LINE_HOOKS` is
+    false.
+    """
+    if not USE_LINE_HOOKS:
+        return 'disabled'
+    module = _xacro() if xacro is None else xacro
+    key = id(module)
+    if key not in _MISSING:
+        substitution = getattr(module, 'substitution_args', None)
+        checks = {
+            'xacro.parse(inp, filename)': _takes(getattr(module, 'parse', None), None, 'f'),
+            'xacro.eval_all(node, macros, symbols)':
+                _takes(getattr(module, 'eval_all', None), None, None, None),
+            'xacro.warning': callable(getattr(module, 'warning', None)),
+            'xacro.verbosity': isinstance(getattr(module, 'verbosity', None), int),
+            'xacro.filestack': hasattr(module, 'filestack'),
+            'xacro.init_stacks(file)': _takes(getattr(module, 'init_stacks', None), None),
+            'xacro.process_doc(doc, mappings=...)':
+                _takes(getattr(module, 'process_doc', None), None, mappings={}),
+            'xacro.XacroException': isinstance(getattr(module, 'XacroException', None), type),
+            'xacro.substitution_args._eval_find(pkg)':
+                _takes(getattr(substitution, '_eval_find', None), 'p'),
+        }
+        missing = [name for name, present in checks.items() if not present]
+        _MISSING[key] = ', '.join(missing) or None
+    return _MISSING[key]
+
+
+def run_xacro(text: str, filename: str, args: Mapping[str, str], locate: PackageLocator,
+              read_text: ReadText, limit: int) -> XacroRun:
+    """
+    Run xacro on ``text`` (from ``filename``) with ``args``; see the module doc for the two ways.
+
+    :param text: The top-level document.
+    :param filename: Its path (relative includes resolve from its directory when it is a file).
+    :param args: xacro arguments ``{name: value}``.
+    :param locate: Package locator for ``$(find pkg)``.
+    :param read_text: Reads an included file (bounded, decoded); raises DescriptionLoadError.
+    :param limit: Largest output, in characters.
+    :raises DescriptionLoadError: malformed XML, a xacro error (with file and line when known),
+        an entity declaration.
+    :raises DescriptionTooLargeError: if the output is larger than ``limit``.
+    """
+    xacro = _xacro()
+    missing = line_hooks_missing(xacro)
+    if missing is None:
+        run = _with_lines(xacro, text, filename, args, locate, read_text)
+    else:
+        run = _public(xacro, text, filename, args, locate)
+        run.missing = missing
+    if len(run.xml) > limit:
+        raise DescriptionTooLargeError('xacro output is larger than the limit', filename)
+    return run
+
+
+# -- with source lines ------------------------------------------------------------------------
+class _AnnotatingBuilder(DefusedExpatBuilderNS):
+    """minidom builder that refuses entities and tags each element with its file:line."""
+
+    def __init__(self, filename: str, table: list[SourceLocation]) -> None:
+        super().__init__(forbid_dtd=False, forbid_entities=True, forbid_external=True)
+        self._filename = filename
+        self._table = table
+
+    def start_element_handler(self, name: str, attributes: Any) -> None:
+        super().start_element_handler(name, attributes)
+        node = self.curNode
+        if not node.tagName.startswith('xacro:'):
+            self._table.append(SourceLocation(self._filename, self._parser.CurrentLineNumber))
+            node.setAttribute(SOURCE_ATTRIBUTE, str(len(self._table) - 1))
+
+
+def _arguments_of(text: str) -> set[str]:
+    """The xacro arguments ``text`` declares (``<xacro:arg name>``) or uses (``$(arg x)``)."""
+    return {a or b for a, b in _ARG_USE.findall(text)} | set(_ARG_DECLARED.findall(text))
+
+
+class _Session:
+    """The hooks installed into the xacro module while one document is processed."""
+
+    def __init__(self, xacro: ModuleType, locate: PackageLocator, read_text: ReadText) -> None:
+        self.xacro = xacro
+        self.run = XacroRun('', True)
+        self.nodes: list[Any] = []
+        self._locate = locate
+        self._read_text = read_text
+
+    def parse(self, inp: Any, filename: str | None = None) -> Any:
+        xacro = self.xacro
+        name = filename or '<string>'
+        if inp is None:
+            path = os.path.join(getattr(xacro, 'root_dir', os.curdir), filename or '')
+            try:
+                text = self._read_text(path)
+            except DescriptionTooLargeError:
+                raise
+            except DescriptionLoadError as exc:
+                xacro.filestack.pop()
+                raise xacro.XacroException(f'{exc.reason}: {path}', exc=exc) from None
+            self.run.files.append(os.path.abspath(path))
+        elif isinstance(inp, str):
+            text = inp
+        else:
+            return inp
+        self.run.arguments |= _arguments_of(text)
+        builder = _AnnotatingBuilder(name, self.run.table)
+        return builder.parseString(text.encode('utf-8'))
+
+    def eval_find(self, package: str) -> str:
+        share = self._locate(package)
+        if share is None:
+            raise self.xacro.XacroException(
+                f'$(find {package}): package not found; give --package-path {package}=DIR '
+                f'or set URDF_TOOLS_PACKAGE_PATH')
+        return share
+
+    def location(self) -> SourceLocation | None:
+        for node in reversed(self.nodes):
+            while node is not None and getattr(node, 'nodeType', None) == node.ELEMENT_NODE:
+                index = node.getAttribute(SOURCE_ATTRIBUTE)
+                if index:
+                    return self.run.table[int(index)]
+                node = node.parentNode
+        return None
+
+
+@contextlib.contextmanager
+def _hooks(session: _Session) -> Iterator[None]:
+    xacro: Any = session.xacro
+    original_eval_all = xacro.eval_all
+
+    def eval_all(node: Any, macros: Any, symbols: Any) -> Any:
+        session.nodes.append(node)
+        result = original_eval_all(node, macros, symbols)
+        session.nodes.pop()
+        return result
+
+    substitution = xacro.substitution_args
+    saved = (xacro.parse, xacro.eval_all, xacro.warning, xacro.verbosity,
+             substitution._eval_find)
+    xacro.parse = session.parse
+    xacro.eval_all = eval_all
+    xacro.warning = lambda *args, **_: session.run.warnings.append(' '.join(map(str, args)))
+    xacro.verbosity = 0
+    substitution._eval_find = session.eval_find
+    try:
+        yield
+    finally:
+        (xacro.parse, xacro.eval_all, xacro.warning, xacro.verbosity,
+         substitution._eval_find) = saved
+
+
+def _where(xacro: ModuleType, filename: str) -> str:
+    stack = getattr(xacro, 'filestack', None)
+    return stack[-1] if stack and stack[-1] else filename
+
+
+def _with_lines(xacro: ModuleType, text: str, filename: str, args: Mapping[str, str],
+                locate: PackageLocator, read_text: ReadText) -> XacroRun:
+    session = _Session(xacro, locate, read_text)
+    with XACRO_LOCK, _hooks(session):
+        real = filename if os.path.isfile(filename) else None
+        xacro.init_stacks(real)
+        if real is not None:
+            session.run.files.append(os.path.abspath(real))
+        try:
+            doc = session.parse(text, filename)
+            xacro.process_doc(doc, mappings=dict(args))
+            session.run.xml = doc.toxml()
+        except (xml.parsers.expat.ExpatError, DefusedXmlException) as exc:
+            line = getattr(exc, 'lineno', None)
+            raise DescriptionLoadError(f'malformed XML: {exc}', _where(xacro, filename),
+                                       line) from None
+        except DescriptionLoadError:
+            raise
+        except Exception as exc:  # xacro raises XacroException, NameError, TypeError, ...
+            location = session.location()
+            where = location.filename if location else _where(xacro, filename)
+            line = location.line if location else None
+            kind = '' if isinstance(exc, xacro.XacroException) else f'{type(exc).__name__}: '
+            raise DescriptionLoadError(f'xacro: {kind}{exc}', where, line) from None
+        finally:
+            xacro.init_stacks(None)
+    return session.run
+
+
+# -- public API only --------------------------------------------------------------------------
+@contextlib.contextmanager
+def _ament_index(packages: Mapping[str, str]) -> Iterator[None]:
+    """A temporary ament index holding ``packages`` ``{name: share dir}``, first on the path."""
+    if not packages:
+        yield
+        return
+    with tempfile.TemporaryDirectory(prefix='urdf_tools_ament_') as prefix:
+        markers = os.path.join(prefix, 'share', 'ament_index', 'resource_index', 'packages')
+        os.makedirs(markers)
+        for name, share in packages.items():
+            open(os.path.join(markers, name), 'w').close()
+            os.symlink(os.path.abspath(share), os.path.join(prefix, 'share', name))
+        saved = os.environ.get('AMENT_PREFIX_PATH')
+        os.environ['AMENT_PREFIX_PATH'] = os.pathsep.join(
+            part for part in (prefix, saved) if part)
+        try:
+            yield
+        finally:
+            if saved is None:
+                os.environ.pop('AMENT_PREFIX_PATH', None)
+            else:
+                os.environ['AMENT_PREFIX_PATH'] = saved
+
+
+def _public(xacro: ModuleType, text: str, filename: str, args: Mapping[str, str],
+            locate: PackageLocator) -> XacroRun:
+    if '<!ENTITY' in text or '<!DOCTYPE' in text:
+        raise DescriptionLoadError('entity declarations are not allowed in a robot description '
+                                   '(entities are never expanded or fetched)', filename)
+    packages: dict[str, str] = {}
+    for name in dict.fromkeys(_FIND.findall(text)):
+        share = locate(name)
+        if share is None:
+            raise DescriptionLoadError(f'xacro: $(find {name}): package not found; give '
+                                       f'--package-path {name}=DIR or set '
+                                       'URDF_TOOLS_PACKAGE_PATH', filename)
+        packages[name] = share
+    errors = io.StringIO()
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(XACRO_LOCK)
+        if os.path.isfile(filename):
+            path = filename
+        else:  # text without a file: xacro reads files only
+            folder = stack.enter_context(tempfile.TemporaryDirectory(prefix='urdf_tools_xacro_'))
+            path = os.path.join(folder, 'robot.urdf.xacro')
+            with open(path, 'w', encoding='utf-8') as stream:
+                stream.write(text)
+        stack.enter_context(_ament_index(packages))
+        stack.enter_context(contextlib.redirect_stderr(errors))
+        # xacro appends every include it reads to this list and never clears it: take ours
+        first = len(getattr(xacro, 'all_includes', ()))
+        try:
+            doc = xacro.process_file(path, mappings=dict(args), verbosity=0)
+            output = doc.toxml()
+        except xml.parsers.expat.ExpatError as exc:
+            raise DescriptionLoadError(f'malformed XML: {exc}', filename,
+                                       getattr(exc, 'lineno', None)) from None
+        except Exception as exc:  # xacro raises XacroException, NameError, TypeError, ...
+            kind = '' if isinstance(exc, getattr(xacro, 'XacroException', ())) \
+                else f'{type(exc).__name__}: '
+            raise DescriptionLoadError(f'xacro: {kind}{exc}', filename) from None
+        # real paths while the temporary ament index (symlinks) still exists
+        included = [os.path.realpath(name)
+                    for name in list(getattr(xacro, 'all_includes', ()))[first:]]
+    files = ([os.path.abspath(filename)] if os.path.isfile(filename) else []) + included
+    arguments = _arguments_of(text)
+    for name in included:
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            with open(name, encoding='utf-8') as stream:
+                arguments |= _arguments_of(stream.read())
+    warnings = [line.strip() for line in errors.getvalue().splitlines() if line.strip()]
+    return XacroRun(output, False, [], list(dict.fromkeys(files)), warnings, arguments)
