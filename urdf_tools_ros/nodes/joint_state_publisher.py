@@ -1,6 +1,15 @@
 """
 Joint-state publisher: a drop-in for joint_state_publisher.
 
+Command line and descriptions as upstream joint_state_publisher (2.4.0): an optional description
+file argument used until ``robot_description`` is published; a description may be URDF (also
+wrapped in another root, ``<urdf><robot>``), SDF or COLLADA
+(:func:`~urdf_tools_ros.core.joint_state.descriptions.joint_state_robot`); without one the node
+says it waits. A robot without moving joints publishes nothing (no empty JointState). A joint
+whose range is empty is logged as an error and published at the middle of its limits. A mimic
+cycle is refused with the cycle named and the node keeps running (upstream exits 1 at its first
+publication: a node that dies on a bad description takes a bringup down).
+
 Subscribes ``robot_description`` (transient local) and publishes ``sensor_msgs/JointState`` on
 ``joint_states`` at ``rate`` Hz of the node clock and stamped with it (under ``use_sim_time``
 nothing before the first ``/clock``, with one warning after a few seconds): every revolute,
@@ -34,10 +43,12 @@ from rclpy.utilities import remove_ros_args
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 
-from ..core.description.loader import load_string, MAX_DESCRIPTION_BYTES, RobotDescription
+from ..core.description.loader import MAX_DESCRIPTION_BYTES, RobotDescription
+from ..core.description.model import Robot
 from ..core.description.packages import ament_package_locator
 from ..core.errors import RobotDescriptionError
 from ..core.findings import Finding
+from ..core.joint_state.descriptions import joint_state_robot
 from ..core.joint_state.table import ClampPolicy, JointStateTable
 from ..core.tf.buffer import joint_edges, TfFrameStore
 from ..ros import conversions, parameters, qos
@@ -116,8 +127,8 @@ class JointStatePublisherNode(Node):
         """The slider page (a ``RobotViewer``) when ``gui`` is on and it runs, else ``None``."""
         return self._viewer
 
-    def _make_table(self, description: RobotDescription) -> JointStateTable:
-        """The table of a description, with the ``zeros.<joint>`` of its actuated joints."""
+    def _make_table(self, robot: Robot) -> JointStateTable:
+        """The table of a robot, with the ``zeros.<joint>`` of its actuated joints."""
         settings = self._settings
         options: dict[str, Any] = {
             'use_mimic_tags': settings.use_mimic_tags,
@@ -126,10 +137,10 @@ class JointStatePublisherNode(Node):
             'publish_default_velocities': settings.publish_default_velocities,
             'publish_default_efforts': settings.publish_default_efforts,
             'clamp': self._clamp}
-        table = JointStateTable(description.robot, **options)
+        table = JointStateTable(robot, **options)
         zeros, problems = parameters.declare_zeros(self, table.joint_names)
         if zeros:
-            table = JointStateTable(description.robot, zeros=zeros, **options)
+            table = JointStateTable(robot, zeros=zeros, **options)
         for problem in problems:
             self.get_logger().warning(problem)
         if table.refused_zeros:
@@ -158,17 +169,17 @@ class JointStatePublisherNode(Node):
     def _use_description(self, text: str, filename: str) -> None:
         """Make the table of a description and publish it; keep the previous one on error."""
         try:
-            description = load_string(text, filename, is_xacro=False,
-                                      locator=ament_package_locator)
-            table = self._make_table(description)
+            robot, kind, description = joint_state_robot(text, filename,
+                                                         locator=ament_package_locator)
+            table = self._make_table(robot)
         except RobotDescriptionError as exc:
             self.get_logger().error(f'robot_description refused, keeping the previous one: '
                                     f'{exc}')
             return
         self._table = table
-        self.get_logger().info(f'robot "{description.robot.name}": publishing '
+        self.get_logger().info(f'robot "{robot.name}" ({kind}): publishing '
                                f'{len(table.names)} joints ({len(table.mimics)} mimic)')
-        if self._gui:
+        if self._gui and description is not None:
             self._show(description, table)
 
     def _on_source_joint_states(self, msg: JointState) -> None:

@@ -193,7 +193,7 @@ def _root_end(text: str) -> int | None:
     return None
 
 
-def parse_xml(text: str, filename: str) -> tuple[Any, list[Finding]]:
+def parse_xml(text: str, filename: str, *, any_root: bool = False) -> tuple[Any, list[Finding]]:
     """
     Parse XML text safely into an lxml element, keeping source lines.
 
@@ -201,9 +201,10 @@ def parse_xml(text: str, filename: str) -> tuple[Any, list[Finding]]:
     undeclared namespace prefix, a misplaced or unknown-version XML declaration, content after
     the root element.
 
+    :param any_root: Accept any root element (SDF, COLLADA, a wrapper), not only ``<robot>``.
     :return: ``(root element, findings)``.
-    :raises DescriptionLoadError: on malformed XML, entity declarations or a root that is not
-        ``<robot>``, naming the file and line.
+    :raises DescriptionLoadError: on malformed XML, entity declarations or (unless
+        ``any_root``) a root that is not ``<robot>``, naming the file and line.
     """
     findings: list[Finding] = []
     for _ in range(3):
@@ -245,7 +246,7 @@ def parse_xml(text: str, filename: str) -> tuple[Any, list[Finding]]:
     if dtd is not None and any(True for _ in dtd.iterentities()):
         raise DescriptionLoadError('entity declarations are not allowed in a robot description '
                                    '(entities are never expanded or fetched)', filename, 1)
-    if root.tag != 'robot':
+    if root.tag != 'robot' and not any_root:
         raise DescriptionLoadError(f'the root element is <{root.tag}>, expected <robot>: '
                                    'not a URDF robot description', filename, root.sourceline)
     return root, findings
