@@ -220,6 +220,16 @@ def test_topic_mode_refuses_parameter(ros: RosGraph) -> None:
     assert 'topic' in result[0].reason
 
 
+def test_description_from_topic_ignores_the_parameter(ros: RosGraph) -> None:
+    """robot_state_publisher's description_from_topic (Kilted, Rolling)."""
+    other = MIMIC_URDF.replace('name="mimic_bot"', 'name="from_parameter"')
+    node, _, _, (_, tf_static) = start(ros, MIMIC_URDF, robot_description=other,
+                                       description_from_topic=True)
+    assert wait_for(lambda: node._frames is not None)
+    assert node._frames.description.robot.name == 'mimic_bot'
+    assert node._description_publisher is None
+
+
 def test_publish_frequency_limits_by_stamp(ros: RosGraph) -> None:
     _, _, joints, (tf, tf_static) = start(ros, ignore_timestamp=False, publish_frequency=10.0)
     assert wait_for(lambda: tf_static.messages)

@@ -2,7 +2,9 @@
 TF broadcaster: a drop-in for robot_state_publisher.
 
 Subscribes ``robot_description`` (or takes the ``robot_description`` parameter and then
-publishes that topic itself, as robot_state_publisher does) and ``joint_states`` (sensor-data
+publishes that topic itself, as robot_state_publisher does; ``description_from_topic: true``
+follows the topic whatever the parameter holds, as robot_state_publisher on Kilted and Rolling)
+and ``joint_states`` (sensor-data
 QoS, which also matches reliable publishers). Publishes on ``/tf`` the transform of every moving
 joint named in a ``joint_states`` message, stamped with the message's stamp, and of every mimic
 joint whose source is named (computed even when the message lacks the mimic joint); on
@@ -99,7 +101,7 @@ class TfBroadcasterNode(Node):
         #: Floating and planar joints no joint_states message has named yet (published at 0).
         self._unnamed: frozenset[str] = frozenset()
         self._description_publisher = None
-        if settings.robot_description:
+        if settings.robot_description and not settings.description_from_topic:
             self._description_publisher = self.create_publisher(
                 String, 'robot_description', qos.LATCHED_DESCRIPTION)
             try:

@@ -177,6 +177,10 @@ TF_PARAMETERS: tuple[ParameterSpec, ...] = (
                   read_only=False),
     ParameterSpec('frame_prefix', '', 'Put before every frame id of /tf and /tf_static.',
                   read_only=False),
+    ParameterSpec('description_from_topic', False,
+                  'Take the description from the robot_description topic even when the '
+                  'robot_description parameter is set (robot_state_publisher on Kilted and '
+                  'Rolling); without it the topic is followed only when the parameter is empty.'),
     ParameterSpec('fast_path', False,
                   'Serve joint_states in a thread of its own and publish /tf pre-serialized '
                   '(less CPU at high rates, bench/bench_tf_node.py); needs the wait set of rclpy, '
@@ -329,6 +333,7 @@ class TfSettings:
     publish_frequency: float     # Hz
     ignore_timestamp: bool
     frame_prefix: str
+    description_from_topic: bool
     fast_path: bool
     robot_description: str
 
