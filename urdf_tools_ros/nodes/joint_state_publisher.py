@@ -23,13 +23,14 @@ cannot be used is logged and the previous table kept.
 
 With ``gui`` the browser slider page (:class:`~urdf_tools_ros.gui.viewer.RobotViewer`) shares the
 table: moving a slider changes what is published, and the page follows each new description.
-Its 3D view follows ``/tf`` and ``/tf_static`` (:class:`~urdf_tools_ros.ros.tf_listener.TfListener`
-into a :class:`~urdf_tools_ros.core.tf.buffer.TfFrameStore`, drawn at up to
-:data:`VIEW_RATE` Hz): each link is posed by the transforms received along its chain from the
-root link, and a joint for which no transform has arrived is posed by the table's own state
-(forward kinematics), so the page shows the robot without any TF broadcaster running and with
-one shows what TF says. A new description forgets the ``/tf`` transforms (not the latched
-``/tf_static`` ones, which are not sent again).
+Its 3D view follows ``/tf`` and ``/tf_static`` through a ``tf2_ros.Buffer`` and
+``TransformListener`` (drawn at up to :data:`VIEW_RATE` Hz): each link is posed by the
+transforms TF has along its chain from the root link (each joint's ``T_parent_child`` looked
+up, ``frame_prefix`` put before the frame ids), and a joint TF has nothing for is posed by the
+table's own state (forward kinematics, :func:`~urdf_tools_ros.core.tf.view.chain_link_poses`),
+so the page shows the robot without any TF broadcaster running and with one shows what TF says.
+A new description clears the buffer's ``/tf`` transforms (tf2 keeps the latched ``/tf_static``
+ones, which are not sent again).
 """
 
 from __future__ import annotations
@@ -39,9 +40,11 @@ import sys
 from typing import Any
 
 from rclpy.node import Node
+from rclpy.time import Time
 from rclpy.utilities import remove_ros_args
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
+from tf2_ros import Buffer, TransformException, TransformListener
 
 from ..core.description.loader import MAX_DESCRIPTION_BYTES, RobotDescription
 from ..core.description.model import Robot
@@ -50,11 +53,11 @@ from ..core.errors import RobotDescriptionError
 from ..core.findings import Finding
 from ..core.joint_state.descriptions import joint_state_robot
 from ..core.joint_state.table import ClampPolicy, JointStateTable
-from ..core.tf.buffer import joint_edges, TfFrameStore
+from ..core.kinematics.transforms import transform_from_quaternion
+from ..core.tf.view import chain_link_poses, joint_edges
 from ..ros import conversions, parameters, qos
 from ..ros.clock import steady_timer, warn_without_sim_clock
 from ..ros.spin import spin_node
-from ..ros.tf_listener import TfListener
 
 __all__ = ['JointStatePublisherNode', 'VIEW_RATE', 'gui_main', 'main']
 
@@ -98,7 +101,8 @@ class JointStatePublisherNode(Node):
                              f'{", ".join(parameters.CLAMP_CHOICES)}') from None
         self._table: JointStateTable | None = None
         self._viewer: Any = None
-        self._tf_frames = TfFrameStore(self._settings.frame_prefix)
+        self._tf_buffer: Buffer | None = None  # made with the slider page
+        self._tf_listener: TransformListener | None = None
         self._view_key: object = None
         self._publisher = self.create_publisher(JointState, 'joint_states',
                                                 qos.JOINT_STATES_PUBLISHER)
@@ -208,7 +212,8 @@ class JointStatePublisherNode(Node):
 
     def _show(self, description: RobotDescription, table: JointStateTable) -> None:
         """Show the description in the slider page (started on the first description)."""
-        self._tf_frames.reset()
+        if self._tf_buffer is not None:
+            self._tf_buffer.clear()  # /tf transforms; tf2 keeps the static ones
         self._view_key = None
         if self._viewer is not None:
             self._viewer.set_description(description, table)
@@ -223,14 +228,31 @@ class JointStatePublisherNode(Node):
                                     'without it')
             self._gui = False
             return
-        TfListener(self, self._tf_frames, self._on_tf_problems)
+        self._tf_buffer = Buffer()
+        self._tf_listener = TransformListener(self._tf_buffer, self, spin_thread=False)
         steady_timer(self, 1.0 / VIEW_RATE, self._on_view_timer)
         self._on_view_timer()
         self.get_logger().info(f'gui: joint sliders at {self._viewer.url}')
 
-    def _on_tf_problems(self, problems: list[str]) -> None:
-        self.get_logger().warning('tf: ' + '; '.join(problems[:5]),
-                                  throttle_duration_sec=_WARN_PERIOD)
+    def _tf_edges(self, model: Any) -> dict[str, Any]:
+        """``{joint: T_parent_child}`` of the joints the TF buffer has a transform for."""
+        buffer, prefix = self._tf_buffer, self._settings.frame_prefix
+        edges: dict[str, Any] = {}
+        if buffer is None:
+            return edges
+        for joint in model.tree.joints:
+            try:
+                stamped = buffer.lookup_transform(prefix + joint.parent, prefix + joint.child,
+                                                  Time())
+            except TransformException:
+                continue
+            t, q = stamped.transform.translation, stamped.transform.rotation
+            try:
+                edges[joint.name] = transform_from_quaternion((t.x, t.y, t.z),
+                                                              (q.x, q.y, q.z, q.w))
+            except RobotDescriptionError:  # not finite: as if TF had nothing
+                continue
+        return edges
 
     def _on_view_timer(self) -> None:
         """Pose the page's links from TF, falling back to the table's state (module doc)."""
@@ -239,7 +261,9 @@ class JointStatePublisherNode(Node):
         if model is None:  # no page, or a description without a tree: the page draws it
             return
         positions = viewer.positions
-        key = (self._tf_frames.version, tuple(positions.items()))
+        edges = self._tf_edges(model)
+        key = (tuple(positions.items()),
+               tuple((name, matrix.tobytes()) for name, matrix in edges.items()))
         if key == self._view_key:
             return
         self._view_key = key
@@ -249,7 +273,7 @@ class JointStatePublisherNode(Node):
             self.get_logger().warning(f'gui: joint state not drawable: {exc}',
                                       throttle_duration_sec=_WARN_PERIOD)
             return
-        viewer.set_link_poses(self._tf_frames.link_poses(model.tree, fallback))
+        viewer.set_link_poses(chain_link_poses(model.tree, edges, fallback))
 
     def destroy_node(self) -> None:
         """Close the slider page, then destroy the node."""
