@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 
 from lxml import etree
 import pytest
@@ -189,7 +190,7 @@ def test_inertia_cylinder_and_sphere(args: list[str], expected: dict[str, float]
 
 def test_inertia_rejects_non_positive_sizes() -> None:
     result = cli('inertia', 'box', '0', '1', '1', '--mass', '1')
-    assert result.returncode == 2 and 'must be > 0' in result.stderr
+    assert result.returncode == 2 and 'expected a finite number above 0' in result.stderr
 
 
 def test_undeclared_namespace_is_an_error_for_ros_only(capsys: pytest.CaptureFixture[str]) -> None:
@@ -214,3 +215,35 @@ def test_cookie_wheels_are_an_error_for_joint_state_publisher(
                                     and '[breaks: joint_state_publisher]' in line
                                     for line in errors), errors
     assert run(['check', str(shared_model(name)), '--target', 'gazebo']) == 0
+
+
+def test_version_is_the_packages() -> None:
+    done = cli('--version')
+    version = re.search(r'<version>([^<]+)</version>', (REPO / 'package.xml').read_text())
+    assert done.returncode == 0 and version is not None
+    assert done.stdout.strip() == f'urdf-tools {version.group(1)}'
+
+
+@pytest.mark.parametrize('size', ['nan', 'inf', '0', '-1'])
+def test_inertia_refuses_sizes_that_are_no_positive_number(size: str) -> None:
+    done = cli('inertia', 'box', size, '0.1', '0.2', '--mass', '1')
+    assert done.returncode == 2 and 'expected a finite number above 0' in done.stderr
+    assert done.stdout == ''
+    done = cli('inertia', 'sphere', '0.1', '--mass', size)
+    assert done.returncode == 2 and 'expected a finite number above 0' in done.stderr
+
+
+def test_inertia_digits_before_or_after_the_shape() -> None:
+    before = cli('inertia', '--digits', '3', 'box', '1', '0.1', '0.2', '--mass', '1')
+    after = cli('inertia', 'box', '1', '0.1', '0.2', '--mass', '1', '--digits', '3')
+    assert before.returncode == after.returncode == 0
+    assert before.stdout == after.stdout and 'iyy="0.0867"' in after.stdout
+
+
+def test_view_on_an_address_this_machine_lacks_fails_at_once() -> None:
+    started = time.monotonic()
+    done = cli('view', str(SAMPLE_ROBOT), '--host', '192.0.2.1', '--exit-after', '30')
+    assert time.monotonic() - started < 20  # not served, not waiting for --exit-after
+    assert done.returncode == 2
+    assert '--host 192.0.2.1: cannot listen there' in done.stderr
+    assert 'serving' not in done.stdout

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+import math
 import sys
 
 from ..core.description.loader import RobotDescription
@@ -88,11 +89,7 @@ def geometry_from_args(args: argparse.Namespace) -> Geometry:
 
 def cmd_inertia(args: argparse.Namespace) -> int:
     """Print the inertia of a solid primitive as an ``<inertia/>`` element."""
-    geometry = geometry_from_args(args)
-    sizes = [v for k, v in vars(args).items() if k in ('x', 'y', 'z', 'radius', 'length')]
-    if args.mass <= 0 or any(v <= 0 for v in sizes):
-        print('urdf-tools inertia: mass and sizes must be > 0', file=sys.stderr)
-        return 2
+    geometry = geometry_from_args(args)  # sizes and mass are finite and > 0 (_positive)
     if isinstance(geometry, Box):
         inertia = box_inertia(args.mass, geometry.size)
     elif isinstance(geometry, Cylinder):
@@ -107,10 +104,13 @@ def cmd_inertia(args: argparse.Namespace) -> int:
 
 
 def _positive(text: str) -> float:
+    """A finite number above 0 (m or kg), or an argparse error saying why not."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f'{text!r} is not a number') from None
+    if not math.isfinite(value) or value <= 0.0:
+        raise argparse.ArgumentTypeError(f'{text!r}: expected a finite number above 0')
     return value
 
 
@@ -127,6 +127,7 @@ def add_commands(sub: 'argparse._SubParsersAction[argparse.ArgumentParser]',
                                          'uniform density as a URDF <inertia/> element.')
     inertia.add_argument('--digits', type=int, default=6, help='significant digits')
     shapes = inertia.add_subparsers(dest='shape', metavar='SHAPE', required=True)
+    # --digits also after the shape (options in any order); SUPPRESS keeps the one given first
     box = shapes.add_parser('box', help='box X Y Z --mass M (side lengths, m)')
     for axis in ('x', 'y', 'z'):
         box.add_argument(axis, type=_positive, help=f'side length along {axis}, m')
@@ -137,4 +138,6 @@ def add_commands(sub: 'argparse._SubParsersAction[argparse.ArgumentParser]',
     sphere.add_argument('radius', type=_positive, help='radius, m')
     for shape in (box, cylinder, sphere):
         shape.add_argument('--mass', '-m', type=_positive, required=True, help='mass, kg')
+        shape.add_argument('--digits', type=int, default=argparse.SUPPRESS,
+                           help='significant digits')
     inertia.set_defaults(handler=cmd_inertia)

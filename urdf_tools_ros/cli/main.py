@@ -20,12 +20,34 @@ EXIT_LOAD = 2
 EXIT_INTERNAL = 3
 
 
+def version() -> str:
+    """
+    The installed package's version, else the source checkout's (``package.xml``).
+
+    :return: e.g. ``'0.4.0'``; ``'unknown'`` when neither is found.
+    """
+    from importlib.metadata import PackageNotFoundError, version as installed
+
+    try:
+        return installed('urdf_tools_ros')
+    except PackageNotFoundError:
+        pass
+    from pathlib import Path
+    import re
+
+    package_xml = Path(__file__).resolve().parents[2] / 'package.xml'
+    found = re.search(r'<version>([^<]+)</version>', package_xml.read_text()) \
+        if package_xml.is_file() else None
+    return found.group(1).strip() if found else 'unknown'
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``urdf-tools`` with every subcommand."""
     from . import commands
     parser = argparse.ArgumentParser(
         prog='urdf-tools',
         description='Check, inspect and view URDF and xacro robot descriptions.')
+    parser.add_argument('--version', action='version', version=f'%(prog)s {version()}')
     sub = parser.add_subparsers(dest='command', metavar='COMMAND', required=True)
     commands.add_commands(sub)
     return parser

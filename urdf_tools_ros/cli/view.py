@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+import socket
 import sys
 import time
 
@@ -46,12 +47,33 @@ def _port(text: str) -> int:
     return value
 
 
+def host_problem(host: str) -> str | None:
+    """
+    Why the viewer cannot listen on ``host``, or ``None`` when it can.
+
+    Resolves the name and binds a socket on it (any port) at once, so that an address this
+    machine does not have fails in seconds instead of being printed as served.
+    """
+    try:
+        infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        return f'cannot resolve it ({exc.strerror})'
+    family, kind, _, _, address = infos[0]
+    with socket.socket(family, kind) as probe:
+        try:
+            probe.bind((address[0], 0))
+        except OSError as exc:
+            return f'cannot listen there ({exc.strerror or exc}): not an address of this machine?'
+    return None
+
+
 def cmd_view(args: argparse.Namespace, loader: Loader) -> int:
     """
     Load, check, print the report, serve the viewer and print its URL; serve until Ctrl-C.
 
     :return: 0 after Ctrl-C or ``--exit-after``; 2 when the description cannot be loaded or
-        the arguments are wrong; 3 when viser is not installed.
+        the arguments are wrong (``--host`` this machine cannot listen on); 3 when viser is
+        not installed.
     """
     try:
         description = loader(args)
@@ -62,6 +84,10 @@ def cmd_view(args: argparse.Namespace, loader: Loader) -> int:
     sys.stdout.write(report.format_text(description.filename, findings,
                                         show_info=args.verbose))
     sys.stdout.flush()
+    problem = host_problem(args.host)
+    if problem is not None:
+        print(f'urdf-tools view: --host {args.host}: {problem}', file=sys.stderr)
+        return 2
     try:
         from ..gui.viewer import RobotViewer
     except ImportError as exc:
