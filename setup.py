@@ -2,6 +2,7 @@
 
 from glob import glob
 import os
+import sys
 
 from setuptools import find_packages, setup
 
@@ -18,6 +19,26 @@ def share(folder: str) -> list[tuple[str, list[str]]]:
     return sorted(entries.items())
 
 
+#: What the checker, the kinematics core and the CLI need: ``pip install urdf_tools_ros``.
+#: (setuptools: urdfdom-py imports pkg_resources.)
+REQUIRES = ['numpy', 'lxml', 'defusedxml', 'xacro>=2', 'urdfdom-py', 'setuptools']
+#: The browser viewer (``urdf-tools view``, the joint-state publisher's ``gui``).
+VIEW = ['viser', 'trimesh', 'pycollada']
+#: On a pip install's PATH: the CLI alone.
+CLI_SCRIPTS = ['urdf-tools = urdf_tools_ros.cli.main:main']
+#: The ROS 2 executables (``ros2 run urdf_tools_ros ...``), only in a colcon build: colcon runs
+#: ``setup.py install`` or ``develop``, which put them in ``lib/urdf_tools_ros`` (setup.cfg),
+#: where ament looks; a pip install builds a wheel and leaves them out of ``bin/``.
+ROS_SCRIPTS = [
+    'check = urdf_tools_ros.cli.main:check_main',
+    'robot_description = urdf_tools_ros.nodes.entry:robot_description',
+    'joint_state_publisher = urdf_tools_ros.nodes.entry:joint_state_publisher',
+    'joint_state_publisher_gui = urdf_tools_ros.nodes.entry:joint_state_publisher_gui',
+    'tf_broadcaster = urdf_tools_ros.nodes.entry:tf_broadcaster',
+    'robot_state_publisher = urdf_tools_ros.nodes.entry:robot_state_publisher',
+]
+COLCON_BUILD = bool({'install', 'develop'} & set(sys.argv[1:]))
+
 setup(
     name=PACKAGE,
     version='0.1.0',
@@ -31,29 +52,40 @@ setup(
         *share('config'),
     ],
     python_requires='>=3.10',
-    install_requires=['numpy', 'lxml', 'defusedxml', 'xacro>=2', 'urdfdom-py', 'setuptools',
-                      'viser', 'trimesh', 'pycollada'],
+    install_requires=REQUIRES,
     extras_require={
+        'view': VIEW,
         # pytest 7.4.4: Ubuntu Noble's (ROS 2 Jazzy), the one launch_testing 3.4.3's plugin
         # works with (scripts/setup-ros-src.sh installs it); pytest 8 refuses that plugin.
         'test': ['pytest==7.4.4', 'pytest-rerunfailures<15', 'hypothesis', 'mypy', 'flake8',
                  'flake8-import-order', 'flake8-quotes', 'flake8-docstrings', 'lxml-stubs', 'pin',
-                 'playwright', 'colcon-common-extensions', 'pyyaml', 'mujoco'],
+                 'playwright', 'colcon-common-extensions', 'pyyaml', 'mujoco', *VIEW],
     },
     zip_safe=False,
     maintainer='urdf_tools_ros maintainers',
     maintainer_email='maintainers@urdf-tools-ros.invalid',
     description='URDF/xacro checker, forward kinematics, joint-state and TF nodes for ROS 2',
+    long_description=open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                       'README.md'), encoding='utf-8').read(),
+    long_description_content_type='text/markdown',
     license='Apache-2.0',
+    keywords=['ROS 2', 'URDF', 'xacro', 'robot_state_publisher', 'joint_state_publisher'],
+    classifiers=[
+        'Development Status :: 4 - Beta',
+        'Intended Audience :: Developers',
+        'Intended Audience :: Science/Research',
+        'License :: OSI Approved :: Apache Software License',
+        'Operating System :: POSIX :: Linux',
+        'Programming Language :: Python :: 3',
+        'Programming Language :: Python :: 3 :: Only',
+        'Programming Language :: Python :: 3.10',
+        'Programming Language :: Python :: 3.11',
+        'Programming Language :: Python :: 3.12',
+        'Topic :: Scientific/Engineering',
+        'Topic :: Software Development :: Quality Assurance',
+        'Typing :: Typed',
+    ],
     entry_points={
-        'console_scripts': [
-            'urdf-tools = urdf_tools_ros.cli.main:main',
-            'check = urdf_tools_ros.cli.main:check_main',
-            'robot_description = urdf_tools_ros.nodes.entry:robot_description',
-            'joint_state_publisher = urdf_tools_ros.nodes.entry:joint_state_publisher',
-            'joint_state_publisher_gui = urdf_tools_ros.nodes.entry:joint_state_publisher_gui',
-            'tf_broadcaster = urdf_tools_ros.nodes.entry:tf_broadcaster',
-            'robot_state_publisher = urdf_tools_ros.nodes.entry:robot_state_publisher',
-        ],
+        'console_scripts': CLI_SCRIPTS + (ROS_SCRIPTS if COLCON_BUILD else []),
     },
 )

@@ -11,7 +11,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="${URDF_TOOLS_VENV:-$root/.venv}"
 cd "$root"
-scripts/setup.sh
+scripts/setup.sh --test
 scripts/setup-ros.sh "$venv"
 scripts/setup-ros-src.sh "$venv"
 scripts/setup-oracles.sh "$venv"

@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
-# Create (or update) the project's virtualenv .venv with urdf_tools_ros and its test tools.
+# Create (or update) the project's virtualenv .venv with urdf_tools_ros and the browser viewer
+# (what `urdf-tools view` needs); with --test also the test tools (scripts/setup-tests.sh).
 # Works on a fresh Debian/Ubuntu machine with Python >= 3.10; installs python3-venv if needed.
-# Usage: scripts/setup.sh [--quiet]
+# Usage: scripts/setup.sh [--test]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="${URDF_TOOLS_VENV:-$root/.venv}"
 python="${PYTHON:-python3}"
 log="$root/.cache/setup.log"
 mkdir -p "$root/.cache"
+extras=view
+if [ "${1:-}" = "--test" ]; then
+  extras=view,test
+fi
 
 if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then
   echo "error: $python is missing or older than 3.10; install Python >= 3.10" >&2
   exit 1
 fi
 if [ ! -x "$venv/bin/python" ]; then
+  echo "setup: creating the virtualenv $venv" >&2
   if ! "$python" -m venv "$venv" >>"$log" 2>&1; then
     # Debian/Ubuntu ship venv separately.
     if command -v apt-get >/dev/null 2>&1; then
@@ -31,16 +37,26 @@ if [ ! -x "$venv/bin/python" ]; then
   fi
 fi
 
-# Re-install only when the package metadata changed.
+# Re-install only when the package metadata changed, or more extras are wanted. A venv set up
+# with the test tools also serves the main command (its stamp covers both).
 stamp="$venv/.urdf_tools_ros_setup"
-want="$(cat "$root/setup.py" "$root/setup.cfg" "$root/scripts/setup.sh" | sha256sum | cut -c1-16)"
-if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  echo "setup: installing urdf_tools_ros and test tools into $venv" >&2
-  if ! { "$venv/bin/python" -m pip install -q --upgrade pip \
-         && "$venv/bin/python" -m pip install -q -e "$root[test]"; } >>"$log" 2>&1; then
+digest="$(cat "$root/setup.py" "$root/setup.cfg" "$root/scripts/setup.sh" | sha256sum | cut -c1-16)"
+have="$(cat "$stamp" 2>/dev/null || true)"
+if [ "$have" != "$digest $extras" ] && [ "$have" != "$digest view,test" ]; then
+  what="urdf_tools_ros and the viewer"
+  [ "$extras" = "view,test" ] && what="urdf_tools_ros, the viewer and the test tools"
+  echo "setup: [1/2] updating pip in $venv" >&2
+  if ! "$venv/bin/python" -m pip install -q --upgrade pip >>"$log" 2>&1; then
+    tail -n 30 "$log" >&2
+    echo "error: pip upgrade failed (full log: $log)" >&2
+    exit 1
+  fi
+  echo "setup: [2/2] installing $what (log: $log)" >&2
+  if ! "$venv/bin/python" -m pip install -q -e "$root[$extras]" >>"$log" 2>&1; then
     tail -n 30 "$log" >&2
     echo "error: pip install failed (full log: $log)" >&2
     exit 1
   fi
-  echo "$want" > "$stamp"
+  echo "$digest $extras" > "$stamp"
+  echo "setup: done" >&2
 fi

@@ -60,16 +60,22 @@ def colcon(workspace: Path, *args: str, timeout: float = 300.0) -> subprocess.Co
                           capture_output=True, text=True, timeout=timeout)
 
 
-def console_scripts() -> list[str]:
-    """Names of setup.py's console scripts (read from the package metadata colcon installed)."""
+def setup_lists(*names: str) -> list[str]:
+    """The string lists setup.py assigns to ``names`` (e.g. CLI_SCRIPTS), concatenated."""
     import ast
 
     tree = ast.parse((REPO / 'setup.py').read_text())
-    for node in ast.walk(tree):
-        if isinstance(node, ast.keyword) and node.arg == 'entry_points':
-            scripts = ast.literal_eval(node.value)['console_scripts']
-            return [script.split('=', 1)[0].strip() for script in scripts]
-    raise AssertionError('setup.py has no entry_points')
+    found = {target.id: ast.literal_eval(node.value) for node in tree.body
+             if isinstance(node, ast.Assign) for target in node.targets
+             if isinstance(target, ast.Name) and target.id in names}
+    assert set(found) == set(names), f'setup.py lacks {set(names) - set(found)}'
+    return [item for name in names for item in found[name]]
+
+
+def console_scripts() -> list[str]:
+    """Names of every console script a colcon build installs (CLI and ROS executables)."""
+    return [script.split('=', 1)[0].strip()
+            for script in setup_lists('CLI_SCRIPTS', 'ROS_SCRIPTS')]
 
 
 @pytest.fixture(scope='module')
@@ -87,6 +93,7 @@ def test_build_installs_the_package(workspace: Path) -> None:
     share = prefix / 'share' / PACKAGE
     for script in console_scripts():
         assert (prefix / 'lib' / PACKAGE / script).is_file(), script
+        assert not (prefix / 'bin' / script).exists(), script  # where ament looks, not PATH
     for relative in ['package.xml', 'launch/display.launch.py', 'launch/description.launch.py',
                      'config/display.rviz', 'config/robot_description.yaml',
                      'config/joint_state_publisher.yaml', 'config/tf_broadcaster.yaml',

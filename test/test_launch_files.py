@@ -48,10 +48,9 @@ def keyword(call: ast.Call, name: str) -> Any:
 
 def console_scripts() -> dict[str, str]:
     """``{script: 'module:function'}`` of setup.py's console_scripts entry points."""
-    tree = ast.parse((REPO / 'setup.py').read_text())
-    setup = calls(tree, 'setup')[0]
-    entry_points = next(item.value for item in setup.keywords if item.arg == 'entry_points')
-    scripts = ast.literal_eval(entry_points)['console_scripts']
+    from test_colcon import setup_lists
+
+    scripts = setup_lists('CLI_SCRIPTS', 'ROS_SCRIPTS')
     return {name.strip(): target.strip() for name, target in
             (script.split('=', 1) for script in scripts)}
 

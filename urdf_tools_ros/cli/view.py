@@ -24,7 +24,7 @@ from ..core.description.loader import RobotDescription
 AddSource = Callable[[argparse.ArgumentParser], None]
 Loader = Callable[[argparse.Namespace], RobotDescription]
 
-INSTALL_HINT = 'pip install viser trimesh pycollada'
+INSTALL_HINT = "pip install 'urdf_tools_ros[view]'"
 
 
 def _seconds(text: str) -> float:
@@ -89,6 +89,7 @@ def cmd_view(args: argparse.Namespace, loader: Loader) -> int:
         print(f'urdf-tools view: --host {args.host}: {problem}', file=sys.stderr)
         return 2
     try:
+        import viser  # noqa: F401 - the viewer imports it when made; say now if it cannot
         from ..gui.viewer import RobotViewer
     except ImportError as exc:
         print(f'urdf-tools view: the 3D viewer needs viser ({exc}); install it with: '

@@ -1,0 +1,78 @@
+"""
+What a pip install gives (issue 13).
+
+The CLI alone on PATH, light dependencies, the viewer as an extra, package metadata. What a
+colcon build installs is ``test_colcon.py``'s.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+import shutil
+import subprocess
+import sys
+import zipfile
+
+import pytest
+from test_colcon import COPY_IGNORE, setup_lists
+
+from conftest import REPO
+
+
+@pytest.fixture(scope='module')
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> zipfile.ZipFile:
+    """The wheel ``pip install .`` builds, from a copy of the source tree."""
+    source = tmp_path_factory.mktemp('source') / 'urdf_tools_ros'
+    shutil.copytree(REPO, source, ignore=COPY_IGNORE)
+    out = tmp_path_factory.mktemp('wheel')
+    done = subprocess.run([sys.executable, '-m', 'pip', 'wheel', '--no-deps',
+                           '--no-build-isolation', '-q', '-w', str(out), str(source)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    (path,) = out.glob('urdf_tools_ros-*.whl')
+    return zipfile.ZipFile(path)
+
+
+def metadata_file(wheel: zipfile.ZipFile, name: str) -> str:
+    (member,) = [item for item in wheel.namelist() if item.endswith(f'.dist-info/{name}')]
+    return wheel.read(member).decode()
+
+
+def test_a_pip_install_puts_only_urdf_tools_on_path(wheel: zipfile.ZipFile) -> None:
+    entry_points = metadata_file(wheel, 'entry_points.txt')
+    scripts = [line.split('=', 1)[0].strip() for line in entry_points.splitlines()
+               if '=' in line]
+    assert scripts == ['urdf-tools']
+    ros = [script.split('=', 1)[0].strip() for script in setup_lists('ROS_SCRIPTS')]
+    assert 'joint_state_publisher' in ros and not set(ros) & set(scripts)
+
+
+def test_light_requirements_and_the_viewer_as_an_extra(wheel: zipfile.ZipFile) -> None:
+    metadata = metadata_file(wheel, 'METADATA')
+    required = [line.split(':', 1)[1].strip() for line in metadata.splitlines()
+                if line.startswith('Requires-Dist:') and 'extra ==' not in line]
+    names = {requirement.split(';')[0].split('>')[0].split('=')[0].strip().lower()
+             for requirement in required}
+    assert names == {'numpy', 'lxml', 'defusedxml', 'xacro', 'urdfdom-py', 'setuptools'}
+    view = [line for line in metadata.splitlines()
+            if line.startswith('Requires-Dist:') and 'extra == "view"' in line]
+    assert {line.split(':', 1)[1].split(';')[0].strip() for line in view} == \
+        {'viser', 'trimesh', 'pycollada'}
+    for field in ('Summary:', 'License:', 'Requires-Python: >=3.10',
+                  'Classifier: Programming Language :: Python :: 3.12',
+                  'Description-Content-Type: text/markdown'):
+        assert field in metadata, field
+
+
+def test_view_without_the_extra_says_what_to_install(tmp_path: Path) -> None:
+    """A CLI whose viser cannot be imported: exit 3 and the pip command, no traceback."""
+    blocker = tmp_path / 'viser.py'
+    blocker.write_text('raise ImportError("no viser here")\n')
+    done = subprocess.run(
+        [sys.executable, '-m', 'urdf_tools_ros.cli.main', 'view',
+         str(REPO / 'urdf' / 'sample_robot.urdf.xacro'), '--exit-after', '1'],
+        cwd=REPO, capture_output=True, text=True, timeout=120,
+        env={'PYTHONPATH': str(tmp_path), 'PATH': '/usr/bin:/bin'})
+    assert done.returncode == 3, done.stderr
+    assert "pip install 'urdf_tools_ros[view]'" in done.stderr
+    assert 'Traceback' not in done.stderr
