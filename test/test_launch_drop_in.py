@@ -125,8 +125,8 @@ def test_urdf_launch_style_file_with_only_the_package_changed(package_install: P
         assert probe.returncode == 0, probe.stderr
         seen = json.loads(probe.stdout.strip().splitlines()[-1])
         jsp = 'joint_state_publisher_gui' if gui == 'true' else 'joint_state_publisher'
-        for _ in range(5):  # the ros2 daemon may not have discovered the node yet
-            dump = subprocess.run(['ros2', 'param', 'dump', f'/{jsp}'], env=env,
+        for _ in range(5):  # discovery may not have found the node yet
+            dump = subprocess.run(['ros2', 'param', 'dump', '--no-daemon', f'/{jsp}'], env=env,
                                   capture_output=True, text=True, timeout=60)
             if dump.returncode == 0:
                 break
