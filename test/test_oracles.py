@@ -205,9 +205,10 @@ def test_pinocchio_message_has_what_its_urdfdom_printed(
 @needs('mujoco')
 def test_mujoco_gets_resolved_meshes_and_loses_unreadable_ones(
         sample_urdf: Path, tmp_path: Path) -> None:
-    # With the package path only bumper.dae goes; without it the package:// STL goes too.
+    # With the package path only bumper.dae goes; without it the package:// STL and the palm's
+    # package:// OBJ (visual and collision) go too.
     assert 'stripped 1 ' in ask('mujoco', sample_urdf, PACKAGES).message
-    assert 'stripped 2 ' in ask('mujoco', sample_urdf).message
+    assert 'stripped 4 ' in ask('mujoco', sample_urdf).message
     # A resolved mesh is really read: a broken STL makes MuJoCo refuse.
     (tmp_path / 'broken.stl').write_text('not an STL')
     path = write(tmp_path, '<robot name="r"><link name="a"><collision><geometry><mesh '
