@@ -62,3 +62,31 @@ def test_a_readme_example_prints_what_the_readme_shows(command: str, shown: list
     assert done.stdout.splitlines() == shown, done.stdout + done.stderr
     if code is not None:
         assert str(done.returncode) == code
+
+
+def model_table() -> list[tuple[str, dict[str, int], dict[str, int]]]:
+    """``(model, {code: errors}, {code: warnings})`` of the README's table of shared models."""
+    rows = []
+    for line in README.read_text().splitlines():
+        match = re.match(r'\| `([\w/.]+\.urdf)` \| (.*?) \| (.*?) \|$', line)
+        if match:
+            counts = [{code: int(count) for count, code in
+                       re.findall(r'(\d+) `([a-z0-9-]+)`', cell)} for cell in match.groups()[1:]]
+            rows.append((match.group(1), counts[0], counts[1]))
+    return rows
+
+
+def test_the_readme_table_of_shared_models_is_what_the_checker_says() -> None:
+    from collections import Counter
+
+    from paths import SHARED_MODELS
+    from urdf_tools_ros.core import check_description, load, Severity
+
+    rows = model_table()
+    assert len(rows) >= 7
+    for model, errors, warnings in rows:
+        findings = check_description(load(SHARED_MODELS / model))
+        assert dict(Counter(f.code for f in findings if f.severity is Severity.ERROR)) == errors, \
+            model
+        assert dict(Counter(f.code for f in findings
+                            if f.severity is Severity.WARNING)) == warnings, model
