@@ -307,10 +307,15 @@ def _with_lines(xacro: ModuleType, text: str, filename: str, args: Mapping[str, 
 
 # -- public API only --------------------------------------------------------------------------
 @contextlib.contextmanager
-def _ament_index(packages: Mapping[str, str]) -> Iterator[None]:
-    """A temporary ament index holding ``packages`` ``{name: share dir}``, first on the path."""
+def _ament_index(packages: Mapping[str, str]) -> Iterator[str | None]:
+    """
+    A temporary ament index holding ``packages`` ``{name: share dir}``, first on the path.
+
+    :return: (yields) Its prefix (``<prefix>/share/<name>`` links to each share dir), or
+        ``None`` when there are no packages.
+    """
     if not packages:
-        yield
+        yield None
         return
     with tempfile.TemporaryDirectory(prefix='urdf_tools_ament_') as prefix:
         markers = os.path.join(prefix, 'share', 'ament_index', 'resource_index', 'packages')
@@ -322,12 +327,22 @@ def _ament_index(packages: Mapping[str, str]) -> Iterator[None]:
         os.environ['AMENT_PREFIX_PATH'] = os.pathsep.join(
             part for part in (prefix, saved) if part)
         try:
-            yield
+            yield prefix
         finally:
             if saved is None:
                 os.environ.pop('AMENT_PREFIX_PATH', None)
             else:
                 os.environ['AMENT_PREFIX_PATH'] = saved
+
+
+def _outside_index(path: str, index: str | None, packages: Mapping[str, str]) -> str:
+    """``path`` with a temporary index's ``<index>/share/<name>`` replaced by that share dir."""
+    if index is not None:
+        for name, share in packages.items():
+            link = os.path.join(index, 'share', name) + os.sep
+            if path.startswith(link):
+                return os.path.join(os.path.abspath(share), path[len(link):])
+    return path
 
 
 def _public(xacro: ModuleType, text: str, filename: str, args: Mapping[str, str],
@@ -353,7 +368,7 @@ def _public(xacro: ModuleType, text: str, filename: str, args: Mapping[str, str]
             path = os.path.join(folder, 'robot.urdf.xacro')
             with open(path, 'w', encoding='utf-8') as stream:
                 stream.write(text)
-        stack.enter_context(_ament_index(packages))
+        index = stack.enter_context(_ament_index(packages))
         stack.enter_context(contextlib.redirect_stderr(errors))
         # xacro appends every include it reads to this list and never clears it: take ours
         first = len(getattr(xacro, 'all_includes', ()))
@@ -367,8 +382,7 @@ def _public(xacro: ModuleType, text: str, filename: str, args: Mapping[str, str]
             kind = '' if isinstance(exc, getattr(xacro, 'XacroException', ())) \
                 else f'{type(exc).__name__}: '
             raise DescriptionLoadError(f'xacro: {kind}{exc}', filename) from None
-        # real paths while the temporary ament index (symlinks) still exists
-        included = [os.path.realpath(name)
+        included = [_outside_index(os.path.abspath(name), index, packages)
                     for name in list(getattr(xacro, 'all_includes', ()))[first:]]
     files = ([os.path.abspath(filename)] if os.path.isfile(filename) else []) + included
     arguments = _arguments_of(text)
