@@ -113,14 +113,22 @@ def test_displayed_value_wraps_continuous_and_clamps_others() -> None:
     assert wheel.readout(math.pi / 2) == '1.5708 rad (90.00°)'
 
 
-def test_report_markdown_lists_errors_and_warnings_not_info() -> None:
-    findings = [Finding('a-rule', Severity.ERROR, 'joint:j', 'bad_limit lower > upper'),
-                Finding('b-rule', Severity.WARNING, 'link:l', 'mesh missing'),
+def test_report_markdown_groups_by_severity_with_fixes_and_the_terminals_counts() -> None:
+    """Issue 13: grouped by severity, fix hints, counted as ``urdf-tools check`` counts."""
+    from urdf_tools_ros.cli.report import summary
+
+    findings = [Finding('b-rule', Severity.WARNING, 'link:l', 'mesh missing', fix='ship it'),
+                Finding('a-rule', Severity.ERROR, 'joint:j', 'bad_limit lower > upper'),
                 Finding('c-rule', Severity.INFO, 'robot', 'just saying')]
     text = report_markdown('/x/robot.urdf', findings, ['kinematics: cycle'])
-    assert '`robot.urdf`: 1 errors, 1 warnings, 1 info' in text
-    assert '**error** `a-rule`' in text and 'bad\\_limit' in text
-    assert '**warning** `b-rule`' in text and 'just saying' not in text
+    terminal = summary('robot.urdf', findings)  # robot.urdf: 1 error, 1 warning, 1 info
+    assert terminal == 'robot.urdf: 1 error, 1 warning, 1 info'
+    assert f'`robot.urdf`: {terminal.split(": ", 1)[1]}' in text
+    errors, warnings, info = (text.index('**Errors (1)**'), text.index('**Warnings (1)**'),
+                              text.index('**Info (1)**'))
+    assert errors < text.index('`a-rule`') < warnings < text.index('`b-rule`') < info < \
+        text.index('`c-rule`')
+    assert 'bad\\_limit' in text and '*Fix:* ship it' in text
     assert 'Cannot pose the robot:** kinematics: cycle' in text
 
 

@@ -6,19 +6,13 @@ from collections.abc import Sequence
 import json
 from xml.sax.saxutils import escape, quoteattr
 
-from ..core.checks import broken_consumers, count, DEFAULT_TARGET, RULES
+from ..core.checks import broken_consumers, count, counts_text, DEFAULT_TARGET, RULES
 from ..core.findings import Finding, Severity
 
 
 def summary(filename: str, findings: Sequence[Finding]) -> str:
-    """One line: ``robot.urdf: 2 errors, 1 warning, 0 info``."""
-    counts = count(findings)
-
-    def plural(n: int, word: str) -> str:
-        return f'{n} {word}' + ('' if n == 1 or word == 'info' else 's')
-    return (f'{filename}: {plural(counts[Severity.ERROR], "error")}, '
-            f'{plural(counts[Severity.WARNING], "warning")}, '
-            f'{plural(counts[Severity.INFO], "info")}')
+    """One line: ``robot.urdf: 2 errors, 1 warning, 0 info`` (:func:`counts_text`)."""
+    return f'{filename}: {counts_text(findings)}'
 
 
 def line(finding: Finding, target: str = DEFAULT_TARGET) -> str:

@@ -7,7 +7,7 @@ import os
 
 import numpy as np
 
-from ..core.checks import count
+from ..core.checks import counts_text
 from ..core.findings import Finding, Severity
 from ..core.kinematics.transforms import FloatArray
 
@@ -27,31 +27,37 @@ def _escape(text: str) -> str:
 def report_markdown(filename: str, findings: Sequence[Finding],
                     problems: Sequence[str] = ()) -> str:
     """
-    The check report as Markdown: what stops the view, the summary, then errors and warnings.
+    The check report as Markdown: what stops the view, the counts, then the findings by severity.
+
+    The counts are worded as ``urdf-tools check`` words them (:func:`counts_text`); errors, then
+    warnings, then info, each group under a heading with its count, each finding with its code,
+    file:line, message and fix.
 
     :param filename: The description's file name (shown without its folder).
-    :param findings: The findings; info findings are counted, not listed (as ``check``).
+    :param findings: The findings.
     :param problems: Why the robot cannot be posed or moved, e.g. a kinematic-tree error.
     """
-    counts = count(findings)
     lines = ['**Check report**', '']
     for problem in problems:
         lines.append(f'**Cannot pose the robot:** {_escape(problem)}. Links without a pose are '
                      'drawn at the root frame.')
         lines.append('')
     name = os.path.basename(filename) or filename
-    lines.append(f'`{name}`: {counts[Severity.ERROR]} errors, {counts[Severity.WARNING]} '
-                 f'warnings, {counts[Severity.INFO]} info')
-    shown = [f for f in findings if f.severity is not Severity.INFO]
-    if shown:
-        lines.append('')
-    for finding in shown:
-        where = ''
-        if finding.location is not None:
-            where = f' ({_escape(os.path.basename(finding.location.filename))}'
-            where += f':{finding.location.line})' if finding.location.line is not None else ')'
-        lines.append(f'- **{finding.severity.value}** `{finding.code}`{where}: '
-                     f'{_escape(finding.message)}')
+    lines.append(f'`{name}`: {counts_text(findings)}')
+    for severity, title in ((Severity.ERROR, 'Errors'), (Severity.WARNING, 'Warnings'),
+                            (Severity.INFO, 'Info')):
+        group = [finding for finding in findings if finding.severity is severity]
+        if not group:
+            continue
+        lines += ['', f'**{title} ({len(group)})**', '']
+        for finding in group:
+            where = ''
+            if finding.location is not None:
+                where = f' ({_escape(os.path.basename(finding.location.filename))}'
+                where += f':{finding.location.line})' if finding.location.line is not None \
+                    else ')'
+            fix = f' *Fix:* {_escape(finding.fix)}' if finding.fix else ''
+            lines.append(f'- `{finding.code}`{where}: {_escape(finding.message)}{fix}')
     return '\n'.join(lines)
 
 

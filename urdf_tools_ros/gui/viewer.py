@@ -29,10 +29,10 @@ from .meshes import MeshCache
 from .page import camera_for, frame_size, report_markdown
 from .scene import RobotScene
 from .sliders import panel_specs, SliderPanel, SliderSpec
-from ..core.checks import check_description
+from ..core.checks import check_description, counts_text
 from ..core.description.loader import RobotDescription
 from ..core.errors import RobotDescriptionError
-from ..core.findings import Finding
+from ..core.findings import Finding, Severity
 from ..core.joint_state.table import JointStateTable, NO_STATE, refusal
 from ..core.kinematics.forward import KinematicModel
 from ..core.kinematics.transforms import FloatArray
@@ -195,9 +195,16 @@ class RobotViewer:
             self._findings = tuple(checked + self.scene.findings)
             self._problems = tuple(problems)
             self.server.gui.set_panel_label(robot.name or 'robot')
-            self._report = self.server.gui.add_markdown(
-                report_markdown(description.filename, self._findings, self._problems),
-                order=1000.0)
+            # At the top, above the sliders, open when something stops a consumer (an error or a
+            # problem posing the robot), folded otherwise.
+            wide_open = bool(self._problems) or any(
+                finding.severity is Severity.ERROR for finding in self._findings)
+            self._report = self.server.gui.add_folder(
+                f'Check report: {counts_text(self._findings)}', order=-1000.0,
+                expand_by_default=wide_open)
+            with self._report:
+                self.server.gui.add_markdown(
+                    report_markdown(description.filename, self._findings, self._problems))
             positions = self.positions
             self.panel = SliderPanel(
                 self.server.gui, self._specs, positions, on_slider=self._on_slider,

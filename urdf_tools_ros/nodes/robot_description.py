@@ -31,7 +31,7 @@ from rclpy.node import Node
 from rclpy.parameter import Parameter
 from std_msgs.msg import String
 
-from ..core.checks import check_description, count
+from ..core.checks import check_description, count, counts_text
 from ..core.description.loader import load, load_string, parse_xacro_args, RobotDescription
 from ..core.description.packages import ament_package_locator
 from ..core.errors import DescriptionLoadError, RobotDescriptionError
@@ -188,10 +188,8 @@ class RobotDescriptionNode(Node):
         description = candidate.description
         self._current = description
         self._publisher.publish(conversions.description_to_msg(description.xml))
-        counts = count(candidate.findings)
         summary = (f'published robot "{description.robot.name}" from {description.filename}: '
-                   f'{counts[Severity.ERROR]} errors, {counts[Severity.WARNING]} warnings, '
-                   f'{counts[Severity.INFO]} infos')
+                   f'{counts_text(candidate.findings)}')
         self.get_logger().info(summary)
         self._report = (candidate.findings, summary, False, description.robot.name)
         self._publish_diagnostics()

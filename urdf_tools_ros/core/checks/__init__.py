@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING
 from . import (gazebo, gazebo_lumping, geometry, inertial, joints, loading,  # noqa: F401
                materials, mimic, structure, transmissions, tree)
 from .registry import (broken_consumers, check, CheckContext, CheckFunction, CONSUMERS, count,
-                       DEFAULT_TARGET, errors, for_target, format_value, registered_checks, Rule,
-                       rule, RULES, sort_findings, TARGETS)
+                       counts_text, DEFAULT_TARGET, errors, for_target, format_value,
+                       registered_checks, Rule, rule, RULES, sort_findings, TARGETS)
 from ..description.model import Robot
 from ..findings import Finding
 
@@ -43,8 +43,8 @@ if TYPE_CHECKING:
     from ..description.loader import RobotDescription
 
 __all__ = ['CONSUMERS', 'CheckContext', 'CheckFunction', 'DEFAULT_TARGET', 'RULES', 'Rule',
-           'TARGETS', 'broken_consumers', 'check', 'check_description', 'count', 'errors',
-           'for_target', 'format_value', 'rule', 'run_checks', 'sort_findings']
+           'TARGETS', 'broken_consumers', 'check', 'check_description', 'count', 'counts_text',
+           'errors', 'for_target', 'format_value', 'rule', 'run_checks', 'sort_findings']
 
 
 def run_checks(robot: Robot, filename: str = '<string>') -> list[Finding]:

@@ -198,6 +198,21 @@ def count(findings: Iterable[Finding]) -> dict[Severity, int]:
     return result
 
 
+def counts_text(findings: Iterable[Finding]) -> str:
+    """
+    The counts per severity in words, as every report says them: ``2 errors, 1 warning, 0 info``.
+
+    One wording for the terminal (``urdf-tools check``), the viewer page and the nodes' logs.
+    """
+    counts = count(findings)
+
+    def plural(number: int, word: str) -> str:
+        return f'{number} {word}' + ('' if number == 1 or word == 'info' else 's')
+    return (f'{plural(counts[Severity.ERROR], "error")}, '
+            f'{plural(counts[Severity.WARNING], "warning")}, '
+            f'{plural(counts[Severity.INFO], "info")}')
+
+
 def errors(findings: Iterable[Finding]) -> Iterator[Finding]:
     """Yield the findings of severity error."""
     return (finding for finding in findings if finding.severity is Severity.ERROR)
