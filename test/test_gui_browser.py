@@ -142,6 +142,7 @@ def test_the_page_loads_with_one_slider_per_actuated_joint(page: Page,
     assert page.get_by_text('right_finger_joint [m]').count() == 1
     assert page.get_by_role('button', name='Center').count() == 1
     assert page.get_by_role('button', name='Randomize').count() == 1
+    assert page.get_by_text('-3.141593').count() == 0  # slider ends: 3 digits (-3.14)
     # the report's folder, at the top, titled with the counts as the terminal words them
     assert page.get_by_text(re.compile(r'^Check report: 0 errors, 0 warnings, \d+ info$')) \
         .count() == 1

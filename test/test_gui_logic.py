@@ -111,6 +111,8 @@ def test_displayed_value_wraps_continuous_and_clamps_others() -> None:
     assert lift.displayed(0.5) == 0.2 and lift.displayed(-1.0) == 0.0
     assert lift.readout(0.01) == '0.0100 m'
     assert wheel.readout(math.pi / 2) == '1.5708 rad (90.00°)'
+    # slider ends: three significant digits, not viser's six decimals (-3.141593)
+    assert wheel.mark(-math.pi) == '-3.14' and lift.mark(0.005) == '0.005'
 
 
 def test_report_markdown_groups_by_severity_with_fixes_and_the_terminals_counts() -> None:

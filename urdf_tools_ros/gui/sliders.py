@@ -108,6 +108,15 @@ class SliderSpec:
             position = wrap_angle(position)
         return min(max(position, self.lower), self.upper)
 
+    def mark(self, value: float) -> str:
+        """
+        A slider end's label, three significant digits: ``-3.14`` for -π rad, ``0.005`` m.
+
+        viser's own marks print six decimals (``-3.141593``), which overlap the slider's start;
+        the readout below the sliders gives degrees too.
+        """
+        return f'{value:.3g}'
+
     def readout(self, position: float) -> str:
         """``0.5000 rad (28.65°)`` or ``0.0100 m``."""
         if self.unit == 'rad':
@@ -189,7 +198,9 @@ class SliderPanel:
                 else:
                     handle = gui.add_slider(spec.label, min=spec.lower, max=spec.upper,
                                             step=spec.step, initial_value=value,
-                                            hint=spec.hint)
+                                            hint=spec.hint,
+                                            marks=((spec.lower, spec.mark(spec.lower)),
+                                                   (spec.upper, spec.mark(spec.upper))))
                     handle.on_update(self._guarded(_reader(handle),
                                                    _slider_action(spec.joint, on_slider)))
                     self.sliders[spec.joint] = handle
