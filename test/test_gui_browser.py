@@ -205,6 +205,16 @@ def _robot_pixels(path: Path) -> dict[str, int]:
             'dark': int(((r < 40) & (g < 40) & (b < 40)).sum())}
 
 
+def test_joint_state_as_yaml(page: Page, viewer: RobotViewer) -> None:
+    viewer.set_positions({'shoulder_joint': 0.25})
+    assert page.get_by_text('shoulder_joint: 0.25').count() == 0  # hidden until asked
+    page.get_by_role('button', name='Joint state as YAML').click()
+    assert wait_for(lambda: page.get_by_text('shoulder_joint: 0.25').count() == 1)
+    assert page.get_by_text('right_finger_joint:').count() == 0  # the mimic joint follows
+    viewer.set_positions({'shoulder_joint': -0.5})
+    assert wait_for(lambda: page.get_by_text('shoulder_joint: -0.5').count() == 1)
+
+
 def test_screenshot_shows_the_robot(page: Page, viewer: RobotViewer) -> None:
     viewer.set_positions({'shoulder_joint': 0.6, 'elbow_joint': 0.8, 'wrist_joint': 0.0,
                           'lift_joint': 0.15, 'left_finger_joint': 0.015,

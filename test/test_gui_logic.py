@@ -340,3 +340,20 @@ def test_view_command_prints_the_report_then_the_url(
     bad = parser.parse_args(['view', '/nonexistent.urdf', '--exit-after', '0'])
     assert bad.handler(bad) == 2
     assert 'nonexistent.urdf' in capsys.readouterr().err
+
+
+def test_zeros_yaml_is_a_joint_state_publisher_zeros_block(sample: RobotDescription) -> None:
+    """The page's "Joint state as YAML": actuated joints only, readable by a YAML loader."""
+    import yaml
+
+    from urdf_tools_ros.gui.sliders import zeros_yaml
+
+    table = JointStateTable(sample.robot)
+    specs = panel_specs(sample.robot, table)
+    positions = dict(table.positions())
+    positions.update(elbow_joint=0.123456789, right_finger_joint=-0.01)
+    parsed = yaml.safe_load(zeros_yaml(specs, positions))
+    assert list(parsed) == ['zeros']
+    assert set(parsed['zeros']) == set(table.joint_names)  # the mimic finger is left out
+    assert parsed['zeros']['elbow_joint'] == 0.123457
+    assert parsed['zeros']['lift_joint'] == pytest.approx(positions['lift_joint'])

@@ -26,7 +26,7 @@ from ..core.kinematics.limits import JointLimits, wrap_angle
 from ..core.kinematics.mimic import ResolvedMimic
 
 __all__ = ['SliderPanel', 'SliderSpec', 'mimic_spec', 'panel_specs', 'slider_spec',
-           'slider_step']
+           'slider_step', 'zeros_yaml']
 
 
 def _reader(handle: Any) -> Callable[[], Any]:
@@ -158,6 +158,21 @@ def panel_specs(robot: Robot, table: JointStateTable) -> tuple[SliderSpec, ...]:
     return tuple(actuated + followers)
 
 
+def zeros_yaml(specs: Sequence[SliderSpec], positions: Mapping[str, float]) -> str:
+    """
+    The actuated joints' positions as a ``zeros:`` block of a joint_state_publisher parameter file.
+
+    :param specs: The panel's controls; mimic joints are left out (they follow their source).
+    :param positions: ``{joint: position}``, rad or m; a joint missing is at 0.
+    :return: YAML text, e.g. ``zeros:\n  elbow_joint: 0.8\n``, values to 6 significant digits.
+    """
+    lines = ['zeros:']
+    for spec in specs:
+        if not spec.read_only:
+            lines.append(f'  {spec.joint}: {float(positions.get(spec.joint, 0.0)):.6g}')
+    return '\n'.join(lines) + '\n'
+
+
 class SliderPanel:
     """
     The controls of one robot in a viser GUI (``server.gui``).
@@ -170,6 +185,7 @@ class SliderPanel:
     :ivar center_button: The Center button.
     :ivar randomize_button: The Randomize button.
     :ivar frames_checkbox: The "Show link frames" checkbox.
+    :ivar yaml_button: Shows the joint state as a ``zeros:`` block (:func:`zeros_yaml`).
     """
 
     def __init__(self, gui: Any, specs: Sequence[SliderSpec], positions: Mapping[str, float], *,
@@ -216,8 +232,23 @@ class SliderPanel:
             self.frames_checkbox.on_update(self._guarded(
                 _reader(self.frames_checkbox), lambda value: on_frames(bool(value))))
             self._readout = gui.add_markdown(self._readout_text(positions))
+            self.yaml_button = gui.add_button(
+                'Joint state as YAML', hint='show the positions as a zeros: block to paste into '
+                                            'a joint_state_publisher parameter file')
+            self._yaml = gui.add_markdown('', visible=False)
+            self._positions = dict(positions)
+            self.yaml_button.on_click(lambda _event: self._show_yaml())
             self._elements.extend([self.center_button, self.randomize_button,
-                                   self.frames_checkbox, self._readout])
+                                   self.frames_checkbox, self._readout, self.yaml_button,
+                                   self._yaml])
+
+    def _show_yaml(self) -> None:
+        with self._lock:
+            self._yaml.content = self._yaml_text(self._positions)
+            self._yaml.visible = True
+
+    def _yaml_text(self, positions: Mapping[str, float]) -> str:
+        return '```yaml\n' + zeros_yaml(list(self.specs.values()), positions) + '```'
 
     def _guarded(self, read: Callable[[], Any],
                  act: Callable[[Any], None]) -> Callable[[Any], None]:
@@ -253,6 +284,9 @@ class SliderPanel:
                     if joint in positions:
                         handle.value = self.specs[joint].displayed(positions[joint])
                 self._readout.content = self._readout_text(positions)
+                self._positions = dict(positions)
+                if self._yaml.visible:
+                    self._yaml.content = self._yaml_text(positions)
             finally:
                 self._quiet = False
 
