@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 import contextlib
 from dataclasses import dataclass, field
+import importlib.util
 import inspect
 import io
 import os
@@ -93,11 +94,22 @@ class XacroRun:
     missing: str = ''
 
 
-def _xacro() -> ModuleType:
-    """Import xacro (lazily: see the module doc)."""
-    import xacro
-    import xacro.substitution_args  # noqa: F401 - its attribute is a hook point
+def _xacro(filename: str = '<string>') -> ModuleType:
+    """
+    Import xacro (lazily: see the module doc).
 
+    :param filename: The file being loaded, for the error.
+    :raises DescriptionLoadError: xacro is not installed, or cannot be imported (xacro 2.0.x
+        imports ``ament_index_python``, which a pip-only environment may lack).
+    """
+    try:
+        import xacro
+        import xacro.substitution_args  # noqa: F401 - its attribute is a hook point
+    except ImportError as exc:
+        hint = ('install it (ROS, or pip install ros-jazzy-ament-index-python)'
+                if exc.name == 'ament_index_python' else 'pip install xacro')
+        raise DescriptionLoadError(f'xacro cannot be imported ({exc}): a .xacro file needs '
+                                   f'it; {hint}', filename) from None
     return xacro
 
 
@@ -162,7 +174,7 @@ def run_xacro(text: str, filename: str, args: Mapping[str, str], locate: Package
         an entity declaration.
     :raises DescriptionTooLargeError: if the output is larger than ``limit``.
     """
-    xacro = _xacro()
+    xacro = _xacro(filename)
     missing = line_hooks_missing(xacro)
     if missing is None:
         run = _with_lines(xacro, text, filename, args, locate, read_text)
@@ -358,6 +370,11 @@ def _public(xacro: ModuleType, text: str, filename: str, args: Mapping[str, str]
                                        f'--package-path {name}=DIR or set '
                                        'URDF_TOOLS_PACKAGE_PATH', filename)
         packages[name] = share
+    if packages and importlib.util.find_spec('ament_index_python') is None:
+        raise DescriptionLoadError(
+            f'xacro: $(find {next(iter(packages))}): without line hooks, xacro '
+            'resolves $(find) only through ament_index_python, which is not installed here; '
+            'install it (ROS, or pip: ros-jazzy-ament-index-python)', filename)
     errors = io.StringIO()
     with contextlib.ExitStack() as stack:
         stack.enter_context(XACRO_LOCK)
