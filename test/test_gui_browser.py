@@ -140,6 +140,7 @@ def test_the_page_loads_with_one_slider_per_actuated_joint(page: Page,
     assert sorted(values) == sorted(spec.label for spec in viewer.specs if not spec.read_only)
     assert values['lift_joint [m]'] == '0.1'  # 0 is outside [0.005, 0.195]: the middle
     assert page.get_by_text('right_finger_joint [m]').count() == 1
+    assert page.get_by_text('Mimic joints: follow their source, read-only').count() == 1
     assert page.get_by_role('button', name='Center').count() == 1
     assert page.get_by_role('button', name='Randomize').count() == 1
     assert page.get_by_text('-3.141593').count() == 0  # slider ends: 3 digits (-3.14)
@@ -259,3 +260,37 @@ def test_urdf_tools_view_serves_the_page(browser: Any) -> None:
         out, err = process.communicate(timeout=30)
     assert process.returncode == 0, err
     assert 'Traceback' not in err
+
+
+def value_box(page: Page, joint: str) -> Any:
+    """The number box beside a joint's slider."""
+    return page.locator(f'xpath=//label[normalize-space(.)="{joint} [rad]" or '
+                        f'normalize-space(.)="{joint} [m]"]'
+                        '/ancestor::div[.//input[@inputmode="decimal"]][1]'
+                        '//input[@inputmode="decimal"]')
+
+
+def test_a_value_typed_beyond_the_limits_is_clamped(page: Page, viewer: RobotViewer) -> None:
+    assert viewer.table is not None
+    limits = viewer.table.limits['elbow_joint']
+    box = value_box(page, 'elbow_joint')
+    for typed, expected in (('5', limits.slider_upper), ('-9', limits.slider_lower),
+                            ('0.25', 0.25)):
+        box.fill(typed)
+        box.press('Enter')
+        assert wait_for(lambda: abs(viewer.positions['elbow_joint'] - expected) < 1e-9), \
+            (typed, viewer.positions['elbow_joint'])
+        assert wait_for(lambda: float(box.input_value()) == pytest.approx(expected))
+
+
+def test_collision_geometry_toggle(page: Page, viewer: RobotViewer) -> None:
+    assert viewer.scene is not None and viewer.scene.collision_count > 0
+    assert not viewer.show_collision
+    page.get_by_text('Show collision geometry').click()
+    assert wait_for(lambda: viewer.show_collision)
+    page.get_by_text('Show collision geometry').click()
+    assert wait_for(lambda: not viewer.show_collision)
+
+
+def test_the_tab_is_titled_with_the_robot_name(page: Page, viewer: RobotViewer) -> None:
+    assert page.title() == viewer.description.robot.name == 'sample_robot'

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterator
+import itertools
 import math
 from pathlib import Path
 import socket
@@ -104,7 +105,8 @@ def test_panel_specs_follow_the_table(sample: RobotDescription) -> None:
 def test_displayed_value_wraps_continuous_and_clamps_others() -> None:
     wheel = slider_spec('continuous', effective_limits(Joint('w', 'continuous', 'a', 'b')))
     assert wheel.displayed(2 * math.pi + 0.5) == pytest.approx(0.5)
-    assert wheel.displayed(-4.0) == pytest.approx(-4.0 + 2 * math.pi)
+    # wrapped, then shown to the step's decimals (0.001 rad): 2.2831853... shows as 2.283
+    assert wheel.step == 0.001 and wheel.displayed(-4.0) == 2.283
     assert wheel.displayed(math.pi) == math.pi  # the right end stays the right end
     lift = slider_spec('prismatic', effective_limits(
         Joint('l', 'prismatic', 'a', 'b', limit=Limit(0.0, 0.2, 1.0, 1.0))))
@@ -134,13 +136,30 @@ def test_report_markdown_groups_by_severity_with_fixes_and_the_terminals_counts(
     assert 'Cannot pose the robot:** kinematics: cycle' in text
 
 
-def test_camera_looks_at_the_middle_of_the_links() -> None:
-    poses = {'a': np.eye(4), 'b': np.eye(4)}
-    poses['b'][:3, 3] = (1.0, 0.0, 1.0)
-    position, look_at = camera_for(poses)
-    assert look_at == pytest.approx((0.5, 0.0, 0.5))
-    assert np.linalg.norm(np.subtract(position, look_at)) > 1.0
-    assert camera_for({})[1] == (0.0, 0.0, 0.0)
+def test_camera_frames_the_box_beside_the_panel() -> None:
+    lower, upper = np.array([0.0, -0.5, 0.0]), np.array([1.0, 0.5, 1.0])
+    position, look_at = camera_for(lower, upper)
+    center = (lower + upper) / 2.0
+    radius = np.linalg.norm(upper - lower) / 2.0
+    view = np.subtract(look_at, position)
+    distance = np.linalg.norm(view)
+    # every corner is in viser's view (75° vertical field of view, a 1400 x 900 page) and left
+    # of the panel, which floats over the right 30 % of it
+    forward = view / distance
+    right = np.cross(forward, (0.0, 0.0, 1.0))
+    right /= np.linalg.norm(right)
+    up = np.cross(right, forward)
+    half_height = np.tan(np.radians(37.5))
+    half_width = half_height * 1400 / 900
+    for corner in itertools.product(*zip(lower, upper)):
+        towards = np.subtract(corner, position)
+        depth = towards @ forward
+        x, y = towards @ right / depth / half_width, towards @ up / depth / half_height
+        assert -1.0 < x < 1.0 - 2 * 0.3 and -1.0 < y < 1.0, (corner, x, y)
+    # the target sits to the right of the box's middle (as seen), so the box is drawn left
+    assert np.dot(np.subtract(look_at, center), right) > 0.1 * radius
+    no_panel = camera_for(lower, upper, panel_share=0.0)
+    assert no_panel[1] == pytest.approx(tuple(center))
 
 
 # -- meshes ---------------------------------------------------------------------------------------
@@ -225,7 +244,9 @@ def test_center_and_randomize(viewer: object) -> None:
             limits = table.limits[name]
             assert limits.slider_lower <= viewer.positions[name] <= limits.slider_upper
             assert viewer.panel is not None
-            assert viewer.panel.sliders[name].value == pytest.approx(viewer.positions[name])
+            step = viewer.panel.specs[name].step  # shown to the step's decimals
+            assert viewer.panel.sliders[name].value == \
+                pytest.approx(viewer.positions[name], abs=step / 2)
         assert viewer.positions['right_finger_joint'] == \
             pytest.approx(-viewer.positions['left_finger_joint'])
     viewer.center()
@@ -244,7 +265,7 @@ def test_external_states_move_the_sliders_without_echo(viewer: object) -> None:
     assert viewer.panel.sliders['shoulder_joint'].value == pytest.approx(0.5)
     assert viewer.positions['left_wheel_joint'] == 7.0  # the state keeps the angle,
     assert viewer.panel.sliders['left_wheel_joint'].value == \
-        pytest.approx(7.0 - 2 * math.pi)  # the slider shows it wrapped
+        pytest.approx(7.0 - 2 * math.pi, abs=0.0005)  # the slider shows it wrapped
     assert viewer.changes == []  # type: ignore[attr-defined]
 
 

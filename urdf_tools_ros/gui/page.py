@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+import html
+import json
 import os
 
 import numpy as np
@@ -11,7 +13,7 @@ from ..core.checks import counts_text
 from ..core.findings import Finding, Severity
 from ..core.kinematics.transforms import FloatArray
 
-__all__ = ['camera_for', 'extent', 'frame_size', 'report_markdown']
+__all__ = ['camera_for', 'extent', 'frame_size', 'page_html', 'report_markdown']
 
 #: Direction from the robot to the initial camera: in front (+x), to the left (+y), above.
 CAMERA_DIRECTION = (0.9, 1.0, 0.6)
@@ -25,7 +27,9 @@ def _escape(text: str) -> str:
 
 
 def report_markdown(filename: str, findings: Sequence[Finding],
-                    problems: Sequence[str] = ()) -> str:
+                    problems: Sequence[str] = (),
+                    placeholders: Sequence[tuple[str, str, str]] = (),
+                    guessed: Sequence[tuple[str, str, str]] = ()) -> str:
     """
     The check report as Markdown: what stops the view, the counts, then the findings by severity.
 
@@ -36,11 +40,33 @@ def report_markdown(filename: str, findings: Sequence[Finding],
     :param filename: The description's file name (shown without its folder).
     :param findings: The findings.
     :param problems: Why the robot cannot be posed or moved, e.g. a kinematic-tree error.
+    :param placeholders: ``(link, mesh filename, reason)`` of each mesh drawn as a magenta
+        placeholder box (:attr:`~urdf_tools_ros.gui.scene.RobotScene.placeholders`): the legend.
+    :param guessed: ``(link, mesh filename, path)`` of each mesh drawn from a path ROS tools
+        will not find (:attr:`~urdf_tools_ros.gui.scene.RobotScene.guessed`).
     """
     lines = ['**Check report**', '']
     for problem in problems:
         lines.append(f'**Cannot pose the robot:** {_escape(problem)}. Links without a pose are '
                      'drawn at the root frame.')
+        lines.append('')
+    if placeholders:
+        boxes = 'box is a placeholder' if len(placeholders) == 1 else 'boxes are placeholders'
+        lines.append(f'**{len(placeholders)} magenta {boxes}** for meshes that cannot be drawn:')
+        lines.append('')
+        for link, mesh, reason in placeholders:
+            lines.append(f'- link {_escape(link)}: `{mesh}`: {_escape(reason)}')
+        lines.append('')
+    if guessed:
+        lines.append(f'**{len(guessed)} {"mesh is" if len(guessed) == 1 else "meshes are"} drawn '
+                     'from where RViz will not look**: `package:///pkg/...` (three slashes) names '
+                     'no package; drawn from the package its path starts with (write '
+                     '`package://pkg/...`):')
+        lines.append('')
+        for link, mesh, _path in guessed[:5]:
+            lines.append(f'- link {_escape(link)}: `{mesh}`')
+        if len(guessed) > 5:
+            lines.append(f'- and {len(guessed) - 5} more')
         lines.append('')
     name = os.path.basename(filename) or filename
     lines.append(f'`{name}`: {counts_text(findings)}')
@@ -82,15 +108,64 @@ def frame_size(poses: Mapping[str, FloatArray]) -> float:
     return min(max(extent(poses)[1] / 6.0, 0.02), 0.5)
 
 
-def camera_for(poses: Mapping[str, FloatArray]) -> tuple[tuple[float, float, float],
-                                                         tuple[float, float, float]]:
+def camera_for(lower: FloatArray, upper: FloatArray, *, panel_share: float = 0.3
+               ) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
     """
-    An initial camera that frames the link origins: ``(position, look_at)`` in m.
+    An initial camera that frames a box (the robot drawn) beside the control panel.
 
-    :param poses: ``{link: T_root_link}``; empty gives a view of the origin.
+    The camera looks at the box from :data:`CAMERA_DIRECTION` (front, left, above), far enough
+    for a sphere around the box to fit a 60° field of view (viser's is 75°), and its target is
+    moved to the right in the picture by the share of the view the panel covers (viser's panel
+    floats over the right side), so the robot is drawn in the free part of the view.
+
+    :param lower: (3,) lower corner of the box, m (root frame).
+    :param upper: (3,) upper corner, m.
+    :param panel_share: Width of the panel over the view's width.
+    :return: ``(position, look_at)``, m.
     """
-    center, radius = extent(poses)
-    direction = np.asarray(CAMERA_DIRECTION) / np.linalg.norm(CAMERA_DIRECTION)
-    position = center + direction * radius * 2.2
+    lower, upper = np.asarray(lower, dtype=np.float64), np.asarray(upper, dtype=np.float64)
+    center = (lower + upper) / 2.0
+    radius = max(float(np.linalg.norm(upper - lower)) / 2.0, 0.1)
+    back = np.asarray(CAMERA_DIRECTION, dtype=np.float64)
+    back /= np.linalg.norm(back)
+    distance = radius / np.sin(np.radians(30.0))
+    right = np.cross(-back, (0.0, 0.0, 1.0))
+    right /= np.linalg.norm(right)
+    # the view's half-width at the target is about distance * tan(25°) * aspect (~1.5)
+    shift = right * distance * np.tan(np.radians(25.0)) * 1.5 * panel_share
+    look_at = center + shift
+    position = look_at + back * distance
     return ((float(position[0]), float(position[1]), float(position[2])),
-            (float(center[0]), float(center[1]), float(center[2])))
+            (float(look_at[0]), float(look_at[1]), float(look_at[2])))
+
+
+#: A 1x1 transparent GIF: an image that loads at once, whose ``onload`` sets the tab title.
+_PIXEL = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7'
+
+
+def page_html(robot_name: str, labels: Sequence[str]) -> str:
+    """
+    HTML for the top of the panel: the tab title and the layout of the joint rows.
+
+    viser 1.1 titles every page "Viser" and gives labels a 7.25 em column that breaks names at
+    each underscore (``shoulder_pan_`` / ``joint [rad]``) and number boxes of 3 rem that cut
+    values (``1.43989``); it has no API for either. This HTML (viser's ``gui.add_html``, which
+    the page inserts as markup) sets ``document.title`` to the robot's name from a tiny image's
+    ``onload`` and carries a style sheet: one label column for every row, as wide as the
+    longest label (at most 45 % of the panel), no breaks inside names, wider number boxes.
+    The browser test checks the result (title, one line per label, aligned sliders).
+
+    :param robot_name: The robot's name (``<robot name>``), shown as the tab title.
+    :param labels: Every joint control's label, for the column width.
+    """
+    title = html.escape('document.title = ' + json.dumps(robot_name or 'robot'), quote=True)
+    longest = max((len(label) for label in labels), default=10)
+    width = min(max(longest * 0.5 + 1.0, 7.25), 22.0)  # em of the panel's font; ~0.5 em a char
+    style = (
+        '.mantine-Flex-root > div:has(> p > label) {'
+        f' width: {width:.2f}em !important; max-width: 45%; flex-shrink: 0; }}'
+        ' .mantine-Flex-root > div > p > label wbr { display: none; }'
+        ' .mantine-Flex-root .mantine-NumberInput-root { width: 4.25rem !important;'
+        ' flex-shrink: 0; }')
+    return (f'<img alt="" src="{_PIXEL}" style="display:none" onload="{title}">'
+            f'<style>{style}</style>')

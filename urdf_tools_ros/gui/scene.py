@@ -10,9 +10,13 @@ cylinder (axis along z), sphere, and meshes (``.stl``, ``.dae``, ``.obj``) scale
 (a named material resolved to the global one). Textures are not drawn; their colour is.
 
 A mesh that cannot be drawn (file missing, unresolved or unreadable) is shown as a small
-translucent magenta box at the visual's origin. Missing files are findings of the checker
+translucent magenta box at the visual's origin, listed in :attr:`RobotScene.placeholders` with
+the reason (the page's legend). Missing files are findings of the checker
 (``mesh-file-missing``); files that exist but cannot be read become ``mesh-unreadable``
-findings of the view (:attr:`RobotScene.findings`).
+findings of the view (:attr:`RobotScene.findings`). A ``package:///pkg/...`` mesh (three
+slashes: ROS finds nothing) is drawn from ``pkg`` when the package locator knows it
+(:func:`~urdf_tools_ros.core.description.packages.draw_path`), listed in
+:attr:`RobotScene.guessed`; the checker's finding stays.
 """
 
 from __future__ import annotations
@@ -25,17 +29,21 @@ from typing import Any
 import numpy as np
 
 from .meshes import MeshCache, MeshLoadError
-from ..core.description.model import Box, Cylinder, Geometry, Mesh, RGBA, Robot, Sphere, Visual
+from ..core.description.model import (Box, Collision, Cylinder, Geometry, Mesh, RGBA, Robot,
+                                      Sphere, Visual)
+from ..core.description.packages import draw_path, PackageLocator
 from ..core.findings import Finding, Severity
 from ..core.kinematics.transforms import FloatArray, origin, transform_to_quaternion
 
-__all__ = ['DEFAULT_RGBA', 'PLACEHOLDER_RGBA', 'PLACEHOLDER_SIZE', 'RobotScene', 'pose_of',
-           'to_viser_pose', 'visual_rgba']
+__all__ = ['COLLISION_RGBA', 'DEFAULT_RGBA', 'PLACEHOLDER_RGBA', 'PLACEHOLDER_SIZE',
+           'RobotScene', 'pose_of', 'to_viser_pose', 'visual_rgba']
 
 #: Colour of a visual without material (RViz's default is a light grey as well).
 DEFAULT_RGBA: RGBA = (0.8, 0.8, 0.8, 1.0)
 #: Colour of the placeholder box drawn for a mesh that cannot be drawn.
 PLACEHOLDER_RGBA: RGBA = (1.0, 0.0, 1.0, 0.35)
+#: Colour of collision geometry when shown: translucent orange over the visuals.
+COLLISION_RGBA: RGBA = (1.0, 0.55, 0.1, 0.45)
 #: Side of the placeholder box, m.
 PLACEHOLDER_SIZE = 0.05
 
@@ -88,6 +96,12 @@ def _sizes(geometry: Geometry) -> tuple[float, ...]:
     return ()
 
 
+def _corners(half: FloatArray) -> FloatArray:
+    """The 8 corners (8, 3) of a box of half-extents ``half`` (3,) around the origin."""
+    signs = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], dtype=float)
+    return signs * np.asarray(half, dtype=np.float64)
+
+
 def _rgb(rgba: RGBA) -> tuple[float, float, float]:
     return (rgba[0], rgba[1], rgba[2])
 
@@ -103,12 +117,14 @@ class RobotScene:
     :ivar links: Link names drawn, in file order.
     :ivar frames: The frame node of each link (``/robot/<link>``), posed ``T_root_link``.
     :ivar findings: Problems met while drawing (``mesh-unreadable``), each once.
-    :ivar placeholders: ``(link, mesh filename)`` of every mesh drawn as a placeholder.
+    :ivar placeholders: ``(link, mesh filename, reason)`` of every mesh drawn as a placeholder.
+    :ivar guessed: ``(link, mesh filename, path drawn)`` of every ``package:///pkg`` mesh drawn
+        from ``pkg`` although ROS tools will not find it.
     """
 
     def __init__(self, scene: Any, robot: Robot, *, root: str = '/robot',
                  mesh_cache: MeshCache | None = None, show_frames: bool = False,
-                 frame_size: float = 0.08) -> None:
+                 frame_size: float = 0.08, locate: PackageLocator | None = None) -> None:
         """
         Draw every link of ``robot`` at identity (until :meth:`set_link_poses`).
 
@@ -118,6 +134,7 @@ class RobotScene:
         :param mesh_cache: Cache of loaded meshes shared across reloads.
         :param show_frames: Show the axes of each link frame (red x, green y, blue z).
         :param frame_size: Length of the frame axes, m.
+        :param locate: The description's package locator (:func:`draw_path`), or ``None``.
         """
         self._scene = scene
         self._robot = robot
@@ -125,11 +142,16 @@ class RobotScene:
         self._meshes = mesh_cache or MeshCache()
         self._frame_size = frame_size
         self._show_frames = show_frames
+        self._locate = locate
         self.links: tuple[str, ...] = tuple(dict.fromkeys(link.name for link in robot.links))
         self.frames: dict[str, Any] = {}
         self.findings: list[Finding] = []
-        self.placeholders: list[tuple[str, str]] = []
+        self.placeholders: list[tuple[str, str, str]] = []
+        self.guessed: list[tuple[str, str, str]] = []
         self._visual_nodes: list[Any] = []
+        self._collision_nodes: list[Any] = []
+        self._show_collision = False
+        self._points: list[tuple[str, FloatArray]] = []
         self._paths: dict[str, str] = {}
         used: set[str] = set()
         for name in self.links:
@@ -149,9 +171,13 @@ class RobotScene:
                 axes_radius=frame_size / 25.0)
             for index, visual in enumerate(link.visuals):
                 self._add_visual(link.name, f'{path}/visual_{index}', visual)
+            for index, element in enumerate(link.collisions):
+                self._add_visual(link.name, f'{path}/collision_{index}', element, collision=True)
 
     # -- drawing ----------------------------------------------------------------------------
-    def _add_visual(self, link: str, path: str, visual: Visual) -> None:
+    def _add_visual(self, link: str, path: str, visual: Visual | Collision,
+                    collision: bool = False) -> None:
+        """Draw one ``<visual>`` (or, hidden until shown, one ``<collision>``) of a link."""
         geometry = visual.geometry
         if geometry is None or not all(math.isfinite(v) for v in _sizes(geometry)):
             return  # the checker reports a missing geometry and NaN/inf sizes
@@ -160,48 +186,89 @@ class RobotScene:
         except ValueError:
             T_link_visual = np.eye(4)
         wxyz, position = to_viser_pose(T_link_visual)
-        rgba = visual_rgba(self._robot, visual) or DEFAULT_RGBA
+        if collision:
+            rgba = COLLISION_RGBA
+        else:
+            assert isinstance(visual, Visual)
+            rgba = visual_rgba(self._robot, visual) or DEFAULT_RGBA
         common: dict[str, Any] = {'wxyz': wxyz, 'position': position,
-                                  'opacity': _opacity(rgba)}
+                                  'opacity': _opacity(rgba), 'visible': not collision}
+        keep = (lambda points: None) if collision else \
+            (lambda points: self._keep_points(link, T_link_visual, points))
         scene = self._scene
         if isinstance(geometry, Box):
             size = tuple(abs(float(v)) for v in geometry.size)
             node = scene.add_box(path, color=_rgb(rgba), dimensions=size, **common)
+            keep(_corners(np.asarray(size) / 2.0))
         elif isinstance(geometry, Cylinder):
             node = scene.add_cylinder(path, radius=abs(float(geometry.radius)),
                                       height=abs(float(geometry.length)), color=_rgb(rgba),
                                       radial_segments=40, **common)
+            radius, half = abs(float(geometry.radius)), abs(float(geometry.length)) / 2.0
+            keep(_corners(np.array([radius, radius, half])))
         elif isinstance(geometry, Sphere):
             node = scene.add_icosphere(path, radius=abs(float(geometry.radius)),
                                        color=_rgb(rgba), subdivisions=3, **common)
+            keep(_corners(np.full(3, abs(float(geometry.radius)))))
         elif isinstance(geometry, Mesh):
-            self._add_mesh(link, path, geometry, rgba, wxyz, position)
+            if collision:
+                self._add_collision_mesh(link, path, geometry, common)
+            else:
+                self._add_mesh(link, path, geometry, rgba, wxyz, position, T_link_visual)
             return
         else:  # pragma: no cover - the model has no other geometry
             return
-        self._visual_nodes.append(node)
+        (self._collision_nodes if collision else self._visual_nodes).append(node)
+
+    def _add_collision_mesh(self, link: str, path: str, mesh: Mesh,
+                            common: dict[str, Any]) -> None:
+        """Draw a collision mesh, hidden; one that cannot be read is left out."""
+        path_drawn = draw_path(mesh.filename, mesh.resolved, self._locate)
+        if path_drawn is None or not all(math.isfinite(s) for s in mesh.scale):
+            return
+        try:
+            parts = self._meshes.load(path_drawn, mesh.scale)
+        except (FileNotFoundError, MeshLoadError, OSError):
+            return  # the checker reports it (mesh-file-missing)
+        for number, part in enumerate(parts):
+            self._collision_nodes.append(self._scene.add_mesh_simple(
+                path if len(parts) == 1 else f'{path}/part_{number}', part.vertices, part.faces,
+                color=_rgb(COLLISION_RGBA), side='double', **common))
+
+    def _keep_points(self, link: str, T_link_visual: FloatArray, points: FloatArray) -> None:
+        """Remember drawn points (N, 3) of a visual, in its frame, for :meth:`drawn_bounds`."""
+        homogeneous = np.hstack([points, np.ones((len(points), 1))])
+        self._points.append((link, (homogeneous @ T_link_visual.T)[:, :3]))
 
     def _add_mesh(self, link: str, path: str, mesh: Mesh, rgba: RGBA,
                   wxyz: tuple[float, float, float, float],
-                  position: tuple[float, float, float]) -> None:
+                  position: tuple[float, float, float], T_link_visual: FloatArray) -> None:
         parts = None
-        if mesh.resolved is not None and all(math.isfinite(s) for s in mesh.scale):
+        path_drawn = draw_path(mesh.filename, mesh.resolved, self._locate)
+        reason = 'the file cannot be resolved (see mesh-file-missing)'
+        if path_drawn is not None and not all(math.isfinite(s) for s in mesh.scale):
+            reason, path_drawn = 'its scale is not finite', None
+        if path_drawn is not None:
             try:
-                parts = self._meshes.load(mesh.resolved, mesh.scale)
+                parts = self._meshes.load(path_drawn, mesh.scale)
             except FileNotFoundError:
-                parts = None  # the checker reports mesh-file-missing
+                reason = f'{path_drawn} does not exist (see mesh-file-missing)'
             except (MeshLoadError, OSError) as exc:
+                reason = f'it cannot be read: {exc}'
                 self.findings.append(Finding(
                     'mesh-unreadable', Severity.WARNING, f'link:{link}',
                     f'link "{link}": visual mesh "{mesh.filename}" cannot be drawn: {exc}',
                     None, 'export it again as binary STL, COLLADA (.dae) or OBJ'))
         if not parts:
-            self.placeholders.append((link, mesh.filename))
+            self.placeholders.append((link, mesh.filename, reason))
             self._visual_nodes.append(self._scene.add_box(
                 path, color=_rgb(PLACEHOLDER_RGBA), dimensions=(PLACEHOLDER_SIZE,) * 3,
                 opacity=PLACEHOLDER_RGBA[3], wxyz=wxyz, position=position))
             return
+        if mesh.resolved is None and path_drawn is not None:
+            self.guessed.append((link, mesh.filename, path_drawn))
         for number, part in enumerate(parts):
+            self._keep_points(link, T_link_visual, np.asarray(part.vertices, dtype=np.float64))
             color = part.rgba or rgba
             self._visual_nodes.append(self._scene.add_mesh_simple(
                 path if len(parts) == 1 else f'{path}/part_{number}', part.vertices, part.faces,
@@ -223,6 +290,36 @@ class RobotScene:
             handle.wxyz = wxyz
             handle.position = position
 
+    def drawn_bounds(self, poses: Mapping[str, FloatArray] | None = None
+                     ) -> tuple[FloatArray, FloatArray] | None:
+        """
+        The axis-aligned box around every geometry drawn (placeholders left out), m.
+
+        Meshes count with every vertex, a box with its corners, a cylinder and a sphere with
+        the corners of their bounding boxes.
+
+        :param poses: ``{link: T_root_link}``, (4, 4) each; by default the poses drawn now.
+            Links without a pose are left out.
+        :return: ``(lower (3,), upper (3,))`` in the root frame, or ``None`` when nothing
+            (finite) is drawn.
+        """
+        if poses is None:
+            poses = {link: pose_of(handle) for link, handle in self.frames.items()}
+        lower, upper = np.full(3, np.inf), np.full(3, -np.inf)
+        for link, points in self._points:
+            T_root_link = poses.get(link)
+            if T_root_link is None:
+                continue
+            T = np.asarray(T_root_link, dtype=np.float64)
+            moved = points @ T[:3, :3].T + T[:3, 3]
+            moved = moved[np.isfinite(moved).all(axis=1)]
+            if len(moved):
+                lower = np.minimum(lower, moved.min(axis=0))
+                upper = np.maximum(upper, moved.max(axis=0))
+        if not np.isfinite(lower).all():
+            return None
+        return lower, upper
+
     def link_pose(self, link: str) -> FloatArray:
         """
         The current ``T_root_link`` of a link's frame node, (4, 4) float64.
@@ -242,6 +339,22 @@ class RobotScene:
         for handle in self.frames.values():
             handle.show_axes = self._show_frames
 
+    @property
+    def show_collision(self) -> bool:
+        """Whether the ``<collision>`` geometry is shown (translucent, over the visuals)."""
+        return self._show_collision
+
+    @show_collision.setter
+    def show_collision(self, visible: bool) -> None:
+        self._show_collision = bool(visible)
+        for node in self._collision_nodes:
+            node.visible = self._show_collision
+
+    @property
+    def collision_count(self) -> int:
+        """Number of collision geometry nodes drawn (hidden or shown)."""
+        return len(self._collision_nodes)
+
     def path(self, link: str) -> str:
         """The scene path of a link's frame node, e.g. ``/robot/base_link``."""
         return self._paths[link]
@@ -253,9 +366,11 @@ class RobotScene:
 
     def remove(self) -> None:
         """Remove every node of this robot from the scene."""
-        for node in self._visual_nodes:
+        for node in self._visual_nodes + self._collision_nodes:
             node.remove()
+        self._collision_nodes.clear()
         for handle in self.frames.values():
             handle.remove()
         self._visual_nodes.clear()
+        self._points.clear()
         self.frames.clear()

@@ -6,9 +6,9 @@ joint over its effective slider range
 (:func:`~urdf_tools_ros.core.kinematics.limits.effective_limits`: ``<limit>`` narrowed by the
 ``<safety_controller>`` soft limits when ``use_smallest_joint_limits``; [-π, π] for a continuous
 joint), units rad or m (REP 103), and a read-only field per mimic joint that follows its source.
-:class:`SliderPanel` draws them with the Center and Randomize buttons, the link-frame toggle and a
-readout of every value with its unit (and degrees for angles); it only shows values and reports
-what a person did: the state lives in the joint-state table that
+:class:`SliderPanel` draws them with the Center and Randomize buttons, the link-frame and
+collision toggles and a readout of every value with its unit (and degrees for angles); it only
+shows values and reports what a person did: the state lives in the joint-state table that
 :class:`~urdf_tools_ros.gui.viewer.RobotViewer` owns.
 """
 
@@ -102,10 +102,13 @@ class SliderSpec:
         ``position`` as the control shows it: clamped into [lower, upper].
 
         A continuous joint's angle outside the range is first wrapped into [-π, π) (the same
-        angle), so a wheel at 7 rad shows 7 - 2π while π stays at the right end.
+        angle), so a wheel at 7 rad shows 7 - 2π while π stays at the right end. The value is
+        rounded to the step's decimals (the readout gives four).
         """
         if self.continuous and not self.lower <= position <= self.upper:
             position = wrap_angle(position)
+        if math.isfinite(position):  # the step's precision: 1.4398966 shows as 1.44
+            position = round(position, max(0, -math.floor(math.log10(self.step))))
         return min(max(position, self.lower), self.upper)
 
     def mark(self, value: float) -> str:
@@ -185,6 +188,7 @@ class SliderPanel:
     :ivar center_button: The Center button.
     :ivar randomize_button: The Randomize button.
     :ivar frames_checkbox: The "Show link frames" checkbox.
+    :ivar collision_checkbox: The "Show collision geometry" checkbox.
     :ivar yaml_button: Shows the joint state as a ``zeros:`` block (:func:`zeros_yaml`).
     """
 
@@ -193,7 +197,9 @@ class SliderPanel:
                  on_center: Callable[[], None],
                  on_randomize: Callable[[], None],
                  on_frames: Callable[[bool], None],
-                 show_frames: bool = False) -> None:
+                 show_frames: bool = False,
+                 on_collision: Callable[[bool], None] | None = None,
+                 show_collision: bool = False) -> None:
         self.specs = {spec.joint: spec for spec in specs}
         self._lock = threading.RLock()
         self._quiet = False
@@ -205,8 +211,13 @@ class SliderPanel:
         with folder:
             if not specs:
                 self._elements.append(gui.add_markdown('*No movable joints.*'))
+            heading = False
             for spec in specs:
                 value = spec.displayed(positions.get(spec.joint, 0.0))
+                if spec.read_only and not heading:  # plainly apart from the sliders
+                    heading = True
+                    self._elements.append(gui.add_markdown(
+                        '*Mimic joints: follow their source, read-only*'))
                 if spec.read_only:
                     handle = gui.add_number(spec.label, initial_value=value, step=spec.step,
                                             disabled=True, hint=spec.hint)
@@ -231,6 +242,12 @@ class SliderPanel:
             self.frames_checkbox = gui.add_checkbox('Show link frames', show_frames)
             self.frames_checkbox.on_update(self._guarded(
                 _reader(self.frames_checkbox), lambda value: on_frames(bool(value))))
+            self.collision_checkbox = gui.add_checkbox(
+                'Show collision geometry', show_collision,
+                hint='the <collision> elements, translucent orange over the visuals')
+            if on_collision is not None:
+                self.collision_checkbox.on_update(self._guarded(
+                    _reader(self.collision_checkbox), lambda value: on_collision(bool(value))))
             self._readout = gui.add_markdown(self._readout_text(positions))
             self.yaml_button = gui.add_button(
                 'Joint state as YAML', hint='show the positions as a zeros: block to paste into '
@@ -239,8 +256,8 @@ class SliderPanel:
             self._positions = dict(positions)
             self.yaml_button.on_click(lambda _event: self._show_yaml())
             self._elements.extend([self.center_button, self.randomize_button,
-                                   self.frames_checkbox, self._readout, self.yaml_button,
-                                   self._yaml])
+                                   self.frames_checkbox, self.collision_checkbox, self._readout,
+                                   self.yaml_button, self._yaml])
 
     def _show_yaml(self) -> None:
         with self._lock:
@@ -292,10 +309,17 @@ class SliderPanel:
 
     def show_frames(self, visible: bool) -> None:
         """Tick or untick the frame checkbox without calling back."""
+        self._tick(self.frames_checkbox, visible)
+
+    def show_collision(self, visible: bool) -> None:
+        """Tick or untick the collision checkbox without calling back."""
+        self._tick(self.collision_checkbox, visible)
+
+    def _tick(self, checkbox: Any, visible: bool) -> None:
         with self._lock:
             self._quiet = True
             try:
-                self.frames_checkbox.value = bool(visible)
+                checkbox.value = bool(visible)
             finally:
                 self._quiet = False
 

@@ -20,13 +20,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 import contextlib
 import io
+import math
 import threading
 from typing import Any
 
 import numpy as np
 
 from .meshes import MeshCache
-from .page import camera_for, frame_size, report_markdown
+from .page import camera_for, extent, frame_size, page_html, report_markdown
 from .scene import RobotScene
 from .sliders import panel_specs, SliderPanel, SliderSpec
 from ..core.checks import check_description, counts_text
@@ -35,6 +36,7 @@ from ..core.errors import RobotDescriptionError
 from ..core.findings import Finding, Severity
 from ..core.joint_state.table import JointStateTable, NO_STATE, refusal
 from ..core.kinematics.forward import KinematicModel
+from ..core.kinematics.limits import wrap_angle
 from ..core.kinematics.transforms import FloatArray
 
 __all__ = ['ChangeCallback', 'RobotViewer']
@@ -82,6 +84,7 @@ class RobotViewer:
         self._verbose = verbose
         self._use_smallest = use_smallest_joint_limits
         self._show_frames = show_frames
+        self._show_collision = False
         self.on_change = on_change
         self.follow_kinematics = follow_kinematics
         self.random = np.random.default_rng(seed)
@@ -90,12 +93,12 @@ class RobotViewer:
             self.server = viser.ViserServer(host=host, port=port, verbose=verbose)
         self.server.gui.configure_theme(control_width='large', show_share_button=False,
                                         show_logo=False)
-        self.server.scene.add_grid('/grid', width=2.0, height=2.0, cell_size=0.1,
-                                   section_size=0.5)
+        self._grid: Any = None
         self._host = host
         self.scene: RobotScene | None = None
         self.panel: SliderPanel | None = None
         self._report: Any = None
+        self._head: Any = None
         try:
             self.set_description(description, table, findings=findings)
         except BaseException:
@@ -116,6 +119,11 @@ class RobotViewer:
         elif ':' in host:
             host = f'[{host}]'
         return f'http://{host}:{self.server.get_port()}'
+
+    @property
+    def floor_height(self) -> float | None:
+        """Height of the floor grid, m: the lowest point of the robot drawn at start."""
+        return None if self._grid is None else float(self._grid.position[2])
 
     @property
     def description(self) -> RobotDescription:
@@ -190,11 +198,14 @@ class RobotViewer:
             self._specs = () if self._table is None else panel_specs(robot, self._table)
             rest = self._kinematics.link_poses() if self._kinematics is not None else {}
             self.scene = RobotScene(self.server.scene, robot, mesh_cache=self._meshes,
-                                    show_frames=self._show_frames, frame_size=frame_size(rest))
+                                    show_frames=self._show_frames, frame_size=frame_size(rest),
+                                    locate=description.locate)
             checked = list(check_description(description) if findings is None else findings)
             self._findings = tuple(checked + self.scene.findings)
             self._problems = tuple(problems)
             self.server.gui.set_panel_label(robot.name or 'robot')
+            self._head = self.server.gui.add_html(
+                page_html(robot.name, [spec.label for spec in self._specs]), order=-2000.0)
             # At the top, above the sliders, open when something stops a consumer (an error or a
             # problem posing the robot), folded otherwise.
             wide_open = bool(self._problems) or any(
@@ -204,16 +215,37 @@ class RobotViewer:
                 expand_by_default=wide_open)
             with self._report:
                 self.server.gui.add_markdown(
-                    report_markdown(description.filename, self._findings, self._problems))
+                    report_markdown(description.filename, self._findings, self._problems,
+                                    self.scene.placeholders, self.scene.guessed))
             positions = self.positions
             self.panel = SliderPanel(
                 self.server.gui, self._specs, positions, on_slider=self._on_slider,
                 on_center=self._on_center, on_randomize=self._on_randomize,
-                on_frames=self._on_frames, show_frames=self._show_frames)
+                on_frames=self._on_frames, show_frames=self._show_frames,
+                on_collision=self._on_collision, show_collision=self._show_collision)
+            self.scene.show_collision = self._show_collision
             self._pose(positions)
-            position, look_at = camera_for(rest)
-            self.server.initial_camera.position = position
-            self.server.initial_camera.look_at = look_at
+            self._frame_view(rest)
+
+    def _frame_view(self, rest: Mapping[str, FloatArray]) -> None:
+        """Put the floor grid under the robot's lowest point and frame it with the camera."""
+        assert self.scene is not None
+        bounds = self.scene.drawn_bounds()
+        if bounds is None:  # nothing drawn: the link origins
+            center, radius = extent(rest)
+            bounds = (center - radius, center + radius)
+        lower, upper = bounds
+        size = float(np.ceil(max(upper[0] - lower[0], upper[1] - lower[1], 1.0) * 2.0))
+        if self._grid is not None:
+            self._grid.remove()
+        self._grid = self.server.scene.add_grid(
+            '/grid', width=size, height=size, cell_size=0.1 if size <= 4.0 else 0.5,
+            section_size=0.5 if size <= 4.0 else 2.5,
+            position=(float(lower[0] + upper[0]) / 2.0, float(lower[1] + upper[1]) / 2.0,
+                      float(lower[2])))
+        position, look_at = camera_for(lower, upper)
+        self.server.initial_camera.position = position
+        self.server.initial_camera.look_at = look_at
 
     def _remove(self) -> None:
         if self.panel is not None:
@@ -225,6 +257,9 @@ class RobotViewer:
         if self._report is not None:
             self._report.remove()
             self._report = None
+        if self._head is not None:
+            self._head.remove()
+            self._head = None
 
     # -- state ------------------------------------------------------------------------------
     def set_positions(self, positions: Mapping[str, float]) -> list[Finding]:
@@ -265,7 +300,12 @@ class RobotViewer:
             return self.scene.link_pose(link)
 
     def move_joint(self, joint: str, position: float) -> None:
-        """Do what moving a joint's slider does (sets it, clamps it, calls ``on_change``)."""
+        """
+        Do what moving a joint's slider or typing in its box does.
+
+        The position is clamped into the slider's range (a continuous joint's angle wrapped
+        into it), set in the table, and ``on_change`` is called.
+        """
         self._on_slider(joint, position)
 
     def center(self) -> None:
@@ -290,7 +330,33 @@ class RobotViewer:
             if self.panel is not None:
                 self.panel.show_frames(self._show_frames)
 
+    @property
+    def show_collision(self) -> bool:
+        """Whether the ``<collision>`` geometry is shown (the page's checkbox)."""
+        return self._show_collision
+
+    @show_collision.setter
+    def show_collision(self, visible: bool) -> None:
+        with self._lock:
+            self._show_collision = bool(visible)
+            if self.scene is not None:
+                self.scene.show_collision = self._show_collision
+            if self.panel is not None:
+                self.panel.show_collision(self._show_collision)
+
+    def _on_collision(self, visible: bool) -> None:
+        self.show_collision = visible
+
     def _on_slider(self, joint: str, position: float) -> None:
+        # a value typed in a slider's box can lie outside the slider: into its range (a
+        # continuous joint's angle wrapped into [-π, π)), whatever the table's own policy
+        spec = next((spec for spec in self._specs if spec.joint == joint), None)
+        if spec is not None and math.isfinite(position):
+            if spec.continuous:
+                position = wrap_angle(position) if not spec.lower <= position <= spec.upper \
+                    else position
+            else:
+                position = min(max(position, spec.lower), spec.upper)
         self._change(lambda table: table.update(joint, position=position))
 
     def _on_center(self) -> None:

@@ -17,25 +17,38 @@ def spin_node(make_node: Callable[[], Node], args: list[str] | None = None) -> N
     Ctrl-C and an external shutdown end it quietly, also while the node is still being made (a
     Ctrl-C right after ``ros2 launch``, during the first load); the node is destroyed and rclpy
     shut down in every case. A terminal's Ctrl-C reaches a node twice under ``ros2 launch``
-    (from the terminal, to the whole process group, and from launch): further SIGINTs are
-    ignored once the first one has ended the spin, so the second cannot interrupt the clean-up
-    (a traceback, and an abort of a node whose threads were still joined).
+    (from the terminal, to the whole process group, and from launch): only the first SIGINT
+    raises KeyboardInterrupt (our Python handler, which rclpy's own handler calls after it shut
+    the context down), later ones do nothing, so a second cannot interrupt the clean-up (a
+    traceback, and an abort of a node whose threads were still joined); after the clean-up
+    SIGINT is ignored, so a late Ctrl-C cannot kill the process on its way out.
 
     :param make_node: Builds the node (after ``rclpy.init``).
     :param args: Command-line arguments for rclpy (``--ros-args ...``); ``None``: ``sys.argv``.
     """
-    rclpy.init(args=args)
+    interrupted = False
+
+    def on_sigint(_signum: int, _frame: object) -> None:
+        # rclpy's own handler (installed by rclpy.init) shuts the context down and then calls
+        # this one, the previous Python handler: one KeyboardInterrupt, the first time only
+        nonlocal interrupted
+        if not interrupted:
+            interrupted = True
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_sigint)
     node: Node | None = None
     try:
-        try:
-            node = make_node()
-            rclpy.spin(node)
-        except (KeyboardInterrupt, ExternalShutdownException):
-            pass
-    except KeyboardInterrupt:
-        pass  # the second Ctrl-C arrived while the first one was being handled
+        rclpy.init(args=args)
+        node = make_node()
+        rclpy.spin(node)
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
     finally:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        interrupted = True  # a Ctrl-C from here on is ignored: the node is already stopping
         if node is not None:
             node.destroy_node()
         rclpy.try_shutdown()
+        # ignored from here on, also at the interpreter's exit (which would reset a Python
+        # handler to SIG_DFL, so that a late Ctrl-C killed the process: exit -2)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -23,7 +23,7 @@ whole load and check, and the rules already report everything urdfdom refuses.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 import os
 from pathlib import Path
 import re
@@ -59,6 +59,8 @@ class RobotDescription:
         (:func:`urdf_tools_ros.core.checks.check_description`).
     :ivar dependencies: Every file read: the file itself and each xacro include.
     :ivar is_xacro: Whether xacro processed the input.
+    :ivar locate: The package locator the loader resolved ``package://`` with (``None``: none),
+        for tools that look further than ROS does (the viewer's :func:`~.packages.draw_path`).
     """
 
     robot: Robot
@@ -67,6 +69,7 @@ class RobotDescription:
     findings: tuple[Finding, ...] = ()
     dependencies: tuple[str, ...] = ()
     is_xacro: bool = False
+    locate: PackageLocator | None = field(default=None, compare=False, repr=False)
 
 
 def _read_bounded(stream: BinaryIO, filename: str) -> bytes:
@@ -378,7 +381,8 @@ def load_string(text: str, filename: str = '<string>', *,
     findings = [*extra, *findings, *reader.findings]
     if cross_check:
         findings.extend(_urdf_parser_py_findings(root, robot.location))
-    return RobotDescription(robot, xml_text, filename, tuple(findings), files, use_xacro)
+    return RobotDescription(robot, xml_text, filename, tuple(findings), files, use_xacro,
+                            locate)
 
 
 def load(source: str | os.PathLike[str], *,

@@ -159,3 +159,26 @@ def resolve_resource(filename: str, base_dir: str | None,
     if base_dir is None:
         return None
     return os.path.join(base_dir, filename)
+
+
+def draw_path(filename: str, resolved: str | None, locate: PackageLocator | None) -> str | None:
+    """
+    The local file a viewer can draw a resource from: ``resolved``, or where a slip points.
+
+    ``package:///pkg/rest`` (three slashes) names no package, so ROS resolves nothing (RViz's
+    resource retriever and urdfdom consumers fail; the checker reports ``mesh-file-missing``);
+    the path it names still starts with the package, so when ``locate`` knows ``pkg`` this
+    returns ``<share of pkg>/rest``, which lets a viewer draw the robot the author meant.
+
+    :param filename: The reference as written in the URDF.
+    :param resolved: What :func:`resolve_resource` gave for it.
+    :param locate: Package locator, or ``None``.
+    :return: A local path (whether the file exists is not checked), or ``None``.
+    """
+    if resolved is not None:
+        return resolved
+    if not filename.startswith('package:///') or locate is None:
+        return None
+    package, _, relative = filename[len('package:///'):].partition('/')
+    share = locate(package) if package else None
+    return None if share is None else os.path.join(share, unquote(relative))
