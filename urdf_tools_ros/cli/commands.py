@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
-import subprocess
 import sys
 
 from . import report
@@ -124,6 +122,8 @@ def cmd_graph(args: argparse.Namespace) -> int:
         return 0
     if extension not in ('pdf', 'svg', 'png'):
         return _usage_error(args, f'cannot write .{extension}; use .dot, .pdf, .svg or .png')
+    import shutil
+    import subprocess
     executable = shutil.which('dot')
     if executable is None:
         base = os.path.splitext(output)[0] + '.dot'

@@ -41,13 +41,23 @@ def version() -> str:
     return found.group(1).strip() if found else 'unknown'
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: the version is looked up only when asked (importlib.metadata is slow)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(f'{parser.prog} {version()}')  # on stdout, as argparse's own 'version' action
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``urdf-tools`` with every subcommand."""
     from . import commands
     parser = argparse.ArgumentParser(
         prog='urdf-tools',
         description='Check, inspect and view URDF and xacro robot descriptions.')
-    parser.add_argument('--version', action='version', version=f'%(prog)s {version()}')
+    parser.add_argument('--version', action=_VersionAction, nargs=0,
+                        help="show program's version number and exit")
     sub = parser.add_subparsers(dest='command', metavar='COMMAND', required=True)
     commands.add_commands(sub)
     return parser

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 import json
-from xml.sax.saxutils import escape, quoteattr
 
 from ..core.checks import broken_consumers, count, counts_text, DEFAULT_TARGET, RULES
 from ..core.findings import Finding, Severity
@@ -77,6 +76,8 @@ def format_junit(filename: str, findings: Sequence[Finding], werror: bool = Fals
     A rule with errors (or warnings under ``werror``) fails, listing its findings; CI systems
     show the file as a test report.
     """
+    from xml.sax.saxutils import escape, quoteattr  # here: it imports urllib (~40 ms)
+
     by_code: dict[str, list[Finding]] = {code: [] for code in RULES}
     for finding in findings:
         by_code.setdefault(finding.code, []).append(finding)

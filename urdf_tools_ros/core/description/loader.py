@@ -31,13 +31,10 @@ import sys
 from typing import Any, BinaryIO
 
 from lxml import etree
-from urdf_parser_py import urdf as urdf_parser
-from urdf_parser_py.xml_reflection import core as urdf_parser_core
 
 from .model import Robot, SourceLocation
 from .packages import make_package_locator, PackageLocator, resolve_resource
 from .reader import UrdfReader
-from .xacro_runner import run_xacro, SOURCE_ATTRIBUTE, XACRO_LOCK
 from ..errors import DescriptionLoadError, DescriptionTooLargeError
 from ..findings import Finding, Severity
 
@@ -284,6 +281,11 @@ def _unknown_arguments(args: Mapping[str, str], known: set[str] | None,
 # -- urdf_parser_py ---------------------------------------------------------------------------
 def _urdf_parser_py_findings(root: Any, location: SourceLocation | None) -> list[Finding]:
     """Read the tree with urdf_parser_py too; its refusals and warnings become findings."""
+    # imported here: only this opt-in cross-check needs it (it costs every CLI start ~25 ms)
+    from urdf_parser_py import urdf as urdf_parser
+
+    from .xacro_runner import XACRO_LOCK
+    from urdf_parser_py.xml_reflection import core as urdf_parser_core
     messages: list[str] = []
     with XACRO_LOCK:
         saved = urdf_parser_core.on_error
@@ -344,6 +346,7 @@ def load_string(text: str, filename: str = '<string>', *,
     xml_text = text
     known: set[str] | None = None  # the xacro arguments the documents declare or use
     if use_xacro:
+        from .xacro_runner import run_xacro, SOURCE_ATTRIBUTE  # only xacro input needs it
         run = run_xacro(text, filename, xacro_args or {}, locate,
                         lambda path: _decode(read_file(path), path), MAX_DESCRIPTION_BYTES)
         xml_text, known = run.xml, run.arguments
