@@ -59,7 +59,8 @@ setup(
         # works with (scripts/setup-ros-src.sh installs it); pytest 8 refuses that plugin.
         'test': ['pytest==7.4.4', 'pytest-rerunfailures<15', 'hypothesis', 'mypy', 'flake8',
                  'flake8-import-order', 'flake8-quotes', 'flake8-docstrings', 'lxml-stubs', 'pin',
-                 'playwright', 'colcon-common-extensions', 'pyyaml', 'mujoco', *VIEW],
+                 'playwright', 'colcon-common-extensions', 'pyyaml', 'mujoco', 'jsonschema',
+                 'junitparser', *VIEW],
     },
     zip_safe=False,
     maintainer='urdf_tools_ros maintainers',

@@ -56,10 +56,12 @@ def test_errors_exit_1_with_compiler_style_lines(tmp_path: Path) -> None:
     path.write_text(BROKEN)
     result = cli('check', str(path))
     assert result.returncode == 1
+    # file:line: severity[code]: message [breaks: ...] (the consumers it breaks are never cut)
     assert re.search(rf'^{re.escape(str(path))}:8: error\[joint-limit-velocity-missing\]: '
-                     'joint:j: .*no velocity.*urdfdom', result.stdout, re.MULTILINE), result.stdout
+                     'joint "j".*\\[breaks: urdfdom', result.stdout, re.MULTILINE), result.stdout
     assert re.search(rf'^{re.escape(str(path))}:8: warning\[joint-limit-lower-above-upper\]: '
-                     'joint:j: .*1\\.2.*0\\.4', result.stdout, re.MULTILINE), result.stdout
+                     'joint "j".*1\\.2', result.stdout, re.MULTILINE), result.stdout
+    assert '    fix: swap them: lower="0.4" upper="1.2"' in result.stdout.splitlines()
     assert '1 error,' in result.stdout
 
 
@@ -122,7 +124,9 @@ def test_junit_format(tmp_path: Path) -> None:
     assert suite is not None
     failures = suite.findall('testcase/failure')
     assert int(suite.get('failures')) == len(failures) >= 1
-    assert int(suite.get('tests')) == len(suite.findall('testcase')) > 20
+    names = [case.get('name') for case in suite.findall('testcase')]
+    assert int(suite.get('tests')) == len(names) and names[-1] == 'other rules'
+    assert 'joint-limit-velocity-missing' in names  # a case per rule with findings
 
 
 def test_stdin_input() -> None:

@@ -12,13 +12,18 @@ from ..core.description.loader import load, parse_xacro_args, RobotDescription
 from ..core.description.packages import ament_package_locator, parse_package_path
 from ..core.findings import Severity
 
-FORMATS = ('text', 'json', 'junit')
+FORMATS = ('text', 'json', 'junit', 'sarif')
 
 
-def _add_source(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument('file', help='URDF or xacro file, or - for standard input')
-    parser.add_argument('xacro_args', nargs='*', metavar='name:=value',
-                        help='xacro arguments')
+def _add_source(parser: argparse.ArgumentParser, several: bool = False) -> None:
+    if several:  # files and name:=value in any order
+        parser.add_argument('file', nargs='+', metavar='FILE [name:=value]',
+                            help='URDF or xacro files (- for standard input), and xacro '
+                                 'arguments name:=value for them')
+    else:
+        parser.add_argument('file', help='URDF or xacro file, or - for standard input')
+        parser.add_argument('xacro_args', nargs='*', metavar='name:=value',
+                            help='xacro arguments')
     parser.add_argument('--package-path', action='append', default=[], metavar='NAME=DIR',
                         help='share directory of a ROS package, for package:// and $(find); '
                              'repeatable (also: URDF_TOOLS_PACKAGE_PATH, and ament_index '
@@ -38,7 +43,8 @@ def load_from_args(args: argparse.Namespace) -> RobotDescription:
     if search:
         raise argparse.ArgumentTypeError(f'--package-path {search[0]!r}: expected NAME=DIR')
     forced = {'auto': None, 'yes': True, 'no': False}[args.xacro]
-    return load(args.file, xacro_args=parse_xacro_args(args.xacro_args), package_paths=pairs,
+    source = getattr(args, 'source', None) or args.file
+    return load(source, xacro_args=parse_xacro_args(args.xacro_args), package_paths=pairs,
                 locator=ament_package_locator, is_xacro=forced,
                 cross_check=getattr(args, 'urdf_parser_py', False))
 
@@ -48,29 +54,73 @@ def _usage_error(args: argparse.Namespace, message: str) -> int:
     return 2
 
 
-# -- check --------------------------------------------------------------------------------------
+# -- check ----------------------------------------------------------------------------------------
+def _colour(choice: str, stream: object) -> bool:
+    """Colour on a terminal unless ``NO_COLOR`` is set (https://no-color.org), or as forced."""
+    if choice != 'auto':
+        return choice == 'always'
+    isatty = getattr(stream, 'isatty', None)
+    return bool(isatty and isatty()) and not os.environ.get('NO_COLOR')
+
+
 def cmd_check(args: argparse.Namespace) -> int:
-    """Run every rule; print findings; exit 0 (no errors), 1 (errors), 2 (could not load)."""
-    try:
-        description = load_from_args(args)
-    except (ValueError, argparse.ArgumentTypeError) as exc:
-        return _usage_error(args, str(exc))
-    findings = check_description(description, args.target)
-    name = description.filename
+    """
+    Check each file; print or write the report; exit 0 clean, 1 errors, 2 a file unloadable.
+
+    A file that cannot be loaded is reported (every format) as one ``description-unloadable``
+    error, and the exit status is 2.
+    """
+    from ..core.errors import RobotDescriptionError
+
+    files = [item for item in args.file if ':=' not in item]
+    args.xacro_args = [item for item in args.file if ':=' in item]
+    for item in files:
+        if '=' in item and not os.path.exists(item):
+            return _usage_error(args, f'{item!r}: not a file; xacro arguments are name:=value')
+    if not files:
+        return _usage_error(args, 'no file given')
+    reports: list[report.FileReport] = []
+    for name in files:
+        args.source = name
+        try:
+            description = load_from_args(args)
+        except (ValueError, argparse.ArgumentTypeError) as exc:
+            if not isinstance(exc, RobotDescriptionError):
+                return _usage_error(args, str(exc))
+            reports.append(report.load_failure(name, exc))
+            continue
+        except RobotDescriptionError as exc:
+            reports.append(report.load_failure(name, exc))
+            continue
+        reports.append(report.FileReport(description.filename,
+                                         tuple(check_description(description, args.target))))
+    every = [f for item in reports for f in item.findings]
     if args.format == 'json':
-        text = report.format_json(name, findings, args.target)
+        text = report.format_json(reports, target=args.target)
     elif args.format == 'junit':
-        text = report.format_junit(name, findings, args.werror)
+        text = report.format_junit(reports, werror=args.werror)
+    elif args.format == 'sarif':
+        from .main import version
+        text = report.format_sarif(reports, version(), args.target)
     else:
-        text = report.format_text(name, findings, show_info=args.verbose, target=args.target)
+        stream = sys.stdout if not args.output else None
+        text = report.format_text(reports, show_info=args.verbose, target=args.target,
+                                  verbose=args.verbose, colour=_colour(args.color, stream))
     if args.output:
-        with open(args.output, 'w', encoding='utf-8') as stream:
-            stream.write(text)
+        with open(args.output, 'w', encoding='utf-8') as out:
+            out.write(text)
         if args.format != 'text':
-            print(report.summary(name, findings))
+            for item in reports:
+                print(report.summary(item.filename, item.findings))
     else:
         sys.stdout.write(text)
-    counts = count(findings)
+    if not all(item.loaded for item in reports):
+        for item in reports:
+            if not item.loaded:
+                print(f'urdf-tools: {item.findings[0].location}: {item.findings[0].message}',
+                      file=sys.stderr)
+        return 2
+    counts = count(every)
     failed = counts[Severity.ERROR] > 0 or (args.werror and counts[Severity.WARNING] > 0)
     return 1 if failed else 0
 
@@ -164,11 +214,15 @@ def cmd_rules(args: argparse.Namespace) -> int:
 # -- registration -------------------------------------------------------------------------------
 def add_commands(sub: 'argparse._SubParsersAction[argparse.ArgumentParser]') -> None:
     """Add every subcommand to the ``urdf-tools`` parser."""
-    check = sub.add_parser('check', help='check a URDF/xacro file; exit 0 clean, 1 errors, '
+    check = sub.add_parser('check', help='check URDF/xacro files; exit 0 clean, 1 errors, '
                                          '2 could not load',
                            description='Check a robot description against every rule.')
-    _add_source(check)
-    check.add_argument('--format', choices=FORMATS, default='text', help='output format')
+    _add_source(check, several=True)
+    check.add_argument('--format', choices=FORMATS, default='text',
+                       help='output format: text, json, junit (CI test reports), sarif '
+                            '(GitHub code scanning)')
+    check.add_argument('--color', choices=['auto', 'always', 'never'], default='auto',
+                       help='colour the text: auto (on a terminal, unless NO_COLOR is set)')
     check.add_argument('-o', '--output', help='write the report to this file')
     check.add_argument('--werror', action='store_true', help='treat warnings as errors')
     check.add_argument('--target', choices=list(TARGETS), default=DEFAULT_TARGET,

@@ -1,12 +1,69 @@
-"""Format check findings for people (compiler style), CI (JUnit XML) and tools (JSON)."""
+"""
+Check reports: for people (text, colour), CI (JUnit XML, SARIF 2.1.0) and tools (JSON).
+
+One :class:`FileReport` per file checked; a file that cannot be loaded is a report too, whose
+one finding is the load failure (``description-unloadable``), so every format is written
+whatever happens (issue 14).
+"""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 import json
+import os
 
 from ..core.checks import broken_consumers, count, counts_text, DEFAULT_TARGET, RULES
+from ..core.description.model import SourceLocation
+from ..core.errors import RobotDescriptionError
 from ..core.findings import Finding, Severity
+
+__all__ = ['FileReport', 'GROUP_SHOWN', 'LINE_WIDTH', 'finding_dict', 'format_json',
+           'format_junit', 'format_sarif', 'format_text', 'line', 'load_failure', 'summary']
+
+#: Width a text line is cut to (with an ellipsis) unless ``-v``: one finding, one line.
+LINE_WIDTH = 160
+#: How many findings of one code the text shows before it groups the rest (``-v``: all).
+GROUP_SHOWN = 3
+#: The rule code of a file that cannot be read (registered in ``core.checks.loading``).
+UNLOADABLE = 'description-unloadable'
+
+_COLOURS = {Severity.ERROR: '\033[1;31m', Severity.WARNING: '\033[1;33m',
+            Severity.INFO: '\033[36m'}
+_BOLD, _DIM, _RESET = '\033[1m', '\033[2m', '\033[0m'
+
+
+@dataclass(frozen=True)
+class FileReport:
+    """
+    The findings of one file.
+
+    :ivar filename: The file as given (``-`` for standard input).
+    :ivar findings: Its findings, most severe first; when it could not be loaded, the one
+        ``description-unloadable`` finding.
+    :ivar loaded: Whether the file was loaded (and checked).
+    """
+
+    filename: str
+    findings: tuple[Finding, ...]
+    loaded: bool = True
+
+
+def load_failure(filename: str, error: RobotDescriptionError) -> FileReport:
+    """
+    The report of a file that cannot be loaded: one error finding with the loader's message.
+
+    :param filename: The file as given.
+    :param error: What the loader raised (its file and line become the finding's location).
+    """
+    where = getattr(error, 'filename', None) or filename
+    location = SourceLocation(where, getattr(error, 'line', None))
+    message = getattr(error, 'reason', None) or str(error)
+    return FileReport(filename, (Finding(
+        UNLOADABLE, Severity.ERROR, 'robot', f'cannot be loaded: {message}', location,
+        'make it well-formed URDF or xacro that every consumer can read',
+        RULES[UNLOADABLE].consumers if UNLOADABLE in RULES else ()),), loaded=False)
 
 
 def summary(filename: str, findings: Sequence[Finding]) -> str:
@@ -27,17 +84,87 @@ def line(finding: Finding, target: str = DEFAULT_TARGET) -> str:
     return text
 
 
-def format_text(filename: str, findings: Sequence[Finding], show_info: bool = False,
-                target: str = DEFAULT_TARGET) -> str:
-    """
-    Compiler-style lines (:func:`line`), then the summary.
+def _where(finding: Finding) -> str:
+    location = finding.location
+    if location is None:
+        return ''
+    name = location.filename
+    if os.path.isabs(name):
+        relative = os.path.relpath(name)
+        if not relative.startswith('..'):
+            name = relative
+    return f'{name}:{location.line}: ' if location.line is not None else f'{name}: '
 
-    :param show_info: Include info findings (they are always counted in the summary).
-    :param target: The target the severities were computed for (names the broken consumers).
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[:width - 1].rstrip() + '…'
+
+
+def _text_lines(finding: Finding, target: str, verbose: bool, colour: bool) -> list[str]:
+    """The finding's line (cut to :data:`LINE_WIDTH` unless verbose) and its fix below."""
+    broken = broken_consumers(finding, target)
+    tail = f' [breaks: {", ".join(broken)}]' if finding.severity is Severity.ERROR and broken \
+        else ''
+    head = f'{_where(finding)}{finding.severity.value}[{finding.code}]: '
+    body = finding.message
+    if not verbose:  # the message is cut, never the consumers it breaks
+        body = _cut(body, max(LINE_WIDTH - len(head) - len(tail), 40))
+    body += tail
+    if colour:
+        head = (f'{_where(finding)}{_COLOURS[finding.severity]}{finding.severity.value}'
+                f'{_RESET}[{_BOLD}{finding.code}{_RESET}]: ')
+    lines = [head + body]
+    if finding.fix:
+        fix = f'    fix: {finding.fix}'
+        fix = fix if verbose else _cut(fix, LINE_WIDTH)
+        lines.append(f'{_DIM}{fix}{_RESET}' if colour else fix)
+    return lines
+
+
+def format_text(filename: str | Sequence[FileReport], findings: Sequence[Finding] = (),
+                show_info: bool = False, target: str = DEFAULT_TARGET, *,
+                verbose: bool = False, colour: bool = False) -> str:
     """
-    lines = [line(f, target) for f in findings if show_info or f.severity is not Severity.INFO]
-    lines.append(summary(filename, findings))
-    return '\n'.join(lines) + '\n'
+    Findings for a terminal: one line each (the fix indented below), grouped, then summaries.
+
+    Per file: the findings (info only with ``show_info``), most severe first; a code with more
+    than :data:`GROUP_SHOWN` findings is shown as ``94 × mesh-file-missing (warning): first 3
+    shown; -v for all`` and its first three; then the counts by code and the file's summary
+    line (:func:`summary`). Several files end with a total.
+
+    :param filename: The file's name, or the reports of several files (``findings`` unused).
+    :param findings: The file's findings (one file).
+    :param show_info: Include info findings (always counted).
+    :param target: The target the severities were computed for (names the broken consumers).
+    :param verbose: Every finding in full, uncut and ungrouped.
+    :param colour: ANSI colours (a terminal, without ``NO_COLOR``).
+    """
+    reports = [FileReport(filename, tuple(findings))] if isinstance(filename, str) \
+        else list(filename)
+    out: list[str] = []
+    for report in reports:
+        shown = [f for f in report.findings if show_info or f.severity is not Severity.INFO
+                 or not report.loaded]
+        by_code = Counter(f.code for f in shown)
+        printed: Counter[str] = Counter()
+        for finding in shown:
+            number = by_code[finding.code]
+            if not verbose and number > GROUP_SHOWN:
+                if printed[finding.code] == 0:
+                    out.append(f'{number} × {finding.code} ({finding.severity.value}): first '
+                               f'{GROUP_SHOWN} shown; -v for all')
+                printed[finding.code] += 1
+                if printed[finding.code] > GROUP_SHOWN:
+                    continue
+            out.extend(_text_lines(finding, target, verbose, colour))
+        codes = Counter(f.code for f in report.findings)
+        if len(codes) > 1:
+            out.append('by code: ' + ', '.join(f'{n} {code}' for code, n in codes.most_common()))
+        out.append(summary(report.filename, report.findings))
+    if len(reports) > 1:
+        every = [f for report in reports for f in report.findings]
+        out.append(f'total: {len(reports)} files, {counts_text(every)}')
+    return '\n'.join(out) + '\n'
 
 
 def finding_dict(finding: Finding, target: str = DEFAULT_TARGET) -> dict[str, object]:
@@ -57,44 +184,130 @@ def finding_dict(finding: Finding, target: str = DEFAULT_TARGET) -> dict[str, ob
     }
 
 
-def format_json(filename: str, findings: Sequence[Finding],
+def _counts(findings: Sequence[Finding]) -> dict[str, int]:
+    return {severity.value: n for severity, n in count(findings).items()}
+
+
+def format_json(filename: str | Sequence[FileReport], findings: Sequence[Finding] = (),
                 target: str = DEFAULT_TARGET) -> str:
-    """``{"file", "target", "counts", "findings": [...]}`` as indented JSON."""
-    counts = count(findings)
+    """
+    The report as indented JSON.
+
+    One file: ``{"file", "target", "loaded", "counts", "findings"}``; several:
+    ``{"target", "counts", "files": [one such object each]}``.
+    """
+    reports = [FileReport(filename, tuple(findings))] if isinstance(filename, str) \
+        else list(filename)
+    files = [{'file': report.filename, 'target': target, 'loaded': report.loaded,
+              'counts': _counts(report.findings),
+              'findings': [finding_dict(f, target) for f in report.findings]}
+             for report in reports]
+    if len(files) == 1:
+        return json.dumps(files[0], indent=2) + '\n'
+    every = [f for report in reports for f in report.findings]
+    return json.dumps({'target': target, 'counts': _counts(every), 'files': files},
+                      indent=2) + '\n'
+
+
+def format_junit(filename: str | Sequence[FileReport], findings: Sequence[Finding] = (),
+                 werror: bool = False) -> str:
+    """
+    The report as JUnit XML: a suite per file, a case per rule with findings, one for the rest.
+
+    A rule with errors (or warnings under ``werror``) is a failing case listing them; a rule
+    with only warnings or info is a passing case whose ``<system-out>`` lists them (CI systems
+    show it); the rules without findings are one passing case, ``other rules``. A file that
+    cannot be loaded is one failing case, ``description-unloadable``.
+    """
+    from lxml import etree
+
+    reports = [FileReport(filename, tuple(findings))] if isinstance(filename, str) \
+        else list(filename)
+    root = etree.Element('testsuites')
+    for report in reports:
+        by_code: dict[str, list[Finding]] = {}
+        for finding in report.findings:
+            by_code.setdefault(finding.code, []).append(finding)
+        suite = etree.SubElement(root, 'testsuite', name=f'urdf-tools check {report.filename}')
+        failures = 0
+        for code, items in by_code.items():
+            case = etree.SubElement(suite, 'testcase', classname=report.filename, name=code)
+            failing = [f for f in items if f.severity is Severity.ERROR
+                       or (werror and f.severity is Severity.WARNING)]
+            text = '\n'.join(str(f) for f in items)
+            if failing:
+                failures += 1
+                failure = etree.SubElement(case, 'failure', type=code,
+                                           message=f'{len(failing)} finding(s): '
+                                                   f'{failing[0].message}'[:500])
+                failure.text = text
+            else:
+                etree.SubElement(case, 'system-out').text = text
+        rest = [code for code in RULES if code not in by_code] if report.loaded else []
+        if rest:
+            case = etree.SubElement(suite, 'testcase', classname=report.filename,
+                                    name='other rules')
+            etree.SubElement(case, 'system-out').text = \
+                f'{len(rest)} rules without findings: {", ".join(rest)}'
+        suite.set('tests', str(len(suite)))
+        suite.set('failures', str(failures))
+        suite.set('errors', '0')
+    return etree.tostring(root, encoding='unicode', pretty_print=True,
+                          doctype='<?xml version="1.0" encoding="UTF-8"?>').rstrip('\n') + '\n'
+
+
+_SARIF_LEVEL = {Severity.ERROR: 'error', Severity.WARNING: 'warning', Severity.INFO: 'note'}
+
+
+def _artifact(filename: str) -> dict[str, str]:
+    """A SARIF artifactLocation: a path relative to the working directory when inside it."""
+    absolute = os.path.abspath(filename)
+    relative = os.path.relpath(absolute)
+    if not relative.startswith('..') and not os.path.isabs(relative):
+        return {'uri': relative.replace(os.sep, '/'), 'uriBaseId': '%SRCROOT%'}
+    return {'uri': 'file://' + absolute.replace(os.sep, '/')}
+
+
+def format_sarif(reports: Sequence[FileReport], version: str,
+                 target: str = DEFAULT_TARGET) -> str:
+    """
+    SARIF 2.1.0 (OASIS), as GitHub code scanning reads it: one run of the ``urdf-tools`` driver.
+
+    Each finding is a result with its rule id, level (error, warning, note for info), message
+    (with the fix), and the file and line; the rules used are described in the driver.
+
+    :param reports: The files checked.
+    :param version: The tool's version.
+    """
+    used = sorted({f.code for report in reports for f in report.findings})
+    rules = []
+    for code in used:
+        rule = RULES.get(code)
+        entry: dict[str, object] = {'id': code, 'name': code}
+        if rule is not None:
+            entry['shortDescription'] = {'text': rule.summary}
+            entry['defaultConfiguration'] = {'level': _SARIF_LEVEL[rule.severity_for(target)]}
+            entry['properties'] = {'source': rule.source, 'consumers': list(rule.consumers),
+                                   'reference': rule.reference}
+        rules.append(entry)
+    results = []
+    for report in reports:
+        for finding in report.findings:
+            location = finding.location
+            physical: dict[str, object] = {
+                'artifactLocation': _artifact(location.filename if location else
+                                              report.filename)}
+            if location is not None and location.line is not None and location.line >= 1:
+                physical['region'] = {'startLine': location.line}
+            message = finding.message + (f' (fix: {finding.fix})' if finding.fix else '')
+            results.append({'ruleId': finding.code, 'ruleIndex': used.index(finding.code),
+                            'level': _SARIF_LEVEL[finding.severity],
+                            'message': {'text': message},
+                            'locations': [{'physicalLocation': physical}]})
     return json.dumps({
-        'file': filename,
-        'target': target,
-        'counts': {severity.value: n for severity, n in counts.items()},
-        'findings': [finding_dict(f, target) for f in findings],
+        '$schema': 'https://json.schemastore.org/sarif-2.1.0.json',
+        'version': '2.1.0',
+        'runs': [{'tool': {'driver': {
+            'name': 'urdf-tools', 'version': version, 'rules': rules}},
+            'results': results}],
     }, indent=2) + '\n'
-
-
-def format_junit(filename: str, findings: Sequence[Finding], werror: bool = False) -> str:
-    """
-    Format findings as JUnit XML, one test case per rule of the catalog.
-
-    A rule with errors (or warnings under ``werror``) fails, listing its findings; CI systems
-    show the file as a test report.
-    """
-    from xml.sax.saxutils import escape, quoteattr  # here: it imports urllib (~40 ms)
-
-    by_code: dict[str, list[Finding]] = {code: [] for code in RULES}
-    for finding in findings:
-        by_code.setdefault(finding.code, []).append(finding)
-    cases = []
-    failures = 0
-    for code, items in by_code.items():
-        failing = [f for f in items if f.severity is Severity.ERROR
-                   or (werror and f.severity is Severity.WARNING)]
-        body = ''
-        if failing:
-            failures += 1
-            text = escape('\n'.join(str(f) for f in failing))
-            body = (f'<failure message={quoteattr(f"{len(failing)} finding(s)")} '
-                    f'type={quoteattr(code)}>{text}</failure>')
-        cases.append(f'    <testcase classname={quoteattr(filename)} name={quoteattr(code)}>'
-                     f'{body}</testcase>')
-    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
-            f'<testsuites><testsuite name={quoteattr("urdf-tools check " + filename)} '
-            f'tests="{len(cases)}" failures="{failures}" errors="0">\n'
-            + '\n'.join(cases) + '\n</testsuite></testsuites>\n')
