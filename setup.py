@@ -60,7 +60,7 @@ setup(
         'test': ['pytest==7.4.4', 'pytest-rerunfailures<15', 'hypothesis', 'mypy', 'flake8',
                  'flake8-import-order', 'flake8-quotes', 'flake8-docstrings', 'lxml-stubs', 'pin',
                  'playwright', 'colcon-common-extensions', 'pyyaml', 'mujoco', 'jsonschema',
-                 'junitparser', *VIEW],
+                 'junitparser', 'pre-commit', *VIEW],
     },
     zip_safe=False,
     maintainer='urdf_tools_ros maintainers',
