@@ -68,7 +68,8 @@ service.include_launch_description(IncludeLaunchDescription(
 sys.exit(service.run())
 """
 #: Reads the graph: every link's transform from the root through tf2_ros, one joint_states and
-#: robot_description message, the node names. argv = root, JSON [links].
+#: robot_description message, the node names (once the expected ones are discovered, which can
+#: lag behind the topics). argv = root, JSON [links], JSON [node names].
 PROBE = """
 import json, sys, time
 import rclpy
@@ -87,10 +88,11 @@ node.create_subscription(JointState, 'joint_states',
 node.create_subscription(String, 'robot_description',
                          lambda msg: got.__setitem__('robot_description', len(msg.data)),
                          QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL))
-root, links = sys.argv[1], json.loads(sys.argv[2])
+root, links, nodes = sys.argv[1], json.loads(sys.argv[2]), set(json.loads(sys.argv[3]))
 found = set()
 deadline = time.monotonic() + 40.0
-while time.monotonic() < deadline and (len(found) < len(links) or None in got.values()):
+while time.monotonic() < deadline and (len(found) < len(links) or None in got.values()
+                                       or not nodes <= set(node.get_node_names())):
     rclpy.spin_once(node, timeout_sec=0.1)
     for link in links:
         if link not in found and buffer.can_transform(root, link, Time()):
@@ -120,12 +122,13 @@ def test_urdf_launch_style_file_with_only_the_package_changed(package_install: P
         time.sleep(1.0)
         links = [link.name for link in robot.links]
         root = next(link for link in links if all(j.child != link for j in robot.joints))
-        probe = subprocess.run([sys.executable, '-c', PROBE, root, json.dumps(links)],
+        jsp = 'joint_state_publisher_gui' if gui == 'true' else 'joint_state_publisher'
+        probe = subprocess.run([sys.executable, '-c', PROBE, root, json.dumps(links),
+                                json.dumps(['robot_state_publisher', jsp])],
                                env=env, capture_output=True, text=True, timeout=120)
         assert probe.returncode == 0, probe.stderr
         seen = json.loads(probe.stdout.strip().splitlines()[-1])
-        jsp = 'joint_state_publisher_gui' if gui == 'true' else 'joint_state_publisher'
-        for _ in range(5):  # discovery may not have found the node yet
+        for _ in range(20):  # discovery may not have found the node yet (a loaded machine)
             dump = subprocess.run(['ros2', 'param', 'dump', '--no-daemon', f'/{jsp}'], env=env,
                                   capture_output=True, text=True, timeout=60)
             if dump.returncode == 0:

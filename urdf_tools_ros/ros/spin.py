@@ -44,6 +44,11 @@ def spin_node(make_node: Callable[[], Node], args: list[str] | None = None) -> N
         rclpy.spin(node)
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
+    except Exception:
+        # the KeyboardInterrupt of a Ctrl-C can surface as another error when it is raised
+        # inside a C++ call (pybind11: "Unable to convert call argument" in take_message)
+        if not interrupted:
+            raise
     finally:
         interrupted = True  # a Ctrl-C from here on is ignored: the node is already stopping
         if node is not None:
