@@ -21,7 +21,8 @@ def share(folder: str) -> list[tuple[str, list[str]]]:
 
 #: What the checker, the kinematics core and the CLI need: ``pip install urdf_tools_ros``.
 #: (setuptools: urdfdom-py imports pkg_resources.)
-REQUIRES = ['numpy', 'lxml', 'defusedxml', 'xacro>=2', 'urdfdom-py', 'setuptools']
+REQUIRES = ['numpy', 'lxml', 'defusedxml', 'xacro>=2', 'urdfdom-py', 'setuptools',
+            'tomli; python_version < "3.11"']
 #: The browser viewer (``urdf-tools view``, the joint-state publisher's ``gui``).
 VIEW = ['viser', 'trimesh', 'pycollada']
 #: On a pip install's PATH: the CLI alone.

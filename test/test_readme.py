@@ -90,3 +90,14 @@ def test_the_readme_table_of_shared_models_is_what_the_checker_says() -> None:
             model
         assert dict(Counter(f.code for f in findings
                             if f.severity is Severity.WARNING)) == warnings, model
+
+
+def test_the_readme_rule_table_is_the_catalog() -> None:
+    from urdf_tools_ros.cli.commands import rules_markdown
+    text = README.read_text(encoding='utf-8')
+    start, end = text.index('<!-- rules:start -->\n'), text.index('<!-- rules:end -->')
+    table = text[start + len('<!-- rules:start -->\n'):end]
+    assert table == rules_markdown(), 'regenerate it: urdf-tools rules --markdown'
+    codes = {line.split('`')[1] for line in table.splitlines() if line.startswith('| `')}
+    from urdf_tools_ros.core.checks import RULES
+    assert codes == set(RULES)

@@ -63,6 +63,26 @@ def _colour(choice: str, stream: object) -> bool:
     return bool(isatty and isatty()) and not os.environ.get('NO_COLOR')
 
 
+def _entries(values: list[str] | None) -> list[str]:
+    """``--select a,b --select c`` -> ``['a', 'b', 'c']``."""
+    return [part.strip() for value in values or () for part in value.split(',') if part.strip()]
+
+
+def _sources(description: RobotDescription) -> list[tuple[str, str]]:
+    """``(file, text)`` of the description's files (itself, xacro includes), for suppressions."""
+    from ..core.description.loader import MAX_DESCRIPTION_BYTES
+    sources = []
+    for path in description.dependencies or ():
+        try:
+            with open(path, encoding='utf-8', errors='replace') as stream:
+                sources.append((path, stream.read(MAX_DESCRIPTION_BYTES)))
+        except OSError:
+            continue
+    if not sources:  # standard input or a string: the text it was read from
+        sources.append((description.filename, description.xml))
+    return sources
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     """
     Check each file; print or write the report; exit 0 clean, 1 errors, 2 a file unloadable.
@@ -70,6 +90,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     A file that cannot be loaded is reported (every format) as one ``description-unloadable``
     error, and the exit status is 2.
     """
+    from pathlib import Path
+
+    from .config import Config, ConfigError, find_config
+    from ..core.checks.selection import (codes_matching, find_suppressions, select_findings,
+                                         suppress, UnknownCodeError)
     from ..core.errors import RobotDescriptionError
 
     files = [item for item in args.file if ':=' not in item]
@@ -79,6 +104,23 @@ def cmd_check(args: argparse.Namespace) -> int:
             return _usage_error(args, f'{item!r}: not a file; xacro arguments are name:=value')
     if not files:
         return _usage_error(args, 'no file given')
+    try:
+        config = Config() if args.no_config else \
+            find_config(Path(files[0]) if files[0] != '-' else Path.cwd())
+        if config.target is not None and config.target not in TARGETS:
+            raise ConfigError(f'{config.path}: target {config.target!r} is not one of '
+                              f'{", ".join(TARGETS)}')
+        select = _entries(args.select) or list(config.select)
+        ignore = list(config.ignore) + _entries(args.ignore)
+        for entry in select:
+            codes_matching(entry, '--select' if args.select else f'{config.path}: select')
+        for entry in ignore:
+            codes_matching(entry, '--ignore' if entry in _entries(args.ignore)
+                           else f'{config.path}: ignore')
+    except (ConfigError, UnknownCodeError) as exc:
+        return _usage_error(args, str(exc))
+    args.target = args.target or config.target or DEFAULT_TARGET
+    args.werror = args.werror or config.werror
     reports: list[report.FileReport] = []
     for name in files:
         args.source = name
@@ -92,15 +134,21 @@ def cmd_check(args: argparse.Namespace) -> int:
         except RobotDescriptionError as exc:
             reports.append(report.load_failure(name, exc))
             continue
-        reports.append(report.FileReport(description.filename,
-                                         tuple(check_description(description, args.target))))
+        findings = check_description(description, args.target)
+        try:
+            suppressions = [found for path, text in _sources(description)
+                            for found in find_suppressions(text, path)]
+        except UnknownCodeError as exc:
+            return _usage_error(args, str(exc))
+        findings = select_findings(suppress(findings, suppressions), select, ignore)
+        reports.append(report.FileReport(description.filename, tuple(findings)))
     every = [f for item in reports for f in item.findings]
     if args.format == 'json':
         text = report.format_json(reports, target=args.target)
     elif args.format == 'junit':
         text = report.format_junit(reports, werror=args.werror)
     elif args.format == 'sarif':
-        from .main import version
+        from .version import version
         text = report.format_sarif(reports, version(), args.target)
     else:
         stream = sys.stdout if not args.output else None
@@ -194,6 +242,50 @@ def cmd_graph(args: argparse.Namespace) -> int:
 
 
 # -- rules ------------------------------------------------------------------------------------
+def rules_markdown() -> str:
+    """
+    The rule catalog as a Markdown table, for the README (``urdf-tools rules --markdown``).
+
+    One row per rule of :data:`RULES`: code, severity per target (E, W, I), the consumers it
+    breaks, what it checks. The README's table is this output (a test compares them).
+    """
+    def cell(text: str) -> str:
+        return text.replace('|', '\\|').replace('<', '&lt;').replace('>', '&gt;')
+
+    head = ['code', *TARGETS, 'breaks', 'what it checks']
+    lines = ['| ' + ' | '.join(head) + ' |', '|' + '---|' * len(head)]
+    for code, rule in sorted(RULES.items()):
+        marks = [rule.severity_for(target).value[0].upper() for target in TARGETS]
+        lines.append(f'| `{code}` | ' + ' | '.join(marks) +
+                     f' | {", ".join(rule.consumers) or "-"} | {cell(rule.summary)} |')
+    return '\n'.join(lines) + '\n'
+
+
+def _explain(args: argparse.Namespace) -> int:
+    """``urdf-tools rules CODE``: what one rule checks, whom it matters to, where it comes from."""
+    rule = RULES.get(args.code)
+    if rule is None:
+        near = [code for code in RULES if code.startswith(args.code)] or \
+            [code for code in RULES if args.code in code]
+        hint = f'; did you mean {", ".join(near[:5])}?' if near else ''
+        return _usage_error(args, f'unknown rule code {args.code!r}{hint}')
+    print(f'{rule.code}: {rule.summary}')
+    print('severity: ' + ', '.join(f'{target} {rule.severity_for(target).value}'
+                                   for target in TARGETS))
+    if rule.consumers:
+        print('breaks or misleads:')
+        for consumer in rule.consumers:
+            print(f'  {consumer}: {CONSUMERS[consumer]}')
+    else:
+        print('breaks or misleads: no consumer (a likely mistake, or style)')
+    print(f'also reported by: {rule.source}' if rule.source != 'urdf_tools_ros'
+          else 'found by: urdf_tools_ros')
+    if rule.reference:
+        print(f'source: {rule.reference}')
+    print(f'suppress on the element: <!-- urdf-tools: ignore[{rule.code}] -->')
+    return 0
+
+
 def cmd_rules(args: argparse.Namespace) -> int:
     """
     Print the rule catalog: code, severity per target, consumers, summary.
@@ -201,6 +293,11 @@ def cmd_rules(args: argparse.Namespace) -> int:
     Severities are given for each target (``ros gazebo mujoco pinocchio``, abbreviated E, W, I);
     ``consumers`` are those that refuse or misread a file with such a finding.
     """
+    if args.code:
+        return _explain(args)
+    if args.markdown:
+        sys.stdout.write(rules_markdown())
+        return 0
     width = max(len(code) for code in RULES)
     print(f'{"code":<{width}}  {" ".join(t[:4] for t in TARGETS)}  consumers / summary')
     for code, rule in RULES.items():
@@ -225,10 +322,19 @@ def add_commands(sub: 'argparse._SubParsersAction[argparse.ArgumentParser]') -> 
                        help='colour the text: auto (on a terminal, unless NO_COLOR is set)')
     check.add_argument('-o', '--output', help='write the report to this file')
     check.add_argument('--werror', action='store_true', help='treat warnings as errors')
-    check.add_argument('--target', choices=list(TARGETS), default=DEFAULT_TARGET,
+    check.add_argument('--select', action='append', metavar='CODE[,CODE]',
+                       help='report only these rules (codes or prefixes such as mesh-); '
+                            "replaces the configuration's select")
+    check.add_argument('--ignore', action='append', metavar='CODE[,CODE]',
+                       help='do not report these rules (codes or prefixes); adds to the '
+                            "configuration's ignore")
+    check.add_argument('--no-config', action='store_true',
+                       help='ignore .urdf-tools.toml and pyproject.toml [tool.urdf-tools]')
+    check.add_argument('--target', choices=list(TARGETS), default=None,
                        help='whose verdicts are errors: ros (urdfdom, robot_state_publisher, '
                             'RViz, urdf_parser_py, KDL, joint_state_publisher, ros2_control; '
-                            'default), gazebo (SDFormat), mujoco, pinocchio')
+                            "default, or the configuration's), gazebo (SDFormat), mujoco, "
+                            'pinocchio')
     check.add_argument('-v', '--verbose', action='store_true',
                        help='also print info findings (always counted)')
     check.add_argument('--urdf-parser-py', action='store_true',
@@ -236,8 +342,12 @@ def add_commands(sub: 'argparse._SubParsersAction[argparse.ArgumentParser]') -> 
                             'refuses (slower)')
     check.set_defaults(handler=cmd_check)
 
-    rules = sub.add_parser('rules', help='list every rule of the checker',
-                           description='List the rule catalog: code, severity, source, summary.')
+    rules = sub.add_parser('rules', help='list every rule of the checker, or explain one',
+                           description='List the rule catalog (code, severity per target, '
+                                       'consumers, summary), or explain one rule.')
+    rules.add_argument('code', nargs='?', help='explain this rule')
+    rules.add_argument('--markdown', action='store_true',
+                       help='print the catalog as the Markdown table of the README')
     rules.set_defaults(handler=cmd_rules)
 
     graph = sub.add_parser('graph', help='Graphviz graph of links and joints',

@@ -15,6 +15,7 @@ import json
 import os
 
 from ..core.checks import broken_consumers, count, counts_text, DEFAULT_TARGET, RULES
+from ..core.checks.loading import UNLOADABLE
 from ..core.description.model import SourceLocation
 from ..core.errors import RobotDescriptionError
 from ..core.findings import Finding, Severity
@@ -26,8 +27,6 @@ __all__ = ['FileReport', 'GROUP_SHOWN', 'LINE_WIDTH', 'finding_dict', 'format_js
 LINE_WIDTH = 160
 #: How many findings of one code the text shows before it groups the rest (``-v``: all).
 GROUP_SHOWN = 3
-#: The rule code of a file that cannot be read (registered in ``core.checks.loading``).
-UNLOADABLE = 'description-unloadable'
 
 _COLOURS = {Severity.ERROR: '\033[1;31m', Severity.WARNING: '\033[1;33m',
             Severity.INFO: '\033[36m'}

@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import (gazebo, gazebo_lumping, geometry, inertial, joints, loading,  # noqa: F401
-               materials, mimic, structure, transmissions, tree)
+               materials, mimic, selection, structure, transmissions, tree)
 from .registry import (broken_consumers, check, CheckContext, CheckFunction, CONSUMERS, count,
                        counts_text, DEFAULT_TARGET, errors, for_target, format_value,
                        registered_checks, Rule, rule, RULES, sort_findings, TARGETS)

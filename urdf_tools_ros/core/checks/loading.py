@@ -92,8 +92,11 @@ rule('urdf-parser-py-rejects', Severity.WARNING, 'urdf_parser_py cannot read the
      consumers=('urdf_parser_py',), reference='urdf_parser_py (urdf-tools check --urdf-parser-py)')
 rule('urdf-parser-py-warning', Severity.WARNING, 'urdf_parser_py warned while reading',
      reference='urdf_parser_py (urdf-tools check --urdf-parser-py)')
-rule('description-unloadable', Severity.ERROR,
-     'the file cannot be read as a robot description at all (missing, unreadable, malformed XML, '
-     'a xacro error, no <robot>): the report says why, with file and line',
-     'urdfdom', consumers=('urdfdom', 'urdf_parser_py', 'mujoco', 'pinocchio'),
-     reference='urdfdom parseURDF ("Error parsing XML"); the loader\'s DescriptionLoadError')
+#: A file that cannot be loaded at all: the one finding of its report (``urdf-tools check``).
+UNLOADABLE = rule('description-unloadable', Severity.ERROR,
+                  'the file cannot be read as a robot description at all (missing, unreadable, '
+                  'malformed XML, a xacro error, no <robot>): the report says why, with file '
+                  'and line', 'urdfdom',
+                  consumers=('urdfdom', 'urdf_parser_py', 'mujoco', 'pinocchio'),
+                  reference='urdfdom parseURDF ("Error parsing XML"); the loader\'s '
+                            'DescriptionLoadError')

@@ -1,0 +1,142 @@
+"""
+A checker people can keep on in CI (issue 14, item 2).
+
+``--select``/``--ignore``, suppression comments on the element, defaults from
+``.urdf-tools.toml`` or ``pyproject.toml``, and ``urdf-tools rules CODE``; every unknown code is
+an error that names it (exit 2).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+import subprocess
+import sys
+
+import pytest
+
+from conftest import REPO
+
+#: A joint without <limit> (error joint-limit-missing, line 4) and a joint axis of length 2
+#: (warning joint-axis-not-unit, line 7).
+ROBOT = """<robot name="r">
+  <link name="a"/><link name="b"/><link name="c"/>
+  {before_j}
+  <joint name="j" type="revolute"><parent link="a"/><child link="b"/></joint>
+  {before_k}
+  <joint name="k" type="continuous"><parent link="b"/><child link="c"/>
+    <axis xyz="0 0 2"/></joint>
+</robot>
+"""
+
+
+def write(folder: Path, before_j: str = '', before_k: str = '') -> Path:
+    path = folder / 'robot.urdf'
+    path.write_text(ROBOT.format(before_j=before_j, before_k=before_k))
+    return path
+
+
+def check(*args: str, cwd: Path = REPO) -> tuple[int, list[str], str]:
+    """Exit status, finding codes (JSON), standard error of ``urdf-tools check``."""
+    done = subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'check', *args,
+                           '--format', 'json'], capture_output=True, text=True, cwd=cwd,
+                          timeout=120)
+    codes = [f['code'] for f in json.loads(done.stdout)['findings']] if done.stdout else []
+    return done.returncode, codes, done.stderr
+
+
+def test_select_and_ignore_take_codes_and_prefixes(tmp_path: Path) -> None:
+    path = str(write(tmp_path))
+    code, codes, _ = check(path, '--no-config')
+    assert code == 1 and {'joint-limit-missing', 'joint-axis-not-unit'} <= set(codes)
+    code, codes, _ = check(path, '--no-config', '--select', 'joint-axis')
+    assert code == 0 and codes == ['joint-axis-not-unit']
+    code, codes, _ = check(path, '--no-config', '--ignore', 'joint-limit-missing,joint-axis-')
+    assert code == 0 and 'joint-limit-missing' not in codes and 'joint-axis-not-unit' not in codes
+
+
+@pytest.mark.parametrize('flag', ['--select', '--ignore'])
+def test_an_unknown_code_is_an_error_naming_it(tmp_path: Path, flag: str) -> None:
+    code, _codes, stderr = check(str(write(tmp_path)), '--no-config', flag, 'joint-limit-mising')
+    assert code == 2 and "'joint-limit-mising'" in stderr and flag in stderr
+
+
+def test_a_suppression_on_the_element_is_honoured(tmp_path: Path) -> None:
+    path = write(tmp_path, before_j='<!-- urdf-tools: ignore[joint-limit-missing] -->')
+    code, codes, _ = check(str(path), '--no-config')
+    assert code == 0 and 'joint-limit-missing' not in codes and 'joint-axis-not-unit' in codes
+    assert 'suppression-unused' not in codes
+
+
+def test_a_suppression_that_suppresses_nothing_is_reported(tmp_path: Path) -> None:
+    path = write(tmp_path, before_k='<!-- urdf-tools: ignore[joint-limit-missing] -->')
+    done = subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'check', str(path),
+                           '--no-config', '--format', 'json'], capture_output=True, text=True,
+                          cwd=REPO, timeout=120)
+    findings = json.loads(done.stdout)['findings']
+    unused = [f for f in findings if f['code'] == 'suppression-unused']
+    assert len(unused) == 1 and unused[0]['line'] == 5  # the comment's line
+    assert 'joint-limit-missing' in [f['code'] for f in findings]  # not on its element
+
+
+def test_a_suppression_with_an_unknown_code_is_an_error(tmp_path: Path) -> None:
+    path = write(tmp_path, before_j='<!-- urdf-tools: ignore[no-such-rule] -->')
+    code, _codes, stderr = check(str(path), '--no-config')
+    assert code == 2 and f'{path}:3' in stderr and "'no-such-rule'" in stderr
+
+
+def test_a_suppression_in_a_xacro_file(tmp_path: Path) -> None:
+    path = tmp_path / 'robot.urdf.xacro'
+    path.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                    '  <xacro:macro name="arm"><link name="a"/><link name="b"/>\n'
+                    '    <!-- urdf-tools: ignore[joint-limit-missing] -->\n'
+                    '    <joint name="j" type="revolute"><parent link="a"/><child link="b"/>'
+                    '</joint>\n  </xacro:macro>\n  <xacro:arm/>\n</robot>\n')
+    code, codes, _ = check(str(path), '--no-config')
+    assert code == 0 and 'joint-limit-missing' not in codes, codes
+
+
+def test_defaults_from_pyproject_and_dotfile_found_upwards(tmp_path: Path) -> None:
+    (tmp_path / 'robots').mkdir()
+    robot = write(tmp_path / 'robots')
+    (tmp_path / 'pyproject.toml').write_text('[project]\nname = "x"\n\n[tool.urdf-tools]\n'
+                                             'ignore = ["joint-limit-missing"]\n')
+    code, codes, _ = check(str(robot))
+    assert code == 0 and 'joint-limit-missing' not in codes
+    assert check(str(robot), '--no-config')[0] == 1
+    # a .urdf-tools.toml nearer the file wins
+    (robot.parent / '.urdf-tools.toml').write_text('select = ["joint-limit"]\nwerror = true\n')
+    code, codes, _ = check(str(robot))
+    assert code == 1 and codes == ['joint-limit-missing']
+    # the command line's --select replaces the file's, --ignore adds to it
+    assert check(str(robot), '--select', 'joint-axis-not-unit')[1] == ['joint-axis-not-unit']
+    assert check(str(robot), '--ignore', 'joint-limit-missing')[1] == []
+
+
+@pytest.mark.parametrize('text, words', [
+    ('select = ["joint-limit"\nwerror = true\n', ['.urdf-tools.toml', 'line 2']),
+    ('selcet = ["joint-limit"]\n', ['.urdf-tools.toml', "'selcet'"]),
+    ('ignore = ["nope"]\n', ['.urdf-tools.toml', "'nope'"]),
+    ('werror = "yes"\n', ['werror must be bool']),
+    ('target = "ros2"\n', ["'ros2'"]),
+])
+def test_a_bad_configuration_is_an_error_naming_it(tmp_path: Path, text: str,
+                                                   words: list[str]) -> None:
+    robot = write(tmp_path)
+    (tmp_path / '.urdf-tools.toml').write_text(text)
+    code, _codes, stderr = check(str(robot))
+    assert code == 2 and 'Traceback' not in stderr
+    for word in words:
+        assert word in stderr, stderr
+
+
+def test_rules_explains_one_rule() -> None:
+    done = subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'rules',
+                           'joint-limit-missing'], capture_output=True, text=True, cwd=REPO)
+    assert done.returncode == 0
+    assert done.stdout.startswith('joint-limit-missing: a revolute or prismatic joint has no')
+    assert 'ros error' in done.stdout and '  urdfdom: ' in done.stdout
+    assert '<!-- urdf-tools: ignore[joint-limit-missing] -->' in done.stdout
+    bad = subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'rules', 'mesh'],
+                         capture_output=True, text=True, cwd=REPO)
+    assert bad.returncode == 2 and 'mesh-file-missing' in bad.stderr

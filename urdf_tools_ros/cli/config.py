@@ -1,0 +1,102 @@
+"""
+The checker's defaults from a configuration file, found upwards from the file checked.
+
+In each folder from the checked file's up to the root, the first of ``.urdf-tools.toml`` (its
+top level) and ``pyproject.toml`` (its ``[tool.urdf-tools]`` table, when it has one) is the
+configuration; as ruff and flake8 users expect. Keys: ``select`` and ``ignore`` (lists of rule
+codes or prefixes), ``target`` (one of ``urdf-tools check --target``), ``werror`` (bool).
+TOML is read with ``tomllib`` (``tomli`` on Python 3.10).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+import sys
+from typing import Any
+
+__all__ = ['Config', 'ConfigError', 'find_config', 'read_config']
+
+#: The keys a configuration may hold, with their types.
+KEYS: dict[str, type] = {'select': list, 'ignore': list, 'target': str, 'werror': bool}
+
+
+class ConfigError(ValueError):
+    """A configuration file that cannot be read, does not parse, or holds a wrong key or value."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """
+    Checker defaults.
+
+    :ivar path: The file they come from (``None``: no file found).
+    :ivar select: Codes or prefixes to report (empty: every rule).
+    :ivar ignore: Codes or prefixes not to report.
+    :ivar target: The ``--target`` default, or ``None``.
+    :ivar werror: Whether warnings fail the check.
+    """
+
+    path: Path | None = None
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    target: str | None = None
+    werror: bool = False
+
+
+def _toml(path: Path) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib  # type: ignore[import-not-found]
+    try:
+        with open(path, 'rb') as stream:
+            data: dict[str, Any] = tomllib.load(stream)
+    except OSError as exc:
+        raise ConfigError(f'{path}: cannot read: {exc.strerror or exc}') from None
+    except tomllib.TOMLDecodeError as exc:  # its message names the line and column
+        raise ConfigError(f'{path}: not valid TOML: {exc}') from None
+    return data
+
+
+def read_config(path: Path, table: dict[str, Any] | None = None) -> Config:
+    """
+    The configuration in ``path`` (a ``.urdf-tools.toml``, or the given table of it).
+
+    :raises ConfigError: on a key it does not know or a value of the wrong type.
+    """
+    data = _toml(path) if table is None else table
+    for key, value in data.items():
+        if key not in KEYS:
+            raise ConfigError(f'{path}: unknown key {key!r} (known: {", ".join(KEYS)})')
+        if key in ('select', 'ignore') and isinstance(value, str):
+            value = [value]
+        wrong = not isinstance(value, KEYS[key]) or (
+            isinstance(value, list) and not all(isinstance(v, str) for v in value))
+        if wrong:
+            kind = 'a list of rule codes' if KEYS[key] is list else KEYS[key].__name__
+            raise ConfigError(f'{path}: {key} must be {kind}, not {value!r}')
+        data = {**data, key: value}
+    return Config(path, tuple(data.get('select', ())), tuple(data.get('ignore', ())),
+                  data.get('target'), bool(data.get('werror', False)))
+
+
+def find_config(start: Path) -> Config:
+    """
+    The configuration that applies to files in ``start`` (a folder or a file).
+
+    :raises ConfigError: as :func:`read_config`, for the file found.
+    """
+    folder = start if start.is_dir() else start.parent
+    for place in [folder.resolve(), *folder.resolve().parents]:
+        dotfile = place / '.urdf-tools.toml'
+        if dotfile.is_file():
+            return read_config(dotfile)
+        pyproject = place / 'pyproject.toml'
+        if pyproject.is_file():
+            table = _toml(pyproject).get('tool', {}).get('urdf-tools')
+            if table is not None:
+                if not isinstance(table, dict):
+                    raise ConfigError(f'{pyproject}: [tool.urdf-tools] must be a table')
+                return read_config(pyproject, table)
+    return Config()

@@ -1,0 +1,145 @@
+"""
+Choosing which findings a run reports: ``--select``/``--ignore`` and suppression comments.
+
+As ruff and flake8 users expect (issue 14): ``select`` keeps only findings whose code matches
+one of its entries, ``ignore`` drops those matching one of its entries; an entry is a rule code
+(``root-link-inertia``) or a prefix of codes (``mesh-``, ``joint-limit``). A suppression is an
+XML comment right before the element a finding is about::
+
+    <!-- urdf-tools: ignore[root-link-inertia] -->
+    <link name="base_link"> ...
+
+It drops the findings of those codes (prefixes allowed, comma-separated) located on the line of
+the next element after the comment, in the same file; one that drops nothing is reported as
+``suppression-unused``. Every entry must name a known rule: a typo would otherwise silently
+select or suppress nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+import re
+
+from .loading import UNLOADABLE
+from .registry import rule, RULES
+from ..description.model import SourceLocation
+from ..findings import Finding, Severity
+
+__all__ = ['SUPPRESSION_UNUSED', 'Suppression', 'UnknownCodeError', 'codes_matching',
+           'find_suppressions', 'select_findings', 'suppress']
+
+SUPPRESSION_UNUSED = rule(
+    'suppression-unused', Severity.WARNING,
+    'a <!-- urdf-tools: ignore[...] --> comment suppresses nothing (the finding is gone, or the '
+    'comment is not right before the element)',
+    reference='issue 14 (as ruff RUF100 and flake8 noqa reports)')
+
+_COMMENT = re.compile(r'<!--\s*urdf-tools:\s*ignore\[([^\]]*)\]\s*-->')
+_NEXT_ELEMENT = re.compile(r'<(?![!?/])')
+
+
+class UnknownCodeError(ValueError):
+    """A code or prefix in a selection, a suppression or a config names no rule."""
+
+
+def codes_matching(entry: str, origin: str) -> set[str]:
+    """
+    The rule codes an entry names: the code itself, or every code it is a prefix of.
+
+    :param entry: ``root-link-inertia`` or ``mesh-``.
+    :param origin: Where the entry was written, for the error (``--select``, a file:line).
+    :raises UnknownCodeError: if it names no rule.
+    """
+    entry = entry.strip()
+    found = {code for code in RULES if code == entry or code.startswith(entry)} if entry \
+        else set()
+    if not found:
+        raise UnknownCodeError(f'{origin}: unknown rule code {entry!r} (urdf-tools rules lists '
+                               'them)')
+    return found
+
+
+def _codes(entries: Iterable[str], origin: str) -> set[str]:
+    return {code for entry in entries for code in codes_matching(entry, origin)}
+
+
+def select_findings(findings: Iterable[Finding], select: Sequence[str] = (),
+                    ignore: Sequence[str] = (), origin: str = 'selection') -> list[Finding]:
+    """
+    The findings ``select`` keeps and ``ignore`` does not drop (a load failure always stays).
+
+    :param select: Codes or prefixes to keep; empty keeps every code.
+    :param ignore: Codes or prefixes to drop.
+    :raises UnknownCodeError: if an entry names no rule.
+    """
+    kept = _codes(select, f'{origin} select') if select else None
+    dropped = _codes(ignore, f'{origin} ignore')
+    return [f for f in findings if f.code == UNLOADABLE or
+            ((kept is None or f.code in kept) and f.code not in dropped)]
+
+
+@dataclass(frozen=True)
+class Suppression:
+    """
+    One ``<!-- urdf-tools: ignore[...] -->`` comment.
+
+    :ivar location: The comment's file and line.
+    :ivar line: The line of the element right after it (the one it is about).
+    :ivar codes: The rule codes it names (prefixes expanded).
+    """
+
+    location: SourceLocation
+    line: int
+    codes: frozenset[str]
+
+
+def find_suppressions(text: str, filename: str) -> list[Suppression]:
+    """
+    The suppression comments of one file's text.
+
+    :raises UnknownCodeError: if a comment names an unknown code (its file and line named).
+    """
+    found = []
+    for match in _COMMENT.finditer(text):
+        line = text.count('\n', 0, match.start()) + 1
+        origin = f'{filename}:{line}: suppression'
+        codes = _codes([part for part in match.group(1).split(',') if part.strip()] or [''],
+                       origin)
+        element = _NEXT_ELEMENT.search(text, match.end())
+        if element is None:
+            continue
+        found.append(Suppression(SourceLocation(filename, line),
+                                 text.count('\n', 0, element.start()) + 1, frozenset(codes)))
+    return found
+
+
+def suppress(findings: Iterable[Finding], suppressions: Sequence[Suppression]
+             ) -> list[Finding]:
+    """
+    Drop the suppressed findings; add a ``suppression-unused`` warning for each idle comment.
+
+    A finding is suppressed when its code is one the comment names and it is located in the
+    comment's file on the line of the element right after the comment.
+    """
+    used: set[int] = set()
+    kept = []
+    for finding in findings:
+        location = finding.location
+        hit = None
+        if location is not None and location.line is not None:
+            hit = next((index for index, item in enumerate(suppressions)
+                        if item.line == location.line and finding.code in item.codes
+                        and item.location.filename == location.filename), None)
+        if hit is None:
+            kept.append(finding)
+        else:
+            used.add(hit)
+    for index, item in enumerate(suppressions):
+        if index not in used:
+            kept.append(Finding(
+                SUPPRESSION_UNUSED, Severity.WARNING, 'robot',
+                f'suppression of {", ".join(sorted(item.codes))} suppresses nothing on line '
+                f'{item.line}', item.location, 'remove the comment, or put it right before the '
+                'element the finding is about', ()))
+    return kept
