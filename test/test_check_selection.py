@@ -137,6 +137,11 @@ def test_rules_explains_one_rule() -> None:
     assert done.stdout.startswith('joint-limit-missing: a revolute or prismatic joint has no')
     assert 'ros error' in done.stdout and '  urdfdom: ' in done.stdout
     assert '<!-- urdf-tools: ignore[joint-limit-missing] -->' in done.stdout
+    from urdf_tools_ros.core.checks.examples import EXAMPLES
+    shown = done.stdout.split('fails:\n', 1)[1].split('fixed:\n')
+    example = EXAMPLES['joint-limit-missing']
+    assert [part.split('\nsuppress')[0].replace('\n    ', '\n').strip() for part in shown] \
+        == [example.bad.strip(), example.good.strip()]
     bad = subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'rules', 'mesh'],
                          capture_output=True, text=True, cwd=REPO)
     assert bad.returncode == 2 and 'mesh-file-missing' in bad.stderr

@@ -282,6 +282,16 @@ def _explain(args: argparse.Namespace) -> int:
           else 'found by: urdf_tools_ros')
     if rule.reference:
         print(f'source: {rule.reference}')
+    from ..core.checks.examples import EXAMPLES, NO_EXAMPLE
+    example = EXAMPLES.get(rule.code)
+    if example is not None:
+        for title, text in (('fails', example.bad), ('fixed', example.good)):
+            print(f'{title}:')
+            print('\n'.join('    ' + line for line in text.splitlines()))
+        if example.files:
+            print(f'    (with {", ".join(example.files)} next to the file)')
+    elif rule.code in NO_EXAMPLE:
+        print(f'no example: {NO_EXAMPLE[rule.code]}')
     print(f'suppress on the element: <!-- urdf-tools: ignore[{rule.code}] -->')
     return 0
 

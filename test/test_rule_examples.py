@@ -1,0 +1,47 @@
+"""
+The failing and fixed example of every rule (``core/checks/examples.py``, issue 14).
+
+``urdf-tools rules CODE`` shows them, so each must do what it claims: ``bad`` gives a finding
+of its code, ``good`` gives none, through the same steps as ``urdf-tools check`` (load, every
+rule, suppression comments).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from urdf_tools_ros.core.checks import check_description, RULES
+from urdf_tools_ros.core.checks.examples import EXAMPLES, NO_EXAMPLE
+from urdf_tools_ros.core.checks.selection import find_suppressions, suppress
+from urdf_tools_ros.core.description.loader import load_string
+from urdf_tools_ros.core.errors import RobotDescriptionError
+
+
+def codes(text: str, folder: Path, files: tuple[str, ...] = ()) -> set[str]:
+    """The codes ``urdf-tools check`` reports for ``text`` in ``folder`` beside ``files``."""
+    for name in files:
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(b'')
+    try:
+        description = load_string(text, str(folder / 'example.urdf'))
+    except RobotDescriptionError:
+        return {'description-unloadable'}
+    findings = suppress(check_description(description),
+                        find_suppressions(text, description.filename))
+    return {finding.code for finding in findings}
+
+
+def test_every_rule_has_an_example_or_a_reason() -> None:
+    assert set(EXAMPLES) | set(NO_EXAMPLE) == set(RULES)
+    assert not set(EXAMPLES) & set(NO_EXAMPLE)
+
+
+@pytest.mark.parametrize('code', sorted(EXAMPLES))
+def test_the_bad_example_fails_and_the_good_one_passes(code: str, tmp_path: Path) -> None:
+    example = EXAMPLES[code]
+    bad = codes(example.bad, tmp_path / 'bad')
+    assert code in bad, bad
+    good = codes(example.good, tmp_path / 'good', example.files)
+    assert code not in good, good
