@@ -47,8 +47,12 @@ class Config:
 def _toml(path: Path) -> dict[str, Any]:
     if sys.version_info >= (3, 11):
         import tomllib
-    else:  # pragma: no cover - Python 3.10
-        import tomli as tomllib  # type: ignore[import-not-found]
+    else:  # pragma: no cover - Python 3.10 (Humble), where ROS has no rosdep key for tomli
+        try:
+            import tomli as tomllib  # type: ignore[import-not-found]
+        except ImportError:
+            raise ConfigError(f'{path}: reading it needs tomli on Python 3.10 '
+                              '(pip install tomli), or --no-config') from None
     try:
         with open(path, 'rb') as stream:
             data: dict[str, Any] = tomllib.load(stream)
