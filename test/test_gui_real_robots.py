@@ -95,6 +95,12 @@ def shown(request: pytest.FixtureRequest, browser: Any  # noqa: F811
         page = browser.new_page()
         page.goto(viewer.url)
         page.wait_for_selector('text=Check report', timeout=60000)
+        # the page reports its camera: wait until it is the initial one (under load the first
+        # frames can still show the default view)
+        expected = np.asarray(viewer.server.initial_camera.position)
+        assert wait_for(lambda: any(
+            np.allclose(client.camera.position, expected, atol=1e-3)
+            for client in viewer.server.get_clients().values()), timeout=60.0)
         with_robot = screenshot_pixels(page)  # once the meshes arrived and rendered
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f'gui_{name}.png'))

@@ -33,7 +33,7 @@ from ..core.description.model import (Box, Collision, Cylinder, Geometry, Mesh, 
                                       Sphere, Visual)
 from ..core.description.packages import draw_path, PackageLocator
 from ..core.findings import Finding, Severity
-from ..core.kinematics.transforms import FloatArray, origin, transform_to_quaternion
+from ..core.kinematics.transforms import FloatArray, origin_transform, transform_to_quaternion
 
 __all__ = ['COLLISION_RGBA', 'DEFAULT_RGBA', 'PLACEHOLDER_RGBA', 'PLACEHOLDER_SIZE',
            'RobotScene', 'pose_of', 'to_viser_pose', 'visual_rgba']
@@ -182,7 +182,7 @@ class RobotScene:
         if geometry is None or not all(math.isfinite(v) for v in _sizes(geometry)):
             return  # the checker reports a missing geometry and NaN/inf sizes
         try:
-            T_link_visual = origin(visual.origin.xyz, visual.origin.rpy)
+            T_link_visual = origin_transform(visual.origin)
         except ValueError:
             T_link_visual = np.eye(4)
         wxyz, position = to_viser_pose(T_link_visual)

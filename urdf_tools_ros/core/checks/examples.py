@@ -380,6 +380,28 @@ EXAMPLES: dict[str, Example] = {
   <joint name="j0" type="fixed"><parent link="w"/><child link="a"/></joint>
   <joint name="j1" type="fixed"><parent link="a"/><child link="b"/></joint>
 </robot>"""),
+    'limit-attribute-ignored': Example(
+        """<robot name="r">
+  <link name="a"/><link name="b"/>
+  <joint name="j" type="revolute"><parent link="a"/><child link="b"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1" acceleration="2"/></joint>
+</robot>""",
+        """<robot name="r" version="1.2">
+  <link name="a"/><link name="b"/>
+  <joint name="j" type="revolute"><parent link="a"/><child link="b"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1" acceleration="2"/></joint>
+</robot>"""),
+    'limit-attribute-negative': Example(
+        """<robot name="r" version="1.2">
+  <link name="a"/><link name="b"/>
+  <joint name="j" type="revolute"><parent link="a"/><child link="b"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1" acceleration="-2"/></joint>
+</robot>""",
+        """<robot name="r" version="1.2">
+  <link name="a"/><link name="b"/>
+  <joint name="j" type="revolute"><parent link="a"/><child link="b"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1" acceleration="2"/></joint>
+</robot>"""),
     'link-duplicate': Example(
         """<robot name="r">
   <link name="a"/>
@@ -588,6 +610,50 @@ EXAMPLES: dict[str, Example] = {
   <joint name="j" type="fixed"><parent link="a"/><child link="b"/>
     <origin xyz="0 0 0"/></joint>
 </robot>"""),
+    'origin-quaternion-ignored': Example(
+        """<robot name="r">
+  <link name="a"/><link name="b"/>
+  <joint name="j" type="fixed"><parent link="a"/><child link="b"/>
+    <origin xyz="0 0 1" quat_xyzw="0 0 0.7071068 0.7071068"/></joint>
+</robot>""",
+        """<robot name="r" version="1.1">
+  <link name="a"/><link name="b"/>
+  <joint name="j" type="fixed"><parent link="a"/><child link="b"/>
+    <origin xyz="0 0 1" quat_xyzw="0 0 0.7071068 0.7071068"/></joint>
+</robot>"""),
+    'origin-quaternion-invalid': Example(
+        """<robot name="r" version="1.1">
+  <link name="a"/><link name="b"/>
+  <joint name="j" type="fixed"><parent link="a"/><child link="b"/>
+    <origin xyz="0 0 1" quat_xyzw="0 0 0 0"/></joint>
+</robot>""",
+        """<robot name="r" version="1.1">
+  <link name="a"/><link name="b"/>
+  <joint name="j" type="fixed"><parent link="a"/><child link="b"/>
+    <origin xyz="0 0 1" quat_xyzw="0 0 0 1"/></joint>
+</robot>"""),
+    'origin-quaternion-not-unit': Example(
+        """<robot name="r" version="1.1">
+  <link name="a"/><link name="b"/>
+  <joint name="j" type="fixed"><parent link="a"/><child link="b"/>
+    <origin xyz="0 0 1" quat_xyzw="0 0 2 2"/></joint>
+</robot>""",
+        """<robot name="r" version="1.1">
+  <link name="a"/><link name="b"/>
+  <joint name="j" type="fixed"><parent link="a"/><child link="b"/>
+    <origin xyz="0 0 1" quat_xyzw="0 0 0.7071068 0.7071068"/></joint>
+</robot>"""),
+    'origin-rpy-and-quaternion': Example(
+        """<robot name="r" version="1.1">
+  <link name="a"/><link name="b"/>
+  <joint name="j" type="fixed"><parent link="a"/><child link="b"/>
+    <origin xyz="0 0 1" rpy="0 0 1.5707963" quat_xyzw="0 0 0.7071068 0.7071068"/></joint>
+</robot>""",
+        """<robot name="r" version="1.1">
+  <link name="a"/><link name="b"/>
+  <joint name="j" type="fixed"><parent link="a"/><child link="b"/>
+    <origin xyz="0 0 1" quat_xyzw="0 0 0.7071068 0.7071068"/></joint>
+</robot>"""),
     'robot-name-missing': Example(
         """<robot version="1.0">
   <link name="a"/>
@@ -600,6 +666,13 @@ EXAMPLES: dict[str, Example] = {
   <material name="m"><color rgba="1 0 0 1"/></material>
 </robot>""",
         """<robot name="r">
+  <link name="a"/>
+</robot>"""),
+    'robot-version-new': Example(
+        """<robot name="r" version="1.1">
+  <link name="a"/>
+</robot>""",
+        """<robot name="r" version="1.0">
   <link name="a"/>
 </robot>"""),
     'robot-version-unsupported': Example(

@@ -17,7 +17,7 @@ import math
 import os
 
 from .registry import check, CheckContext, format_value, rule, RULES
-from ..description.model import Box, Collision, Cylinder, Link, Mesh, Sphere, Visual
+from ..description.model import Box, Capsule, Collision, Cylinder, Link, Mesh, Sphere, Visual
 from ..findings import Finding, Severity
 
 #: Mesh file extensions every common consumer (rviz, Gazebo, MoveIt) reads, lower case.
@@ -74,6 +74,8 @@ def _sizes(geometry: object) -> list[tuple[str, float]]:
         return [('radius', geometry.radius), ('length', geometry.length)]
     if isinstance(geometry, Sphere):
         return [('radius', geometry.radius)]
+    if isinstance(geometry, Capsule):
+        return [('radius', geometry.radius), ('length', geometry.length)]
     if isinstance(geometry, Mesh):
         return [('scale', factor) for factor in geometry.scale]
     return []

@@ -100,3 +100,29 @@ UNLOADABLE = rule('description-unloadable', Severity.ERROR,
                   consumers=('urdfdom', 'urdf_parser_py', 'mujoco', 'pinocchio'),
                   reference='urdfdom parseURDF ("Error parsing XML"); the loader\'s '
                             'DescriptionLoadError')
+
+# -- URDF 1.1 and 1.2 (urdfdom 5.1 and 6.0; measured with check_urdf of urdfdom 3.0.1 and 6.0.0)
+_V11 = 'urdfdom 5.1.0 (URDF 1.1: quat_xyzw, capsule; ros/rosdistro#49718)'
+_V12 = 'urdfdom 6.0.0 (URDF 1.2: acceleration, deceleration, jerk; ros/rosdistro#50827)'
+rule('origin-quaternion-ignored', Severity.WARNING,
+     'an <origin quat_xyzw> in a URDF 1.0 file: every urdfdom ignores it and poses the element '
+     'with rpy (or none), not the quaternion the author wrote', 'urdfdom', consumers=('urdfdom',),
+     reference=f'{_V11}: "Ignoring quat_xyzw attribute requiring URDF version 1.1 since '
+               'specified version is 1.0"; urdfdom 3/4 do not know the attribute')
+rule('origin-rpy-and-quaternion', Severity.WARNING,
+     'an <origin> gives both rpy and quat_xyzw (URDF 1.1 allows one)', 'urdfdom',
+     consumers=('urdfdom',),
+     reference=f'{_V11}: "Both rpy and quat_xyzw orientations are defined"')
+rule('origin-quaternion-invalid', Severity.WARNING,
+     'an <origin quat_xyzw> is zero or not finite: no rotation', consumers=('urdf_tools_ros',),
+     reference='URDF 1.1 (a zero quaternion is invalid); urdfdom 6.0 accepts it unchecked')
+rule('origin-quaternion-not-unit', Severity.WARNING,
+     'an <origin quat_xyzw> is not of length 1 (it is read normalised)',
+     reference='URDF 1.1 (unit quaternion x y z w, geometry_msgs order)')
+rule('limit-attribute-ignored', Severity.WARNING,
+     '<limit acceleration/deceleration/jerk> in a file before URDF 1.2: urdfdom ignores them',
+     'urdfdom', reference=f'{_V12}: "Ignoring acceleration attribute. Required atleast URDF '
+                          'version 1.2"')
+rule('limit-attribute-negative', Severity.WARNING,
+     '<limit acceleration/deceleration/jerk> is negative (URDF 1.2: non-negative)', 'urdfdom',
+     consumers=('urdfdom',), reference=f'{_V12}: "acceleration value (-2) is negative"')

@@ -11,18 +11,17 @@ without any ``<link>``, and a robot without a name. Unknown elements are the loa
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-import re
 from typing import Protocol
 
 from .registry import check, CheckContext, rule
 from ..description.model import SourceLocation
+from ..description.values import urdf_version, URDF_VERSIONS
 from ..findings import Finding, Severity
 
-#: The URDF versions urdfdom 3.x/4.x (ROS 2 Humble, Jazzy) read: only 1.0. urdfdom 5.1 and later
-#: (Rolling) also read 1.1 (quaternions, capsules) and 1.2 (joint acceleration/jerk limits).
+#: The URDF versions urdfdom 3.x to 5.0 (ROS 2 Humble, Jazzy, Kilted) read: only 1.0. urdfdom 5.1
+#: and later (Rolling) also read 1.1 (quaternions, capsules) and 1.2 (acceleration/jerk limits):
+#: :data:`~urdf_tools_ros.core.description.values.URDF_VERSIONS`.
 SUPPORTED_VERSIONS = ((1, 0),)
-#: urdfdom's version syntax (``urdf_export_helpers::URDFVersion``): ``major.minor``, digits only.
-_VERSION = re.compile(r'^\s*(\d+)\.(\d+)$')
 
 _MODEL = 'urdfdom model.cpp (parseURDF)'
 NAME_MISSING = rule('robot-name-missing', Severity.WARNING, '<robot> has no name',
@@ -30,8 +29,16 @@ NAME_MISSING = rule('robot-name-missing', Severity.WARNING, '<robot> has no name
                     reference=_MODEL + ': "No name given for the robot."')
 VERSION_UNSUPPORTED = rule(
     'robot-version-unsupported', Severity.WARNING,
-    '<robot version> is not 1.0, the only URDF version urdfdom on Humble and Jazzy reads',
-    source='urdfdom', consumers=('urdfdom',), reference=_MODEL + ' (URDFVersion)')
+    '<robot version> is not of the form major.minor, or names a version no urdfdom reads '
+    '(1.0 to 1.2): urdfdom, so every ROS tool, Gazebo and pinocchio refuse the file',
+    source='urdfdom', consumers=('urdfdom', 'pinocchio'), reference=_MODEL + ' (URDFVersion)')
+VERSION_NEW = rule(
+    'robot-version-new', Severity.WARNING,
+    '<robot version> is 1.1 or 1.2: urdfdom 5.1+/6.0 (Rolling) read it, the urdfdom of Humble '
+    '(3.0), Jazzy (4.0) and Kilted (5.0) refuse the whole file',
+    source='urdfdom', consumers=('urdfdom',),
+    reference=(_MODEL + ' ("only version 1.0 is currently supported" before 5.1; urdfdom '
+               '5.1.0 ros/rosdistro#49718, 6.0.0 ros/rosdistro#50827)'))
 NO_LINKS = rule('robot-no-links', Severity.ERROR, 'the robot has no <link>', source='urdfdom',
                 consumers=('urdfdom', 'urdf_tools_ros'),
                 reference=_MODEL + ': "No link elements found in urdf file"')
@@ -73,27 +80,35 @@ def check_name(ctx: CheckContext) -> Iterator[Finding]:
 @check
 def check_version(ctx: CheckContext) -> Iterator[Finding]:
     """
-    Report a ``<robot version>`` other than 1.0 (absent means 1.0).
+    Report a ``<robot version>`` urdfdom refuses, or one only Rolling's urdfdom reads.
 
-    urdfdom parses the attribute as ``major.minor`` (leading zeros and leading blanks pass,
-    anything after the minor number does not) and refuses other versions.
+    urdfdom parses the attribute as ``major.minor``
+    (:func:`~urdf_tools_ros.core.description.values.urdf_version`); 3.x to 5.0 read 1.0 only,
+    5.1 adds 1.1 and 6.0 1.2 (measured with check_urdf of urdfdom 3.0.1 and 6.0.0).
     """
     version = ctx.robot.version
     if version is None:
         return
-    match = _VERSION.match(version)
-    if match is None:
+    try:
+        parsed = urdf_version(version)
+    except ValueError as exc:
         yield ctx.finding(VERSION_UNSUPPORTED, 'robot',
-                          f'robot "{ctx.robot.name}": version="{version}" is not of the form '
-                          'major.minor', fix='write version="1.0" or leave it out')
+                          f'robot "{ctx.robot.name}": version="{version}": {exc} (urdfdom '
+                          'refuses the file)', fix='write version="1.0" or leave it out')
         return
-    parsed = (int(match.group(1)), int(match.group(2)))
-    if parsed not in SUPPORTED_VERSIONS:
-        later = ' (urdfdom 5.1+ on Rolling reads it, Humble and Jazzy do not)' \
-            if parsed in ((1, 1), (1, 2)) else ''
+    if parsed not in URDF_VERSIONS:
         yield ctx.finding(VERSION_UNSUPPORTED, 'robot',
-                          f'robot "{ctx.robot.name}": version="{version}" is not supported; '
-                          f'only 1.0 is{later}', fix='write version="1.0" or leave it out')
+                          f'robot "{ctx.robot.name}": version="{version}" is not a URDF version '
+                          'urdfdom reads (1.0; 1.1 and 1.2 from urdfdom 5.1/6.0)',
+                          fix='write version="1.0" or leave it out')
+    elif parsed not in SUPPORTED_VERSIONS:
+        yield ctx.finding(VERSION_NEW, 'robot',
+                          f'robot "{ctx.robot.name}": version="{version}" (URDF '
+                          f'{parsed[0]}.{parsed[1]}) is read by urdfdom 5.1+ (Rolling) only: '
+                          'robot_state_publisher and RViz on Humble, Jazzy and Kilted refuse '
+                          'the file', fix='for Humble to Kilted keep to URDF 1.0: rpy instead '
+                          'of quat_xyzw, a cylinder and two spheres for a capsule, no '
+                          'acceleration/deceleration/jerk')
 
 
 @check

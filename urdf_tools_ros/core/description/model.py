@@ -46,10 +46,18 @@ class SourceLocation:
 
 @dataclass(frozen=True, slots=True)
 class Origin:
-    """URDF ``<origin>``: ``xyz`` in m and ``rpy`` in rad (fixed axes x, y, z; REP 103)."""
+    """
+    URDF ``<origin>``: ``xyz`` in m and ``rpy`` in rad (fixed axes x, y, z; REP 103).
+
+    URDF 1.1 (urdfdom 5.1) allows ``quat_xyzw="x y z w"`` instead of ``rpy``: ``quat_xyzw`` is
+    then that rotation as a unit quaternion (normalised by the reader) and ``rpy`` the same
+    rotation as roll, pitch, yaw, so code reading ``rpy`` poses the element alike;
+    :func:`~urdf_tools_ros.core.kinematics.transforms.origin_transform` uses the quaternion.
+    """
 
     xyz: Vector3 = (0.0, 0.0, 0.0)
     rpy: Vector3 = (0.0, 0.0, 0.0)
+    quat_xyzw: tuple[float, float, float, float] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +70,19 @@ class Box:
 @dataclass(frozen=True, slots=True)
 class Cylinder:
     """URDF ``<cylinder radius length>``: axis along z of the element frame, centred; m."""
+
+    radius: float
+    length: float
+
+
+@dataclass(frozen=True, slots=True)
+class Capsule:
+    """
+    URDF 1.1 ``<capsule radius length>`` (urdfdom 5.1), m.
+
+    A cylinder of ``length`` along z of the element frame, centred, with a hemisphere of
+    ``radius`` on each end (total height ``length + 2 * radius``).
+    """
 
     radius: float
     length: float
@@ -88,7 +109,7 @@ class Mesh:
     resolved: str | None = None
 
 
-Geometry = Union[Box, Cylinder, Sphere, Mesh]
+Geometry = Union[Box, Cylinder, Sphere, Mesh, Capsule]
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +235,11 @@ class Limit:
     velocity: float | None = None
     #: Where the element stands (not part of equality: two equal limits are equal anywhere).
     location: SourceLocation | None = field(default=None, compare=False)
+    #: URDF 1.2 (urdfdom 6.0): maximum acceleration, deceleration (rad/s², m/s²) and jerk
+    #: (rad/s³, m/s³); ``None`` when not given or the file declares an earlier version.
+    acceleration: float | None = None
+    deceleration: float | None = None
+    jerk: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import math
 
-from .model import (Box, Calibration, Collision, Cylinder, Dynamics, Gazebo, Geometry, Inertia,
-                    Inertial, Joint, Limit, Link, Material, Mesh, Mimic, Origin, Robot,
+from .model import (Box, Calibration, Capsule, Collision, Cylinder, Dynamics, Gazebo, Geometry,
+                    Inertia, Inertial, Joint, Limit, Link, Material, Mesh, Mimic, Origin, Robot,
                     Ros2Control, Ros2ControlJoint, SafetyController, Sphere, Transmission,
                     TransmissionActuator, TransmissionJoint, Vector3, Visual, XmlData)
 from .values import (all_finite, Element, KNOWN_ATTRIBUTES, KNOWN_JOINT_CHILDREN,
                      KNOWN_TRANSMISSION_PART_CHILDREN, local_name, Locate, parse_number,
-                     parse_numbers, Resolve)
+                     parse_numbers, Resolve, urdf_version)
 from ..findings import Finding, Severity
 
 __all__ = ['UrdfReader']
@@ -61,6 +61,9 @@ class UrdfReader:
         # Attribute texts already parsed into finite numbers: files repeat "0 0 0", "1", ...
         self._scalars: dict[str, float] = {}
         self._vectors: dict[str, tuple[float, ...]] = {}
+        #: The file's URDF version (``<robot version>``; 1.0 when absent or malformed, which
+        #: the checker reports): what urdfdom reads depends on it.
+        self.version: tuple[int, int] = (1, 0)
 
     # -- findings -------------------------------------------------------------------------
     def _report(self, code: str, severity: Severity, element: str, message: str,
@@ -176,6 +179,35 @@ class UrdfReader:
         return str(name)
 
     # -- attributes and elements URDF does not define ---------------------------------------
+    def _limit_1_2(self, node: Element, owner: str) -> tuple[float | None, ...]:
+        """
+        ``acceleration``, ``deceleration``, ``jerk`` of a ``<limit>``: URDF 1.2 (urdfdom 6.0).
+
+        Read in a 1.2 file (a negative value is an error: urdfdom refuses the limit, so the
+        joint); in an earlier file ignored, as urdfdom 6 ignores it, and reported.
+        """
+        given = [name for name in ('acceleration', 'deceleration', 'jerk')
+                 if node.get(name) is not None]
+        if not given:
+            return (None, None, None)
+        if self.version < (1, 2):
+            self._report('limit-attribute-ignored', Severity.WARNING, owner,
+                         f'<limit {"/".join(given)}> needs URDF 1.2 but the file is '
+                         f'{self.version[0]}.{self.version[1]}: urdfdom ignores it', node,
+                         'add version="1.2" to <robot> (Rolling only) if the limits matter')
+            return (None, None, None)
+        values = []
+        for name in ('acceleration', 'deceleration', 'jerk'):
+            value = self._number(node, name, owner, None)
+            if value is not None and value < 0.0:
+                self._report('limit-attribute-negative', Severity.ERROR, owner,
+                             f'<limit {name}="{node.get(name)}"> is negative; urdfdom 6 refuses '
+                             'the limit, so the joint', node, f'{name} is a magnitude: >= 0',
+                             ('urdfdom',))
+                value = None
+            values.append(value)
+        return tuple(values)
+
     def _check_attributes(self, node: Element, tag: str, owner: str) -> None:
         """Report attributes of ``node`` (local tag ``tag``) that URDF does not define."""
         known = KNOWN_ATTRIBUTES.get(tag)
@@ -195,12 +227,70 @@ class UrdfReader:
     # Children are looked up as ``Element.find(tag)`` does (the first child whose tag is
     # exactly ``tag``, no namespace), but in one pass over the children per element.
     def _origin(self, node: Element | None, owner: str) -> Origin:
-        """Read an ``<origin>`` element; ``None`` (absent) is the identity."""
+        """
+        Read an ``<origin>`` element; ``None`` (absent) is the identity.
+
+        ``quat_xyzw`` is read as urdfdom 5.1+ reads it: in a file of version 1.1 or later, a
+        unit quaternion (normalised, with a warning when it was not; a zero quaternion is an
+        error and leaves the identity) that may not be given with ``rpy`` (urdfdom 6.0 refuses
+        the element); in a 1.0 file it is ignored, as every ROS tool ignores it, and reported.
+        """
         if node is None:
             return _IDENTITY
         self._check_attributes(node, 'origin', owner)
-        return Origin(self._vector3(node, 'xyz', owner, _ZERO),
-                      self._vector3(node, 'rpy', owner, _ZERO))
+        xyz = self._vector3(node, 'xyz', owner, _ZERO)
+        rpy = self._vector3(node, 'rpy', owner, _ZERO)
+        text = node.get('quat_xyzw')
+        if text is None:
+            return Origin(xyz, rpy)
+        if self.version < (1, 1):
+            kept = 'its rpy' if node.get('rpy') is not None else 'no rotation (identity)'
+            quaternion = self._numbers(node, 'quat_xyzw', owner, (0.0, 0.0, 0.0, 1.0))
+            hint = ''
+            converted = self._quaternion_rpy(quaternion)
+            if converted is not None:
+                hint = ' or write rpy="' + ' '.join(f'{v + 0.0:.17g}' for v in converted[1]) \
+                    + '"'  # + 0.0: no "-0"
+            self._report('origin-quaternion-ignored', Severity.ERROR, owner,
+                         f'<origin quat_xyzw="{text}"> in a URDF {self.version[0]}.'
+                         f'{self.version[1]} file: urdfdom (robot_state_publisher, RViz, '
+                         f'Gazebo) ignores it ("requiring URDF version 1.1") and poses the '
+                         f'element with {kept}', node,
+                         f'add version="1.1" to <robot> (read by Rolling only){hint}')
+            return Origin(xyz, rpy)
+        quaternion = self._numbers(node, 'quat_xyzw', owner, (0.0, 0.0, 0.0, 1.0))
+        if node.get('rpy') is not None:
+            self._report('origin-rpy-and-quaternion', Severity.ERROR, owner,
+                         '<origin> has both rpy and quat_xyzw; urdfdom 6.0 refuses it ("Both '
+                         'rpy and quat_xyzw orientations are defined")', node,
+                         'keep one of them')
+        converted = self._quaternion_rpy(quaternion)
+        if converted is None:
+            self._report('origin-quaternion-invalid', Severity.ERROR, owner,
+                         f'<origin quat_xyzw="{text}"> is not a rotation (zero or not finite)',
+                         node, 'write a unit quaternion x y z w, e.g. quat_xyzw="0 0 0 1"',
+                         ('urdf_tools_ros',))
+            return Origin(xyz, rpy)
+        unit, rpy_of_quaternion, norm = converted
+        if abs(norm - 1.0) > 1e-6:
+            self._report('origin-quaternion-not-unit', Severity.WARNING, owner,
+                         f'<origin quat_xyzw="{text}"> has length {norm:.6g}, not 1 (read '
+                         'normalised)', node,
+                         'quat_xyzw="' + ' '.join(f'{v:.9g}' for v in unit) + '"')
+        return Origin(xyz, rpy_of_quaternion, unit)
+
+    @staticmethod
+    def _quaternion_rpy(quaternion: tuple[float, ...]
+                        ) -> tuple[tuple[float, float, float, float], Vector3, float] | None:
+        """A quaternion's unit form, its rotation as rpy, and its length; ``None``: no rotation."""
+        norm = math.sqrt(sum(v * v for v in quaternion)) if all_finite(quaternion) else 0.0
+        if len(quaternion) != 4 or not norm > 1e-12:
+            return None
+        from ..kinematics.transforms import quaternion_to_rotation, rotation_to_rpy
+        x, y, z, w = (v / norm for v in quaternion)
+        roll, pitch, yaw = (float(v) for v in rotation_to_rpy(
+            quaternion_to_rotation((x, y, z, w))))
+        return (x, y, z, w), (roll, pitch, yaw), norm
 
     def _geometry(self, node: Element | None, owner: str, collision: bool
                   ) -> tuple[Geometry | None, str | None]:
@@ -241,7 +331,18 @@ class UrdfReader:
                 filename = ''
             scale = self._vector3(shape, 'scale', owner, _ONE)
             return Mesh(filename, scale, self._resolve(filename) if filename else None), None
+        if kind == 'capsule' and self.version >= (1, 1):
+            return Capsule(self._float(shape, 'radius', owner, 0.0, True),
+                           self._float(shape, 'length', owner, 0.0, True)), None
         mujoco = collision and kind != 'capsule'
+        if kind == 'capsule':
+            self._report('geometry-unknown', Severity.ERROR, owner,
+                         f'<capsule> needs URDF 1.1 but the file is {self.version[0]}.'
+                         f'{self.version[1]}: urdfdom drops this element ("Ignoring capsule", '
+                         'urdfdom 6; "Unknown geometry type", urdfdom 3)', shape,
+                         'add version="1.1" to <robot> (Rolling only), or use a cylinder and '
+                         'two spheres', consumers=('urdfdom', 'urdf_parser_py'))
+            return None, str(shape.tag)
         self._report('geometry-unknown', Severity.ERROR, owner,
                      f'<geometry> holds unknown shape <{shape.tag}>', shape,
                      consumers=('urdfdom', 'urdf_parser_py') + (('mujoco',) if mujoco else ()))
@@ -393,7 +494,7 @@ class UrdfReader:
                               self._float(child, 'upper', owner, 0.0),
                               self._number(child, 'effort', owner, None),
                               self._number(child, 'velocity', owner, None),
-                              self._locate(child))
+                              self._locate(child), *self._limit_1_2(child, owner))
             elif tag == 'dynamics':
                 dynamics = Dynamics(self._float(child, 'damping', owner, 0.0),
                                     self._float(child, 'friction', owner, 0.0),
@@ -591,6 +692,10 @@ class UrdfReader:
     def robot(self, root: Element) -> Robot:
         """Read the whole ``<robot>`` element."""
         name = root.get('name')
+        try:
+            self.version = urdf_version(root.get('version'))
+        except ValueError:
+            self.version = (1, 0)  # the checker reports it (robot-version-unsupported)
         links: list[Link] = []
         joints: list[Joint] = []
         materials: list[Material] = []

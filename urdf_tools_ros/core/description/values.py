@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 import math
+import re
 from typing import Any
 
 from .model import SourceLocation
@@ -23,13 +24,14 @@ Resolve = Callable[[str], 'str | None']
 
 #: Attributes the URDF specification (and urdfdom) know, per element.
 KNOWN_ATTRIBUTES = {
-    'limit': frozenset({'lower', 'upper', 'effort', 'velocity'}),
+    'limit': frozenset({'lower', 'upper', 'effort', 'velocity', 'acceleration', 'deceleration',
+                        'jerk'}),
     'dynamics': frozenset({'damping', 'friction'}),
     'safety_controller': frozenset({'soft_lower_limit', 'soft_upper_limit', 'k_position',
                                     'k_velocity'}),
     'mimic': frozenset({'joint', 'multiplier', 'offset'}),
     'calibration': frozenset({'rising', 'falling', 'reference_position'}),
-    'origin': frozenset({'xyz', 'rpy'}),
+    'origin': frozenset({'xyz', 'rpy', 'quat_xyzw'}),
     'axis': frozenset({'xyz'}),
     'inertia': frozenset({'ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz'}),
 }
@@ -44,6 +46,43 @@ KNOWN_TRANSMISSION_PART_CHILDREN = frozenset({'hardwareInterface', 'mechanicalRe
                                               'role', 'offset'})
 
 _isfinite = math.isfinite
+
+#: The URDF versions urdfdom 6.0 reads (``major.minor``); no ``version`` attribute means 1.0.
+URDF_VERSIONS = ((1, 0), (1, 1), (1, 2))
+_INTEGER = re.compile(r'\s*[+-]?\d+')
+
+
+def urdf_version(text: str | None) -> tuple[int, int]:
+    """
+    The ``(major, minor)`` of a ``<robot version>`` attribute, parsed as urdfdom does.
+
+    urdfdom (``URDFVersion``, urdf_parser.h, 3.x to 6.0) splits the text at dots, wants exactly
+    two fields and reads each with ``strtol``; ``None`` (no attribute) is 1.0. Whether the
+    version is one a parser supports is the caller's question (:data:`URDF_VERSIONS`).
+
+    :raises ValueError: with urdfdom's message: ``1``, ``1.0.0`` ("should be in the form
+        'x.y'"), ``1.`` ("blank"), ``a.b`` ("not an integer"), ``1.0~pre6`` ("extra
+        characters"), ``-1.0`` ("must be positive").
+    """
+    if text is None:
+        return 1, 0
+    fields = text.split('.')
+    if len(fields) != 2:
+        raise ValueError("The version attribute should be in the form 'x.y'")
+    numbers = []
+    for field in fields:
+        if field == '':
+            raise ValueError('One of the fields of the version attribute is blank')
+        match = _INTEGER.match(field)
+        if match is None:
+            raise ValueError('Version attribute is not an integer')
+        if match.end() != len(field):
+            raise ValueError('Extra characters after the version number')
+        value = int(match.group())
+        if value < 0:
+            raise ValueError('Version number must be positive')
+        numbers.append(value)
+    return numbers[0], numbers[1]
 
 
 def local_name(tag: object) -> str:

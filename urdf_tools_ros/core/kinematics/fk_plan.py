@@ -35,7 +35,7 @@ import math
 import numpy as np
 
 from .mimic import resolve_mimic
-from .transforms import (axis_rotation, FloatArray, origin, quaternion_to_rotation,
+from .transforms import (axis_rotation, FloatArray, origin_transform, quaternion_to_rotation,
                          rpy_to_rotation, unit_axis)
 from .tree import KinematicTree
 from .validation import axis_problem, joint_type_problem
@@ -160,7 +160,7 @@ def _where(joint: Joint) -> str:
 
 def _joint_origin(joint: Joint) -> FloatArray:
     try:
-        return origin(joint.origin.xyz, joint.origin.rpy)
+        return origin_transform(joint.origin)
     except TransformError as exc:
         raise InvalidJointError(f'{_where(joint)}joint "{joint.name}": origin {exc}') from exc
 

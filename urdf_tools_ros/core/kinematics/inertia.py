@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .transforms import FloatArray, rpy_to_rotation
-from ..description.model import Box, Cylinder, Geometry, Inertia, Origin, Sphere
+from ..description.model import Box, Capsule, Cylinder, Geometry, Inertia, Origin, Sphere
 
 #: Relative tolerance of the triangle inequality on principal moments, as a fraction of the
 #: largest moment: covers values rounded to a few significant digits in a file.
@@ -78,6 +78,46 @@ def sphere_inertia(mass: float, radius: float) -> Inertia:
     return Inertia(ixx=moment, iyy=moment, izz=moment)
 
 
+def capsule_masses(mass: float, radius: float, length: float) -> tuple[float, float]:
+    """
+    Split a solid capsule's mass between its cylinder and its two hemispheres, by volume.
+
+    :return: ``(cylinder, hemispheres)`` masses, kg: ``m·πr²l / V`` and ``m·(4/3)πr³ / V``
+        with ``V = πr²l + (4/3)πr³``; all to the hemispheres when ``V`` is 0.
+    """
+    cylinder = math.pi * radius * radius * length
+    spheres = 4.0 / 3.0 * math.pi * radius ** 3
+    volume = cylinder + spheres
+    if volume <= 0.0:
+        return 0.0, mass
+    return mass * cylinder / volume, mass * spheres / volume
+
+
+def capsule_inertia(mass: float, radius: float, length: float) -> Inertia:
+    """
+    Return the inertia of a solid capsule (URDF 1.1 ``<capsule>``, axis z) about its centre.
+
+    A cylinder of ``length`` and two hemispheres of ``radius`` of one density: with ``m_c`` and
+    ``m_s`` from :func:`capsule_masses`, ``izz = m_c r²/2 + m_s 2r²/5`` and
+    ``ixx = iyy = m_c (l²/12 + r²/4) + m_s (2r²/5 + l²/4 + 3lr/8)`` (each hemisphere's moment
+    about a diameter of its flat face is ``2/5 m r²``; its centre of mass lies ``3r/8`` from
+    that face, so the parallel-axis theorem moves it to the capsule's centre). Source: the
+    solid cylinder and sphere of "list of moments of inertia" with the parallel-axis theorem;
+    checked against numerical integration in ``test/test_urdf_versions.py``.
+
+    :param mass: Mass, kg.
+    :param radius: Radius of the cylinder and the hemispheres, m.
+    :param length: Length of the cylinder (the caps not included), m.
+    :return: The inertia tensor, kg·m²; products of inertia are 0.
+    """
+    m_c, m_s = capsule_masses(mass, radius, length)
+    r2, l2 = radius * radius, length * length
+    axial = m_c * r2 / 2.0 + m_s * 0.4 * r2
+    transverse = (m_c * (l2 / 12.0 + r2 / 4.0)
+                  + m_s * (0.4 * r2 + l2 / 4.0 + 3.0 * length * radius / 8.0))
+    return Inertia(ixx=transverse, iyy=transverse, izz=axial)
+
+
 def geometry_inertia(geometry: Geometry | None, mass: float) -> Inertia | None:
     """
     Return the inertia of a solid primitive of uniform density about its centre.
@@ -93,6 +133,8 @@ def geometry_inertia(geometry: Geometry | None, mass: float) -> Inertia | None:
         return cylinder_inertia(mass, geometry.radius, geometry.length)
     if isinstance(geometry, Sphere):
         return sphere_inertia(mass, geometry.radius)
+    if isinstance(geometry, Capsule):
+        return capsule_inertia(mass, geometry.radius, geometry.length)
     return None
 
 
@@ -243,6 +285,9 @@ def solid_trace(geometry: Geometry, mass: float) -> float | None:
         return mass * (3.0 * r * r + h * h) / 6.0 + mass * r * r / 2.0
     if isinstance(geometry, Sphere):
         return 1.2 * mass * geometry.radius * geometry.radius
+    if isinstance(geometry, Capsule):
+        inertia = capsule_inertia(mass, geometry.radius, geometry.length)
+        return inertia.ixx + inertia.iyy + inertia.izz
     return None
 
 
@@ -373,6 +418,9 @@ def describe_solid(geometry: Geometry, mass: float) -> str:
                 f'{format_number(geometry.length)} m cylinder of {weight}')
     if isinstance(geometry, Sphere):
         return f'a solid r={format_number(geometry.radius)} m sphere of {weight}'
+    if isinstance(geometry, Capsule):
+        return (f'a solid r={format_number(geometry.radius)} m × '
+                f'{format_number(geometry.length)} m capsule of {weight}')
     return f'a mesh {geometry.filename!r} of {weight}'
 
 

@@ -15,6 +15,8 @@ transform.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -26,6 +28,7 @@ ArrayLike = npt.ArrayLike
 
 __all__ = [
     'FloatArray', 'axis_rotation', 'axis_translation', 'homogeneous', 'inverse', 'origin',
+    'origin_transform',
     'quaternion_to_rotation', 'rotation_to_quaternion', 'rotation_to_rpy', 'rpy_to_rotation',
     'transform_from_quaternion', 'transform_to_quaternion', 'unit_axis',
 ]
@@ -141,6 +144,23 @@ def origin(xyz: ArrayLike = (0.0, 0.0, 0.0), rpy: ArrayLike = (0.0, 0.0, 0.0)) -
     :raises TransformError: on NaN/inf or wrong shapes.
     """
     return homogeneous(rpy_to_rotation(rpy), xyz)
+
+
+def origin_transform(element_origin: Any) -> FloatArray:
+    """
+    Transform ``T_parent_origin`` of a model ``Origin``: its quaternion when it has one.
+
+    A URDF 1.1 ``<origin quat_xyzw>`` is used as written (normalised by the reader), exactly
+    (:func:`transform_from_quaternion`); otherwise ``xyz`` and ``rpy`` (:func:`origin`).
+
+    :param element_origin: A :class:`~urdf_tools_ros.core.description.model.Origin`.
+    :return: (4, 4) float64.
+    :raises TransformError: on NaN/inf.
+    """
+    quaternion = getattr(element_origin, 'quat_xyzw', None)
+    if quaternion is not None:
+        return transform_from_quaternion(_finite(element_origin.xyz, 'xyz', (3,)), quaternion)
+    return origin(element_origin.xyz, element_origin.rpy)
 
 
 def axis_rotation(axis: ArrayLike, angle: ArrayLike) -> FloatArray:

@@ -1,0 +1,194 @@
+"""
+URDF 1.1 and 1.2 (issue 15): read as urdfdom 5.1/6.0 read them, reported where older ones do not.
+
+The oracles are the two ``check_urdf`` here: urdfdom 3.0.1 (``/usr/bin``, the 3.x line of
+Humble; 4.0 and 5.0, Jazzy and Kilted, read the same versions) and urdfdom 6.0.0 (the ``pin``
+wheel's). Each case is a small file written here.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from hypothesis import assume, given, settings, strategies as st
+import numpy as np
+import oracles
+import pytest
+
+from urdf_tools_ros.core.checks import check_description
+from urdf_tools_ros.core.description.loader import load, load_string
+from urdf_tools_ros.core.description.model import Capsule
+from urdf_tools_ros.core.kinematics.forward import KinematicModel
+from urdf_tools_ros.core.kinematics.inertia import capsule_inertia
+
+VERSIONS = [None, '1.0', '1.1', '1.2', '1.3', '2.0', '1', '1.0.0', '1.0~pre6', '1.', 'a.b',
+            ' 1.1', '01.1']
+
+
+def codes(text: str) -> dict[str, list[int | None]]:
+    """``{code: [lines]}`` of the findings ``urdf-tools check`` would report."""
+    found: dict[str, list[int | None]] = {}
+    for finding in check_description(load_string(text, 'robot.urdf')):
+        found.setdefault(finding.code, []).append(
+            finding.location.line if finding.location else None)
+    return found
+
+
+def robot(body: str, version: str | None) -> str:
+    attribute = '' if version is None else f' version="{version}"'
+    return f'<robot name="r"{attribute}>\n{body}\n</robot>\n'
+
+
+def urdfdom_loads(tmp_path: Path, text: str, version: str) -> tuple[bool, str] | None:
+    path = tmp_path / f'oracle_{version}.urdf'
+    path.write_text(text)
+    verdict = oracles.urdfdom(path, version)
+    return None if verdict is None else (verdict.loaded, verdict.message)
+
+
+@pytest.mark.parametrize('version', VERSIONS)
+def test_the_version_verdicts_are_urdfdom_s(tmp_path: Path, version: str | None) -> None:
+    text = robot('  <link name="a"/>', version)
+    found = codes(text)
+    old = urdfdom_loads(tmp_path, text, '3')
+    new = urdfdom_loads(tmp_path, text, '6')
+    if old is None or new is None:
+        pytest.skip('both check_urdf (urdfdom 3 and 6) are needed')
+    assert ('robot-version-unsupported' in found) == (not new[0]), (found, new)
+    assert ('robot-version-new' in found) == (new[0] and not old[0]), (found, old, new)
+
+
+JOINT = ('  <link name="a"/><link name="b"/>\n'
+         '  <joint name="j" type="fixed"><parent link="a"/><child link="b"/>\n'
+         '    <origin xyz="0.1 0.2 0.3" {}/></joint>')
+
+
+def rpy_of(quaternion: np.ndarray) -> tuple[float, float, float]:
+    """Roll, pitch, yaw of a unit quaternion x y z w (a reference formula, not ours)."""
+    x, y, z, w = quaternion
+    r00, r10, r20 = 1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w)
+    r21, r22 = 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)
+    r11, r12 = 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)
+    pitch = math.atan2(-r20, math.hypot(r00, r10))
+    if math.hypot(r00, r10) < 1e-9:  # gimbal lock: the yaw is folded into the roll
+        return math.atan2(-r12, r11), pitch, 0.0
+    return math.atan2(r21, r22), pitch, math.atan2(r10, r00)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(-1, 1), min_size=4, max_size=4).filter(
+    lambda q: 0.2 < math.sqrt(sum(v * v for v in q))))
+def test_a_quaternion_origin_poses_the_link_as_its_rpy_twin(values: list[float]) -> None:
+    quaternion = np.asarray(values) / np.linalg.norm(values)
+    x, y, z, w = quaternion
+    # near pitch ±90° an rpy twin cannot be written to 1e-12 (rpy is ill-conditioned there)
+    assume(abs(2 * (x * z - y * w)) < 0.99)
+    quat = ' '.join(f'{v:.17g}' for v in quaternion)
+    rpy = ' '.join(f'{v:.17g}' for v in rpy_of(quaternion))
+    with_quaternion = load_string(robot(JOINT.format(f'quat_xyzw="{quat}"'), '1.1'))
+    with_rpy = load_string(robot(JOINT.format(f'rpy="{rpy}"'), '1.0'))
+    a = KinematicModel(with_quaternion.robot).link_poses()['b']
+    b = KinematicModel(with_rpy.robot).link_poses()['b']
+    np.testing.assert_allclose(a, b, atol=1e-12)
+    assert 'origin-quaternion-not-unit' not in codes(robot(JOINT.format(f'quat_xyzw="{quat}"'),
+                                                           '1.1'))
+
+
+def test_a_quaternion_in_a_1_0_file_is_ignored_as_ros_ignores_it(tmp_path: Path) -> None:
+    text = robot(JOINT.format('quat_xyzw="0 0 0.7071068 0.7071068"'), None)
+    found = codes(text)
+    assert found['origin-quaternion-ignored'] == [4]  # the <origin> line
+    pose = KinematicModel(load_string(text).robot).link_poses()['b']
+    np.testing.assert_allclose(pose[:3, :3], np.eye(3))  # identity, as robot_state_publisher
+    new = urdfdom_loads(tmp_path, text, '6')
+    if new is not None:
+        assert new[0] and 'Ignoring quat_xyzw' in new[1]
+    fix = next(f.fix for f in check_description(load_string(text))
+               if f.code == 'origin-quaternion-ignored')
+    assert fix is not None and 'version="1.1"' in fix and 'rpy="0 0 1.5707963' in fix
+
+
+@pytest.mark.parametrize('quat, code', [
+    ('0 0 0 0', 'origin-quaternion-invalid'),
+    ('0 0 nan 1', 'number-not-finite'),
+    ('0 0 1', 'vector-size'),
+    ('0 0 2 2', 'origin-quaternion-not-unit'),
+])
+def test_bad_quaternions_are_findings_never_a_nan_pose(quat: str, code: str) -> None:
+    text = robot(JOINT.format(f'quat_xyzw="{quat}"'), '1.1')
+    assert code in codes(text)
+    description = load_string(text)
+    if all(math.isfinite(v) for v in description.robot.joints[0].origin.xyz):
+        pose = KinematicModel(description.robot).link_poses()['b']
+        assert np.isfinite(pose).all()
+
+
+def test_rpy_and_quaternion_together_are_refused_as_urdfdom_6_does(tmp_path: Path) -> None:
+    text = robot(JOINT.format('rpy="0 0 1" quat_xyzw="0 0 0 1"'), '1.1')
+    assert 'origin-rpy-and-quaternion' in codes(text)
+    new = urdfdom_loads(tmp_path, text, '6')
+    if new is not None:
+        assert not new[0] and 'Both rpy and quat_xyzw' in new[1]
+
+
+CAPSULE = '  <link name="a"><visual><geometry><capsule radius="0.1" length="0.5"/></geometry>' \
+          '</visual></link>'
+
+
+def test_a_capsule_is_read_in_1_1_and_reported_in_1_0(tmp_path: Path) -> None:
+    modern = load_string(robot(CAPSULE, '1.1'))
+    assert modern.robot.links[0].visuals[0].geometry == Capsule(0.1, 0.5)
+    assert 'geometry-unknown' not in codes(robot(CAPSULE, '1.1'))
+    old = codes(robot(CAPSULE, '1.0'))
+    assert old['geometry-unknown'] == [2]
+    new = urdfdom_loads(tmp_path, robot(CAPSULE, '1.0'), '6')
+    if new is not None:
+        assert 'Ignoring capsule' in new[1]
+
+
+def test_capsule_inertia_matches_numerical_integration() -> None:
+    radius, length, mass = 0.1, 0.5, 2.0
+    inertia = capsule_inertia(mass, radius, length)
+    # a fine grid over the capsule's bounding box, uniform density
+    n = 160
+    x = np.linspace(-radius, radius, n)
+    z = np.linspace(-length / 2 - radius, length / 2 + radius, 3 * n)
+    X, Y, Z = np.meshgrid(x, x, z, indexing='ij')
+    beyond = np.clip(np.abs(Z) - length / 2, 0.0, None)
+    inside = X ** 2 + Y ** 2 + beyond ** 2 <= radius ** 2
+    weight = mass / inside.sum()
+    izz = weight * ((X ** 2 + Y ** 2)[inside]).sum()
+    ixx = weight * ((Y ** 2 + Z ** 2)[inside]).sum()
+    assert inertia.izz == pytest.approx(izz, rel=0.01)
+    assert inertia.ixx == pytest.approx(ixx, rel=0.01) and inertia.iyy == inertia.ixx
+    # the limits: a sphere (length 0) and a long cylinder
+    sphere = capsule_inertia(mass, radius, 0.0)
+    assert sphere.ixx == pytest.approx(0.4 * mass * radius ** 2)
+
+
+LIMIT = ('  <link name="a"/><link name="b"/>\n'
+         '  <joint name="j" type="revolute"><parent link="a"/><child link="b"/>\n'
+         '    <limit lower="-1" upper="1" effort="1" velocity="1" {}/></joint>')
+
+
+def test_acceleration_limits_are_read_in_1_2_only(tmp_path: Path) -> None:
+    text = robot(LIMIT.format('acceleration="2" deceleration="3" jerk="4"'), '1.2')
+    limit = load_string(text).robot.joints[0].limit
+    assert limit is not None
+    assert (limit.acceleration, limit.deceleration, limit.jerk) == (2.0, 3.0, 4.0)
+    earlier = robot(LIMIT.format('acceleration="2"'), '1.1')
+    assert codes(earlier)['limit-attribute-ignored'] == [4]
+    assert load_string(earlier).robot.joints[0].limit.acceleration is None  # type: ignore
+    negative = robot(LIMIT.format('acceleration="-2"'), '1.2')
+    assert 'limit-attribute-negative' in codes(negative)
+    new = urdfdom_loads(tmp_path, negative, '6')
+    if new is not None:
+        assert not new[0] and 'is negative' in new[1]
+
+
+def test_the_sample_robot_stays_a_clean_1_0_file() -> None:
+    from conftest import SAMPLE_ROBOT
+    description = load(SAMPLE_ROBOT)
+    assert description.robot.version in (None, '1.0')
+    assert [f for f in check_description(description) if f.severity.value != 'info'] == []
