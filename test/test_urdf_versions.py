@@ -192,3 +192,69 @@ def test_the_sample_robot_stays_a_clean_1_0_file() -> None:
     description = load(SAMPLE_ROBOT)
     assert description.robot.version in (None, '1.0')
     assert [f for f in check_description(description) if f.severity.value != 'info'] == []
+
+
+EXAMPLE = Path(__file__).resolve().parents[1] / 'urdf' / 'examples' / 'capsule_arm_1_1.urdf'
+
+
+def test_the_1_1_example_loads_where_urdfdom_6_does_and_poses_as_pinocchio(
+        tmp_path: Path) -> None:
+    description = load(EXAMPLE)
+    found = codes(EXAMPLE.read_text())
+    assert set(found) <= {'robot-version-new', 'root-link-inertia'}  # no other finding
+    old = oracles.urdfdom(EXAMPLE, '3')
+    new = oracles.urdfdom(EXAMPLE, '6')
+    if old is not None and new is not None:
+        assert not old.loaded and new.loaded
+    try:
+        import pinocchio
+    except ImportError:
+        pytest.skip('pinocchio is not installed')
+    model = pinocchio.buildModelFromUrdf(str(EXAMPLE))
+    data = model.createData()
+    ours = KinematicModel(description.robot)
+    for q in ([0.0, 0.0], [0.7, -1.1], [-1.2, 1.9]):
+        pinocchio.framesForwardKinematics(model, data, np.asarray(q))
+        poses = ours.link_poses(dict(zip(('shoulder', 'elbow'), q)))
+        for link in ('upper_arm', 'forearm'):
+            frame = data.oMf[model.getFrameId(link)]
+            np.testing.assert_allclose(poses[link][:3, :3], frame.rotation, atol=1e-12)
+            np.testing.assert_allclose(poses[link][:3, 3], frame.translation, atol=1e-12)
+
+
+def test_the_viewer_draws_capsules() -> None:
+    pytest.importorskip('trimesh')
+    from urdf_tools_ros.gui.scene import RobotScene
+
+    class Node:
+        def __init__(self, kind: str, kwargs: dict[str, object]) -> None:
+            self.kind, self.kwargs = kind, kwargs
+            self.wxyz, self.position, self.visible, self.show_axes = (1, 0, 0, 0), (0, 0, 0), \
+                True, False
+
+        def remove(self) -> None:
+            pass
+
+    class Scene:
+        def __init__(self) -> None:
+            self.nodes: list[Node] = []
+
+        def __getattr__(self, kind: str) -> object:
+            def add(*_args: object, **kwargs: object) -> Node:
+                self.nodes.append(Node(kind, kwargs))
+                return self.nodes[-1]
+            return add
+
+    description = load(EXAMPLE)
+    scene = Scene()
+    drawn = RobotScene(scene, description.robot)
+    meshes = [node for node in scene.nodes if node.kind == 'add_mesh_simple'
+              and node.kwargs.get('visible', True)]
+    assert len(meshes) == 2 and not drawn.placeholders  # the two capsule visuals
+    poses = KinematicModel(description.robot).link_poses()
+    bounds = drawn.drawn_bounds(poses)
+    assert bounds is not None
+    # the forearm capsule's far end (0.155 + 0.125 + 0.03 beyond the elbow) is inside the
+    # drawn box, which is no more than a radius or two larger
+    tip = poses['forearm'] @ np.array([0.0, 0.0, 0.155 + 0.125 + 0.03, 1.0])
+    assert tip[2] <= bounds[1][2] <= tip[2] + 2 * 0.03

@@ -5,9 +5,10 @@ Each link is a frame node ``/robot/<link>`` directly under the scene root, posed
 ``T_root_link`` (:meth:`RobotScene.set_link_poses`), so the poses can come from our forward
 kinematics or from ``/tf`` alike; the tree structure is not mirrored in the scene graph. Each
 visual is a child node posed by its ``<origin>`` (``T_link_visual``), drawn as in RViz: box,
-cylinder (axis along z), sphere, and meshes (``.stl``, ``.dae``, ``.obj``) scaled by
-``<mesh scale>``, coloured by the mesh's own material or else the URDF ``<material>`` colour
-(a named material resolved to the global one). Textures are not drawn; their colour is.
+cylinder (axis along z), sphere, capsule (URDF 1.1), and meshes (``.stl``, ``.dae``,
+``.obj``) scaled by ``<mesh scale>``, coloured by the mesh's own material or else the URDF
+``<material>`` colour (a named material resolved to the global one). Textures are not drawn;
+their colour is.
 
 A mesh that cannot be drawn (file missing, unresolved or unreadable) is shown as a small
 translucent magenta box at the visual's origin, listed in :attr:`RobotScene.placeholders` with
@@ -29,8 +30,8 @@ from typing import Any
 import numpy as np
 
 from .meshes import MeshCache, MeshLoadError
-from ..core.description.model import (Box, Collision, Cylinder, Geometry, Mesh, RGBA, Robot,
-                                      Sphere, Visual)
+from ..core.description.model import (Box, Capsule, Collision, Cylinder, Geometry, Mesh, RGBA,
+                                      Robot, Sphere, Visual)
 from ..core.description.packages import draw_path, PackageLocator
 from ..core.findings import Finding, Severity
 from ..core.kinematics.transforms import FloatArray, origin_transform, transform_to_quaternion
@@ -93,7 +94,22 @@ def _sizes(geometry: Geometry) -> tuple[float, ...]:
         return (geometry.radius, geometry.length)
     if isinstance(geometry, Sphere):
         return (geometry.radius,)
+    if isinstance(geometry, Capsule):
+        return (geometry.radius, geometry.length)
     return ()
+
+
+def _capsule_mesh(radius: float, length: float) -> tuple[Any, Any]:
+    """
+    Triangles of a URDF 1.1 capsule (cylinder of ``length`` along z, hemispheres of ``radius``).
+
+    :return: ``(vertices (V, 3) float32, faces (F, 3) uint32)`` from trimesh's capsule, whose
+        ``height`` is the distance between the hemispheres' centres (the URDF ``length``).
+    """
+    import trimesh
+    mesh = trimesh.creation.capsule(height=length, radius=radius, count=[24, 24])
+    return (np.asarray(mesh.vertices, dtype=np.float32),
+            np.asarray(mesh.faces, dtype=np.uint32))
 
 
 def _corners(half: FloatArray) -> FloatArray:
@@ -210,6 +226,11 @@ class RobotScene:
             node = scene.add_icosphere(path, radius=abs(float(geometry.radius)),
                                        color=_rgb(rgba), subdivisions=3, **common)
             keep(_corners(np.full(3, abs(float(geometry.radius)))))
+        elif isinstance(geometry, Capsule):
+            radius, half = abs(float(geometry.radius)), abs(float(geometry.length)) / 2.0
+            vertices, faces = _capsule_mesh(radius, 2.0 * half)
+            node = scene.add_mesh_simple(path, vertices, faces, color=_rgb(rgba), **common)
+            keep(_corners(np.array([radius, radius, half + radius])))
         elif isinstance(geometry, Mesh):
             if collision:
                 self._add_collision_mesh(link, path, geometry, common)
