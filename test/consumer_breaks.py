@@ -96,6 +96,8 @@ def jsp_breaks(path: Path) -> bool | None:
 #: How to ask each consumer whether it breaks on a file (``None``: it cannot be asked here).
 ASK: dict[str, Callable[[Path], bool | None]] = {
     'urdfdom': urdfdom_breaks,
+    # urdfdom 3.0.1 stands for the 3.x to 5.0 line (Humble, Jazzy, Kilted): URDF 1.0 only
+    'urdfdom-before-5.1': lambda path: refused(oracles.urdfdom(path, '3')),
     'urdf_parser_py': lambda path: refused(oracles.urdf_parser_py(path)),
     'pinocchio': pinocchio_refuses,
     'mujoco': lambda path: refused(oracles.mujoco(path)),

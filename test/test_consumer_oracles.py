@@ -145,8 +145,10 @@ def test_each_urdfdom_refusal_is_an_error_for_ros(case_file: Path) -> None:
         return
     found = errors(case_file, 'ros')
     assert found is None or found, 'urdfdom refuses it but it checks clean under ros'
-    for target in ('gazebo', 'pinocchio'):  # both read URDF through urdfdom
-        assert errors(case_file, target) != [], target
+    assert errors(case_file, 'gazebo') != [], 'gazebo'  # SDFormat reads URDF 1.0 as urdfdom 3
+    new = verdicts[1]
+    if new is None or not new.loaded:  # pinocchio reads URDF through urdfdom 6.0
+        assert errors(case_file, 'pinocchio') != [], 'pinocchio'
 
 
 @pytest.mark.parametrize('case', ['moving-triangle', 'moving-not-pd'])

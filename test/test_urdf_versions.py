@@ -258,3 +258,26 @@ def test_the_viewer_draws_capsules() -> None:
     # drawn box, which is no more than a radius or two larger
     tip = poses['forearm'] @ np.array([0.0, 0.0, 0.155 + 0.125 + 0.03, 1.0])
     assert tip[2] <= bounds[1][2] <= tip[2] + 2 * 0.03
+
+
+def run_check(*args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
+    import os
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'check', *args],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, **(env or {})})
+    return done.returncode, done.stdout
+
+
+def test_distro_targets_and_the_portability_line() -> None:
+    assert run_check(str(EXAMPLE), '--target', 'ros-rolling', '--no-config')[0] == 0
+    assert run_check(str(EXAMPLE), '--target', 'pinocchio', '--no-config')[0] == 0
+    for distro in ('humble', 'jazzy', 'kilted'):
+        assert run_check(str(EXAMPLE), '--target', f'ros-{distro}', '--no-config')[0] == 1
+    code, out = run_check(str(EXAMPLE), '--no-config')
+    assert code == 1 and ('loads as written in: ros-rolling, mujoco, pinocchio; errors for: '
+                          'ros-humble, ros-jazzy, ros-kilted, gazebo') in out
+    # plain "ros" is the sourced distro
+    assert run_check(str(EXAMPLE), '--no-config', env={'ROS_DISTRO': 'rolling'})[0] == 0
+    assert run_check(str(EXAMPLE), '--no-config', env={'ROS_DISTRO': 'humble'})[0] == 1

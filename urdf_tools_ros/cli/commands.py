@@ -242,6 +242,11 @@ def cmd_graph(args: argparse.Namespace) -> int:
 
 
 # -- rules ------------------------------------------------------------------------------------
+#: The targets the catalog shows, with their column titles (Humble, Jazzy and Kilted agree).
+COLUMNS = {'ros-jazzy': 'humble jazzy kilted', 'ros-rolling': 'rolling', 'gazebo': 'gazebo',
+           'mujoco': 'mujoco', 'pinocchio': 'pinocchio'}
+
+
 def rules_markdown() -> str:
     """
     The rule catalog as a Markdown table, for the README (``urdf-tools rules --markdown``).
@@ -252,10 +257,10 @@ def rules_markdown() -> str:
     def cell(text: str) -> str:
         return text.replace('|', '\\|').replace('<', '&lt;').replace('>', '&gt;')
 
-    head = ['code', *TARGETS, 'breaks', 'what it checks']
+    head = ['code', *COLUMNS.values(), 'breaks', 'what it checks']
     lines = ['| ' + ' | '.join(head) + ' |', '|' + '---|' * len(head)]
     for code, rule in sorted(RULES.items()):
-        marks = [rule.severity_for(target).value[0].upper() for target in TARGETS]
+        marks = [rule.severity_for(target).value[0].upper() for target in COLUMNS]
         lines.append(f'| `{code}` | ' + ' | '.join(marks) +
                      f' | {", ".join(rule.consumers) or "-"} | {cell(rule.summary)} |')
     return '\n'.join(lines) + '\n'
@@ -300,8 +305,8 @@ def cmd_rules(args: argparse.Namespace) -> int:
     """
     Print the rule catalog: code, severity per target, consumers, summary.
 
-    Severities are given for each target (``ros gazebo mujoco pinocchio``, abbreviated E, W, I);
-    ``consumers`` are those that refuse or misread a file with such a finding.
+    Severities are given for the targets of :data:`COLUMNS` (E, W, I); ``consumers`` are
+    those that refuse or misread a file with such a finding.
     """
     if args.code:
         return _explain(args)
@@ -309,11 +314,13 @@ def cmd_rules(args: argparse.Namespace) -> int:
         sys.stdout.write(rules_markdown())
         return 0
     width = max(len(code) for code in RULES)
-    print(f'{"code":<{width}}  {" ".join(t[:4] for t in TARGETS)}  consumers / summary')
+    titles = ['h/j/k' if target == 'ros-jazzy' else title[:4] for target, title in COLUMNS.items()]
+    print(f'{"code":<{width}}  {" ".join(f"{t:<5}" for t in titles)} consumers / summary')
     for code, rule in RULES.items():
-        marks = '    '.join(rule.severity_for(target).value[0].upper() for target in TARGETS)
+        marks = ' '.join(f'{rule.severity_for(target).value[0].upper():<5}'
+                         for target in COLUMNS)
         consumers = ', '.join(rule.consumers) or '-'
-        print(f'{code:<{width}}  {marks}     {consumers}: {rule.summary}')
+        print(f'{code:<{width}}  {marks} {consumers}: {rule.summary}')
     print('\nconsumers: ' + '; '.join(f'{key}: {text}' for key, text in CONSUMERS.items()))
     return 0
 
@@ -342,9 +349,10 @@ def add_commands(sub: 'argparse._SubParsersAction[argparse.ArgumentParser]') -> 
                        help='ignore .urdf-tools.toml and pyproject.toml [tool.urdf-tools]')
     check.add_argument('--target', choices=list(TARGETS), default=None,
                        help='whose verdicts are errors: ros (urdfdom, robot_state_publisher, '
-                            'RViz, urdf_parser_py, KDL, joint_state_publisher, ros2_control; '
-                            "default, or the configuration's), gazebo (SDFormat), mujoco, "
-                            'pinocchio')
+                            'RViz, urdf_parser_py, KDL, joint_state_publisher, ros2_control of '
+                            'the sourced ROS_DISTRO, else Jazzy; the default, or the '
+                            "configuration's), ros-humble, ros-jazzy, ros-kilted, ros-rolling, "
+                            'gazebo (SDFormat), mujoco, pinocchio')
     check.add_argument('-v', '--verbose', action='store_true',
                        help='also print info findings (always counted)')
     check.add_argument('--urdf-parser-py', action='store_true',

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 import json
 import os
 
-from ..core.checks import broken_consumers, count, counts_text, DEFAULT_TARGET, RULES
+from ..core.checks import (broken_consumers, count, counts_text, DEFAULT_TARGET, portability,
+                           RULES)
 from ..core.checks.loading import UNLOADABLE
 from ..core.description.model import SourceLocation
 from ..core.errors import RobotDescriptionError
@@ -159,11 +160,26 @@ def format_text(filename: str | Sequence[FileReport], findings: Sequence[Finding
         codes = Counter(f.code for f in report.findings)
         if len(codes) > 1:
             out.append('by code: ' + ', '.join(f'{n} {code}' for code, n in codes.most_common()))
+        if report.loaded:
+            out.append(portability_line(report.findings))
         out.append(summary(report.filename, report.findings))
     if len(reports) > 1:
         every = [f for report in reports for f in report.findings]
         out.append(f'total: {len(reports)} files, {counts_text(every)}')
     return '\n'.join(out) + '\n'
+
+
+def portability_line(findings: Sequence[Finding]) -> str:
+    """
+    Which ROS distros and simulators load the file: ``loads as written in: ...; errors for: ...``.
+
+    From :func:`~urdf_tools_ros.core.checks.portability` (one verdict per target).
+    """
+    verdicts = portability(findings)
+    good = [target for target, ok in verdicts.items() if ok]
+    bad = [target for target, ok in verdicts.items() if not ok]
+    return (f'loads as written in: {", ".join(good) or "none"}'
+            + (f'; errors for: {", ".join(bad)}' if bad else ''))
 
 
 def finding_dict(finding: Finding, target: str = DEFAULT_TARGET) -> dict[str, object]:
@@ -199,6 +215,7 @@ def format_json(filename: str | Sequence[FileReport], findings: Sequence[Finding
         else list(filename)
     files = [{'file': report.filename, 'target': target, 'loaded': report.loaded,
               'counts': _counts(report.findings),
+              'loads_in': portability(report.findings) if report.loaded else {},
               'findings': [finding_dict(f, target) for f in report.findings]}
              for report in reports]
     if len(files) == 1:

@@ -35,7 +35,8 @@ from . import (gazebo, gazebo_lumping, geometry, inertial, joints, loading,  # n
                materials, mimic, selection, structure, transmissions, tree)
 from .registry import (broken_consumers, check, CheckContext, CheckFunction, CONSUMERS, count,
                        counts_text, DEFAULT_TARGET, errors, for_target, format_value,
-                       registered_checks, Rule, rule, RULES, sort_findings, TARGETS)
+                       portability, registered_checks, Rule, rule, RULES, sort_findings,
+                       TARGETS)
 from ..description.model import Robot
 from ..findings import Finding
 
@@ -44,7 +45,8 @@ if TYPE_CHECKING:
 
 __all__ = ['CONSUMERS', 'CheckContext', 'CheckFunction', 'DEFAULT_TARGET', 'RULES', 'Rule',
            'TARGETS', 'broken_consumers', 'check', 'check_description', 'count', 'counts_text',
-           'errors', 'for_target', 'format_value', 'rule', 'run_checks', 'sort_findings']
+           'errors', 'for_target', 'format_value', 'portability', 'rule', 'run_checks',
+           'sort_findings']
 
 
 def run_checks(robot: Robot, filename: str = '<string>') -> list[Finding]:

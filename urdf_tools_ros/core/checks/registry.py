@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+import os
 
 from ..description.model import Robot, SourceLocation
 from ..findings import Finding, Severity
@@ -21,6 +22,8 @@ from ..findings import Finding, Severity
 CONSUMERS: dict[str, str] = {
     'urdfdom': 'urdfdom (check_urdf; robot_state_publisher, RViz, MoveIt, Gazebo and pinocchio '
                'read URDF through it)',
+    'urdfdom-before-5.1': 'urdfdom 3.0 to 5.0 (ROS 2 Humble, Jazzy, Kilted; SDFormat): URDF 1.0 '
+                          'only',
     'urdf_parser_py': 'urdf_parser_py, the Python URDF reader of ROS tools',
     'kdl': "kdl_parser and KDL, robot_state_publisher's kinematics",
     'joint_state_publisher': 'joint_state_publisher(_gui) 2.4',
@@ -33,10 +36,18 @@ CONSUMERS: dict[str, str] = {
 
 #: The consumers of each target: a finding is an error for a target when it breaks one of them.
 #: Gazebo and pinocchio read URDF through urdfdom, so they refuse what it refuses.
+#: ``urdfdom-before-5.1`` is the urdfdom of ROS 2 Humble (3.0), Jazzy (4.0) and Kilted (5.0) and
+#: SDFormat's, which read URDF 1.0 only; Rolling (urdfdom 6.0) and the pinocchio wheel (urdfdom
+#: 6.0) read 1.1 and 1.2 too. ``ros`` is the distro of ``ROS_DISTRO`` when it is set to one of
+#: them, else Jazzy.
+_ROS = frozenset({'urdfdom', 'urdf_parser_py', 'kdl', 'joint_state_publisher', 'ros2_control',
+                  'urdf_tools_ros'})
+_DISTROS = {'humble': _ROS | {'urdfdom-before-5.1'}, 'jazzy': _ROS | {'urdfdom-before-5.1'},
+            'kilted': _ROS | {'urdfdom-before-5.1'}, 'rolling': _ROS}
 TARGETS: dict[str, frozenset[str]] = {
-    'ros': frozenset({'urdfdom', 'urdf_parser_py', 'kdl', 'joint_state_publisher',
-                      'ros2_control', 'urdf_tools_ros'}),
-    'gazebo': frozenset({'urdfdom', 'gazebo', 'urdf_tools_ros'}),
+    'ros': _DISTROS.get(os.environ.get('ROS_DISTRO', ''), _DISTROS['jazzy']),
+    **{f'ros-{distro}': consumers for distro, consumers in _DISTROS.items()},
+    'gazebo': frozenset({'urdfdom', 'urdfdom-before-5.1', 'gazebo', 'urdf_tools_ros'}),
     'mujoco': frozenset({'mujoco', 'urdf_tools_ros'}),
     'pinocchio': frozenset({'urdfdom', 'pinocchio', 'urdf_tools_ros'}),
 }
@@ -170,6 +181,19 @@ def for_target(finding: Finding, target: str = DEFAULT_TARGET) -> Finding:
     if severity is finding.severity and own == finding.consumers:
         return finding
     return replace(finding, severity=severity, consumers=own)
+
+
+def portability(findings: Iterable[Finding]) -> dict[str, bool]:
+    """
+    Which targets load the file as written: ``{target: no error for it}``, ``ros`` left out.
+
+    From the findings' consumers (:func:`for_target` per target): e.g. a URDF 1.1 file is
+    ``False`` for ``ros-humble``, ``ros-jazzy``, ``ros-kilted`` and ``gazebo``, ``True`` for
+    ``ros-rolling``, ``mujoco`` and ``pinocchio`` when nothing else stops them.
+    """
+    items = list(findings)
+    return {target: not any(for_target(f, target).severity is Severity.ERROR for f in items)
+            for target in TARGETS if target != 'ros'}
 
 
 def broken_consumers(finding: Finding, target: str = DEFAULT_TARGET) -> tuple[str, ...]:

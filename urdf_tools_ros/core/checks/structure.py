@@ -36,7 +36,7 @@ VERSION_NEW = rule(
     'robot-version-new', Severity.WARNING,
     '<robot version> is 1.1 or 1.2: urdfdom 5.1+/6.0 (Rolling) read it, the urdfdom of Humble '
     '(3.0), Jazzy (4.0) and Kilted (5.0) refuse the whole file',
-    source='urdfdom', consumers=('urdfdom',),
+    source='urdfdom', consumers=('urdfdom-before-5.1',),
     reference=(_MODEL + ' ("only version 1.0 is currently supported" before 5.1; urdfdom '
                '5.1.0 ros/rosdistro#49718, 6.0.0 ros/rosdistro#50827)'))
 NO_LINKS = rule('robot-no-links', Severity.ERROR, 'the robot has no <link>', source='urdfdom',
