@@ -325,6 +325,27 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- convert --------------------------------------------------------------------------------------
+def cmd_convert(args: argparse.Namespace) -> int:
+    """Write the description as URDF 1.0 (for Humble, Jazzy, Kilted); exit 2 if it cannot be."""
+    from ..core.description.convert import to_urdf_1_0
+    try:
+        description = load_from_args(args)
+    except (ValueError, argparse.ArgumentTypeError) as exc:
+        from ..core.errors import RobotDescriptionError
+        if isinstance(exc, RobotDescriptionError):
+            raise
+        return _usage_error(args, str(exc))
+    text = to_urdf_1_0(description.xml, description.filename)
+    if args.output and args.output != '-':
+        with open(args.output, 'w', encoding='utf-8') as stream:
+            stream.write(text)
+        print(f'wrote {args.output} (URDF 1.0)')
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 # -- registration -------------------------------------------------------------------------------
 def add_commands(sub: 'argparse._SubParsersAction[argparse.ArgumentParser]') -> None:
     """Add every subcommand to the ``urdf-tools`` parser."""
@@ -367,6 +388,17 @@ def add_commands(sub: 'argparse._SubParsersAction[argparse.ArgumentParser]') -> 
     rules.add_argument('--markdown', action='store_true',
                        help='print the catalog as the Markdown table of the README')
     rules.set_defaults(handler=cmd_rules)
+
+    convert = sub.add_parser('convert', help='write a URDF 1.1/1.2 file as URDF 1.0',
+                             description='Write the description as URDF 1.0, which Humble, '
+                                         'Jazzy and Kilted read, with the same kinematics: '
+                                         'quat_xyzw -> rpy, capsule -> cylinder + two spheres, '
+                                         'acceleration/deceleration/jerk dropped (kept in a '
+                                         'comment). What 1.0 cannot express is refused (exit 2).')
+    _add_source(convert)
+    convert.add_argument('--to', choices=['1.0'], default='1.0', help='URDF version to write')
+    convert.add_argument('-o', '--output', help='output file (default: standard output)')
+    convert.set_defaults(handler=cmd_convert)
 
     graph = sub.add_parser('graph', help='Graphviz graph of links and joints',
                            description='Print the link/joint graph as Graphviz dot, or render '
