@@ -281,3 +281,12 @@ def test_distro_targets_and_the_portability_line() -> None:
     # plain "ros" is the sourced distro
     assert run_check(str(EXAMPLE), '--no-config', env={'ROS_DISTRO': 'rolling'})[0] == 0
     assert run_check(str(EXAMPLE), '--no-config', env={'ROS_DISTRO': 'humble'})[0] == 1
+
+
+@pytest.mark.parametrize('size, code', [('radius="-0.1" length="0.5"', 'geometry-size-negative'),
+                                        ('radius="0" length="0"', 'geometry-size-zero')])
+def test_capsule_sizes_are_checked_with_their_line(size: str, code: str) -> None:
+    text = robot(f'  <link name="a"><collision><geometry><capsule {size}/></geometry>'
+                 '</collision></link>', '1.1')
+    found = codes(text)
+    assert found.get(code) == [2], found
