@@ -123,14 +123,15 @@ def _text_lines(finding: Finding, target: str, verbose: bool, colour: bool) -> l
 
 def format_text(filename: str | Sequence[FileReport], findings: Sequence[Finding] = (),
                 show_info: bool = False, target: str = DEFAULT_TARGET, *,
-                verbose: bool = False, colour: bool = False) -> str:
+                verbose: bool = False, colour: bool = False, portable: bool = True) -> str:
     """
     Findings for a terminal: one line each (the fix indented below), grouped, then summaries.
 
     Per file: the findings (info only with ``show_info``), most severe first; a code with more
     than :data:`GROUP_SHOWN` findings is shown as ``94 × mesh-file-missing (warning): first 3
     shown; -v for all`` and its first three; then the counts by code and the file's summary
-    line (:func:`summary`). Several files end with a total.
+    line (:func:`summary`), preceded by which targets load it (:func:`portability_line`,
+    when ``portable``). Several files end with a total.
 
     :param filename: The file's name, or the reports of several files (``findings`` unused).
     :param findings: The file's findings (one file).
@@ -138,6 +139,7 @@ def format_text(filename: str | Sequence[FileReport], findings: Sequence[Finding
     :param target: The target the severities were computed for (names the broken consumers).
     :param verbose: Every finding in full, uncut and ungrouped.
     :param colour: ANSI colours (a terminal, without ``NO_COLOR``).
+    :param portable: Print the ``loads as written in`` line of each loaded file.
     """
     reports = [FileReport(filename, tuple(findings))] if isinstance(filename, str) \
         else list(filename)
@@ -160,7 +162,7 @@ def format_text(filename: str | Sequence[FileReport], findings: Sequence[Finding
         codes = Counter(f.code for f in report.findings)
         if len(codes) > 1:
             out.append('by code: ' + ', '.join(f'{n} {code}' for code, n in codes.most_common()))
-        if report.loaded:
+        if portable and report.loaded:
             out.append(portability_line(report.findings))
         out.append(summary(report.filename, report.findings))
     if len(reports) > 1:

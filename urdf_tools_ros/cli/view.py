@@ -82,7 +82,7 @@ def cmd_view(args: argparse.Namespace, loader: Loader) -> int:
         return 2
     findings = check_description(description)
     sys.stdout.write(report.format_text(description.filename, findings,
-                                        show_info=args.verbose))
+                                        show_info=args.verbose, portable=False))
     sys.stdout.flush()
     problem = host_problem(args.host)
     if problem is not None:
