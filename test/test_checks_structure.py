@@ -26,7 +26,7 @@ CATALOG = {
     'link-duplicate': ('warning', 'urdfdom'),
     'joint-duplicate': ('warning', 'urdfdom'),
     'material-duplicate': ('warning', 'urdfdom'),
-    'link-joint-name-shared': ('info', 'urdf_tools_ros'),
+    'link-joint-name-shared': ('warning', 'urdf_tools_ros'),
 }
 
 JOINT = '  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>\n'

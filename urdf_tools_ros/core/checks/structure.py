@@ -47,9 +47,9 @@ LINK_DUPLICATE = rule('link-duplicate', Severity.WARNING, 'two links have the sa
 JOINT_DUPLICATE = rule('joint-duplicate', Severity.WARNING, 'two joints have the same name',
                        source='urdfdom', consumers=('urdfdom',), reference=_MODEL)
 NAME_SHARED = rule(
-    'link-joint-name-shared', Severity.INFO,
-    'a link and a moving joint have the same name (URDF allows it; SDFormat, so Gazebo, needs '
-    'names unique in a model)', consumers=('gazebo',),
+    'link-joint-name-shared', Severity.WARNING,
+    'a link and a moving joint have the same name (URDF and ROS allow it; SDFormat, so Gazebo, '
+    'needs names unique in a model and refuses it)', consumers=('gazebo',),
     reference='SDFormat 1.7+ name uniqueness (Gazebo: "Joint with non-unique name")')
 MATERIAL_DUPLICATE = rule(
     'material-duplicate', Severity.WARNING,
