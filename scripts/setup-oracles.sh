@@ -6,7 +6,8 @@
 # when the source is newer than the binary. Idempotent and quiet (log: .cache/setup.log). It
 # never fails the test run: on a problem it prints one line and exits 0, and the tests of the
 # missing consumer skip. MuJoCo, pinocchio and urdfdom 6 come from pip (setup.py's `test` extra,
-# installed by scripts/setup.sh); VENV is checked for them.
+# installed by scripts/setup.sh); VENV is checked for them. pybullet is installed into VENV here
+# when a binary wheel exists for its Python.
 # Usage: scripts/setup-oracles.sh [VENV]
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -67,5 +68,19 @@ fi
 if [ -x "$venv/bin/python" ] && ! "$venv/bin/python" -c 'import mujoco' >/dev/null 2>&1; then
   echo "setup-oracles: mujoco is not importable in $venv (pip install -e '.[test]');" \
        "the mujoco oracle tests skip" >&2
+fi
+# pybullet (test/test_simulator_claims.py): a 100 MB wheel, cp310/cp311 only; never built from
+# source. Tried once per Python: a marker remembers that no wheel exists for it.
+if [ -x "$venv/bin/python" ] \
+   && ! "$venv/bin/python" -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("pybullet") is None)' \
+        >/dev/null 2>&1; then
+  marker="$root/.cache/oracles/no-pybullet-$("$venv/bin/python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
+  if [ ! -e "$marker" ]; then
+    echo "setup-oracles: installing pybullet 3.2.7 (a binary wheel) into $venv" >&2
+    if ! "$venv/bin/python" -m pip install -q --only-binary :all: 'pybullet==3.2.7' >>"$log" 2>&1; then
+      touch "$marker"
+      echo "setup-oracles: no pybullet wheel for this Python (log: $log); its tests skip" >&2
+    fi
+  fi
 fi
 exit 0

@@ -21,10 +21,10 @@ The verdicts in :data:`MODELS` were measured on these copies, one tool at a time
 * pinocchio 4.1.0 (``pin`` wheel): ``pinocchio.buildModelFromUrdf(path)`` returns.
 * MuJoCo 4.0.0: ``mujoco.MjModel.from_xml_path`` on a temporary copy whose mesh file names are
   made absolute (``package://`` through :data:`PACKAGE_PATHS`, relative ones against the
-  file's folder) and whose ``<visual>``/``<collision>`` elements with a ``.dae`` mesh are
-  removed (MuJoCo has no COLLADA decoder: on hyq_no_sensors as is it refuses with
-  ``no decoder found for mesh file '.../trunk.dae'``). MuJoCo's URDF import discards
-  ``<visual>`` by default, so only collision meshes are decoded.
+  file's folder; ``oracles.mujoco``). MuJoCo has no COLLADA decoder: a ``.dae`` collision
+  mesh makes it refuse the file (hyq_no_sensors: ``no decoder found for mesh file
+  '.../trunk.dae'``). Its URDF import discards ``<visual>`` by default, so only collision
+  meshes are decoded.
 
 ``notes`` also records urdf_parser_py's verdict (``URDF.from_xml_file``, urdfdom_py
 1.2.1.post1), Gazebo's where it refuses (SDFormat 12.3.0's URDF -> SDF conversion through
@@ -103,11 +103,12 @@ MODELS: list[CorpusModel] = [
         path=_ERD / 'hyq_description' / 'robots' / 'hyq_no_sensors.urdf',
         kind='placeholder-root-inertia',
         urdfdom_loads=True, pinocchio_loads=True, mujoco_loads=False,
-        mujoco_refusal=_EIGENVALUES,
+        mujoco_refusal='no decoder found for mesh file',
         notes="HyQ quadruped (floating base), COLLADA meshes only. Root 'base_link' has mass "
               '1e-6 and ixx..iyz all 1e-6 (a rank-1, singular tensor), welded to the trunk by '
               "fixed joint 'floating_base'; feet carry the same placeholder, trunk_imu has "
-              "inertia 0. MuJoCo (22 .dae elements removed) names element 'base_link', id 1. "
+              'inertia 0. MuJoCo refuses its .dae collisions; with those 22 elements removed it '
+              "names element 'base_link', id 1 (the singular tensor). "
               'urdf_parser_py loads. Checker (ros): warning inertia-implausible, '
               'material-redefined; info link-inertia-invalid (error for target mujoco), '
               'root-link-inertia, unknown-element.'),

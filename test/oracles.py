@@ -30,6 +30,7 @@ import contextlib
 from dataclasses import dataclass
 import functools
 import importlib
+import importlib.util
 import os
 from pathlib import Path
 import re
@@ -43,7 +44,8 @@ from lxml import etree
 from paths import CACHE
 
 __all__ = ['Verdict', 'CONSUMER_NAMES', 'urdfdom', 'urdf_parser_py', 'pinocchio', 'mujoco',
-           'gazebo', 'gazebo_dropped_links', 'verdicts', 'available']
+           'gazebo', 'gazebo_dropped_links', 'pybullet', 'pybullet_masses', 'verdicts',
+           'available']
 
 #: The consumers, in the order :func:`verdicts` and :func:`available` list them.
 CONSUMER_NAMES = ('urdfdom-3', 'urdfdom-6', 'urdf_parser_py', 'pinocchio', 'mujoco', 'gazebo')
@@ -55,8 +57,6 @@ SDFORMAT_PROBE = CACHE / 'oracles' / 'sdformat_probe'
 TIMEOUT = 60.0
 #: Longest message kept, characters.
 MESSAGE_LIMIT = 2000
-#: Mesh file types MuJoCo decodes (others, e.g. .dae, make it refuse the whole model).
-MUJOCO_MESH_SUFFIXES = ('.stl', '.obj', '.msh')
 
 _ANSI = re.compile(r'\x1b\[[0-9;]*m')
 _XML_DECLARATION = re.compile(r'^\s*<\?xml[^>]*\?>')
@@ -264,7 +264,10 @@ def _mesh_path(filename: str, directory: Path, package_paths: Mapping[str, str])
 
 def _mujoco_copy(path: Path, package_paths: Mapping[str, str], target: Path) -> int | None:
     """
-    Write ``path`` to ``target`` with every mesh MuJoCo can read made absolute, the rest removed.
+    Write ``path`` to ``target`` with every mesh file made absolute, the missing ones removed.
+
+    A mesh file of a type MuJoCo cannot decode is kept: MuJoCo refuses it in a collision
+    ("no decoder found for mesh file") and discards it in a visual, as users see.
 
     :return: How many ``<visual>``/``<collision>`` elements were removed, or ``None`` when the
         file is not XML (then nothing is written and MuJoCo gets the file itself).
@@ -281,8 +284,7 @@ def _mujoco_copy(path: Path, package_paths: Mapping[str, str], target: Path) -> 
         if owner is None or filename is None:
             continue
         resolved = _mesh_path(filename.strip(), path.parent, package_paths)
-        if (resolved is None or not resolved.is_file()
-                or resolved.suffix.lower() not in MUJOCO_MESH_SUFFIXES):
+        if resolved is None or not resolved.is_file():
             parent = owner.getparent()
             if parent is not None:
                 parent.remove(owner)
@@ -297,11 +299,12 @@ def mujoco(path: PathLike, package_paths: Mapping[str, str] | None = None) -> Ve
     """
     Ask MuJoCo whether ``mujoco.MjModel.from_xml_path`` loads ``path``.
 
-    MuJoCo neither resolves ``package://`` nor decodes .dae, so it is handed a temporary copy:
-    each ``package://NAME/rest`` mesh filename becomes ``package_paths[NAME]/rest``, a relative
-    one is made absolute against the URDF's directory, and a mesh that then is not a file or
-    whose type MuJoCo cannot read (only .stl, .obj, .msh) is removed with its enclosing
-    ``<visual>``/``<collision>``; the message says how many were. A ``MUJOCO_LOG.TXT`` it
+    MuJoCo does not resolve ``package://``, so it is handed a temporary copy: each
+    ``package://NAME/rest`` mesh filename becomes ``package_paths[NAME]/rest``, a relative one
+    is made absolute against the URDF's directory, and a mesh that then is not a file is
+    removed with its enclosing ``<visual>``/``<collision>`` (the message says how many were). A
+    mesh file MuJoCo cannot decode (only .stl, .obj, .msh) is kept: it refuses one in a
+    collision. A ``MUJOCO_LOG.TXT`` it
     writes into the working directory is removed.
 
     :param path: The URDF file.
@@ -319,8 +322,8 @@ def mujoco(path: PathLike, package_paths: Mapping[str, str] | None = None) -> Ve
         copy = Path(scratch) / source.name
         stripped = _mujoco_copy(source, package_paths or {}, copy)
         if stripped:
-            notes.append(f'stripped {stripped} <visual>/<collision> with a mesh MuJoCo cannot '
-                         f'read (missing, unresolved or not {"/".join(MUJOCO_MESH_SUFFIXES)})')
+            notes.append(f'stripped {stripped} <visual>/<collision> with a missing or '
+                         'unresolved mesh')
         try:
             mj.MjModel.from_xml_path(str(copy if stripped is not None else source))
             loaded = True
@@ -379,6 +382,42 @@ def gazebo_dropped_links(path: PathLike) -> list[str] | None:
                 and parent.get('link') != 'world':
             lumped.add(child.get('link'))
     return [name for name in _NOT_MODELLED.findall(text) if name not in lumped]
+
+
+#: What the pybullet probe prints after loading: one ``link NAME mass M`` line per link.
+_PYBULLET_PROBE = """
+import sys
+import pybullet
+pybullet.connect(pybullet.DIRECT)
+robot = pybullet.loadURDF(sys.argv[1])
+print('\\nlink', pybullet.getBodyInfo(robot)[0].decode(), 'mass',
+      pybullet.getDynamicsInfo(robot, -1)[0])
+for index in range(pybullet.getNumJoints(robot)):
+    print('\\nlink', pybullet.getJointInfo(robot, index)[12].decode(), 'mass',
+          pybullet.getDynamicsInfo(robot, index)[0])
+"""
+
+
+def pybullet(path: PathLike) -> Verdict | None:
+    """
+    Ask Bullet's URDF importer (in DIRECT mode) whether it loads ``path``.
+
+    Run in a child Python (pybullet prints from C). Not one of :data:`CONSUMER_NAMES`: no target
+    of the checker is pybullet; tests use it to confirm what messages say it does.
+
+    :return: The verdict; its message has a ``link NAME mass M`` line per link (kg, as pybullet
+        simulates it) then what pybullet printed, or ``None`` when pybullet does not import.
+    """
+    if importlib.util.find_spec('pybullet') is None:  # imported by the child only: it prints
+        return None
+    return _run('pybullet', [sys.executable, '-c', _PYBULLET_PROBE, os.path.abspath(path)],
+                stderr_first=False)
+
+
+def pybullet_masses(verdict: Verdict) -> dict[str, float]:
+    """The mass pybullet gave each link, kg, from a loaded :func:`pybullet` verdict."""
+    return {name: float(mass) for name, mass in
+            re.findall(r'^link (\S+) mass (\S+)$', verdict.message, flags=re.MULTILINE)}
 
 
 def available() -> dict[str, bool]:

@@ -19,6 +19,7 @@ from consumer_breaks import ASK, gazebo_breaks
 import oracles
 import pytest
 import test_check_consistency
+import test_checks_geometry
 
 from urdf_tools_ros.core.checks import check_description, TARGETS
 from urdf_tools_ros.core.description.loader import load
@@ -110,6 +111,12 @@ def errors(path: Path, target: str) -> list[Finding] | None:
 
 @pytest.fixture(params=sorted(CASES))
 def case_file(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
+    """The case as a file, beside real meshes (a 0.1 m cube) for the geometry cases' files."""
+    trimesh = pytest.importorskip('trimesh')
+    for name in test_checks_geometry.FILES:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        trimesh.creation.box((0.1, 0.1, 0.1)).export(str(tmp_path / name),
+                                                     file_type=Path(name).suffix[1:].lower())
     path = tmp_path / f'{request.param}.urdf'
     path.write_text(CASES[request.param])
     return path

@@ -22,7 +22,7 @@ from urdf_tools_ros.core.description.loader import load
 from urdf_tools_ros.core.findings import Finding, Severity
 
 #: MuJoCo refusals about mesh file contents, which the checker does not read.
-MESH_REFUSALS = ('stl_decoder', 'decoder found for mesh')
+MESH_REFUSALS = ('stl_decoder',)
 
 
 def model_id(model: CorpusModel) -> str:

@@ -203,12 +203,20 @@ def test_pinocchio_message_has_what_its_urdfdom_printed(
 
 
 @needs('mujoco')
-def test_mujoco_gets_resolved_meshes_and_loses_unreadable_ones(
+def test_mujoco_gets_resolved_meshes_and_loses_missing_ones(
         sample_urdf: Path, tmp_path: Path) -> None:
-    # With the package path only bumper.dae goes; without it the package:// STL and the palm's
-    # package:// OBJ (visual and collision) go too.
-    assert 'stripped 1 ' in ask('mujoco', sample_urdf, PACKAGES).message
+    # With the package path every mesh is found (the bumper's .dae is a visual, which MuJoCo
+    # discards); without it the package:// STL and the palm's package:// OBJ (visual and
+    # collision) and the bumper go.
+    with_packages = ask('mujoco', sample_urdf, PACKAGES)
+    assert with_packages.loaded and 'stripped' not in with_packages.message
     assert 'stripped 4 ' in ask('mujoco', sample_urdf).message
+    # A found mesh MuJoCo cannot decode stays, and it refuses the file on it.
+    (tmp_path / 'part.dae').write_bytes((REPO / 'urdf' / 'meshes' / 'bumper.dae').read_bytes())
+    path = write(tmp_path, '<robot name="r"><link name="a"><collision><geometry><mesh '
+                           'filename="part.dae"/></geometry></collision></link></robot>')
+    verdict = ask('mujoco', path)
+    assert not verdict.loaded and 'no decoder found for mesh file' in verdict.message
     # A resolved mesh is really read: a broken STL makes MuJoCo refuse.
     (tmp_path / 'broken.stl').write_text('not an STL')
     path = write(tmp_path, '<robot name="r"><link name="a"><collision><geometry><mesh '

@@ -183,8 +183,8 @@ EXAMPLES: dict[str, Example] = {
 </robot>""",
         """<robot name="r">
   <link name="a"></link>
-  <link name="b"></link>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <link name="b"><inertial><mass value="0.5"/><inertia ixx="1e-3" ixy="0" ixz="0" iyy="1e-3" iyz="0" izz="1e-3"/></inertial></link>
+  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
 </robot>"""),
     'joint-axis-not-unit': Example(
         """<robot name="r">
@@ -497,6 +497,13 @@ EXAMPLES: dict[str, Example] = {
         """<robot name="r">
   <link name="a"><visual><geometry><mesh filename="M.STL"/></geometry></visual></link>
 </robot>"""),
+    'collision-mesh-dae': Example(
+        """<robot name="r">
+  <link name="a"><collision><geometry><mesh filename="meshes/base.dae"/></geometry></collision></link>
+</robot>""",
+        """<robot name="r">
+  <link name="a"><visual><geometry><mesh filename="meshes/base.dae"/></geometry></visual><collision><geometry><mesh filename="meshes/base.stl"/></geometry></collision></link>
+</robot>""", ('meshes/base.dae', 'meshes/base.stl')),
     'mesh-file-missing': Example(
         """<robot name="r">
   <link name="a"><visual><geometry><mesh filename="meshes/bsae.stl"/></geometry></visual></link>

@@ -7,7 +7,11 @@ error); a zero size makes a degenerate shape (a warning), except for a visual wh
 all 0: that is the "invisible visual" idiom of frame links (cookie's ``base``, ``imu``) and is
 accepted. A negative mesh scale mirrors the mesh and is accepted; a zero scale flattens it.
 Mesh formats: rviz, Gazebo and MoveIt all read STL, COLLADA and Wavefront OBJ
-(``.stl``, ``.dae``, ``.obj``); other formats work in some of them only.
+(``.stl``, ``.dae``, ``.obj``); other formats work in some of them only (rviz reads more
+through assimp), and pybullet 3.2 refuses the whole file ("Cannot load URDF file"). MuJoCo
+decodes only STL, OBJ and its MSH: a collision mesh of any other type, COLLADA included, makes
+it refuse the file ("no decoder found for mesh file"); it discards visuals. Measured with
+pybullet 3.2.7 and MuJoCo 4.0 (``test/test_checks_geometry.py``).
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ from ..findings import Finding, Severity
 
 #: Mesh file extensions every common consumer (rviz, Gazebo, MoveIt) reads, lower case.
 MESH_EXTENSIONS = ('.stl', '.dae', '.obj')
+#: Mesh file extensions MuJoCo decodes, lower case (MuJoCo XML reference, asset/mesh/file).
+MUJOCO_MESH_EXTENSIONS = ('.stl', '.obj', '.msh')
 
 _GEOMETRY = 'URDF spec, link/visual/geometry'
 SIZE_NEGATIVE = rule('geometry-size-negative', Severity.WARNING,
@@ -41,7 +47,17 @@ MESH_FILE_MISSING = rule('mesh-file-missing', Severity.WARNING,
                          'a mesh file cannot be resolved or does not exist',
                          reference=_GEOMETRY + '/mesh; REP 144 (package:// URIs)')
 MESH_EXTENSION = rule('mesh-extension-unsupported', Severity.WARNING,
-                      'a mesh is not .stl, .dae or .obj', reference=_GEOMETRY + '/mesh')
+                      'a mesh is not .stl, .dae or .obj: rviz reads it only through assimp, '
+                      'pybullet refuses the file, MuJoCo too when it is a collision',
+                      consumers=('mujoco',),
+                      reference=(_GEOMETRY + '/mesh; pybullet "Cannot load URDF file"; MuJoCo '
+                                 '"no decoder found for mesh file" (it reads STL, OBJ, MSH)'))
+COLLISION_MESH_DAE = rule(
+    'collision-mesh-dae', Severity.INFO,
+    'a <collision> mesh is COLLADA (.dae): ROS tools, Gazebo and pybullet read it, MuJoCo '
+    'refuses the file', consumers=('mujoco',),
+    reference='MuJoCo XML reference, asset/mesh/file (STL, OBJ, MSH): "no decoder found for '
+              'mesh file"')
 
 
 def _elements(link: Link) -> Iterator[tuple[str, Visual | Collision]]:
@@ -138,23 +154,40 @@ def check_meshes(ctx: CheckContext) -> Iterator[Finding]:
     """
     Report mesh files that cannot be found and unusual mesh formats.
 
-    One finding per link and file: a visual and a collision that share a mesh are reported once.
+    One finding per link and file: a visual and a collision that share a mesh are reported once
+    (breaking MuJoCo when the collision does).
     """
     for link in ctx.robot.links:
         seen: set[tuple[str, str]] = set()
+        collided = {element.geometry.filename for element in link.collisions
+                    if isinstance(element.geometry, Mesh)}
         for label, element in _elements(link):
             mesh = element.geometry
             if not isinstance(mesh, Mesh) or not mesh.filename:
                 continue
             where = element.location or link.location
             extension = os.path.splitext(mesh.filename)[1]
+            mujoco_refuses = (mesh.filename in collided
+                              and extension.lower() not in MUJOCO_MESH_EXTENSIONS)
             if extension.lower() not in MESH_EXTENSIONS and ('ext', mesh.filename) not in seen:
                 seen.add(('ext', mesh.filename))
                 yield ctx.finding(MESH_EXTENSION, f'link:{link.name}',
                                   f'link "{link.name}": {label} mesh "{mesh.filename}" is '
                                   f'"{extension or "(no extension)"}", not one of '
                                   f'{", ".join(MESH_EXTENSIONS)} that rviz, Gazebo and MoveIt '
-                                  'all read', where, 'convert it to .stl, .dae or .obj')
+                                  'all read; pybullet refuses the file'
+                                  + (', MuJoCo too (a collision)' if mujoco_refuses else ''),
+                                  where, 'convert it to .stl, .dae or .obj',
+                                  consumers=('mujoco',) if mujoco_refuses else ())
+            elif (mujoco_refuses and isinstance(element, Collision)
+                  and ('dae', mesh.filename) not in seen):
+                seen.add(('dae', mesh.filename))
+                yield ctx.finding(COLLISION_MESH_DAE, f'link:{link.name}',
+                                  f'link "{link.name}": {label} mesh "{mesh.filename}" is '
+                                  'COLLADA; MuJoCo refuses the file ("no decoder found for mesh '
+                                  'file"), ROS tools, Gazebo and pybullet read it', where,
+                                  'for MuJoCo, export the collision mesh as .stl or .obj (the '
+                                  'visual may stay .dae)')
             if ('file', mesh.filename) in seen:
                 continue
             reason = _missing(mesh)

@@ -100,11 +100,16 @@ ROOT_INERTIA = rule('root-link-inertia', Severity.INFO,
                     'the root link of an articulated robot has an <inertial>, which KDL ignores',
                     reference='kdl_parser ("The root link ... has an inertia specified in the '
                               'URDF, but KDL does not support a root link with an inertia")')
-MISSING_ON_MOVING = rule('inertial-missing-on-moving-link', Severity.WARNING,
-                         'a moving body (the link and the links welded to it) has no mass at all',
-                         consumers=('gazebo', 'mujoco'),
-                         reference='sdformat URDF to SDF drops massless links; MuJoCo "mass and '
-                                   'inertia of moving bodies must be larger than mjMINVAL"')
+MISSING_ON_MOVING = rule(
+    'inertial-missing-on-moving-link', Severity.WARNING,
+    'a moving body (the link and the links welded to it) has no mass at all: Gazebo drops it '
+    'and all below it, MuJoCo refuses the file, pybullet gives it 1 kg, Isaac Sim lets PhysX '
+    'compute a mass from its collisions', consumers=('gazebo', 'mujoco'),
+    reference=('sdformat URDF to SDF: "urdf2sdf: link[...] has no inertia, not modeled in sdf"; '
+               'MuJoCo "mass and inertia of moving bodies must be larger than mjMINVAL"; '
+               'pybullet BulletUrdfImporter "No inertial data for link, using mass=1"; Isaac Sim '
+               'URDF importer (isaac-sim/urdf-importer-extension UrdfImporter.cpp: "No mass '
+               'specified for link", mass left to PhysX; fixed joints merged by default)'))
 
 
 @dataclass(frozen=True)
@@ -430,9 +435,10 @@ def check_bodies(ctx: CheckContext) -> Iterator[Finding]:
             reason = 'no link of it has an <inertial>' if not body.has_inertial \
                 else 'its mass is 0'
             yield ctx.finding(MISSING_ON_MOVING, element,
-                              f'{what} moves but has no mass ({reason}); Gazebo drops it with '
-                              'its joint and everything attached to it, and MuJoCo refuses the '
-                              'file', link.location,
+                              f'{what} moves but has no mass ({reason}): Gazebo drops it with '
+                              'its joint and everything attached to it, MuJoCo refuses the '
+                              'file, pybullet gives it 1 kg, Isaac Sim leaves PhysX to compute '
+                              'one from its collision shapes', link.location,
                               'add <inertial> with its mass and inertia')
             continue
         problem = ros_problem(body.inertia)
