@@ -1,20 +1,22 @@
-"""Geometry rules: missing geometry, negative and zero sizes, mesh files and formats."""
+"""Geometry rules: missing geometry, negative and zero sizes, mesh files, formats and scale."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+import re
 
+from corpus_models import CorpusModel, MODELS, PACKAGE_PATHS
 import pytest
-
 from rule_cases import (assert_case, assert_catalog_frozen, assert_every_rule_has_a_case,
                         check_family, run_family)
 
 from urdf_tools_ros.core.checks import CheckContext, geometry
 from urdf_tools_ros.core.description.loader import load, load_string
+from urdf_tools_ros.core.description.model import Mesh
 from urdf_tools_ros.core.findings import Finding
 
-CHECKS = (geometry.check_geometry, geometry.check_meshes)
+CHECKS = (geometry.check_geometry, geometry.check_meshes, geometry.check_mesh_scale)
 
 CATALOG = {
     'geometry-size-negative': ('warning', 'urdf_tools_ros'),
@@ -23,10 +25,14 @@ CATALOG = {
     'mesh-file-missing': ('warning', 'urdf_tools_ros'),
     'mesh-extension-unsupported': ('warning', 'urdf_tools_ros'),
     'collision-mesh-dae': ('info', 'urdf_tools_ros'),
+    'mesh-scale-suspect': ('warning', 'urdf_tools_ros'),
 }
 
 #: Files made in the robot's directory, which is also the share directory of package "pkg".
-FILES = ('m.stl', 'M.STL', 'm.ply', 'meshes/part.dae')
+FILES = ('m.stl', 'M.STL', 'm.ply', 'meshes/part.dae', 'part_mm.stl')
+#: part_mm.stl's content: a triangle 100 units across, a 0.1 m part exported in millimetres.
+PART_MM = (b'solid mm\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 100 0 0\n'
+           b'vertex 0 50 0\nendloop\nendfacet\nendsolid mm\n')
 
 
 def link(*elements: str) -> str:
@@ -55,7 +61,8 @@ def run(tmp_path: Path) -> Runner:
     """Load a URDF string as ``robot.urdf`` in a directory holding :data:`FILES`; check it."""
     for name in FILES:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_bytes(b'solid x\nendsolid x\n')
+        (tmp_path / name).write_bytes(PART_MM if name == 'part_mm.stl'
+                                      else b'solid x\nendsolid x\n')
 
     def run_checks(text: str) -> list[Finding]:
         return run_family(CHECKS, text, str(tmp_path / 'robot.urdf'),
@@ -101,6 +108,11 @@ CASES = [
     pytest.param('collision-mesh-dae', link(collision(mesh('meshes/part.dae'))), A, 2,
                  'is COLLADA; MuJoCo refuses the file', link(visual(mesh('meshes/part.dae'))),
                  id='collision-dae'),
+    pytest.param('mesh-scale-suspect',
+                 link(visual(mesh('part_mm.stl')), collision('<box size="0.1 0.05 0.01"/>')),
+                 A, 2, '100 m across, 1000 times',
+                 link(visual(mesh('part_mm.stl', '0.001 0.001 0.001')),
+                      collision('<box size="0.1 0.05 0.01"/>')), id='mesh-in-millimetres'),
 ]
 
 
@@ -161,3 +173,35 @@ def test_an_unknown_shape_is_one_finding_and_breaks_mujoco_only_where_it_reads_i
         (finding,) = [f for f in findings if f.element == 'link:a' and 'geometry' in f.code]
         assert finding.code == 'geometry-unknown', findings
         assert ('mujoco' in (finding.consumers or ())) is mujoco, (kind, shape)
+
+
+def scaled_meshes(text: str, factor: float) -> str:
+    """``text`` with every ``<mesh>`` scaled by ``factor`` (its own scale dropped)."""
+    return re.sub(r'<mesh\s+filename="([^"]+)"(\s+scale="[^"]*")?',
+                  lambda match: f'<mesh filename="{match.group(1)}" scale="{factor} {factor} '
+                                f'{factor}"', text)
+
+
+@pytest.mark.parametrize('model', MODELS, ids=lambda model: model.path.stem)
+def test_real_meshes_in_millimetres_are_found(model: CorpusModel) -> None:
+    """
+    The corpus robots (real meshes) have no finding; with meshes 1000 times too big, every link.
+
+    Except minitaur: its placeholder tensors (1 kg·m² on 0.1 kg links) say its links are
+    metres long, and the largest evidence counts (no false finding from one placeholder).
+    """
+    text = model.path.read_text(encoding='utf-8')
+
+    def flagged(source: str) -> tuple[set[str], set[str]]:
+        description = load_string(source, str(model.path), package_paths=PACKAGE_PATHS)
+        with_mesh = {f'link:{link.name}' for link in description.robot.links
+                     for element in (*link.visuals, *link.collisions)
+                     if isinstance(element.geometry, Mesh) and element.geometry.resolved}
+        found = {finding.element for finding in
+                 geometry.check_mesh_scale(CheckContext(description.robot, str(model.path)))}
+        return with_mesh, found
+
+    with_mesh, found = flagged(text)
+    assert with_mesh and found == set()
+    with_mesh, found = flagged(scaled_meshes(text, 1000))
+    assert found == (set() if model.path.stem == 'minitaur' else with_mesh)

@@ -20,9 +20,16 @@ from collections.abc import Iterator, Sequence
 import math
 import os
 
+import numpy as np
+
 from .registry import check, CheckContext, format_value, rule, RULES
-from ..description.model import Box, Capsule, Collision, Cylinder, Link, Mesh, Sphere, Visual
+from ..description.mesh_extent import mesh_bounds
+from ..description.model import (Box, Capsule, Collision, Cylinder, Geometry, Link, Mesh, Origin,
+                                 Robot, Sphere, Visual)
+from ..errors import TransformError
 from ..findings import Finding, Severity
+from ..kinematics.inertia import principal_moments
+from ..kinematics.transforms import origin_transform
 
 #: Mesh file extensions every common consumer (rviz, Gazebo, MoveIt) reads, lower case.
 MESH_EXTENSIONS = ('.stl', '.dae', '.obj')
@@ -58,6 +65,15 @@ COLLISION_MESH_DAE = rule(
     'refuses the file', consumers=('mujoco',),
     reference='MuJoCo XML reference, asset/mesh/file (STL, OBJ, MSH): "no decoder found for '
               'mesh file"')
+
+MESH_SCALE = rule(
+    'mesh-scale-suspect', Severity.WARNING,
+    'a mesh, as scaled, is over 20 times larger than the whole robot as its joints place it, '
+    "and than its link's shapes and inertia say: a mesh in millimetres read as metres, the "
+    'giant robot in RViz and Gazebo',
+    reference=_GEOMETRY + '/mesh (lengths in m; STL and OBJ carry no unit; COLLADA <unit>)')
+#: How many times larger than every other size of its link a mesh must be to be reported.
+MESH_SCALE_RATIO = 20.0
 
 
 def _elements(link: Link) -> Iterator[tuple[str, Visual | Collision]]:
@@ -223,3 +239,114 @@ def _missing_fix(mesh: Mesh) -> str | None:
     if mesh.resolved is None and mesh.filename.startswith('package:///'):
         return 'write package://<package>/<path>, two slashes'
     return None
+
+
+def _extent(geometry: Geometry | None) -> float:
+    """The largest side of a primitive's bounding box, m (0 for a mesh or nothing)."""
+    if isinstance(geometry, Box):
+        return max(abs(side) for side in geometry.size)
+    if isinstance(geometry, Cylinder):
+        return max(2 * abs(geometry.radius), abs(geometry.length))
+    if isinstance(geometry, Sphere):
+        return 2 * abs(geometry.radius)
+    if isinstance(geometry, Capsule):
+        return max(2 * abs(geometry.radius), abs(geometry.length) + 2 * abs(geometry.radius))
+    return 0.0
+
+
+def _inertia_length(link: Link) -> float:
+    """
+    A length the link's own inertia implies, m: ``sqrt(6 I_max / m)`` (0 without one).
+
+    A solid box of largest side ``a`` has largest moment ``I_max <= m (a² + a²) / 12``, so ``a >=
+    sqrt(6 I_max / m)``: the link is at least that long.
+    """
+    inertial = link.inertial
+    if inertial is None or not inertial.mass > 0 or not math.isfinite(inertial.mass):
+        return 0.0
+    largest = float(max(principal_moments(inertial.inertia)))
+    return math.sqrt(6 * largest / inertial.mass) if largest > 0 else 0.0
+
+
+def _kinematic_extent(robot: Robot) -> float:
+    """
+    Return the robot's size from its joints, m.
+
+    The largest side of the box around every link origin at the zero configuration (0 without
+    joints, or when a joint origin is not finite).
+    """
+    children: dict[str, list[Origin]] = {}
+    child_links: dict[str, list[str]] = {}
+    for joint in robot.joints:
+        children.setdefault(joint.parent, []).append(joint.origin)
+        child_links.setdefault(joint.parent, []).append(joint.child)
+    parents = {joint.child for joint in robot.joints}
+    roots = [link.name for link in robot.links if link.name not in parents]
+    points = []
+    stack = [(root, np.eye(4)) for root in roots]
+    seen: set[str] = set()
+    while stack:
+        name, pose = stack.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        points.append(pose[:3, 3])
+        for origin, child in zip(children.get(name, ()), child_links.get(name, ())):
+            try:
+                stack.append((child, pose @ origin_transform(origin)))
+            except TransformError:
+                return 0.0
+    if len(points) < 2:
+        return 0.0
+    cloud = np.array(points)
+    return float(np.max(cloud.max(axis=0) - cloud.min(axis=0)))
+
+
+@check
+def check_mesh_scale(ctx: CheckContext) -> Iterator[Finding]:
+    """
+    Report a mesh over :data:`MESH_SCALE_RATIO` times larger than every other size of its link.
+
+    The evidence of a link's size, m: the robot's size from its joints
+    (:func:`_kinematic_extent`), the link's primitive
+    shapes and the length its inertia implies (:func:`_inertia_length`); the largest counts,
+    so that one placeholder value cannot make a mesh look too big. A mesh file that is not
+    found or not read (:func:`~urdf_tools_ros.core.description.mesh_extent.mesh_bounds`) is
+    not judged. The classic case is a CAD export in millimetres: 1000 times too large.
+    """
+    span = _kinematic_extent(ctx.robot)
+    read: dict[str, tuple[float, ...] | None] = {}
+    for link in ctx.robot.links:
+        elements = list(_elements(link))
+        evidence = max([span, _inertia_length(link)]
+                       + [_extent(element.geometry) for _, element in elements])
+        if not evidence > 0:
+            continue
+        seen: set[str] = set()
+        for label, element in elements:
+            mesh = element.geometry
+            if not isinstance(mesh, Mesh) or mesh.resolved is None or mesh.filename in seen:
+                continue
+            seen.add(mesh.filename)
+            if mesh.resolved not in read:
+                bounds = mesh_bounds(mesh.resolved)
+                read[mesh.resolved] = None if bounds is None else tuple(
+                    float(side) for side in bounds[1] - bounds[0])
+            sides = read[mesh.resolved]
+            if sides is None:
+                continue
+            extent = max(abs(side * factor) for side, factor in zip(sides, mesh.scale))
+            ratio = extent / evidence
+            if not ratio > MESH_SCALE_RATIO:
+                continue
+            if 300 <= ratio <= 3000:
+                hint = 'likely in millimetres: add scale="0.001 0.001 0.001" to the <mesh>'
+            else:
+                hint = "scale it to the link's size with <mesh scale>"
+            yield ctx.finding(
+                MESH_SCALE, f'link:{link.name}',
+                f'link "{link.name}": {label} mesh "{mesh.filename}" is {extent:.3g} m across, '
+                f"{ratio:.0f} times the robot's size from its joints or its link's shapes or "
+                f'inertia ({evidence:.3g} m); RViz and Gazebo show it that big',
+                element.location or link.location,
+                f'the mesh is {hint} (or export it in metres)')
