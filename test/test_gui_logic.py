@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import itertools
 import math
 from pathlib import Path
+import re
 import socket
 import struct
 
@@ -181,6 +182,21 @@ def test_meshes_load_scaled_with_their_own_colours() -> None:
     assert (outward > 0).all()  # mirrored, and still facing outward
     with pytest.raises(FileNotFoundError):
         load_mesh('/nonexistent/x.stl')
+
+
+def test_a_collada_unit_scales_the_drawn_mesh_as_rviz_does(tmp_path: Path) -> None:
+    # rviz_rendering's mesh loader rescales COLLADA by <asset><unit meter> (getMeshUnitRescale);
+    # trimesh alone does not
+    pytest.importorskip('trimesh')
+    from urdf_tools_ros.gui.meshes import load_mesh
+    source = SAMPLE_ROBOT.parent / 'meshes' / 'bumper.dae'
+    (metres,) = load_mesh(str(source), (2.0, 1.0, 1.0))
+    inches = tmp_path / 'inches.dae'
+    inches.write_text(re.sub(r'<unit[^>]*/>', '<unit name="inch" meter="0.0254"/>',
+                             source.read_text(encoding='utf-8')), encoding='utf-8')
+    assert '0.0254' in inches.read_text(encoding='utf-8')
+    (small,) = load_mesh(str(inches), (2.0, 1.0, 1.0))
+    np.testing.assert_allclose(small.vertices, metres.vertices * 0.0254, rtol=1e-6)
 
 
 def test_corrupt_mesh_is_a_load_error(tmp_path: Path) -> None:

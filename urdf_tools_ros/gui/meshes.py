@@ -69,7 +69,8 @@ def load_mesh(path: str, scale: Vector3 = (1.0, 1.0, 1.0)) -> tuple[MeshPart, ..
     Load a mesh file and scale it per axis (URDF ``<mesh scale>``).
 
     A negative scale factor mirrors the mesh; the faces are then flipped so that they still face
-    outward. Scene files (COLLADA node transforms) are flattened into the file's frame.
+    outward. Scene files (COLLADA node transforms) are flattened into the file's frame; a
+    COLLADA file's ``<unit meter>`` scales it to metres, as rviz does.
 
     :param path: Local path of a ``.stl``, ``.dae`` or ``.obj`` file (or another format trimesh
         reads).
@@ -96,7 +97,12 @@ def load_mesh(path: str, scale: Vector3 = (1.0, 1.0, 1.0)) -> tuple[MeshPart, ..
         meshes = [loaded]
     else:
         meshes = []
-    matrix = np.diag([float(scale[0]), float(scale[1]), float(scale[2]), 1.0])
+    unit = 1.0
+    if path.lower().endswith('.dae'):  # rviz applies COLLADA's <unit meter>; trimesh does not
+        from ..core.description.mesh_extent import collada_unit
+        unit = collada_unit(path)
+    matrix = np.diag([float(scale[0]) * unit, float(scale[1]) * unit, float(scale[2]) * unit,
+                      1.0])
     mirror = float(np.prod(scale)) < 0.0
     parts = []
     for mesh in meshes:

@@ -27,7 +27,7 @@ import re
 
 import numpy as np
 
-__all__ = ['MAX_BYTES', 'mesh_bounds']
+__all__ = ['MAX_BYTES', 'collada_unit', 'mesh_bounds']
 
 #: Largest mesh file read, bytes (a bigger one gives ``None``).
 MAX_BYTES = 200 * 1024 * 1024
@@ -63,6 +63,28 @@ def mesh_bounds(path: str) -> tuple[np.ndarray, np.ndarray] | None:
     if points is None or points.size == 0 or not np.all(np.isfinite(points)):
         return None
     return points.min(axis=0), points.max(axis=0)
+
+
+def collada_unit(path: str) -> float:
+    """
+    Return a COLLADA file's length unit in metres (``<asset><unit meter>``; 1 when absent).
+
+    rviz's mesh loader rescales a COLLADA mesh by it, so the viewer does too (trimesh does not).
+    Reads up to the first ``<unit>`` only (hardened lxml, no entities, no network).
+
+    :return: The unit, m; 1.0 when the file has none, it is not a positive finite number, or the
+        file cannot be read.
+    """
+    from lxml import etree
+    try:
+        for _, element in etree.iterparse(path, events=('end',), tag='{*}unit',
+                                          resolve_entities=False, no_network=True,
+                                          load_dtd=False, huge_tree=True):
+            meter = float(element.get('meter') or 1.0)
+            return meter if math.isfinite(meter) and meter > 0 else 1.0
+    except (OSError, ValueError, etree.XMLSyntaxError):
+        return 1.0
+    return 1.0
 
 
 def _floats(triples: list[tuple[bytes, bytes, bytes]]) -> np.ndarray:
@@ -163,11 +185,9 @@ def _collada_points(data: bytes) -> np.ndarray | None:
                     found.append(xyz[indices])
         return np.concatenate(found) if found else np.empty((0, 3))
 
-    unit = 1.0
-    for element in root.iter():
-        if _local(element.tag) == 'unit' and element.get('meter'):
-            unit = float(element.get('meter') or 1.0)
-            break
+    units = [float(element.get('meter') or 1.0) for element in root.iter()
+             if _local(element.tag) == 'unit']
+    unit = units[0] if units and math.isfinite(units[0]) and units[0] > 0 else 1.0
     points: list[np.ndarray] = []
 
     def visit(node: object, transform: np.ndarray, depth: int) -> None:
