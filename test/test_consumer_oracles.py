@@ -111,12 +111,23 @@ def errors(path: Path, target: str) -> list[Finding] | None:
 
 @pytest.fixture(params=sorted(CASES))
 def case_file(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
-    """The case as a file, beside real meshes (a 0.1 m cube) for the geometry cases' files."""
-    trimesh = pytest.importorskip('trimesh')
+    """
+    The case as a file, beside the geometry cases' mesh files.
+
+    Real meshes (a 0.1 m cube, so that MuJoCo decodes them) where trimesh is installed; else
+    empty STL text, which only the mesh cases' MuJoCo verdicts need more than.
+    """
+    try:
+        import trimesh
+    except ImportError:
+        trimesh = None
     for name in test_checks_geometry.FILES:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        trimesh.creation.box((0.1, 0.1, 0.1)).export(str(tmp_path / name),
-                                                     file_type=Path(name).suffix[1:].lower())
+        if trimesh is None:
+            (tmp_path / name).write_bytes(b'solid x\nendsolid x\n')
+        else:
+            trimesh.creation.box((0.1, 0.1, 0.1)).export(
+                str(tmp_path / name), file_type=Path(name).suffix[1:].lower())
     path = tmp_path / f'{request.param}.urdf'
     path.write_text(CASES[request.param])
     return path
@@ -154,7 +165,7 @@ def test_each_urdfdom_refusal_is_an_error_for_ros(case_file: Path) -> None:
     assert found is None or found, 'urdfdom refuses it but it checks clean under ros'
     assert errors(case_file, 'gazebo') != [], 'gazebo'  # SDFormat reads URDF 1.0 as urdfdom 3
     new = verdicts[1]
-    if new is None or not new.loaded:  # pinocchio reads URDF through urdfdom 6.0
+    if new is not None and not new.loaded:  # pinocchio reads URDF through urdfdom 6.0
         assert errors(case_file, 'pinocchio') != [], 'pinocchio'
 
 
