@@ -190,3 +190,23 @@ def test_implausible_ratio_that_underflows_is_reported_not_raised() -> None:
     findings = run(robot(inertia('1e60', '1e-301 0 0 1e-301 0 1e-301') + box('0.1 0.1 0.2')))
     (finding,) = [f for f in findings if f.code == 'inertia-implausible']
     assert ' is 1/' in finding.message and ' of what ' in finding.message
+
+
+def test_a_capsule_collision_implies_the_solid_capsule_inertia() -> None:
+    # URDF 1.1: a 0.2 m capsule of radius 0.05 and 2 kg. The solid capsule's tensor
+    # (capsule_inertia, checked by integration in test_urdf_versions) is plausible; the same
+    # link with an identity tensor is not, and the fix gives the capsule's numbers.
+    from urdf_tools_ros.core.kinematics.inertia import capsule_inertia
+    solid = capsule_inertia(2.0, 0.05, 0.2)
+    capsule = '<collision><geometry><capsule radius="0.05" length="0.2"/></geometry></collision>'
+    moments = f'{solid.ixx!r} 0 0 {solid.iyy!r} 0 {solid.izz!r}'
+
+    def versioned(text: str) -> str:
+        return text.replace('<robot name="r">', '<robot name="r" version="1.1">')
+
+    assert run(versioned(robot(inertia('2', moments) + capsule))) == []
+    (finding,) = run(versioned(robot(inertia('2', '1 0 0 1 0 1') + capsule)))
+    assert finding.code == 'inertia-implausible'
+    assert finding.fix is not None and 'r=0.05 m × 0.2 m capsule of 2 kg' in finding.fix
+    assert (f'<inertia ixx="{solid.ixx:.6g}" ixy="0" ixz="0" iyy="{solid.iyy:.6g}" iyz="0" '
+            f'izz="{solid.izz:.6g}"/>') in finding.fix

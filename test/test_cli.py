@@ -185,8 +185,14 @@ def test_inertia_box_matches_the_solid_cuboid_formula() -> None:
     (['cylinder', '0.05', '0.3', '--mass', '2'],
      {'ixx': 2 * (3 * 0.05**2 + 0.3**2) / 12, 'izz': 2 * 0.05**2 / 2}),
     (['sphere', '0.1', '--mass', '1'], {'ixx': 0.4 * 0.01, 'izz': 0.4 * 0.01}),
+    # capsule r=0.05, L=0.2, 2 kg: by volume 1.5 kg of cylinder, 0.5 kg of hemispheres; each
+    # hemisphere's centroid 3r/8 from its flat face, moved by the parallel axis theorem
+    (['capsule', '0.05', '0.2', '--mass', '2'],
+     {'ixx': 1.5 * (0.2**2 / 12 + 0.05**2 / 4)
+      + 0.5 * (2 * 0.05**2 / 5 + 0.2**2 / 4 + 3 * 0.2 * 0.05 / 8),
+      'izz': 1.5 * 0.05**2 / 2 + 0.5 * 2 * 0.05**2 / 5}),
 ])
-def test_inertia_cylinder_and_sphere(args: list[str], expected: dict[str, float]) -> None:
+def test_inertia_cylinder_sphere_and_capsule(args: list[str], expected: dict[str, float]) -> None:
     result = cli('inertia', *args)
     element = etree.fromstring(result.stdout.strip().splitlines()[-1])
     for name, value in expected.items():

@@ -8,9 +8,8 @@ import math
 import sys
 
 from ..core.description.loader import RobotDescription
-from ..core.description.model import Box, Cylinder, Geometry, Robot, Sphere
-from ..core.kinematics.inertia import (box_inertia, cylinder_inertia, describe_solid,
-                                       format_inertia_element, sphere_inertia)
+from ..core.description.model import Box, Capsule, Cylinder, Geometry, Robot, Sphere
+from ..core.kinematics.inertia import describe_solid, format_inertia_element, geometry_inertia
 
 AddSource = Callable[[argparse.ArgumentParser], None]
 Loader = Callable[[argparse.Namespace], RobotDescription]
@@ -79,25 +78,28 @@ def cmd_tree(args: argparse.Namespace, loader: Loader) -> int:
 
 # -- inertia ------------------------------------------------------------------------------------
 def geometry_from_args(args: argparse.Namespace) -> Geometry:
-    """The solid named on the command line (``box X Y Z``, ``cylinder R L``, ``sphere R``)."""
+    """
+    Return the solid named on the command line.
+
+    ``box X Y Z``, ``cylinder R L``, ``sphere R`` or ``capsule R L`` (URDF 1.1: a cylinder of
+    length L with hemispheres of radius R at both ends).
+    """
     if args.shape == 'box':
         return Box((args.x, args.y, args.z))
     if args.shape == 'cylinder':
         return Cylinder(args.radius, args.length)
+    if args.shape == 'capsule':
+        return Capsule(args.radius, args.length)
     return Sphere(args.radius)
 
 
 def cmd_inertia(args: argparse.Namespace) -> int:
     """Print the inertia of a solid primitive as an ``<inertia/>`` element."""
     geometry = geometry_from_args(args)  # sizes and mass are finite and > 0 (_positive)
-    if isinstance(geometry, Box):
-        inertia = box_inertia(args.mass, geometry.size)
-    elif isinstance(geometry, Cylinder):
-        inertia = cylinder_inertia(args.mass, geometry.radius, geometry.length)
-    else:
-        inertia = sphere_inertia(args.mass, args.radius)
+    inertia = geometry_inertia(geometry, args.mass)
+    assert inertia is not None  # a primitive always has one
     print(f'<!-- {describe_solid(geometry, args.mass)}, about its centre'
-          f'{", axis z" if isinstance(geometry, Cylinder) else ""} -->')
+          f'{", axis z" if isinstance(geometry, (Cylinder, Capsule)) else ""} -->')
     print(f'<mass value="{args.mass:g}"/>')
     print(format_inertia_element(inertia, args.digits))
     return 0
@@ -122,7 +124,7 @@ def add_commands(sub: 'argparse._SubParsersAction[argparse.ArgumentParser]',
     add_source(tree)
     tree.set_defaults(handler=lambda args: cmd_tree(args, loader))
 
-    inertia = sub.add_parser('inertia', help='inertia of a solid box, cylinder or sphere',
+    inertia = sub.add_parser('inertia', help='inertia of a solid box, cylinder, sphere or capsule',
                              description='Print the inertia tensor of a solid primitive of '
                                          'uniform density as a URDF <inertia/> element.')
     inertia.add_argument('--digits', type=int, default=6, help='significant digits')
@@ -136,7 +138,11 @@ def add_commands(sub: 'argparse._SubParsersAction[argparse.ArgumentParser]',
     cylinder.add_argument('length', type=_positive, help='length along z, m')
     sphere = shapes.add_parser('sphere', help='sphere R --mass M')
     sphere.add_argument('radius', type=_positive, help='radius, m')
-    for shape in (box, cylinder, sphere):
+    capsule = shapes.add_parser('capsule', help='capsule R L --mass M (URDF 1.1; axis z, L '
+                                                'without the caps)')
+    capsule.add_argument('radius', type=_positive, help='radius of the cylinder and caps, m')
+    capsule.add_argument('length', type=_positive, help='length of the cylinder along z, m')
+    for shape in (box, cylinder, sphere, capsule):
         shape.add_argument('--mass', '-m', type=_positive, required=True, help='mass, kg')
         shape.add_argument('--digits', type=int, default=argparse.SUPPRESS,
                            help='significant digits')

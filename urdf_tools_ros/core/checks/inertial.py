@@ -36,12 +36,16 @@ from typing import cast
 import numpy as np
 
 from .registry import check, CheckContext, rule
-from ..description.model import Box, Cylinder, Inertia, Inertial, Link, Origin, Robot, Sphere
+from ..description.model import (Box, Capsule, Cylinder, Inertia, Inertial, Link, Origin, Robot,
+                                 Sphere)
 from ..findings import Finding, Severity
 from ..kinematics.inertia import (combine, describe_inertia, describe_solid, entry_scale,
                                   format_inertia_element, implied_inertia, implied_trace, is_zero,
                                   principal_moments, TRIANGLE_RTOL)
 from ..kinematics.transforms import FloatArray, origin as origin_matrix
+
+#: The solid shapes whose inertia a link's mass implies (:func:`implied_inertia`).
+Primitive = Box | Cylinder | Sphere | Capsule
 
 #: A moving body lighter than this is "near zero", kg.
 MIN_MASS = 1e-6
@@ -286,16 +290,24 @@ def mujoco_refuses(mass: float, inertia: Inertia) -> str | None:
     return None
 
 
-def _primitive_collision(link: Link) -> tuple[Box | Cylinder | Sphere, Origin] | None:
-    """The link's single collision geometry and origin, when it is one box/cylinder/sphere."""
+def _sizes(geometry: Primitive) -> tuple[float, ...]:
+    """The sizes of a primitive, m: a box's sides, a radius, a radius and length."""
+    if isinstance(geometry, Sphere):
+        return (geometry.radius,)
+    if isinstance(geometry, Box):
+        return tuple(geometry.size)
+    return (geometry.radius, geometry.length)
+
+
+def _primitive_collision(link: Link) -> tuple[Primitive, Origin] | None:
+    """The link's single collision geometry and origin, when it is one solid primitive."""
     if len(link.collisions) != 1:
         return None
     collision = link.collisions[0]
     geometry = collision.geometry
-    if not isinstance(geometry, (Box, Cylinder, Sphere)):
+    if not isinstance(geometry, (Box, Cylinder, Sphere, Capsule)):
         return None
-    sizes: tuple[float, ...] = (geometry.radius,) if isinstance(geometry, Sphere) else (
-        geometry.size if isinstance(geometry, Box) else (geometry.radius, geometry.length))
+    sizes = _sizes(geometry)
     if not all(math.isfinite(value) and value > 0 for value in sizes) \
             or not _origin_finite(collision.origin):
         return None  # geometry-size-* and the loader report these
@@ -314,7 +326,7 @@ def _about_com(origin: Origin, inertial: Inertial) -> Origin:
     return Origin(inertial.origin.xyz, origin.rpy)
 
 
-def _implied(ctx: CheckContext, link: Link, geometry: Box | Cylinder | Sphere, origin: Origin,
+def _implied(ctx: CheckContext, link: Link, geometry: Primitive, origin: Origin,
              inertial: Inertial) -> Inertia | None:
     """:func:`implied_inertia` of the link's primitive about its COM, once per link and run."""
     implied = cast('dict[int, Inertia | None]', ctx.cache.setdefault('inertial.implied', {}))
@@ -497,7 +509,7 @@ def _in_safe_range(value: float, zero_allowed: bool = True) -> bool:
     return (zero_allowed and magnitude == 0.0) or _SAFE_RANGE[0] <= magnitude <= _SAFE_RANGE[1]
 
 
-def _surely_plausible(inertial: Inertial, geometry: Box | Cylinder | Sphere,
+def _surely_plausible(inertial: Inertial, geometry: Primitive,
                       origin: Origin) -> bool:
     """
     Whether the declared and implied tensors are within :data:`IMPLAUSIBLE_FACTOR` for sure.
@@ -508,8 +520,7 @@ def _surely_plausible(inertial: Inertial, geometry: Box | Cylinder | Sphere,
     ``False`` means "not decided": compute the principal moments.
     """
     mass = inertial.mass
-    sizes = (geometry.radius,) if isinstance(geometry, Sphere) else (
-        geometry.size if isinstance(geometry, Box) else (geometry.radius, geometry.length))
+    sizes = _sizes(geometry)
     offsets = tuple(inertial.origin.xyz)
     if not _in_safe_range(mass, zero_allowed=False) \
             or not all(_in_safe_range(value) for value in (*sizes, *offsets)):
