@@ -25,6 +25,11 @@ Decisions made on purpose:
   ``(lower + upper) / 2``, and cannot move it).
 * A missing ``velocity``/``effort`` means unbounded; a missing ``k_velocity`` means no
   velocity-dependent effort bound (urdfdom refuses both: checker errors).
+* URDF 1.2's ``acceleration``, ``deceleration`` and ``jerk`` (urdfdom 6.0) are carried as given;
+  absent (or in a file of an earlier version, where the reader drops them) they are unbounded.
+  A value <= 0 bounds nothing either (it would forbid any motion): the checker reports it
+  (``limit-attribute-negative``). The ``delta`` sweep moves by ``delta`` per publish as
+  joint_state_publisher's does, whatever these say.
 """
 
 from __future__ import annotations
@@ -62,6 +67,9 @@ class JointLimits:
     :ivar soft_upper: ``soft_upper_limit`` or ``inf`` when absent.
     :ivar k_position: ``k_position``, 1/s (0 by the spec's default).
     :ivar k_velocity: ``k_velocity``, N·s/m or N·m·s/rad; ``None`` when absent.
+    :ivar acceleration: Largest acceleration, rad/s² or m/s² (URDF 1.2; ``inf`` when not given).
+    :ivar deceleration: Largest deceleration, rad/s² or m/s² (URDF 1.2; ``inf`` when not given).
+    :ivar jerk: Largest jerk, rad/s³ or m/s³ (URDF 1.2; ``inf`` when not given).
     :ivar has_safety_controller: Whether the joint has a ``<safety_controller>``.
     :ivar empty: The range is empty (``lower > upper``, or soft limits that leave nothing of
         it); the joint is pinned at the midpoint (module doc).
@@ -81,6 +89,9 @@ class JointLimits:
     k_velocity: float | None = None
     has_safety_controller: bool = False
     empty: bool = False
+    acceleration: float = _INF
+    deceleration: float = _INF
+    jerk: float = _INF
 
     def contains(self, position: float) -> bool:
         """Whether ``position`` is inside [``lower``, ``upper``]."""
@@ -200,6 +211,11 @@ def effective_limits(joint: Joint, use_smallest_joint_limits: bool = True) -> Jo
         slider_lower = slider_upper = 0.5 * slider_lower + 0.5 * slider_upper
         if not continuous:
             lower = upper = slider_lower
+    motion = [_number(joint, what, value, _INF) for what, value in (
+        ('acceleration', limit.acceleration if limit else None),
+        ('deceleration', limit.deceleration if limit else None),
+        ('jerk', limit.jerk if limit else None))]
+    acceleration, deceleration, jerk = (value if value > 0 else _INF for value in motion)
     return JointLimits(joint.name, continuous, lower, upper, slider_lower, slider_upper,
                        velocity, effort, soft_lower, soft_upper, k_position, k_velocity,
-                       safety is not None, empty)
+                       safety is not None, empty, acceleration, deceleration, jerk)
