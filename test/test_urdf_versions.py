@@ -200,6 +200,69 @@ def test_acceleration_limits_reach_the_joint_state_logic() -> None:
         assert (limits.lower, limits.upper, limits.velocity) == (-1.0, 1.0, 1.0)
 
 
+STRICT = {
+    # case: (link b, joint type, limit), what URDF 1.2 (urdfdom 6.0) does with it
+    'box-zero': ('<visual><geometry><box size="0 1 1"/></geometry></visual>', 'continuous', ''),
+    'invisible-visual': ('<visual><geometry><box size="0 0 0"/></geometry></visual>',
+                         'continuous', ''),
+    'sphere-zero': ('<collision><geometry><sphere radius="0"/></geometry></collision>',
+                    'continuous', ''),
+    'cylinder-negative': ('<collision><geometry><cylinder radius="0.1" length="-1"/></geometry>'
+                          '</collision>', 'continuous', ''),
+    'capsule-zero': ('<collision><geometry><capsule radius="0.1" length="0"/></geometry>'
+                     '</collision>', 'continuous', ''),
+    'effort-negative': ('', 'revolute', '<limit lower="-1" upper="1" effort="-1" velocity="1"/>'),
+    'velocity-negative': ('', 'revolute',
+                          '<limit lower="-1" upper="1" effort="1" velocity="-1"/>'),
+    'lower-above-upper': ('', 'revolute', '<limit lower="1" upper="-1" effort="1" velocity="1"/>'),
+    'bounds-missing': ('', 'prismatic', '<limit effort="1" velocity="1"/>'),
+    'effort-missing': ('', 'revolute', '<limit lower="-1" upper="1" velocity="1"/>'),
+    'velocity-missing': ('', 'revolute', '<limit lower="-1" upper="1" effort="1"/>'),
+    'mesh-scale-zero': ('<visual><geometry><mesh filename="x.stl" scale="0 1 1"/></geometry>'
+                        '</visual>', 'continuous', ''),
+    'zero-range': ('', 'revolute', '<limit lower="1" upper="1" effort="1" velocity="1"/>'),
+}
+#: The cases urdfdom 6.0 refuses or drops an element of, in a file declaring 1.2 (measured).
+BROKEN_IN_1_2 = {'box-zero', 'invisible-visual', 'sphere-zero', 'cylinder-negative',
+                 'capsule-zero', 'effort-negative', 'velocity-negative', 'lower-above-upper',
+                 'bounds-missing'}
+
+
+def strict_case(case: str, version: str) -> str:
+    body, joint_type, limit = STRICT[case]
+    return robot(f'<link name="a"/><link name="b">{body}</link><joint name="j" '
+                 f'type="{joint_type}"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>'
+                 f'{limit}</joint>', version)
+
+
+@pytest.mark.parametrize('case', sorted(STRICT))
+def test_the_1_2_checks_are_urdfdom_6_s(tmp_path: Path, case: str) -> None:
+    """
+    URDF 1.2's stricter sizes and limits are errors exactly where urdfdom 6.0 breaks.
+
+    An error for Rolling (and pinocchio) where urdfdom 6.0 refuses the file or drops an element;
+    effort and velocity become optional.
+    """
+    text = strict_case(case, '1.2')
+    findings = check_description(load_string(text, 'robot.urdf'), 'ros-rolling')
+    errors = {f.code for f in findings if f.severity.value == 'error'}
+    assert bool(errors) is (case in BROKEN_IN_1_2), findings
+    verdict = urdfdom_loads(tmp_path, text, '6')
+    if verdict is not None:
+        loaded, message = verdict
+        assert (not loaded or 'Could not parse' in message) is (case in BROKEN_IN_1_2), message
+    # the same file declaring 1.1: urdfdom 6.0 loads it whole, unless effort/velocity is missing
+    earlier = strict_case(case, '1.1')
+    required = case in ('effort-missing', 'velocity-missing')
+    findings = check_description(load_string(earlier, 'robot.urdf'), 'ros-rolling')
+    errors = {f.code for f in findings if f.severity.value == 'error'}
+    assert bool(errors) is (required or case == 'bounds-missing'), findings  # jsp refuses it
+    verdict = urdfdom_loads(tmp_path, earlier, '6')
+    if verdict is not None:
+        loaded, message = verdict
+        assert (not loaded or 'Could not parse' in message) is required, message
+
+
 def test_the_sample_robot_stays_a_clean_1_0_file() -> None:
     from conftest import SAMPLE_ROBOT
     description = load(SAMPLE_ROBOT)

@@ -126,7 +126,15 @@ def _text(geometry: object) -> str:
 
 @check
 def check_geometry(ctx: CheckContext) -> Iterator[Finding]:
-    """Report visuals and collisions without geometry or with negative or zero sizes."""
+    """
+    Report visuals and collisions without geometry or with negative or zero sizes.
+
+    In a URDF 1.2 file urdfdom 6.0 drops a box, cylinder, sphere or capsule whose sizes are not
+    all > 0 ("... must be positive finite values", then "Could not parse visual element"): there
+    such a size breaks urdfdom, the all-zero "invisible visual" idiom included.
+    """
+    strict = ctx.urdf_version >= (1, 2)
+    dropped = '; urdfdom 6.0 drops the element in a URDF 1.2 file'
     for link in ctx.robot.links:
         for label, element in _elements(link):
             where = element.location or link.location
@@ -143,20 +151,25 @@ def check_geometry(ctx: CheckContext) -> Iterator[Finding]:
             if not all(math.isfinite(value) for _, value in sizes):
                 continue  # the loader reports NaN and inf
             is_mesh = isinstance(geometry, Mesh)
+            urdfdom = ('urdfdom',) if strict and not is_mesh else ()
             if not is_mesh and any(value < 0 for _, value in sizes):
                 yield ctx.finding(SIZE_NEGATIVE, f'link:{link.name}',
                                   f'link "{link.name}": {label} {_text(geometry)}: a size is '
-                                  '< 0', where, 'sizes are lengths in m, > 0',
-                                  consumers=_consumers(RULES[SIZE_NEGATIVE].consumers, element))
+                                  f'< 0{dropped if urdfdom else ""}', where,
+                                  'sizes are lengths in m, > 0',
+                                  consumers=_consumers(RULES[SIZE_NEGATIVE].consumers, element)
+                                  + urdfdom)
                 continue
             zeros = [value == 0 for _, value in sizes]
             placeholder = isinstance(element, Visual) and not is_mesh and all(zeros)
-            if any(zeros) and not placeholder:
+            if any(zeros) and (not placeholder or urdfdom):
                 what = ('a 0 factor flattens the mesh (negative factors mirror it and are '
                         'fine)' if is_mesh else 'a size is 0, the shape is degenerate')
                 yield ctx.finding(SIZE_ZERO, f'link:{link.name}',
-                                  f'link "{link.name}": {label} {_text(geometry)}: {what}',
-                                  where, None if is_mesh else 'give every size > 0, in m')
+                                  f'link "{link.name}": {label} {_text(geometry)}: {what}'
+                                  f'{dropped if urdfdom else ""}',
+                                  where, None if is_mesh else 'give every size > 0, in m',
+                                  consumers=urdfdom or None)
 
 
 def _package(filename: str) -> str | None:

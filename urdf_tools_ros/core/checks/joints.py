@@ -144,20 +144,30 @@ def check_limit(ctx: CheckContext) -> Iterator[Finding]:
                                   'velocity="..."/>, or type="continuous" if it has no bounds')
             continue
         where = limit.location or joint.location
+        # URDF 1.2 (urdfdom 6.0): effort and velocity optional; negative ones and lower > upper
+        # refused (measured with the pin wheel's check_urdf, test_urdf_versions.py)
+        strict = ctx.urdf_version >= (1, 2)
+        optional = ('; urdfdom 6.0 accepts that in a URDF 1.2 file, older ones refuse the file'
+                    if strict else '')
         if limit.effort is None:
-            yield ctx.finding(EFFORT_MISSING, element, f'{_name(joint)}: <limit> has no effort',
-                              where, 'add effort="..." (N·m or N; the spec requires it)')
+            yield ctx.finding(EFFORT_MISSING, element,
+                              f'{_name(joint)}: <limit> has no effort{optional}', where,
+                              'add effort="..." (N·m or N; the spec requires it)',
+                              consumers=() if strict else None)
         if limit.velocity is None:
             yield ctx.finding(VELOCITY_MISSING, element,
-                              f'{_name(joint)}: <limit> has no velocity', where,
-                              'add velocity="..." (rad/s or m/s; the spec requires it)')
+                              f'{_name(joint)}: <limit> has no velocity{optional}', where,
+                              'add velocity="..." (rad/s or m/s; the spec requires it)',
+                              consumers=() if strict else None)
+        refused = '; urdfdom 6.0 refuses it in a URDF 1.2 file' if strict else ''
         if joint.joint_type in BOUNDED_TYPES and _finite(limit.lower, limit.upper):
             if limit.lower > limit.upper:
                 yield ctx.finding(LOWER_ABOVE_UPPER, element,
                                   f'{_name(joint)}: limit lower={format_value(limit.lower)} > '
-                                  f'upper={format_value(limit.upper)}', where,
+                                  f'upper={format_value(limit.upper)}{refused}', where,
                                   f'swap them: lower="{format_value(limit.upper)}" '
-                                  f'upper="{format_value(limit.lower)}"')
+                                  f'upper="{format_value(limit.lower)}"',
+                                  consumers=('urdfdom',) if strict else None)
             elif limit.lower == limit.upper:
                 hint = (' (lower and upper default to 0 when left out)'
                         if limit.lower == 0.0 else '')
@@ -172,8 +182,9 @@ def check_limit(ctx: CheckContext) -> Iterator[Finding]:
                 if value is not None and _finite(value) and value < 0:
                     yield ctx.finding(code, element,
                                       f'{_name(joint)}: limit {attribute}='
-                                      f'{format_value(value)} < 0', where,
-                                      f'{attribute}="{format_value(-value)}" (a magnitude)')
+                                      f'{format_value(value)} < 0{refused}', where,
+                                      f'{attribute}="{format_value(-value)}" (a magnitude)',
+                                      consumers=('pinocchio', 'urdfdom') if strict else None)
 
 
 def unit_axis_text(axis: tuple[float, float, float]) -> str | None:

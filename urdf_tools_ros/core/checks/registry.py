@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 import os
 
 from ..description.model import Robot, SourceLocation
+from ..description.values import urdf_version
 from ..findings import Finding, Severity
 
 
@@ -132,6 +133,14 @@ class CheckContext:
     robot: Robot
     filename: str = '<string>'
     cache: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def urdf_version(self) -> tuple[int, int]:
+        """The file's URDF version ``(major, minor)``; (1, 0) when absent or malformed."""
+        try:
+            return urdf_version(self.robot.version)
+        except ValueError:
+            return (1, 0)  # robot-version-unsupported says so
 
     def finding(self, code: str, element: str, message: str,
                 location: SourceLocation | None = None, fix: str | None = None,

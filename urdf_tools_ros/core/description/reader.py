@@ -484,12 +484,16 @@ class UrdfReader:
             elif tag == 'limit':
                 missing = [bound for bound in ('lower', 'upper') if child.get(bound) is None]
                 if missing and joint_type in ('revolute', 'prismatic'):
+                    strict = self.version >= (1, 2)  # urdfdom 6.0 refuses it from 1.2 on
                     self._report('joint-limit-bound-missing', Severity.WARNING, owner,
                                  f'joint "{name}" ({joint_type}): <limit> has no '
-                                 f'{" and no ".join(missing)}; URDF reads 0, '
-                                 'joint_state_publisher refuses the robot ("lower" limit must '
-                                 'be specified)', child,
-                                 'write both bounds, e.g. lower="-1.57" upper="1.57"')
+                                 f'{" and no ".join(missing)}; '
+                                 + ('urdfdom 6.0 refuses it in a URDF 1.2 file, '
+                                    if strict else 'URDF reads 0, ')
+                                 + 'joint_state_publisher refuses the robot ("lower" limit '
+                                 'must be specified)', child,
+                                 'write both bounds, e.g. lower="-1.57" upper="1.57"',
+                                 ('joint_state_publisher', 'urdfdom') if strict else None)
                 limit = Limit(self._float(child, 'lower', owner, 0.0),
                               self._float(child, 'upper', owner, 0.0),
                               self._number(child, 'effort', owner, None),
