@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-import socket
 import sys
 import time
 
@@ -54,6 +53,7 @@ def host_problem(host: str) -> str | None:
     Resolves the name and binds a socket on it (any port) at once, so that an address this
     machine does not have fails in seconds instead of being printed as served.
     """
+    import socket  # here: every urdf-tools command builds this parser, only view needs it
     try:
         infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
     except socket.gaierror as exc:
