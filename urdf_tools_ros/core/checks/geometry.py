@@ -327,14 +327,11 @@ def check_mesh_scale(ctx: CheckContext) -> Iterator[Finding]:
     found or not read (:func:`~urdf_tools_ros.core.description.mesh_extent.mesh_bounds`) is
     not judged. The classic case is a CAD export in millimetres: 1000 times too large.
     """
-    span = _kinematic_extent(ctx.robot)
+    span: float | None = None  # computed once, and only for a robot with a readable mesh
     read: dict[str, tuple[float, ...] | None] = {}
     for link in ctx.robot.links:
         elements = list(_elements(link))
-        evidence = max([span, _inertia_length(link)]
-                       + [_extent(element.geometry) for _, element in elements])
-        if not evidence > 0:
-            continue
+        evidence: float | None = None
         seen: set[str] = set()
         for label, element in elements:
             mesh = element.geometry
@@ -347,6 +344,13 @@ def check_mesh_scale(ctx: CheckContext) -> Iterator[Finding]:
                     float(side) for side in bounds[1] - bounds[0])
             sides = read[mesh.resolved]
             if sides is None:
+                continue
+            if evidence is None:
+                if span is None:
+                    span = _kinematic_extent(ctx.robot)
+                evidence = max([span, _inertia_length(link)]
+                               + [_extent(other.geometry) for _, other in elements])
+            if not evidence > 0:
                 continue
             extent = max(abs(side * factor) for side, factor in zip(sides, mesh.scale))
             ratio = extent / evidence
