@@ -110,7 +110,7 @@ CASES = [
                  id='collision-dae'),
     pytest.param('mesh-scale-suspect',
                  link(visual(mesh('part_mm.stl')), collision('<box size="0.1 0.05 0.01"/>')),
-                 A, 2, '100 m across, 1000 times',
+                 A, 2, 'mesh is 100 m across, 1000 times',
                  link(visual(mesh('part_mm.stl', '0.001 0.001 0.001')),
                       collision('<box size="0.1 0.05 0.01"/>')), id='mesh-in-millimetres'),
 ]

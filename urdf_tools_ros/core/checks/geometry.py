@@ -362,8 +362,8 @@ def check_mesh_scale(ctx: CheckContext) -> Iterator[Finding]:
                 hint = "scale it to the link's size with <mesh scale>"
             yield ctx.finding(
                 MESH_SCALE, f'link:{link.name}',
-                f'link "{link.name}": {label} mesh "{mesh.filename}" is {extent:.3g} m across, '
-                f"{ratio:.0f} times the robot's size from its joints or its link's shapes or "
-                f'inertia ({evidence:.3g} m); RViz and Gazebo show it that big',
+                f'link "{link.name}": {label} mesh is {extent:.3g} m across, {ratio:.0f} times '
+                f"the robot's size from its joints or its link's shapes or inertia "
+                f'({evidence:.3g} m); RViz and Gazebo show it that big: "{mesh.filename}"',
                 element.location or link.location,
                 f'the mesh is {hint} (or export it in metres)')
