@@ -24,12 +24,11 @@ import numpy as np
 
 from .registry import check, CheckContext, format_value, rule, RULES
 from ..description.mesh_extent import mesh_bounds
-from ..description.model import (Box, Capsule, Collision, Cylinder, Geometry, Link, Mesh, Origin,
+from ..description.model import (Box, Capsule, Collision, Cylinder, Geometry, Link, Mesh,
                                  Robot, Sphere, Visual)
-from ..errors import TransformError
+from ..errors import RobotDescriptionError
 from ..findings import Finding, Severity
 from ..kinematics.inertia import principal_moments
-from ..kinematics.transforms import origin_transform
 
 #: Mesh file extensions every common consumer (rviz, Gazebo, MoveIt) reads, lower case.
 MESH_EXTENSIONS = ('.stl', '.dae', '.obj')
@@ -285,34 +284,18 @@ def _kinematic_extent(robot: Robot) -> float:
     """
     Return the robot's size from its joints, m.
 
-    The largest side of the box around every link origin at the zero configuration (0 without
-    joints, or when a joint origin is not finite).
+    The largest side of the box around every link origin at the zero configuration, posed by
+    :class:`~urdf_tools_ros.core.kinematics.forward.KinematicModel` (0 for a single link, or
+    when the links and joints are not a tree the kinematics accepts: other rules report that).
     """
-    children: dict[str, list[Origin]] = {}
-    child_links: dict[str, list[str]] = {}
-    for joint in robot.joints:
-        children.setdefault(joint.parent, []).append(joint.origin)
-        child_links.setdefault(joint.parent, []).append(joint.child)
-    parents = {joint.child for joint in robot.joints}
-    roots = [link.name for link in robot.links if link.name not in parents]
-    points = []
-    stack = [(root, np.eye(4)) for root in roots]
-    seen: set[str] = set()
-    while stack:
-        name, pose = stack.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        points.append(pose[:3, 3])
-        for origin, child in zip(children.get(name, ()), child_links.get(name, ())):
-            try:
-                stack.append((child, pose @ origin_transform(origin)))
-            except TransformError:
-                return 0.0
-    if len(points) < 2:
+    from ..kinematics.forward import KinematicModel  # only for robots with a readable mesh
+    try:
+        origins = KinematicModel(robot).link_pose_array()[:, :3, 3]
+    except RobotDescriptionError:
         return 0.0
-    cloud = np.array(points)
-    return float(np.max(cloud.max(axis=0) - cloud.min(axis=0)))
+    if len(origins) < 2:
+        return 0.0
+    return float(np.max(origins.max(axis=0) - origins.min(axis=0)))
 
 
 @check
