@@ -260,6 +260,24 @@ def test_view_on_an_address_this_machine_lacks_fails_at_once() -> None:
     assert 'serving' not in done.stdout
 
 
+@pytest.mark.parametrize('command', ['check', 'rules', 'convert', 'graph', 'tree', 'inertia',
+                                     'view'])
+def test_every_subcommand_has_its_help_and_the_list_names_all(
+        command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A run builds the arguments of its own subcommand only; each one's help is complete."""
+    with pytest.raises(SystemExit) as done:
+        run([command, '--help'])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f'usage: urdf-tools {command} [-h]')
+    assert re.search(r'^options:|^optional arguments:', out, re.M)  # Python 3.10+ / older
+    assert len(out.splitlines()) > 5  # its arguments, not an empty stub
+    with pytest.raises(SystemExit):
+        run(['--help'])
+    listing = capsys.readouterr().out
+    assert re.search(rf'^    {command} +\S', listing, re.M)  # listed with its help
+
+
 def test_check_imports_only_what_it_needs() -> None:
     """Start-up is paid by every CI job: no xacro, viewer, cross-check or metadata for a URDF."""
     script = textwrap.dedent("""
@@ -268,7 +286,8 @@ def test_check_imports_only_what_it_needs() -> None:
         with contextlib.redirect_stdout(io.StringIO()):
             code = run(['check', sys.argv[1]])
         heavy = ['xacro', 'urdf_parser_py', 'importlib.metadata', 'viser', 'trimesh',
-                 'urllib.request', 'subprocess', 'defusedxml.expatbuilder', 'socket']
+                 'urllib.request', 'subprocess', 'defusedxml.expatbuilder', 'socket',
+                 'urdf_tools_ros.cli.view', 'urdf_tools_ros.cli.inspect_commands']
         print(code, *[name for name in heavy if name in sys.modules])
     """)
     done = subprocess.run([sys.executable, '-c', script,

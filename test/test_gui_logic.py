@@ -362,10 +362,10 @@ def test_view_command_prints_the_report_then_the_url(
         capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip('viser')
     from urdf_tools_ros.cli import commands
-    from urdf_tools_ros.cli.view import add_view_command
+    from urdf_tools_ros.cli.view import add_view_arguments
     parser = argparse.ArgumentParser(prog='urdf-tools')
     sub = parser.add_subparsers(dest='command', required=True)
-    add_view_command(sub, commands._add_source, commands.load_from_args)
+    add_view_arguments(sub.add_parser('view'), commands._add_source, commands.load_from_args)
     port = free_port()
     args = parser.parse_args(['view', str(SAMPLE_ROBOT), 'prefix:=r1_', '--port', str(port),
                               '--exit-after', '0'])

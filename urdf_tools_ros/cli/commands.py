@@ -347,11 +347,47 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
 
 # -- registration -------------------------------------------------------------------------------
-def add_commands(sub: 'argparse._SubParsersAction[argparse.ArgumentParser]') -> None:
-    """Add every subcommand to the ``urdf-tools`` parser."""
-    check = sub.add_parser('check', help='check URDF/xacro files; exit 0 clean, 1 errors, '
-                                         '2 could not load',
-                           description='Check a robot description against every rule.')
+#: Each subcommand and its one-line help, in the order ``urdf-tools --help`` lists them.
+COMMANDS = {
+    'check': 'check URDF/xacro files; exit 0 clean, 1 errors, 2 could not load',
+    'rules': 'list every rule of the checker, or explain one',
+    'convert': 'write a URDF 1.1/1.2 file as URDF 1.0',
+    'graph': 'Graphviz graph of links and joints',
+    'tree': 'print the link/joint tree (like check_urdf)',
+    'inertia': 'inertia of a solid box, cylinder, sphere or capsule',
+    'view': 'joint sliders and a live 3D view in the browser (no ROS needed)',
+}
+
+
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser],
+                 only: str | None = None) -> None:
+    """
+    Add the subcommands to the ``urdf-tools`` parser.
+
+    :param only: Build the arguments of this subcommand alone (the one on the command line);
+        the others are added with their help only, which ``urdf-tools --help`` lists. Every
+        ``urdf-tools`` run pays for the parser it builds (issue 13: start-up). ``None``: all.
+    """
+    for name, help_text in COMMANDS.items():
+        if only is not None and name != only:
+            sub.add_parser(name, help=help_text)
+            continue
+        parser = sub.add_parser(name, help=help_text)
+        if name == 'tree':
+            from .inspect_commands import add_tree_arguments
+            add_tree_arguments(parser, _add_source, load_from_args)
+        elif name == 'inertia':
+            from .inspect_commands import add_inertia_arguments
+            add_inertia_arguments(parser)
+        elif name == 'view':
+            from .view import add_view_arguments
+            add_view_arguments(parser, _add_source, load_from_args)
+        else:
+            _ARGUMENTS[name](parser)
+
+
+def _check_arguments(check: argparse.ArgumentParser) -> None:
+    check.description = 'Check a robot description against every rule.'
     _add_source(check, several=True)
     check.add_argument('--format', choices=FORMATS, default='text',
                        help='output format: text, json, junit (CI test reports), sarif '
@@ -381,34 +417,35 @@ def add_commands(sub: 'argparse._SubParsersAction[argparse.ArgumentParser]') -> 
                             'refuses (slower)')
     check.set_defaults(handler=cmd_check)
 
-    rules = sub.add_parser('rules', help='list every rule of the checker, or explain one',
-                           description='List the rule catalog (code, severity per target, '
-                                       'consumers, summary), or explain one rule.')
+
+def _rules_arguments(rules: argparse.ArgumentParser) -> None:
+    rules.description = ('List the rule catalog (code, severity per target, consumers, '
+                         'summary), or explain one rule.')
     rules.add_argument('code', nargs='?', help='explain this rule')
     rules.add_argument('--markdown', action='store_true',
                        help='print the catalog as the Markdown table of the README')
     rules.set_defaults(handler=cmd_rules)
 
-    convert = sub.add_parser('convert', help='write a URDF 1.1/1.2 file as URDF 1.0',
-                             description='Write the description as URDF 1.0, which Humble, '
-                                         'Jazzy and Kilted read, with the same kinematics: '
-                                         'quat_xyzw -> rpy, capsule -> cylinder + two spheres, '
-                                         'acceleration/deceleration/jerk dropped (kept in a '
-                                         'comment). What 1.0 cannot express is refused (exit 2).')
+
+def _convert_arguments(convert: argparse.ArgumentParser) -> None:
+    convert.description = ('Write the description as URDF 1.0, which Humble, Jazzy and Kilted '
+                           'read, with the same kinematics: quat_xyzw -> rpy, capsule -> '
+                           'cylinder + two spheres, acceleration/deceleration/jerk dropped '
+                           '(kept in a comment). What 1.0 cannot express is refused (exit 2).')
     _add_source(convert)
     convert.add_argument('--to', choices=['1.0'], default='1.0', help='URDF version to write')
     convert.add_argument('-o', '--output', help='output file (default: standard output)')
     convert.set_defaults(handler=cmd_convert)
 
-    graph = sub.add_parser('graph', help='Graphviz graph of links and joints',
-                           description='Print the link/joint graph as Graphviz dot, or render '
-                                       'it when -o names a .pdf/.svg/.png and dot is installed.')
+
+def _graph_arguments(graph: argparse.ArgumentParser) -> None:
+    graph.description = ('Print the link/joint graph as Graphviz dot, or render it when -o '
+                         'names a .pdf/.svg/.png and dot is installed.')
     _add_source(graph)
     graph.add_argument('-o', '--output', help='output file: .dot (default stdout), .pdf, .svg, '
                                               '.png')
     graph.set_defaults(handler=cmd_graph)
 
-    from . import inspect_commands
-    inspect_commands.add_commands(sub, _add_source, load_from_args)
-    from .view import add_view_command
-    add_view_command(sub, _add_source, load_from_args)
+
+_ARGUMENTS = {'check': _check_arguments, 'rules': _rules_arguments, 'convert': _convert_arguments,
+              'graph': _graph_arguments}

@@ -116,17 +116,18 @@ def _positive(text: str) -> float:
     return value
 
 
-def add_commands(sub: 'argparse._SubParsersAction[argparse.ArgumentParser]',
-                 add_source: AddSource, loader: Loader) -> None:
-    """Add ``tree`` and ``inertia`` to the ``urdf-tools`` parser."""
-    tree = sub.add_parser('tree', help='print the link/joint tree (like check_urdf)',
-                          description='Print the kinematic tree with joint types and mimic.')
+def add_tree_arguments(tree: argparse.ArgumentParser, add_source: AddSource,
+                       loader: Loader) -> None:
+    """The arguments of ``urdf-tools tree`` (its parser made by the caller)."""
+    tree.description = 'Print the kinematic tree with joint types and mimic.'
     add_source(tree)
     tree.set_defaults(handler=lambda args: cmd_tree(args, loader))
 
-    inertia = sub.add_parser('inertia', help='inertia of a solid box, cylinder, sphere or capsule',
-                             description='Print the inertia tensor of a solid primitive of '
-                                         'uniform density as a URDF <inertia/> element.')
+
+def add_inertia_arguments(inertia: argparse.ArgumentParser) -> None:
+    """The arguments of ``urdf-tools inertia`` (its parser made by the caller)."""
+    inertia.description = ('Print the inertia tensor of a solid primitive of uniform density '
+                           'as a URDF <inertia/> element.')
     inertia.add_argument('--digits', type=int, default=6, help='significant digits')
     shapes = inertia.add_subparsers(dest='shape', metavar='SHAPE', required=True)
     # --digits also after the shape (options in any order); SUPPRESS keeps the one given first

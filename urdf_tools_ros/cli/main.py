@@ -30,8 +30,13 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``urdf-tools`` with every subcommand."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """
+    The argument parser of ``urdf-tools``.
+
+    :param command: The subcommand whose arguments to build (the others are listed with their
+        help only: every run pays for what its parser builds); ``None`` builds all of them.
+    """
     from . import commands
     parser = argparse.ArgumentParser(
         prog='urdf-tools',
@@ -39,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument('--version', action=_VersionAction, nargs=0,
                         help="show program's version number and exit")
     sub = parser.add_subparsers(dest='command', metavar='COMMAND', required=True)
-    commands.add_commands(sub)
+    commands.add_commands(sub, only=command)
     return parser
 
 
@@ -49,7 +54,11 @@ def run(argv: Sequence[str] | None = None) -> int:
 
     :return: The process exit code; never raises for bad input (messages go to stderr).
     """
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # The subcommand is the first word that is not an option (urdf-tools' own options take no
+    # value); when there is none, every subcommand is listed and none needs its arguments.
+    command = next((word for word in argv if not word.startswith('-')), '')
+    parser = build_parser(command)
     args = parser.parse_args(argv)
     try:
         return int(args.handler(args))

@@ -115,13 +115,11 @@ def cmd_view(args: argparse.Namespace, loader: Loader) -> int:
     return 0
 
 
-def add_view_command(sub: argparse._SubParsersAction[argparse.ArgumentParser],
-                     add_source: AddSource, loader: Loader) -> None:
-    """Add ``view`` to the ``urdf-tools`` parser."""
-    view = sub.add_parser(
-        'view', help='joint sliders and a live 3D view in the browser (no ROS needed)',
-        description='Check a robot description, then serve joint sliders and a 3D view of it '
-                    'posed by forward kinematics in the browser, until Ctrl-C.')
+def add_view_arguments(view: argparse.ArgumentParser, add_source: AddSource,
+                       loader: Loader) -> None:
+    """The arguments of ``urdf-tools view`` (its parser made by the caller)."""
+    view.description = ('Check a robot description, then serve joint sliders and a 3D view of '
+                        'it posed by forward kinematics in the browser, until Ctrl-C.')
     add_source(view)
     view.add_argument('--host', default='127.0.0.1',
                       help='address to serve on (default 127.0.0.1, this machine only)')
