@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-import json
 import os
 
 from ..core.checks import (broken_consumers, count, counts_text, DEFAULT_TARGET, portability,
@@ -213,6 +212,7 @@ def format_json(filename: str | Sequence[FileReport], findings: Sequence[Finding
     One file: ``{"file", "target", "loaded", "counts", "findings"}``; several:
     ``{"target", "counts", "files": [one such object each]}``.
     """
+    import json  # here, as in format_sarif: the text report (every check run) needs no JSON
     reports = [FileReport(filename, tuple(findings))] if isinstance(filename, str) \
         else list(filename)
     files = [{'file': report.filename, 'target': target, 'loaded': report.loaded,
@@ -297,6 +297,7 @@ def format_sarif(reports: Sequence[FileReport], version: str,
     :param reports: The files checked.
     :param version: The tool's version.
     """
+    import json
     used = sorted({f.code for report in reports for f in report.findings})
     rules = []
     for code in used:

@@ -9,7 +9,6 @@ plugins never take effect). A block without ``reference`` applies to the whole r
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-import difflib
 
 import numpy as np
 
@@ -47,6 +46,7 @@ class NameMatcher:
 
     def closest(self, word: str, cutoff: float = SUGGESTION_CUTOFF) -> str | None:
         """Return the name most similar to ``word`` with a ratio >= ``cutoff``, or ``None``."""
+        import difflib  # here: only a missing reference asks, and every check run imports this
         if not word or not self.names:
             close = difflib.get_close_matches(word, self.names, n=1, cutoff=cutoff)
             return close[0] if close else None

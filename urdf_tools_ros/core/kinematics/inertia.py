@@ -12,12 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
-import numpy.typing as npt
 
 from .transforms import FloatArray, rpy_to_rotation
 from ..description.model import Box, Capsule, Cylinder, Geometry, Inertia, Origin, Sphere
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 #: Relative tolerance of the triangle inequality on principal moments, as a fraction of the
 #: largest moment: covers values rounded to a few significant digits in a file.

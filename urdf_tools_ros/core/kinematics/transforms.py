@@ -15,16 +15,21 @@ transform.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 import numpy as np
-import numpy.typing as npt
 
 from ..errors import TransformError
 
-#: The one float array alias of the package: float64 arrays, shape given in each docstring.
-FloatArray = npt.NDArray[np.float64]
-ArrayLike = npt.ArrayLike
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    #: The one float array alias of the package: float64 arrays, shape given in each docstring.
+    FloatArray = npt.NDArray[np.float64]
+    ArrayLike = npt.ArrayLike
+else:  # annotations are not evaluated (PEP 563), and numpy.typing is 1 ms of every start-up
+    FloatArray = np.ndarray
+    ArrayLike = object
 
 __all__ = [
     'FloatArray', 'axis_rotation', 'axis_translation', 'homogeneous', 'inverse', 'origin',
