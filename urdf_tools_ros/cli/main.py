@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 import sys
+from typing import NoReturn
 
 from .version import version
 from ..core.errors import RobotDescriptionError
@@ -75,14 +76,27 @@ def run(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERNAL
 
 
+def _exit(code: int) -> NoReturn:
+    """
+    End the process with ``code``, its output written.
+
+    What the run leaves (numpy's and the model's objects) is freed with the process: frozen
+    (:func:`gc.freeze`), the collector skips its passes over them at interpreter shut-down,
+    20-40 ms of every run (issue 13: start-up). Files are closed and streams flushed as usual.
+    """
+    import gc
+    gc.freeze()
+    sys.exit(code)
+
+
 def main() -> None:
     """Console entry point of ``urdf-tools``."""
-    sys.exit(run())
+    _exit(run())
 
 
 def check_main() -> None:
     """Console entry point of ``check`` (``ros2 run urdf_tools_ros check FILE``)."""
-    sys.exit(run(['check', *sys.argv[1:]]))
+    _exit(run(['check', *sys.argv[1:]]))
 
 
 if __name__ == '__main__':
