@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+import functools
 import math
 from typing import cast
 
@@ -230,6 +231,7 @@ def _bodies(ctx: CheckContext) -> list[Body] | None:
     return cast('list[Body] | None', ctx.cache['inertial.bodies'])
 
 
+@functools.lru_cache(maxsize=4096)  # each link's and body's tensor is asked by several rules
 def _moments(inertia: Inertia) -> tuple[float, float, float]:
     a, b, c = (float(value) for value in principal_moments(inertia))
     return a, b, c
