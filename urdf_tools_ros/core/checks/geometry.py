@@ -23,7 +23,6 @@ import os
 import numpy as np
 
 from .registry import check, CheckContext, format_value, rule, RULES
-from ..description.mesh_extent import mesh_bounds
 from ..description.model import (Box, Capsule, Collision, Cylinder, Geometry, Link, Mesh,
                                  Robot, Sphere, Visual)
 from ..errors import RobotDescriptionError
@@ -322,6 +321,8 @@ def check_mesh_scale(ctx: CheckContext) -> Iterator[Finding]:
                 continue
             seen.add(mesh.filename)
             if mesh.resolved not in read:
+                # here: a robot whose meshes are not found never needs the mesh readers
+                from ..description.mesh_extent import mesh_bounds
                 bounds = mesh_bounds(mesh.resolved)
                 read[mesh.resolved] = None if bounds is None else tuple(
                     float(side) for side in bounds[1] - bounds[0])
