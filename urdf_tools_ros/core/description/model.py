@@ -13,7 +13,7 @@ those, and the kinematic code refuses them. Every element keeps its :class:`Sour
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Union
 
@@ -28,8 +28,50 @@ SINGLE_DOF_JOINT_TYPES = frozenset({'revolute', 'continuous', 'prismatic'})
 MOVING_JOINT_TYPES = frozenset({'revolute', 'continuous', 'prismatic', 'floating', 'planar'})
 
 
-@dataclass(frozen=True, slots=True)
-class SourceLocation:
+_COMPARED: dict[type, tuple[str, ...]] = {}
+
+
+def _compared(cls: type) -> tuple[str, ...]:
+    """The names of the fields of dataclass ``cls`` that take part in ``==`` and ``hash``."""
+    names = _COMPARED.get(cls)
+    if names is None:
+        names = _COMPARED[cls] = tuple(item.name for item in fields(cls) if item.compare)
+    return names
+
+
+class Value:
+    """
+    Base of the model's classes: equality, hash and repr from the dataclass fields.
+
+    The same as ``@dataclass(frozen=True)`` generates (``==`` between objects of one class over
+    the fields in order, ``compare=False`` ones left out; ``hash`` of those values;
+    ``Class(field=value, ...)``), written once: dataclasses compiles each generated method per
+    class at import, and for the model's 27 classes ``eq``, ``hash`` and ``repr`` were about
+    7 ms of every ``urdf-tools`` start-up (issue 13). Immutability stays the dataclass's
+    (``frozen=True``).
+    """
+
+    __slots__ = ()
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple([getattr(self, name) for name in _compared(type(self))])
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._values() == other._values()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        shown = ', '.join(f'{item.name}={getattr(self, item.name)!r}'
+                          for item in fields(self) if item.repr)  # type: ignore[arg-type]
+        return f'{type(self).__qualname__}({shown})'
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class SourceLocation(Value):
     """
     Where an element stands: the file and its 1-based line.
 
@@ -44,8 +86,8 @@ class SourceLocation:
         return f'{self.filename}:{self.line}' if self.line is not None else self.filename
 
 
-@dataclass(frozen=True, slots=True)
-class Origin:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Origin(Value):
     """
     URDF ``<origin>``: ``xyz`` in m and ``rpy`` in rad (fixed axes x, y, z; REP 103).
 
@@ -60,23 +102,23 @@ class Origin:
     quat_xyzw: tuple[float, float, float, float] | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Box:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Box(Value):
     """URDF ``<box size>``: side lengths along x, y, z of the element frame, m."""
 
     size: Vector3
 
 
-@dataclass(frozen=True, slots=True)
-class Cylinder:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Cylinder(Value):
     """URDF ``<cylinder radius length>``: axis along z of the element frame, centred; m."""
 
     radius: float
     length: float
 
 
-@dataclass(frozen=True, slots=True)
-class Capsule:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Capsule(Value):
     """
     URDF 1.1 ``<capsule radius length>`` (urdfdom 5.1), m.
 
@@ -88,15 +130,15 @@ class Capsule:
     length: float
 
 
-@dataclass(frozen=True, slots=True)
-class Sphere:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Sphere(Value):
     """URDF ``<sphere radius>``: centred on the element frame; m."""
 
     radius: float
 
 
-@dataclass(frozen=True, slots=True)
-class Mesh:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Mesh(Value):
     """
     URDF ``<mesh filename scale>``: a mesh file scaled per axis (default 1, 1, 1).
 
@@ -112,8 +154,8 @@ class Mesh:
 Geometry = Union[Box, Cylinder, Sphere, Mesh, Capsule]
 
 
-@dataclass(frozen=True, slots=True)
-class Material:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Material(Value):
     """
     URDF ``<material>``: a name, an optional ``<color rgba>`` and ``<texture filename>``.
 
@@ -130,8 +172,8 @@ class Material:
     texture_resolved: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Inertia:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Inertia(Value):
     """URDF ``<inertia>``: the symmetric 3×3 rotational inertia about the centre of mass, kg·m²."""
 
     ixx: float = 0.0
@@ -148,8 +190,8 @@ class Inertia:
                 (self.ixz, self.iyz, self.izz))
 
 
-@dataclass(frozen=True, slots=True)
-class Inertial:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Inertial(Value):
     """URDF ``<inertial>``: centre-of-mass frame ``origin``, ``mass`` in kg, inertia there."""
 
     mass: float
@@ -158,8 +200,8 @@ class Inertial:
     location: SourceLocation | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Visual:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Visual(Value):
     """
     URDF ``<visual>``: geometry placed by ``origin`` in the link frame, with a material.
 
@@ -174,8 +216,8 @@ class Visual:
     unknown_shape: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Collision:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Collision(Value):
     """
     URDF ``<collision>``: geometry placed by ``origin`` in the link frame.
 
@@ -189,8 +231,8 @@ class Collision:
     unknown_shape: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Link:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Link(Value):
     """URDF ``<link>``: a rigid body with an optional inertial, visuals and collisions."""
 
     name: str
@@ -200,8 +242,8 @@ class Link:
     location: SourceLocation | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Calibration:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Calibration(Value):
     """URDF ``<calibration>``: joint positions (rad or m) of the rising and falling edges."""
 
     rising: float | None = None
@@ -210,8 +252,8 @@ class Calibration:
     location: SourceLocation | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
-class Dynamics:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Dynamics(Value):
     """URDF ``<dynamics>``: damping (N·s/m or N·m·s/rad) and static friction (N or N·m)."""
 
     damping: float = 0.0
@@ -220,8 +262,8 @@ class Dynamics:
     location: SourceLocation | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
-class Limit:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Limit(Value):
     """
     URDF ``<limit>``: position range (rad or m), maximum effort (N or N·m) and velocity.
 
@@ -242,8 +284,8 @@ class Limit:
     jerk: float | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Mimic:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Mimic(Value):
     """URDF ``<mimic>``: ``position = multiplier * position(joint) + offset``."""
 
     joint: str
@@ -253,8 +295,8 @@ class Mimic:
     location: SourceLocation | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
-class SafetyController:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class SafetyController(Value):
     """
     URDF ``<safety_controller>``: soft position limits and the gains of the safety model.
 
@@ -273,8 +315,8 @@ class SafetyController:
     location: SourceLocation | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
-class Joint:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Joint(Value):
     """
     URDF ``<joint>``: moves ``child`` relative to ``parent``.
 
@@ -309,8 +351,8 @@ class Joint:
         return self.joint_type in SINGLE_DOF_JOINT_TYPES
 
 
-@dataclass(frozen=True, slots=True)
-class XmlData:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class XmlData(Value):
     """
     An XML element kept as data: tag, attributes, text and children, with its location.
 
@@ -331,8 +373,8 @@ class XmlData:
         return default
 
 
-@dataclass(frozen=True, slots=True)
-class TransmissionJoint:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class TransmissionJoint(Value):
     """A ``<joint>`` of a transmission with its hardware interfaces."""
 
     name: str
@@ -342,8 +384,8 @@ class TransmissionJoint:
     location: SourceLocation | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class TransmissionActuator:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class TransmissionActuator(Value):
     """An ``<actuator>`` of a transmission; ``mechanical_reduction`` is dimensionless."""
 
     name: str
@@ -353,8 +395,8 @@ class TransmissionActuator:
     location: SourceLocation | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Transmission:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Transmission(Value):
     """
     A ``<transmission>`` in either form.
 
@@ -370,8 +412,8 @@ class Transmission:
     location: SourceLocation | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Ros2ControlJoint:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Ros2ControlJoint(Value):
     """A ``<joint>`` of a ``<ros2_control>`` block with its command and state interfaces."""
 
     name: str
@@ -380,8 +422,8 @@ class Ros2ControlJoint:
     location: SourceLocation | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Ros2Control:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Ros2Control(Value):
     """A ``<ros2_control name type>`` block: hardware plugin, joints and transmissions."""
 
     name: str
@@ -392,8 +434,8 @@ class Ros2Control:
     location: SourceLocation | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Gazebo:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Gazebo(Value):
     """A ``<gazebo>`` block: optional ``reference`` (a link or joint) and its children as data."""
 
     reference: str | None = None
@@ -401,8 +443,8 @@ class Gazebo:
     location: SourceLocation | None = None
 
 
-@dataclass(frozen=True)
-class Robot:
+@dataclass(frozen=True, eq=False, repr=False)
+class Robot(Value):
     """
     URDF ``<robot>``: the whole description, elements in file order.
 
