@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 import re
 import shutil
@@ -84,6 +85,55 @@ def test_unloadable_exits_2_with_a_message_not_a_traceback(tmp_path: Path, conte
     assert result.returncode == 2
     assert str(path) in result.stderr
     assert 'Traceback' not in result.stderr + result.stdout
+
+
+@pytest.mark.parametrize('sink', ['pipe', 'file'])
+def test_the_console_script_writes_its_whole_output_before_it_ends(
+        sink: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # main() ends the process without interpreter shut-down (issue 13, start-up): the whole
+    # report must still arrive, through a pipe and into a file, with run()'s exit code.
+    path = tmp_path / 'broken.urdf'
+    path.write_text(BROKEN)
+    # Output is block-buffered, as users have it (PYTHONUNBUFFERED would hide a lost buffer).
+    buffered = {name: value for name, value in os.environ.items()
+                if name != 'PYTHONUNBUFFERED'}
+    for args in (['check', str(shared_model('talos_full_v2')), '--format', 'json'],
+                 ['check', str(path)]):
+        code = run(args)
+        expected = capsys.readouterr().out
+        assert len(expected) > 100
+        command = [sys.executable, '-m', 'urdf_tools_ros.cli.main', *args]
+        if sink == 'pipe':
+            result = subprocess.run(command, cwd=REPO, env=buffered, capture_output=True,
+                                    text=True, timeout=300)
+            out = result.stdout
+        else:
+            with open(tmp_path / 'out.txt', 'w', encoding='utf-8') as stream:
+                result = subprocess.run(command, cwd=REPO, env=buffered, stdout=stream,
+                                        stderr=subprocess.PIPE, text=True, timeout=300)
+            out = (tmp_path / 'out.txt').read_text(encoding='utf-8')
+        assert (result.returncode, out) == (code, expected), result.stderr
+
+
+@pytest.mark.parametrize('pending', [
+    'import atexit\natexit.register(lambda: print("pending: callback ran", flush=True))\n',
+    'import threading, time\nthreading.Thread(target=lambda: (time.sleep(0.5), '
+    'print("pending: thread ran", flush=True))).start()\n'],
+    ids=['atexit-callback', 'thread'])
+def test_the_console_script_still_runs_what_is_pending_at_exit(pending: str,
+                                                               tmp_path: Path) -> None:
+    # The quick exit is only taken when nothing waits for shut-down: an atexit callback a
+    # library registered, or a thread still running, still runs; the exit code is kept.
+    path = tmp_path / 'broken.urdf'
+    path.write_text(BROKEN)
+    script = (pending + 'import sys\n'
+              f'sys.argv = ["urdf-tools", "check", {str(path)!r}]\n'
+              'from urdf_tools_ros.cli.main import main\nmain()\n')
+    result = subprocess.run([sys.executable, '-c', script], cwd=REPO, capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 1, result.stderr
+    assert 'joint-limit-velocity-missing' in result.stdout
+    assert result.stdout.rstrip().splitlines()[-1].startswith('pending: ')
 
 
 def test_xacro_error_exits_2_naming_file_and_line(tmp_path: Path) -> None:
