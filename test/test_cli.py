@@ -328,6 +328,18 @@ def test_every_subcommand_has_its_help_and_the_list_names_all(
     assert re.search(rf'^    {command} +\S', listing, re.M)  # listed with its help
 
 
+def test_a_mistyped_subcommand_is_refused_naming_every_subcommand(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # A run builds only the subcommand it names; a word that names none still gets the list.
+    from urdf_tools_ros.cli.commands import COMMANDS
+    with pytest.raises(SystemExit) as done:
+        run(['chek', str(SAMPLE_ROBOT)])
+    assert done.value.code == 2
+    err = capsys.readouterr().err
+    assert "invalid choice: 'chek'" in err
+    assert all(f"'{name}'" in err for name in COMMANDS), err
+
+
 def test_check_imports_only_what_it_needs() -> None:
     """Start-up is paid by every CI job: no xacro, viewer, cross-check or metadata for a URDF."""
     script = textwrap.dedent("""

@@ -364,13 +364,16 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser],
     """
     Add the subcommands to the ``urdf-tools`` parser.
 
-    :param only: Build the arguments of this subcommand alone (the one on the command line);
-        the others are added with their help only, which ``urdf-tools --help`` lists. Every
-        ``urdf-tools`` run pays for the parser it builds (issue 13: start-up). ``None``: all.
+    :param only: Build this subcommand alone (the one on the command line: the parser never
+        dispatches to another). Not a subcommand (a typo, none): all are added, the others
+        with their help only, which ``urdf-tools --help`` and the "invalid choice" error list.
+        Every ``urdf-tools`` run pays for the parser it builds (issue 13: start-up).
+        ``None``: all, with their arguments.
     """
     for name, help_text in COMMANDS.items():
         if only is not None and name != only:
-            sub.add_parser(name, help=help_text)
+            if only not in COMMANDS:
+                sub.add_parser(name, help=help_text)
             continue
         parser = sub.add_parser(name, help=help_text)
         if name == 'tree':
