@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import enum
 
 from .description.model import SourceLocation
+from .value import Value
 
 
 class Severity(str, enum.Enum):
@@ -41,8 +42,8 @@ class Severity(str, enum.Enum):
         return ('error', 'warning', 'info').index(self.value)
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Finding(Value):
     """
     One problem found in a robot description.
 

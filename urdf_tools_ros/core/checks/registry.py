@@ -17,6 +17,7 @@ import os
 from ..description.model import Robot, SourceLocation
 from ..description.values import urdf_version
 from ..findings import Finding, Severity
+from ..value import Value
 
 
 #: The consumers of a URDF the policy speaks of, by key: what each one is.
@@ -56,8 +57,8 @@ TARGETS: dict[str, frozenset[str]] = {
 DEFAULT_TARGET = 'ros'
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Rule(Value):
     """
     One rule of the catalog.
 

@@ -25,6 +25,7 @@ from .loading import UNLOADABLE
 from .registry import rule, RULES
 from ..description.model import SourceLocation
 from ..findings import Finding, Severity
+from ..value import Value
 
 __all__ = ['SUPPRESSION_UNUSED', 'Suppression', 'UnknownCodeError', 'codes_matching',
            'find_suppressions', 'select_findings', 'suppress']
@@ -79,8 +80,8 @@ def select_findings(findings: Iterable[Finding], select: Sequence[str] = (),
             ((kept is None or f.code in kept) and f.code not in dropped)]
 
 
-@dataclass(frozen=True)
-class Suppression:
+@dataclass(frozen=True, eq=False, repr=False)
+class Suppression(Value):
     """
     One ``<!-- urdf-tools: ignore[...] -->`` comment.
 

@@ -37,6 +37,7 @@ from .packages import make_package_locator, PackageLocator, resolve_resource
 from .reader import UrdfReader
 from ..errors import DescriptionLoadError, DescriptionTooLargeError
 from ..findings import Finding, Severity
+from ..value import Value
 
 #: Largest description (file, each xacro include, and the xacro output) read, in bytes.
 MAX_DESCRIPTION_BYTES = 50 * 1024 * 1024
@@ -44,8 +45,8 @@ MAX_DESCRIPTION_BYTES = 50 * 1024 * 1024
 _COMMENT = re.compile(r'<!--.*?-->', re.DOTALL)
 
 
-@dataclass(frozen=True)
-class RobotDescription:
+@dataclass(frozen=True, eq=False, repr=False)
+class RobotDescription(Value):
     """
     A loaded robot description.
 

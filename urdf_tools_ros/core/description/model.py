@@ -13,9 +13,11 @@ those, and the kinematic code refuses them. Every element keeps its :class:`Sour
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Union
+
+from ..value import Value
 
 Vector3 = tuple[float, float, float]
 RGBA = tuple[float, float, float, float]
@@ -26,48 +28,6 @@ JOINT_TYPES = frozenset({'revolute', 'continuous', 'prismatic', 'fixed', 'floati
 SINGLE_DOF_JOINT_TYPES = frozenset({'revolute', 'continuous', 'prismatic'})
 #: Joint types whose child link moves relative to the parent.
 MOVING_JOINT_TYPES = frozenset({'revolute', 'continuous', 'prismatic', 'floating', 'planar'})
-
-
-_COMPARED: dict[type, tuple[str, ...]] = {}
-
-
-def _compared(cls: type) -> tuple[str, ...]:
-    """The names of the fields of dataclass ``cls`` that take part in ``==`` and ``hash``."""
-    names = _COMPARED.get(cls)
-    if names is None:
-        names = _COMPARED[cls] = tuple(item.name for item in fields(cls) if item.compare)
-    return names
-
-
-class Value:
-    """
-    Base of the model's classes: equality, hash and repr from the dataclass fields.
-
-    The same as ``@dataclass(frozen=True)`` generates (``==`` between objects of one class over
-    the fields in order, ``compare=False`` ones left out; ``hash`` of those values;
-    ``Class(field=value, ...)``), written once: dataclasses compiles each generated method per
-    class at import, and for the model's 27 classes ``eq``, ``hash`` and ``repr`` were about
-    7 ms of every ``urdf-tools`` start-up (issue 13). Immutability stays the dataclass's
-    (``frozen=True``).
-    """
-
-    __slots__ = ()
-
-    def _values(self) -> tuple[object, ...]:
-        return tuple([getattr(self, name) for name in _compared(type(self))])
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            return self._values() == other._values()
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        shown = ', '.join(f'{item.name}={getattr(self, item.name)!r}'
-                          for item in fields(self) if item.repr)  # type: ignore[arg-type]
-        return f'{type(self).__qualname__}({shown})'
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)

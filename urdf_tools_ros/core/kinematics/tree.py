@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from ..description.model import Joint, Robot, SourceLocation
 from ..errors import KinematicTreeError, UnknownJointError, UnknownLinkError
 from ..findings import Finding, Severity
+from ..value import Value
 
 __all__ = ['Chain', 'KinematicTree', 'analyze_tree']
 
@@ -122,8 +123,8 @@ def analyze_tree(robot: Robot) -> list[Finding]:
     return problems
 
 
-@dataclass(frozen=True, slots=True)
-class Chain:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Chain(Value):
     """
     The path between two links through their lowest common ancestor ``base``.
 
