@@ -136,6 +136,45 @@ def test_the_console_script_still_runs_what_is_pending_at_exit(pending: str,
     assert result.stdout.rstrip().splitlines()[-1].startswith('pending: ')
 
 
+_THREADS = textwrap.dedent("""
+    import os, sys
+    if sys.argv[2] == 'numpy-first':
+        import numpy  # the control: numpy imported as any script would
+    sys.argv = ['urdf-tools', 'check', sys.argv[1]]
+    import urdf_tools_ros.cli.main as cli
+
+    def report(code):  # instead of ending the process: how many threads it has now
+        print(code, len(os.listdir('/proc/self/task')), flush=True)
+        os._exit(0)
+
+    cli._exit = report
+    cli.main()
+""")
+
+
+@pytest.mark.skipif(not os.path.isdir('/proc/self/task'), reason='counts threads in /proc')
+@pytest.mark.parametrize('chosen', [None, '2'])
+def test_the_console_script_starts_no_blas_worker_threads_unless_asked(chosen: str | None) -> None:
+    # OpenBLAS's workers, started at numpy's import, spin and took the core check runs on
+    # (~10 ms of 0.1 s on 2 cores, issue 13); a user's own OPENBLAS_NUM_THREADS is kept.
+    env = {name: value for name, value in os.environ.items() if name != 'OPENBLAS_NUM_THREADS'}
+    arm = str(REPO / 'urdf' / 'examples' / 'arm.urdf')
+
+    def threads(order: str, extra: dict[str, str]) -> int:
+        done = subprocess.run([sys.executable, '-c', _THREADS, arm, order], cwd=REPO,
+                              env={**env, **extra}, capture_output=True, text=True, timeout=60)
+        code, count = done.stdout.split()[-2:]  # after check's report
+        assert code == '1', done.stdout + done.stderr  # arm.urdf has errors: exit 1
+        return int(count)
+
+    if threads('numpy-first', {}) < 2:
+        pytest.skip("this numpy's BLAS starts no worker threads here (one core, or no OpenBLAS)")
+    if chosen is None:
+        assert threads('cli-first', {}) == 1
+    else:
+        assert threads('cli-first', {'OPENBLAS_NUM_THREADS': chosen}) == int(chosen)
+
+
 def test_xacro_error_exits_2_naming_file_and_line(tmp_path: Path) -> None:
     path = tmp_path / 'bad.urdf.xacro'
     path.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+import os
 import sys
 from typing import NoReturn
 
@@ -47,6 +48,20 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest='command', metavar='COMMAND', required=True)
     commands.add_commands(sub, only=command)
     return parser
+
+
+def single_threaded_blas() -> None:
+    """
+    Ask numpy's BLAS for no worker threads (``OPENBLAS_NUM_THREADS=1``) unless the user chose.
+
+    OpenBLAS starts its worker threads when numpy is imported, and they spin before they sleep:
+    on a 2-core CI machine they competed with ``urdf-tools check`` for the CPU, ~10 ms of its
+    0.1 s (issue 13: start-up). The command line's numpy work is on 3×3 and 4×4 matrices,
+    which BLAS does not split among threads anyway. Takes effect only before numpy's first
+    import; processes the command starts inherit it.
+    """
+    if 'numpy' not in sys.modules:
+        os.environ.setdefault('OPENBLAS_NUM_THREADS', '1')
 
 
 def run(argv: Sequence[str] | None = None) -> int:
@@ -109,11 +124,13 @@ def _exit(code: int) -> NoReturn:
 
 def main() -> None:
     """Console entry point of ``urdf-tools``."""
+    single_threaded_blas()
     _exit(run())
 
 
 def check_main() -> None:
     """Console entry point of ``check`` (``ros2 run urdf_tools_ros check FILE``)."""
+    single_threaded_blas()
     _exit(run(['check', *sys.argv[1:]]))
 
 
