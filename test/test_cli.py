@@ -16,6 +16,7 @@ from lxml import etree
 import pytest
 
 from conftest import REPO, SAMPLE_ROBOT, shared_model
+from urdf_tools_ros.cli.commands import COMMANDS
 from urdf_tools_ros.cli.main import run
 
 BROKEN = """<robot name="broken">
@@ -361,16 +362,17 @@ def test_every_subcommand_has_its_help_and_the_list_names_all(
     assert out.startswith(f'usage: urdf-tools {command} [-h]')
     assert re.search(r'^options:|^optional arguments:', out, re.M)  # Python 3.10+ / older
     assert len(out.splitlines()) > 5  # its arguments, not an empty stub
-    with pytest.raises(SystemExit):
-        run(['--help'])
-    listing = capsys.readouterr().out
-    assert re.search(rf'^    {command} +\S', listing, re.M)  # listed with its help
+    for top in (['--help'], ['-h', command]):  # urdf-tools' own help lists every subcommand
+        with pytest.raises(SystemExit):
+            run(top)
+        listing = capsys.readouterr().out
+        assert all(re.search(rf'^    {name} +\S', listing, re.M)  # listed with its help
+                   for name in COMMANDS), (top, listing)
 
 
 def test_a_mistyped_subcommand_is_refused_naming_every_subcommand(
         capsys: pytest.CaptureFixture[str]) -> None:
     # A run builds only the subcommand it names; a word that names none still gets the list.
-    from urdf_tools_ros.cli.commands import COMMANDS
     with pytest.raises(SystemExit) as done:
         run(['chek', str(SAMPLE_ROBOT)])
     assert done.value.code == 2

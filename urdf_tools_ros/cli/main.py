@@ -72,8 +72,11 @@ def run(argv: Sequence[str] | None = None) -> int:
     """
     argv = sys.argv[1:] if argv is None else list(argv)
     # The subcommand is the first word that is not an option (urdf-tools' own options take no
-    # value); when there is none, every subcommand is listed and none needs its arguments.
+    # value); when there is none, every subcommand is listed and none needs its arguments, and
+    # so when urdf-tools' own help is asked before it (`urdf-tools -h check`).
     command = next((word for word in argv if not word.startswith('-')), '')
+    if command and {'-h', '--help'} & set(argv[:argv.index(command)]):
+        command = ''
     parser = build_parser(command)
     args = parser.parse_args(argv)
     try:
