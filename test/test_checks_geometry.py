@@ -13,7 +13,7 @@ from rule_cases import (assert_case, assert_catalog_frozen, assert_every_rule_ha
 
 from urdf_tools_ros.core.checks import CheckContext, geometry
 from urdf_tools_ros.core.description.loader import load, load_string
-from urdf_tools_ros.core.description.model import Mesh
+from urdf_tools_ros.core.description.model import geometry_sizes, Mesh
 from urdf_tools_ros.core.findings import Finding
 
 CHECKS = (geometry.check_geometry, geometry.check_meshes, geometry.check_mesh_scale)
@@ -205,3 +205,25 @@ def test_real_meshes_in_millimetres_are_found(model: CorpusModel) -> None:
     assert with_mesh and found == set()
     with_mesh, found = flagged(scaled_meshes(text, 1000))
     assert found == (set() if model.path.stem == 'minitaur' else with_mesh)
+
+
+@pytest.mark.parametrize('element, expected', [
+    ('<box size="0.1 -2 nan"/>', [('size', 0.1), ('size', -2.0), ('size', 'nan')]),
+    ('<cylinder radius="0.1" length="0.5"/>', [('radius', 0.1), ('length', 0.5)]),
+    ('<capsule radius="0.1" length="0.5"/>', [('radius', 0.1), ('length', 0.5)]),
+    ('<sphere radius="inf"/>', [('radius', 'inf')]),
+    ('<mesh filename="m.stl" scale="0.001 1 2"/>',
+     [('scale', 0.001), ('scale', 1.0), ('scale', 2.0)]),
+])
+def test_geometry_sizes_are_the_numbers_as_written_named_by_attribute(
+        element: str, expected: list[tuple[str, object]]) -> None:
+    # The one formulation the size rules, the inertia rules and the viewer's skip share.
+    version = ' version="1.1"' if 'capsule' in element else ''
+    robot = load_string(f'<robot name="r"{version}><link name="a"><visual><geometry>{element}'
+                        '</geometry></visual></link></robot>').robot
+    geometry = robot.links[0].visuals[0].geometry
+    assert geometry is not None
+    got = geometry_sizes(geometry)
+    assert [name for name, _ in got] == [name for name, _ in expected]
+    for (_, value), (_, want) in zip(got, expected):
+        assert repr(value) == repr(float(want))  # nan and inf kept, as written

@@ -358,6 +358,34 @@ def test_a_broken_model_is_drawn_at_identity_with_its_errors(tmp_path: Path) -> 
         np.testing.assert_allclose(view.link_pose('c'), np.eye(4), atol=1e-9)
 
 
+NOT_FINITE = """<robot name="not_finite">
+  <link name="a"><visual><geometry><box size="nan 1 1"/></geometry></visual></link>
+  <link name="b"><visual><geometry><mesh filename="part.stl" scale="1 inf 1"/></geometry>
+    </visual></link>
+  <link name="c"><visual><geometry><sphere radius="0.1"/></geometry></visual></link>
+  <joint name="ab" type="fixed"><parent link="a"/><child link="b"/></joint>
+  <joint name="bc" type="fixed"><parent link="b"/><child link="c"/></joint>
+</robot>
+"""
+
+
+def test_non_finite_sizes_are_not_drawn_and_a_non_finite_scale_is_a_placeholder(
+        tmp_path: Path) -> None:
+    # NaN/inf sizes would put NaN into the drawn box and the camera that frames it.
+    pytest.importorskip('viser')
+    from urdf_tools_ros.gui.viewer import RobotViewer
+    (tmp_path / 'part.stl').write_text('solid part\nendsolid part\n')
+    path = tmp_path / 'not_finite.urdf'
+    path.write_text(NOT_FINITE)
+    with RobotViewer(load(path), port=free_port()) as view:
+        assert view.scene is not None
+        assert view.scene.placeholders == [('b', 'part.stl', 'its scale is not finite')]
+        assert view.scene.visual_count == 2  # the sphere and the placeholder; no NaN box
+        bounds = view.scene.drawn_bounds()
+        assert bounds is not None
+        np.testing.assert_allclose(bounds, ([-0.1] * 3, [0.1] * 3))  # the sphere alone
+
+
 def test_view_command_prints_the_report_then_the_url(
         capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip('viser')

@@ -30,8 +30,8 @@ from typing import Any
 import numpy as np
 
 from .meshes import MeshCache, MeshLoadError
-from ..core.description.model import (Box, Capsule, Collision, Cylinder, Geometry, Mesh, RGBA,
-                                      Robot, Sphere, Visual)
+from ..core.description.model import (Box, Capsule, Collision, Cylinder, geometry_sizes, Mesh,
+                                      RGBA, Robot, Sphere, Visual)
 from ..core.description.packages import draw_path, PackageLocator
 from ..core.findings import Finding, Severity
 from ..core.kinematics.transforms import FloatArray, origin_transform, transform_to_quaternion
@@ -85,18 +85,6 @@ def visual_rgba(robot: Robot, visual: Visual) -> RGBA | None:
     if visual.material is None:
         return None
     return robot.material(visual.material).color
-
-
-def _sizes(geometry: Geometry) -> tuple[float, ...]:
-    if isinstance(geometry, Box):
-        return tuple(geometry.size)
-    if isinstance(geometry, Cylinder):
-        return (geometry.radius, geometry.length)
-    if isinstance(geometry, Sphere):
-        return (geometry.radius,)
-    if isinstance(geometry, Capsule):
-        return (geometry.radius, geometry.length)
-    return ()
 
 
 def _capsule_mesh(radius: float, length: float) -> tuple[Any, Any]:
@@ -195,8 +183,10 @@ class RobotScene:
                     collision: bool = False) -> None:
         """Draw one ``<visual>`` (or, hidden until shown, one ``<collision>``) of a link."""
         geometry = visual.geometry
-        if geometry is None or not all(math.isfinite(v) for v in _sizes(geometry)):
-            return  # the checker reports a missing geometry and NaN/inf sizes
+        if geometry is None or not isinstance(geometry, Mesh) and not all(
+                math.isfinite(value) for _, value in geometry_sizes(geometry)):
+            return  # the checker reports a missing geometry and NaN/inf sizes (a mesh's scale
+            # is handled with its file: drawn as a placeholder with the reason)
         try:
             T_link_visual = origin_transform(visual.origin)
         except ValueError:

@@ -23,8 +23,8 @@ import os
 import numpy as np
 
 from .registry import check, CheckContext, format_value, rule, RULES
-from ..description.model import (Box, Capsule, Collision, Cylinder, Geometry, Link, Mesh,
-                                 Robot, Sphere, Visual)
+from ..description.model import (Box, Capsule, Collision, Cylinder, Geometry, geometry_sizes,
+                                 Link, Mesh, Robot, Sphere, Visual)
 from ..errors import RobotDescriptionError
 from ..findings import Finding, Severity
 from ..kinematics.inertia import principal_moments
@@ -96,22 +96,7 @@ def _consumers(rule_consumers: Sequence[str], element: Visual | Collision) -> tu
     return tuple(rule_consumers)
 
 
-def _sizes(geometry: object) -> list[tuple[str, float]]:
-    """The named sizes of a primitive (``[('radius', r), ...]``); a mesh's scale factors."""
-    if isinstance(geometry, Box):
-        return [('size', side) for side in geometry.size]
-    if isinstance(geometry, Cylinder):
-        return [('radius', geometry.radius), ('length', geometry.length)]
-    if isinstance(geometry, Sphere):
-        return [('radius', geometry.radius)]
-    if isinstance(geometry, Capsule):
-        return [('radius', geometry.radius), ('length', geometry.length)]
-    if isinstance(geometry, Mesh):
-        return [('scale', factor) for factor in geometry.scale]
-    return []
-
-
-def _text(geometry: object) -> str:
+def _text(geometry: Geometry) -> str:
     """The geometry as written, e.g. ``box size="0 1 1"`` or ``cylinder radius=0.1 length=0``."""
     if isinstance(geometry, (Box, Mesh)):
         values = geometry.size if isinstance(geometry, Box) else geometry.scale
@@ -119,7 +104,7 @@ def _text(geometry: object) -> str:
         text = ' '.join(map(format_value, values))
         return f'{type(geometry).__name__.lower()} {attribute}="{text}"'
     return f'{type(geometry).__name__.lower()} ' + ' '.join(
-        f'{name}={format_value(value)}' for name, value in _sizes(geometry))
+        f'{name}={format_value(value)}' for name, value in geometry_sizes(geometry))
 
 
 @check
@@ -145,7 +130,7 @@ def check_geometry(ctx: CheckContext) -> Iterator[Finding]:
                                   'add <geometry> with one <box>, <cylinder>, <sphere> or <mesh>',
                                   consumers=_consumers(RULES[GEOMETRY_MISSING].consumers, element))
                 continue
-            sizes = _sizes(geometry)
+            sizes = geometry_sizes(geometry)
             if not all(math.isfinite(value) for _, value in sizes):
                 continue  # the loader reports NaN and inf
             is_mesh = isinstance(geometry, Mesh)

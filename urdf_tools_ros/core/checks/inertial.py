@@ -37,8 +37,8 @@ from typing import cast
 import numpy as np
 
 from .registry import check, CheckContext, rule
-from ..description.model import (Box, Capsule, Cylinder, Inertia, Inertial, Link, Origin, Robot,
-                                 Sphere)
+from ..description.model import (Box, Capsule, Cylinder, geometry_sizes, Inertia, Inertial, Link,
+                                 Origin, Robot, Sphere)
 from ..findings import Finding, Severity
 from ..kinematics.inertia import (combine, describe_inertia, describe_solid, entry_scale,
                                   format_inertia_element, implied_inertia, implied_trace, is_zero,
@@ -293,15 +293,6 @@ def mujoco_refuses(mass: float, inertia: Inertia) -> str | None:
     return None
 
 
-def _sizes(geometry: Primitive) -> tuple[float, ...]:
-    """The sizes of a primitive, m: a box's sides, a radius, a radius and length."""
-    if isinstance(geometry, Sphere):
-        return (geometry.radius,)
-    if isinstance(geometry, Box):
-        return tuple(geometry.size)
-    return (geometry.radius, geometry.length)
-
-
 def _primitive_collision(link: Link) -> tuple[Primitive, Origin] | None:
     """The link's single collision geometry and origin, when it is one solid primitive."""
     if len(link.collisions) != 1:
@@ -310,7 +301,7 @@ def _primitive_collision(link: Link) -> tuple[Primitive, Origin] | None:
     geometry = collision.geometry
     if not isinstance(geometry, (Box, Cylinder, Sphere, Capsule)):
         return None
-    sizes = _sizes(geometry)
+    sizes = [value for _, value in geometry_sizes(geometry)]
     if not all(math.isfinite(value) and value > 0 for value in sizes) \
             or not _origin_finite(collision.origin):
         return None  # geometry-size-* and the loader report these
@@ -523,7 +514,7 @@ def _surely_plausible(inertial: Inertial, geometry: Primitive,
     ``False`` means "not decided": compute the principal moments.
     """
     mass = inertial.mass
-    sizes = _sizes(geometry)
+    sizes = [value for _, value in geometry_sizes(geometry)]
     offsets = tuple(inertial.origin.xyz)
     if not _in_safe_range(mass, zero_allowed=False) \
             or not all(_in_safe_range(value) for value in (*sizes, *offsets)):

@@ -114,6 +114,23 @@ class Mesh(Value):
 Geometry = Union[Box, Cylinder, Sphere, Mesh, Capsule]
 
 
+def geometry_sizes(geometry: Geometry) -> tuple[tuple[str, float], ...]:
+    """
+    The numbers a geometry is written with, each named by its attribute (URDF spec, geometry).
+
+    :return: A box's ``('size', x), ('size', y), ('size', z)``; a cylinder's or capsule's
+        ``('radius', r), ('length', l)``; a sphere's ``('radius', r)`` (all m, as written:
+        NaN, inf and negative values included); a mesh's ``('scale', s)`` per axis (unitless).
+    """
+    if isinstance(geometry, Box):
+        return tuple(('size', side) for side in geometry.size)
+    if isinstance(geometry, (Cylinder, Capsule)):
+        return (('radius', geometry.radius), ('length', geometry.length))
+    if isinstance(geometry, Sphere):
+        return (('radius', geometry.radius),)
+    return tuple(('scale', factor) for factor in geometry.scale)
+
+
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Material(Value):
     """
