@@ -17,7 +17,7 @@ import pytest
 
 from conftest import REPO
 from urdf_tools_ros.core.description import mesh_extent
-from urdf_tools_ros.core.description.mesh_extent import mesh_bounds
+from urdf_tools_ros.core.description.mesh_extent import collada_unit, mesh_bounds
 
 MESHES = sorted(path for folder in (REPO / 'test' / 'corpus', REPO / 'urdf' / 'meshes')
                 for path in folder.rglob('*')
@@ -58,6 +58,21 @@ def test_collada_unit_scales_the_box(tmp_path: Path) -> None:
         scaled = mesh_bounds(str(path))
         assert scaled is not None
         np.testing.assert_allclose(np.array(scaled), np.array(plain) * float(meter), rtol=1e-12)
+
+
+@pytest.mark.parametrize('meter', ['abc', 'nan', '-1', '0'])
+def test_a_collada_unit_that_is_no_length_counts_as_one_metre_everywhere(
+        meter: str, tmp_path: Path) -> None:
+    # The checker's extent and the viewer's scale read the unit one way (1 m unless positive).
+    text = CUBE_DAE.read_text(encoding='utf-8')
+    path = tmp_path / 'bad_unit.dae'
+    path.write_text(re.sub(r'<unit[^>]*/>', f'<unit name="u" meter="{meter}"/>', text),
+                    encoding='utf-8')
+    assert collada_unit(str(path)) == 1.0
+    plain, bounds = mesh_bounds(str(CUBE_DAE)), mesh_bounds(str(path))
+    assert plain is not None and bounds is not None
+    np.testing.assert_allclose(np.array(bounds), np.array(plain) / collada_unit(str(CUBE_DAE)),
+                               rtol=1e-12)
 
 
 COLLADA = """<?xml version="1.0"?>

@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import os
 import re
+from typing import Any
 
 import numpy as np
 
@@ -80,11 +81,19 @@ def collada_unit(path: str) -> float:
         for _, element in etree.iterparse(path, events=('end',), tag='{*}unit',
                                           resolve_entities=False, no_network=True,
                                           load_dtd=False, huge_tree=True):
-            meter = float(element.get('meter') or 1.0)
-            return meter if math.isfinite(meter) and meter > 0 else 1.0
+            return _meter(element)
     except (OSError, ValueError, etree.XMLSyntaxError):
         return 1.0
     return 1.0
+
+
+def _meter(unit: Any) -> float:
+    """The ``meter`` of a COLLADA ``<unit>`` element, m; 1.0 unless a positive finite number."""
+    try:
+        meter = float(unit.get('meter') or 1.0)
+    except ValueError:
+        return 1.0
+    return meter if math.isfinite(meter) and meter > 0 else 1.0
 
 
 def _floats(triples: list[tuple[bytes, bytes, bytes]]) -> np.ndarray:
@@ -185,9 +194,8 @@ def _collada_points(data: bytes) -> np.ndarray | None:
                     found.append(xyz[indices])
         return np.concatenate(found) if found else np.empty((0, 3))
 
-    units = [float(element.get('meter') or 1.0) for element in root.iter()
-             if _local(element.tag) == 'unit']
-    unit = units[0] if units and math.isfinite(units[0]) and units[0] > 0 else 1.0
+    unit = next((_meter(element) for element in root.iter() if _local(element.tag) == 'unit'),
+                1.0)
     points: list[np.ndarray] = []
 
     def visit(node: object, transform: np.ndarray, depth: int) -> None:
