@@ -57,8 +57,10 @@ def main() -> int:
     for _ in range(args.rounds):
         for name, command in commands.items():
             times[name].append(wall(command))
+    no_pyc = ' (PYTHONDONTWRITEBYTECODE is set)' if os.environ.get('PYTHONDONTWRITEBYTECODE') \
+        else ''
     print(f'{os.path.basename(args.file)}, {args.rounds} rounds, alternating; load average '
-          f'{os.getloadavg()[0]:.2f}')
+          f'{os.getloadavg()[0]:.2f}{no_pyc}')
     for name, values in times.items():
         print(f'  {name:40s} median {statistics.median(values):.3f} s  '
               f'(min {min(values):.3f}, max {max(values):.3f})')

@@ -14,11 +14,11 @@ if [ "${1:-}" = "--test" ]; then
   extras=view,test
 fi
 
-if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then
-  echo "error: $python is missing or older than 3.10; install Python >= 3.10" >&2
-  exit 1
-fi
 if [ ! -x "$venv/bin/python" ]; then
+  if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then
+    echo "error: $python is missing or older than 3.10; install Python >= 3.10" >&2
+    exit 1
+  fi
   echo "setup: creating the virtualenv $venv" >&2
   if ! "$python" -m venv "$venv" >>"$log" 2>&1; then
     # Debian/Ubuntu ship venv separately.
@@ -59,4 +59,15 @@ if [ "$have" != "$digest $extras" ] && [ "$have" != "$digest view,test" ]; then
   fi
   echo "$digest $extras" > "$stamp"
   echo "setup: done" >&2
+fi
+
+# Byte-compile the package's sources. An editable install leaves that to the first import, which
+# cannot write the .pyc files where PYTHONDONTWRITEBYTECODE is set (CI images, containers): then
+# every urdf-tools run compiles them again, ~30 ms of `check`'s ~0.1 s (issue 13: start-up).
+# Again whenever a source is newer than the last compilation (an edit, a pull).
+compiled="$venv/.urdf_tools_ros_compiled"
+if [ ! -e "$compiled" ] \
+    || [ -n "$(find "$root/urdf_tools_ros" -name '*.py' -newer "$compiled" -print -quit)" ]; then
+  touch "$compiled"
+  "$venv/bin/python" -m compileall -q "$root/urdf_tools_ros" >>"$log" 2>&1 || true
 fi

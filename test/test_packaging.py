@@ -8,6 +8,7 @@ colcon build installs is ``test_colcon.py``'s.
 from __future__ import annotations
 
 import importlib.util
+import os
 from pathlib import Path
 import shutil
 import subprocess
@@ -90,3 +91,47 @@ def test_view_without_the_extra_says_what_to_install(tmp_path: Path) -> None:
     assert done.returncode == 3, done.stderr
     assert "pip install 'urdf_tools_ros[view]'" in done.stderr
     assert 'Traceback' not in done.stderr
+
+
+def _editable_here() -> bool:
+    """Whether this Python is a venv scripts/setup.sh made with this checkout installed."""
+    if not (Path(sys.prefix) / '.urdf_tools_ros_setup').is_file():
+        return False
+    found = subprocess.run([sys.executable, '-c', 'import urdf_tools_ros; '
+                            'print(urdf_tools_ros.__file__)'], cwd='/', capture_output=True,
+                           text=True, timeout=60).stdout.strip()
+    return bool(found) and Path(found).resolve().is_relative_to(REPO.resolve())
+
+
+@pytest.mark.skipif(not _editable_here(),
+                    reason='about the venv scripts/setup.sh makes (this checkout, editable)')
+def test_set_up_leaves_the_package_byte_compiled_for_every_start() -> None:
+    # Where PYTHONDONTWRITEBYTECODE is set, an editable install never gets .pyc files from its
+    # imports: every urdf-tools run compiled the package again, ~30 ms of check (issue 13).
+    # As on a fresh clone: no .pyc of the package yet (earlier imports may have written some).
+    for cache in (REPO / 'urdf_tools_ros').rglob('__pycache__'):
+        shutil.rmtree(cache)
+    (Path(sys.prefix) / '.urdf_tools_ros_compiled').unlink(missing_ok=True)
+    env = {**os.environ, 'URDF_TOOLS_VENV': sys.prefix, 'PYTHONDONTWRITEBYTECODE': '1'}
+    subprocess.run(['bash', str(REPO / 'scripts' / 'setup.sh')], env=env, check=True,
+                   capture_output=True, timeout=900)
+    script = ('import sys; sys.argv = ["urdf-tools", "check", sys.argv[1]]\n'
+              'from urdf_tools_ros.cli.main import main\nmain()\n')
+    done = subprocess.run([sys.executable, '-v', '-c', script,
+                           str(REPO / 'urdf' / 'examples' / 'arm.urdf')],
+                          env=env, cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stdout  # arm.urdf has errors
+    loaded = [line for line in done.stderr.splitlines()
+              if line.startswith('# code object from') and 'urdf_tools_ros' in line]
+    assert len(loaded) > 20, done.stderr[-2000:]  # the check's modules were imported
+    assert all(line.endswith(".pyc'") for line in loaded), \
+        [line for line in loaded if not line.endswith(".pyc'")]
+    # An edit is compiled on the next set-up (scripts/urdf-tools runs it first).
+    edited = REPO / 'urdf_tools_ros' / 'core' / 'findings.py'
+    os.utime(edited)
+    subprocess.run(['bash', str(REPO / 'scripts' / 'setup.sh')], env=env, check=True,
+                   capture_output=True, timeout=900)
+    again = subprocess.run([sys.executable, '-v', '-c', 'import urdf_tools_ros.core.findings'],
+                           env=env, cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert f"# code object from '{importlib.util.cache_from_source(str(edited))}'" \
+        in again.stderr.splitlines()
