@@ -109,7 +109,6 @@ def _exit(code: int) -> NoReturn:
     """
     import atexit
     import gc
-    import os
     threading = sys.modules.get('threading')
     idle = threading is None or threading.active_count() == 1
     callbacks = getattr(atexit, '_ncallbacks', None)  # CPython's count of atexit callbacks
