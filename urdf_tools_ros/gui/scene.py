@@ -183,10 +183,11 @@ class RobotScene:
                     collision: bool = False) -> None:
         """Draw one ``<visual>`` (or, hidden until shown, one ``<collision>``) of a link."""
         geometry = visual.geometry
-        if geometry is None or not isinstance(geometry, Mesh) and not all(
+        if geometry is None:
+            return  # the checker reports a missing geometry
+        if not isinstance(geometry, Mesh) and not all(
                 math.isfinite(value) for _, value in geometry_sizes(geometry)):
-            return  # the checker reports a missing geometry and NaN/inf sizes (a mesh's scale
-            # is handled with its file: drawn as a placeholder with the reason)
+            return  # and NaN/inf sizes (a mesh's scale is judged with its file, below)
         try:
             T_link_visual = origin_transform(visual.origin)
         except ValueError:
