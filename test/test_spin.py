@@ -5,7 +5,9 @@ Each case runs :func:`~urdf_tools_ros.ros.spin.spin_node` in a process of its ow
 SIGINT, as a terminal's Ctrl-C or ``ros2 launch`` does: while the node is still being made (a
 first load can take seconds), while it spins, and twice (a terminal's Ctrl-C under ``ros2
 launch`` reaches each node from the terminal and from launch). Every time the process ends with
-0, without a traceback, and the node is destroyed when it exists.
+0, without a traceback, and the node is destroyed when it exists. A clean-up that never ends
+(Fast DDS can deadlock deleting its participant, holding the GIL) still ends the process with
+0, its stacks written, and once the clean-up is done SIGTERM ends the process as usual.
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ from ros_helpers import requires_ros
 
 pytestmark = requires_ros
 
-#: argv: seconds the node takes to make; prints "made" once made and "destroyed" at the end.
+#: argv: seconds the node takes to make, then optional words: ``hang`` (destroy_node never
+#: returns and holds the GIL: a C loop), ``linger`` (sleep 60 s after spin_node returned);
+#: prints "made" once made, "destroyed" when destroyed and "returned" at the end.
 _NODE = """
 import sys, time
 from rclpy.node import Node
@@ -37,19 +41,30 @@ class Slow(Node):
 
     def destroy_node(self):
         print('destroyed', flush=True)
+        if 'hang' in sys.argv:
+            sum(range(10 ** 15))  # one C call: no Python code runs until it returns
         super().destroy_node()
 
 spin_node(Slow, [])
 print('returned', flush=True)
+if 'linger' in sys.argv:
+    time.sleep(60)
 """
 
 
-def run(make_seconds: float, signals: int, after: str) -> tuple[int, str]:
-    """Start the node, wait for the line ``after``, send ``signals`` SIGINTs; (code, output)."""
+def run(make_seconds: float, signals: int, after: str, *words: str,
+        then: signal.Signals | None = None) -> tuple[int, str]:
+    """
+    Start the node, wait for the line ``after``, send ``signals`` SIGINTs; (code, output).
+
+    :param words: Passed to the node (``hang``, ``linger``).
+    :param then: A signal sent once the node printed "returned".
+    """
     env = dict(os.environ, ROS_DOMAIN_ID=str(random.SystemRandom().randint(120, 200)),
                ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
-    process = subprocess.Popen([sys.executable, '-c', _NODE, str(make_seconds)], env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen([sys.executable, '-c', _NODE, str(make_seconds), *words],
+                               env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True)
     assert process.stdout is not None
     lines = []
     for line in process.stdout:
@@ -60,6 +75,12 @@ def run(make_seconds: float, signals: int, after: str) -> tuple[int, str]:
     for _ in range(signals):
         process.send_signal(signal.SIGINT)
         time.sleep(0.05)
+    if then is not None:
+        for line in process.stdout:
+            lines.append(line)
+            if line.strip() == 'returned':
+                break
+        process.send_signal(then)
     try:
         rest, _ = process.communicate(timeout=30)
     except subprocess.TimeoutExpired:
@@ -81,3 +102,24 @@ def test_ctrl_c_while_spinning_ends_quietly_and_destroys_the_node(signals: int) 
     code, output = run(make_seconds=0.0, signals=signals, after='made')
     assert code == 0 and 'Traceback' not in output, output
     assert output.split()[-2:] == ['destroyed', 'returned']
+    assert 'Timeout' not in output  # the clean-up watchdog stayed quiet
+
+
+def test_a_clean_up_that_never_ends_still_ends_the_process_with_0_and_says_where() -> None:
+    from urdf_tools_ros.ros.spin import CLEANUP_TIMEOUT
+
+    started = time.monotonic()
+    code, output = run(0.0, 1, 'made', 'hang')
+    took = time.monotonic() - started
+    assert code == 0, output
+    assert 'destroyed' in output.split() and 'returned' not in output.split()
+    # faulthandler's stacks of the stuck call, then _exit(0) from the timer
+    assert f'Timeout (0:00:0{CLEANUP_TIMEOUT:.0f})!' in output and 'destroy_node' in output
+    assert took < CLEANUP_TIMEOUT + 10, took
+
+
+def test_after_the_clean_up_sigterm_ends_the_process() -> None:
+    # rclpy's SIGTERM handler only shuts contexts down; left installed, it swallowed SIGTERM
+    code, output = run(0.0, 1, 'made', 'linger', then=signal.SIGTERM)
+    assert code == -signal.SIGTERM, output
+    assert output.split()[-2:] == ['destroyed', 'returned'] and 'Timeout' not in output
