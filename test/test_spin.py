@@ -105,6 +105,38 @@ def test_ctrl_c_while_spinning_ends_quietly_and_destroys_the_node(signals: int) 
     assert 'Timeout' not in output  # the clean-up watchdog stayed quiet
 
 
+#: The robot description executable's entry point, after printing "entry" (from there on a
+#: Ctrl-C lands while its modules load: rclpy, numpy, the message types).
+_ENTRY = """
+from urdf_tools_ros.nodes import entry
+print('entry', flush=True)
+entry.robot_description()
+"""
+
+
+@pytest.mark.parametrize('signals', [1, 2])
+def test_ctrl_c_while_the_node_executable_loads_its_modules_ends_quietly(signals: int) -> None:
+    env = dict(os.environ, ROS_DOMAIN_ID=str(random.SystemRandom().randint(120, 200)),
+               ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
+    process = subprocess.Popen([sys.executable, '-c', _ENTRY], env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+    assert process.stdout is not None
+    first = process.stdout.readline()
+    time.sleep(0.05)
+    for _ in range(signals):
+        process.send_signal(signal.SIGINT)
+        time.sleep(0.02)
+    try:
+        rest, _ = process.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        rest, _ = process.communicate()
+        pytest.fail('did not end within 30 s of SIGINT:\n' + first + rest)
+    assert first.strip() == 'entry'
+    assert process.returncode == 0 and 'Traceback' not in rest, rest
+    assert 'robot_description' not in rest  # stopped before the node logged anything
+
+
 def test_a_clean_up_that_never_ends_still_ends_the_process_with_0_and_says_where() -> None:
     from urdf_tools_ros.ros.spin import CLEANUP_TIMEOUT
 

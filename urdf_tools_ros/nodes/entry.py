@@ -8,6 +8,7 @@ also installs with pip) the executable says what is missing instead of printing 
 from __future__ import annotations
 
 import importlib
+import signal
 import sys
 from types import ModuleType
 
@@ -17,8 +18,22 @@ ROS_MODULES = frozenset({'rclpy', 'rcl_interfaces', 'std_msgs', 'sensor_msgs', '
                          'ament_index_python'})
 
 
+def _stop_before_start(_signum: int, _frame: object) -> None:
+    """A Ctrl-C while the node's modules load: nothing to clean up yet; exit 0 quietly."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the second SIGINT under ros2 launch
+    sys.exit(0)
+
+
 def _node_module(name: str) -> ModuleType:
-    """Import ``urdf_tools_ros.nodes.<name>``; exit 2 with a message when ROS 2 is missing."""
+    """
+    Import ``urdf_tools_ros.nodes.<name>``; exit 2 with a message when ROS 2 is missing.
+
+    A Ctrl-C during the import (rclpy, numpy and the message types take a second or more, so a
+    Ctrl-C right after ``ros2 launch`` lands here) ends the process with 0 and no traceback,
+    as one during the node's life does (:func:`~urdf_tools_ros.ros.spin.spin_node` takes over
+    SIGINT from there).
+    """
+    signal.signal(signal.SIGINT, _stop_before_start)
     try:
         return importlib.import_module(f'urdf_tools_ros.nodes.{name}')
     except ImportError as exc:
