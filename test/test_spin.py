@@ -146,7 +146,7 @@ def test_a_clean_up_that_never_ends_still_ends_the_process_with_0_and_says_where
     assert code == 0, output
     assert 'destroyed' in output.split() and 'returned' not in output.split()
     # faulthandler's stacks of the stuck call, then _exit(0) from the timer
-    assert f'Timeout (0:00:0{CLEANUP_TIMEOUT:.0f})!' in output and 'destroy_node' in output
+    assert 'Timeout (0:00:' in output and 'destroy_node' in output
     assert took < CLEANUP_TIMEOUT + 10, took
 
 
