@@ -31,7 +31,10 @@ def spin_node(make_node: Callable[[], Node], args: list[str] | None = None) -> N
     raises KeyboardInterrupt (our Python handler, which rclpy's own handler calls after it shut
     the context down), later ones do nothing, so a second cannot interrupt the clean-up (a
     traceback, and an abort of a node whose threads were still joined); after the clean-up
-    SIGINT is ignored, so a late Ctrl-C cannot kill the process on its way out.
+    SIGINT is ignored, so a late Ctrl-C cannot kill the process on its way out, and rclpy's
+    signal handlers are uninstalled, so SIGTERM ends it. The clean-up may take
+    :data:`CLEANUP_TIMEOUT` seconds, after which the process ends with 0 anyway
+    (:func:`exit_after`: a DDS participant deletion that never returns).
 
     :param make_node: Builds the node (after ``rclpy.init``).
     :param args: Command-line arguments for rclpy (``--ros-args ...``); ``None``: ``sys.argv``.
