@@ -152,10 +152,10 @@ class _ExitTimer:
         if not sys.platform.startswith('linux'):
             return None
         try:
-            libc = ctypes.CDLL(None)
-            if not hasattr(libc, 'timer_create'):  # glibc < 2.34: in librt
-                libc = ctypes.CDLL(ctypes.util.find_library('rt') or 'librt.so.1')
-            exit_function = ctypes.cast(ctypes.CDLL(None)._exit, ctypes.c_void_p).value
+            process = ctypes.CDLL(None)  # libc and everything else loaded
+            libc = process if hasattr(process, 'timer_create') else \
+                ctypes.CDLL(ctypes.util.find_library('rt') or 'librt.so.1')  # glibc < 2.34
+            exit_function = ctypes.cast(process._exit, ctypes.c_void_p).value
             event = _Sigevent(sigev_value=None, sigev_signo=0, sigev_notify=_SIGEV_THREAD,
                               sigev_notify_function=exit_function)
             timer = ctypes.c_void_p()
