@@ -105,11 +105,21 @@ def test_ctrl_c_while_spinning_ends_quietly_and_destroys_the_node(signals: int) 
     assert 'Timeout' not in output  # the clean-up watchdog stayed quiet
 
 
-#: The robot description executable's entry point, after printing "entry" (from there on a
-#: Ctrl-C lands while its modules load: rclpy, numpy, the message types).
+#: The robot description executable's entry point; prints "entry" when the node's module starts
+#: importing rclpy (the entry point's handler is in place by then, and a Ctrl-C from there on
+#: lands while rclpy, numpy and the message types load).
 _ENTRY = """
+import sys
 from urdf_tools_ros.nodes import entry
-print('entry', flush=True)
+
+class Announce:
+    def find_spec(self, name, path=None, target=None):
+        if name == 'rclpy':
+            sys.meta_path.remove(self)
+            print('entry', flush=True)
+        return None
+
+sys.meta_path.insert(0, Announce())
 entry.robot_description()
 """
 
@@ -122,7 +132,6 @@ def test_ctrl_c_while_the_node_executable_loads_its_modules_ends_quietly(signals
                                stderr=subprocess.STDOUT, text=True)
     assert process.stdout is not None
     first = process.stdout.readline()
-    time.sleep(0.05)
     for _ in range(signals):
         process.send_signal(signal.SIGINT)
         time.sleep(0.02)
