@@ -57,7 +57,7 @@ setup(
     extras_require={
         'view': VIEW,
         # pytest 7.4.4: Ubuntu Noble's (ROS 2 Jazzy), the one launch_testing 3.4.3's plugin
-        # works with (scripts/setup-ros-src.sh installs it); pytest 8 refuses that plugin.
+        # works with; pytest 8 refuses that plugin. The suite also runs on 6.2.5 and 9.
         'test': ['pytest==7.4.4', 'pytest-rerunfailures<15', 'hypothesis', 'mypy', 'flake8',
                  'flake8-import-order', 'flake8-quotes', 'flake8-docstrings', 'lxml-stubs', 'pin',
                  'playwright', 'colcon-common-extensions', 'pyyaml', 'mujoco', 'jsonschema',

@@ -14,13 +14,12 @@ Prints, per package and in total: files, clean (loaded, 0 errors), with errors, 
 ``KinematicModel`` refusing a file that checked with 0 errors); each consumer's loads and
 refusals; the finding codes by severity (findings and files); the *false errors*: errors none
 of whose named consumers of the target breaks on the file, asked live
-(``test/consumer_breaks.py``: urdfdom refuses or drops an element, urdf_parser_py, pinocchio or
-MuJoCo refuse, Gazebo refuses or drops a link, upstream joint_state_publisher exits or
-publishes other positions, this package's kinematics refuses); the errors on files urdfdom 3
-and 6 and pinocchio load with the same FK (to 1e-6), by the consumer that confirms them; the
-*missed refusals* (urdfdom refuses, 0 errors here: must be 0), and the files another consumer
-of the target refuses with 0 errors here; every warning code on more than half of the files;
-the elapsed time. Not a test: nothing is asserted.
+(``test/consumer_breaks.py``: urdfdom refuses or drops an element, urdf_parser_py, pinocchio
+or MuJoCo refuse, Gazebo refuses or drops a link, this package's kinematics refuses); the
+errors on files urdfdom 3 and 6 and pinocchio load with the same FK (to 1e-6), by the consumer
+that confirms them; the *missed refusals* (urdfdom refuses, 0 errors here: must be 0), and
+the files another consumer of the target refuses with 0 errors here; every warning code on more
+than half of the files; the elapsed time. Not a test: nothing is asserted.
 
 Run: ``.venv/bin/python bench/corpus_sweep.py [--target ros] [--limit N] [--jobs 2]
 [--json OUT] [--package example-robot-data|pybullet_data ...]``

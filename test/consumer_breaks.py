@@ -10,12 +10,11 @@ sweep (``bench/corpus_sweep.py``) ask to confirm an error that names a consumer:
 * ``pinocchio``: it refuses the file, with its mimic support on or off;
 * ``gazebo``: SDFormat refuses the file or does not model a link it should
   (:func:`oracles.gazebo_dropped_links`);
-* ``joint_state_publisher``: upstream 2.4 exits on it, or its first ``/joint_states`` differs
-  from the positions the file says (this package's joint-state table, which reads the first of
-  a repeated element as urdfdom does);
 * ``urdf_tools_ros``: this package's ``KinematicModel`` or joint-state table refuses it.
 
-``kdl`` and ``ros2_control`` cannot be asked here. Plain module, like ``oracles``.
+``kdl``, ``ros2_control`` and ``joint_state_publisher`` cannot be asked here (upstream
+joint_state_publisher is on no registry; its source may not be kept here). Plain module, like
+``oracles``.
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from jsp_oracle import joint_state_publisher, joint_states
 import oracles
 
 from urdf_tools_ros.core.description.loader import load
@@ -31,7 +29,7 @@ from urdf_tools_ros.core.errors import RobotDescriptionError
 from urdf_tools_ros.core.joint_state.table import JointStateTable
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
 
-__all__ = ['ASK', 'breaks', 'gazebo_breaks', 'jsp_breaks', 'urdfdom_breaks']
+__all__ = ['ASK', 'breaks', 'gazebo_breaks', 'urdfdom_breaks']
 
 
 def kinematics_refuses(path: Path) -> bool:
@@ -79,20 +77,6 @@ def gazebo_breaks(path: Path) -> bool | None:
     return refused(oracles.gazebo(path))
 
 
-def jsp_breaks(path: Path) -> bool | None:
-    """Whether joint_state_publisher exits, or starts the joints elsewhere than the file says."""
-    verdict = joint_state_publisher(path)
-    if verdict is None or not verdict.loaded:
-        return None if verdict is None else True
-    published = joint_states(path)
-    if published is None:
-        return None
-    expected = JointStateTable(load(path).robot).sample()
-    said = dict(zip(expected.name, expected.position))
-    return published.keys() != said.keys() or any(
-        abs(published[name] - said[name]) > 1e-9 for name in said)
-
-
 #: How to ask each consumer whether it breaks on a file (``None``: it cannot be asked here).
 ASK: dict[str, Callable[[Path], bool | None]] = {
     'urdfdom': urdfdom_breaks,
@@ -102,7 +86,6 @@ ASK: dict[str, Callable[[Path], bool | None]] = {
     'pinocchio': pinocchio_refuses,
     'mujoco': lambda path: refused(oracles.mujoco(path)),
     'gazebo': gazebo_breaks,
-    'joint_state_publisher': jsp_breaks,
     'urdf_tools_ros': kinematics_refuses,
 }
 

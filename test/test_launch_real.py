@@ -7,8 +7,8 @@ launch file that includes ``description.launch.py`` or ``display.launch.py`` run
 process reads the nodes' parameters and topics. Covers what only a real launch shows: a
 bringup's global ``SetParameter(use_sim_time)`` must neither be lost nor override the launch
 arguments, and a terminal's Ctrl-C (SIGINT to the whole process group, so each node gets it
-twice) ends every node cleanly. Skipped where launch_ros or colcon is not installed
-(``scripts/setup-ros-src.sh`` installs launch from ``../shared/ros-src``).
+twice) ends every node cleanly. Each test skips, with the reason, where launch, launch_ros,
+tf2_ros or colcon cannot be imported (a sourced ROS 2 install has them; PyPI does not).
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ import pytest
 
 from conftest import missing
 
-LAUNCH_MISSING = missing('rclpy', 'launch', 'launch_ros.actions', 'colcon_core')
-pytestmark = [pytest.mark.slow, pytest.mark.ros,
+LAUNCH_MISSING = missing('rclpy', 'launch.actions', 'launch_ros.actions', 'colcon_core')
+pytestmark = [pytest.mark.slow, pytest.mark.ros_install,
               pytest.mark.skipif(LAUNCH_MISSING is not None, reason=str(LAUNCH_MISSING))]
 
 #: Runs a launch file as ``ros2 launch`` does (non-interactive LaunchService, SIGINT handled).

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
+
+import pytest
+from ros_helpers import ROS_MISSING
 
 from conftest import REPO
 
@@ -50,3 +54,35 @@ def test_node_executables_without_ros_exit_2_with_a_message() -> None:
     # rclpy, or whichever ROS module the node imports first where there is no ROS at all.
     assert re.search(r'needs ROS 2 \((rclpy|rcl_interfaces) is not importable\)', result.stderr)
     assert 'Traceback' not in result.stderr
+
+
+#: What only a ROS 2 install gives (on no registry): the nodes must start without it.
+ROS_INSTALL_ONLY = ('tf2_ros', 'tf2_py', 'launch', 'launch_ros', 'launch_testing', 'launch_pytest',
+                    'ros2cli')
+
+
+@pytest.mark.ros
+@pytest.mark.skipif(ROS_MISSING is not None, reason=str(ROS_MISSING))
+def test_the_nodes_start_on_rclpy_and_the_message_packages_alone() -> None:
+    """ROS 2 from PyPI (issue 22): every node module imports and its node starts without them."""
+    code = ('import json, sys\n'
+            f'for name in {ROS_INSTALL_ONLY!r}:\n'
+            '    sys.modules[name] = None  # import raises ImportError\n'
+            'import rclpy\n'
+            'from urdf_tools_ros.nodes import joint_state_publisher, robot_description, '
+            'robot_state_publisher, tf_broadcaster\n'
+            'rclpy.init()\n'
+            'nodes = [tf_broadcaster.TfBroadcasterNode(), '
+            'joint_state_publisher.JointStatePublisherNode(), '
+            'robot_description.RobotDescriptionNode()]\n'
+            'print(json.dumps([node.get_name() for node in nodes]))\n'
+            'for node in nodes:\n'
+            '    node.destroy_node()\n'
+            'rclpy.try_shutdown()\n')
+    env = dict(os.environ, ROS_DOMAIN_ID='231', ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
+    result = subprocess.run([sys.executable, '-c', code], cwd=REPO, capture_output=True,
+                            text=True, timeout=120, env=env)
+    assert result.returncode == 0, result.stderr
+    names = json.loads(result.stdout.strip().splitlines()[-1])
+    assert names == ['tf_broadcaster', 'joint_state_publisher', 'robot_description_publisher']
+    assert 'tf2_msgs/TFMessage publisher (tf2_ros is not importable' in result.stderr

@@ -265,37 +265,43 @@ def close_to(viewer: Any, link: str, expected: np.ndarray) -> bool:
     return bool(np.allclose(viewer.link_pose(link), expected, atol=1e-6))
 
 
-def test_gui_view_follows_tf_and_falls_back_to_the_table(ros: RosGraph) -> None:
+def test_gui_view_is_the_forward_kinematics_of_what_it_publishes(ros: RosGraph) -> None:
+    """The page poses the robot from the table (as urdf-tools view), not from /tf (issue 22)."""
     pytest.importorskip('viser')
-    node, description, states = start(ros, gui=True, gui_port=free_port(),
-                                      **{'zeros.shoulder': 0.5})
+    node, _, states = start(ros, gui=True, gui_port=free_port(), source_list=['source'],
+                            **{'zeros.shoulder': 0.5})
     assert wait_for(lambda: node.viewer is not None)
     viewer = node.viewer
     model = viewer.kinematics
     table_fk = model.link_poses({'shoulder': 0.5})
-    # no TF broadcaster: the view shows the table's state
     assert wait_for(lambda: close_to(viewer, 'arm', table_fk['arm']))
     assert close_to(viewer, 'tool', table_fk['tool'])
+    # a transform on /tf that disagrees with the table does not move the page
     tf = ros.publisher(TFMessage, '/tf', qos.TF)
-    tf_static = ros.publisher(TFMessage, '/tf_static', qos.TF_STATIC)
-    T_base_arm = origin((0.0, 0.0, 0.2), (0.0, -1.0, 0.0))  # not the table's shoulder=0.5
-    T_world_base = origin((0.0, 0.0, 0.3))  # not the URDF's 0.1
-    expected_arm = T_world_base @ T_base_arm
-    tf_static.publish(tf_message('world', 'base', T_world_base))
-    assert wait_for(lambda: (tf.publish(tf_message('base', 'arm', T_base_arm)),
-                             close_to(viewer, 'arm', expected_arm))[1])
-    # the fixed tool follows the TF pose of the arm; the unbroadcast wheel stays on the table
-    assert close_to(viewer, 'tool', expected_arm @ model.fixed_joint_transforms()['tool_joint'])
-    assert close_to(viewer, 'wheel',
-                    T_world_base @ model.joint_transforms({})['wheel_joint'])
-    # a NaN transform is dropped: the view keeps the last good one
-    bad = tf_message('base', 'arm', T_base_arm)
-    bad.transforms[0].transform.translation.x = math.nan
-    tf.publish(bad)
-    settle(0.2)
-    assert close_to(viewer, 'arm', expected_arm)
-    # a new description forgets /tf (the arm is back on the table) but keeps /tf_static
-    description.publish(String(data=MIMIC_URDF))
-    T_base_arm_table = np.linalg.inv(table_fk['base']) @ table_fk['arm']
-    assert wait_for(lambda: close_to(viewer, 'arm', T_world_base @ T_base_arm_table))
-    assert states.messages
+    for _ in range(5):
+        tf.publish(tf_message('base', 'arm', origin((0.0, 0.0, 0.2), (0.0, -1.0, 0.0))))
+        settle(0.05)
+    assert close_to(viewer, 'arm', table_fk['arm'])
+    # a source_list value moves the published state and the page together
+    source = ros.publisher(JointState, 'source', qos.JOINT_STATES_PUBLISHER)
+    moved = model.link_poses({'shoulder': -0.7, 'finger_left_joint': 0.02})
+    assert wait_for(lambda: (source.publish(source_state(['shoulder', 'finger_left_joint'],
+                                                         [-0.7, 0.02])),
+                             close_to(viewer, 'finger_right', moved['finger_right']))[1])
+    assert close_to(viewer, 'arm', moved['arm'])
+    assert wait_for(lambda: positions(states.last)['shoulder'] == pytest.approx(-0.7))
+
+
+def test_gui_view_follows_the_delta_sweep(ros: RosGraph) -> None:
+    pytest.importorskip('viser')
+    node, _, states = start(ros, gui=True, gui_port=free_port(), delta=0.05)
+    assert wait_for(lambda: node.viewer is not None and len(states.messages) > 3)
+    viewer = node.viewer
+    model = viewer.kinematics
+
+    def drawn_as_published() -> bool:
+        shoulder = positions(states.last)['shoulder']
+        return shoulder != 0.0 and close_to(viewer, 'arm',
+                                            model.link_poses({'shoulder': shoulder})['arm'])
+
+    assert wait_for(drawn_as_published)

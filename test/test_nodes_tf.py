@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 import time
 from typing import Any
 
@@ -21,6 +22,7 @@ from urdf_tools_ros.core.kinematics.transforms import FloatArray, transform_from
 if ROS_MISSING is None:
     from geometry_msgs.msg import TransformStamped
     from rclpy.parameter import Parameter
+    from rclpy.qos import DurabilityPolicy, HistoryPolicy, ReliabilityPolicy
     from sensor_msgs.msg import JointState
     from std_msgs.msg import String
     from tf2_msgs.msg import TFMessage
@@ -317,9 +319,8 @@ def test_joint_states_qos_can_be_overridden(ros: RosGraph) -> None:
     assert depths == [7]
 
 
+@pytest.mark.parametrize('tf_path', ['plain'])  # one run compares both paths
 def test_fast_and_plain_paths_publish_the_same_tf(ros: RosGraph, tf_path: str) -> None:
-    if tf_path == 'fast':
-        pytest.skip('one run compares both paths')
     description = load(SAMPLE_ROBOT)
     model = KinematicModel(description.robot)
     plain, _, joints, (tf, _) = start(ros, description.xml, fast_path=False)
@@ -345,10 +346,9 @@ def test_fast_and_plain_paths_publish_the_same_tf(ros: RosGraph, tf_path: str) -
         assert len(contents) == 2 and contents[0] == contents[1], second
 
 
+@pytest.mark.parametrize('tf_path', ['fast'])
 def test_fast_path_falls_back_without_the_wait_set(ros: RosGraph, monkeypatch: Any,
                                                    tf_path: str) -> None:
-    if tf_path == 'plain':
-        pytest.skip('about the fast path')
     from urdf_tools_ros.ros import subscription_thread
 
     monkeypatch.setattr(subscription_thread, '_WAIT_SET', None)
@@ -356,3 +356,32 @@ def test_fast_path_falls_back_without_the_wait_set(ros: RosGraph, monkeypatch: A
     assert node._tf is None and node._broadcaster is not None  # the plain path
     joints.publish(joint_state(['shoulder'], [0.3]))
     assert wait_for(lambda: tf.messages)
+
+
+@pytest.mark.parametrize('tf_path', ['plain'])
+def test_without_tf2_ros_tf_goes_through_one_tfmessage_publisher(
+        ros: RosGraph, monkeypatch: Any, tf_path: str) -> None:
+    """ROS 2 from PyPI has no tf2_ros: /tf as robot_state_publisher's QoS, to a real subscriber."""
+    monkeypatch.setitem(sys.modules, 'tf2_ros', None)  # import tf2_ros raises ImportError
+    from urdf_tools_ros.ros.tf_writer import TfPublisher
+
+    description = load(SAMPLE_ROBOT)
+    model = KinematicModel(description.robot)
+    node, _, joints, (tf, _) = start(ros, description.xml)
+    assert isinstance(node._broadcaster, TfPublisher)
+    assert wait_for(lambda: ros.probe.count_publishers(ros.topic('/tf')) == 1)
+    (info,) = [info for info in ros.probe.get_publishers_info_by_topic(ros.topic('/tf'))
+               if info.node_name == node.get_name()]
+    assert str(info.topic_type) == 'tf2_msgs/msg/TFMessage'
+    assert info.qos_profile.reliability == ReliabilityPolicy.RELIABLE
+    assert info.qos_profile.durability == DurabilityPolicy.VOLATILE
+    (publisher,) = [p for p in node.publishers if p.topic_name == ros.topic('/tf')]
+    assert (publisher.qos_profile.history, publisher.qos_profile.depth) == \
+        (HistoryPolicy.KEEP_LAST, 100)  # depth is not in discovery data
+    positions = {name: 0.1 * (i + 1) for i, name in enumerate(model.joint_names)}
+    msg = joint_state(list(positions), list(positions.values()), sec=7)
+    assert wait_for(lambda: (joints.publish(msg), tf.messages)[1])
+    received = by_child(tf.messages[0])
+    for name, T_parent_child in model.joint_transforms(positions).items():
+        child = description.robot.joint(name).child
+        np.testing.assert_allclose(matrix(received[child]), T_parent_child, atol=1e-12)

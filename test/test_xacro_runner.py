@@ -4,8 +4,7 @@ xacro through its public API, with source lines where the installed xacro allows
 The loader with the line hooks (the default where xacro has them) and without them
 (``xacro_runner.USE_LINE_HOOKS = False``: ``xacro.process_file`` only) gives the same URDF and
 the same robot model, apart from element locations, plus one ``xacro-lines-unavailable`` info;
-the same with xacro 2.0.10 (``../shared/ros-src/``, the 2.0 line distros shipped until 2025)
-in a subprocess; ``$(find pkg)`` through ``package_paths`` works both ways; and xacro is not
+``$(find pkg)`` through ``package_paths`` works both ways; and xacro is not
 imported by the core until a xacro file is loaded.
 """
 
@@ -13,16 +12,14 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
-import json
 from pathlib import Path
 import subprocess
 import sys
-import tarfile
 import textwrap
 from typing import Any
 
 from lxml import etree
-from paths import REPO, SHARED, SHARED_MODELS
+from paths import REPO, SHARED_MODELS
 import pytest
 
 from urdf_tools_ros.core.description import xacro_runner
@@ -31,7 +28,6 @@ from urdf_tools_ros.core.errors import DescriptionLoadError
 
 XACRO_MODELS = [REPO / 'urdf' / 'sample_robot.urdf.xacro',
                 SHARED_MODELS / 'cookie' / 'xacro' / 'cookie.xacro']
-XACRO_2_0 = SHARED / 'ros-src' / 'xacro-2.0.10.tar.gz'
 
 
 def canonical(xml: str) -> bytes:
@@ -138,70 +134,3 @@ def test_a_plain_load_does_not_import_xacro() -> None:
     done = subprocess.run([sys.executable, '-c', script, str(SHARED_MODELS / 'panda.urdf')],
                           capture_output=True, text=True, cwd=REPO, check=True)
     assert done.stdout.strip() == 'False'
-
-
-@pytest.fixture(scope='module')
-def xacro_2_0(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The Python package of xacro 2.0.10 (pure Python), from the shared source tarball."""
-    if not XACRO_2_0.is_file():
-        pytest.skip(f'{XACRO_2_0} is not there')
-    folder = tmp_path_factory.mktemp('xacro_2_0_10')
-    with tarfile.open(XACRO_2_0) as archive:
-        for member in archive.getmembers():
-            parts = Path(member.name).parts
-            if member.isfile() and len(parts) >= 3 and parts[-2] == 'xacro' \
-                    and parts[-3] == 'xacro' and member.name.endswith('.py'):
-                stream = archive.extractfile(member)
-                assert stream is not None
-                (folder / 'xacro').mkdir(exist_ok=True)
-                (folder / 'xacro' / parts[-1]).write_bytes(stream.read())
-    assert (folder / 'xacro' / '__init__.py').is_file()
-    return folder
-
-
-def load_with(xacro_folder: Path, path: Path, hooks: bool) -> dict[str, Any]:
-    """Load ``path`` in a subprocess whose ``import xacro`` is the one in ``xacro_folder``."""
-    script = textwrap.dedent("""
-        import json, sys
-        sys.path.insert(0, sys.argv[1])
-        from urdf_tools_ros.core.description import xacro_runner
-        from urdf_tools_ros.core.description.loader import load
-        from urdf_tools_ros.core.errors import DescriptionLoadError
-        xacro_runner.USE_LINE_HOOKS = sys.argv[3] == 'hooks'
-        try:
-            description = load(sys.argv[2])
-        except DescriptionLoadError as exc:
-            print(json.dumps({'error': str(exc)}))
-            sys.exit(0)
-        import xacro
-        print(json.dumps({'xacro': xacro.__file__, 'xml': description.xml,
-                          'missing': xacro_runner.line_hooks_missing(),
-                          'codes': sorted(f.code for f in description.findings),
-                          'line': description.robot.links[0].location.line}))
-    """)
-    done = subprocess.run([sys.executable, '-c', script, str(xacro_folder), str(path),
-                           'hooks' if hooks else 'public'],
-                          capture_output=True, text=True, cwd=REPO)
-    assert done.returncode == 0, done.stderr
-    result: dict[str, Any] = json.loads(done.stdout)
-    return result
-
-
-@pytest.mark.parametrize('hooks', [True, False])
-def test_xacro_2_0_10_loads_the_sample_robot(xacro_2_0: Path, hooks: bool) -> None:
-    """The 2.0 line has no xacro.root_dir, which the hooks once assumed (issue 11)."""
-    path = REPO / 'urdf' / 'sample_robot.urdf.xacro'
-    old = load_with(xacro_2_0, path, hooks)
-    if importlib.util.find_spec('ament_index_python') is None:
-        # xacro 2.0 imports ament_index_python: without it, an error naming file and module
-        assert str(path) in old['error'] and 'ament_index_python' in old['error']
-        return
-    assert old['xacro'].startswith(str(xacro_2_0))
-    current = load(path)
-    assert canonical(old['xml']) == canonical(current.xml)
-    if hooks:
-        assert old['missing'] is None and old['line'] is not None
-        assert old['codes'] == codes(current)
-    else:
-        assert old['missing'] == 'disabled' and old['line'] is None
-        assert old['codes'] == sorted([*codes(current), 'xacro-lines-unavailable'])

@@ -17,8 +17,7 @@ Packages by concept:
 * :mod:`.kinematics`: transforms, the kinematic tree, mimic, limits, joint validation, inertia,
   and forward kinematics (:class:`KinematicModel` over one joint-motion formulation);
 * :mod:`.joint_state`: :class:`JointStateTable`, what a joint-state publisher holds;
-* :mod:`.tf`: what a TF broadcaster publishes (:mod:`.tf.broadcast`) and how a view that
-  follows TF (through tf2_ros) poses the links (:mod:`.tf.view`);
+* :mod:`.tf`: what a TF broadcaster publishes (:mod:`.tf.broadcast`);
 * :mod:`.findings` and :mod:`.errors`: the one problem value and the exceptions that carry it.
 """
 

@@ -281,6 +281,17 @@ class RobotViewer:
             self._refresh()
             return refusals
 
+    def refresh(self) -> None:
+        """
+        Draw the table's state again (sliders and, with ``follow_kinematics``, link poses).
+
+        For a table changed from outside the page (the joint-state publisher's ``delta``
+        sweep). Does not call ``on_change``.
+        """
+        with self._lock:
+            if self._table is not None:
+                self._refresh()
+
     def set_link_poses(self, poses: Mapping[str, FloatArray]) -> None:
         """
         Pose links directly, e.g. from ``/tf``: ``{link: T_root_link}``, (4, 4) float64 each.

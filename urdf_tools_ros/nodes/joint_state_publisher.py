@@ -22,15 +22,11 @@ with a throttled warning; the rest of it is taken. A new description starts a ne
 cannot be used is logged and the previous table kept.
 
 With ``gui`` the browser slider page (:class:`~urdf_tools_ros.gui.viewer.RobotViewer`) shares the
-table: moving a slider changes what is published, and the page follows each new description.
-Its 3D view follows ``/tf`` and ``/tf_static`` through a ``tf2_ros.Buffer`` and
-``TransformListener`` (drawn at up to :data:`VIEW_RATE` Hz): each link is posed by the
-transforms TF has along its chain from the root link (each joint's ``T_parent_child`` looked
-up, ``frame_prefix`` put before the frame ids), and a joint TF has nothing for is posed by the
-table's own state (forward kinematics, :func:`~urdf_tools_ros.core.tf.view.chain_link_poses`),
-so the page shows the robot without any TF broadcaster running and with one shows what TF says.
-A new description clears the buffer's ``/tf`` transforms (tf2 keeps the latched ``/tf_static``
-ones, which are not sent again).
+table: moving a slider changes what is published, values from ``source_list`` and the ``delta``
+sweep move the sliders, and the page follows each new description. Its 3D view poses the links
+by the core's forward kinematics of the table's state, as ``urdf-tools view`` does (it does not
+follow ``/tf``: this node has no TF buffer), so it shows what this node publishes with or without
+a TF broadcaster running.
 """
 
 from __future__ import annotations
@@ -40,11 +36,9 @@ import sys
 from typing import Any
 
 from rclpy.node import Node
-from rclpy.time import Time
 from rclpy.utilities import remove_ros_args
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
-from tf2_ros import Buffer, TransformException, TransformListener
 
 from ..core.description.loader import MAX_DESCRIPTION_BYTES, RobotDescription
 from ..core.description.model import Robot
@@ -53,17 +47,13 @@ from ..core.errors import RobotDescriptionError
 from ..core.findings import Finding
 from ..core.joint_state.descriptions import joint_state_robot
 from ..core.joint_state.table import ClampPolicy, JointStateTable
-from ..core.kinematics.transforms import transform_from_quaternion
-from ..core.tf.view import chain_link_poses, joint_edges
 from ..ros import conversions, parameters, qos
-from ..ros.clock import steady_timer, warn_without_sim_clock
+from ..ros.clock import warn_without_sim_clock
 from ..ros.spin import spin_node
 
-__all__ = ['JointStatePublisherNode', 'VIEW_RATE', 'gui_main', 'main']
+__all__ = ['JointStatePublisherNode', 'gui_main', 'main']
 
 _WARN_PERIOD = 5.0  # s between two warnings about refused source values
-#: Largest rate at which the 3D view of the ``gui`` page is posed from TF, Hz.
-VIEW_RATE = 20.0
 
 
 def _describe(refusals: list[Finding]) -> str:
@@ -101,9 +91,6 @@ class JointStatePublisherNode(Node):
                              f'{", ".join(parameters.CLAMP_CHOICES)}') from None
         self._table: JointStateTable | None = None
         self._viewer: Any = None
-        self._tf_buffer: Buffer | None = None  # made with the slider page
-        self._tf_listener: TransformListener | None = None
-        self._view_key: object = None
         self._publisher = self.create_publisher(JointState, 'joint_states',
                                                 qos.JOINT_STATES_PUBLISHER)
         if description_file is not None:
@@ -207,73 +194,26 @@ class JointStatePublisherNode(Node):
             return
         if self._settings.delta > 0.0:
             table.step(self._settings.delta)
+            if self._viewer is not None:
+                self._viewer.refresh()
         self._publisher.publish(conversions.joint_state_to_msg(
             table.sample(), self.get_clock().now().nanoseconds))
 
     def _show(self, description: RobotDescription, table: JointStateTable) -> None:
         """Show the description in the slider page (started on the first description)."""
-        if self._tf_buffer is not None:
-            self._tf_buffer.clear()  # /tf transforms; tf2 keeps the static ones
-        self._view_key = None
         if self._viewer is not None:
             self._viewer.set_description(description, table)
-            self._on_view_timer()
             return
         try:
             from ..gui.viewer import RobotViewer
             self._viewer = RobotViewer(description, table, host=self._settings.gui_host,
-                                       port=self._settings.gui_port, follow_kinematics=False)
+                                       port=self._settings.gui_port)
         except (ImportError, OSError) as exc:
             self.get_logger().error(f'gui: cannot serve the slider page ({exc}); running '
                                     'without it')
             self._gui = False
             return
-        self._tf_buffer = Buffer()
-        self._tf_listener = TransformListener(self._tf_buffer, self, spin_thread=False)
-        steady_timer(self, 1.0 / VIEW_RATE, self._on_view_timer)
-        self._on_view_timer()
         self.get_logger().info(f'gui: joint sliders at {self._viewer.url}')
-
-    def _tf_edges(self, model: Any) -> dict[str, Any]:
-        """``{joint: T_parent_child}`` of the joints the TF buffer has a transform for."""
-        buffer, prefix = self._tf_buffer, self._settings.frame_prefix
-        edges: dict[str, Any] = {}
-        if buffer is None:
-            return edges
-        for joint in model.tree.joints:
-            try:
-                stamped = buffer.lookup_transform(prefix + joint.parent, prefix + joint.child,
-                                                  Time())
-            except TransformException:
-                continue
-            t, q = stamped.transform.translation, stamped.transform.rotation
-            try:
-                edges[joint.name] = transform_from_quaternion((t.x, t.y, t.z),
-                                                              (q.x, q.y, q.z, q.w))
-            except RobotDescriptionError:  # not finite: as if TF had nothing
-                continue
-        return edges
-
-    def _on_view_timer(self) -> None:
-        """Pose the page's links from TF, falling back to the table's state (module doc)."""
-        viewer = self._viewer
-        model = None if viewer is None else viewer.kinematics
-        if model is None:  # no page, or a description without a tree: the page draws it
-            return
-        positions = viewer.positions
-        edges = self._tf_edges(model)
-        key = (tuple(positions.items()),
-               tuple((name, matrix.tobytes()) for name, matrix in edges.items()))
-        if key == self._view_key:
-            return
-        self._view_key = key
-        try:
-            fallback = joint_edges(model, positions)
-        except RobotDescriptionError as exc:
-            self.get_logger().warning(f'gui: joint state not drawable: {exc}',
-                                      throttle_duration_sec=_WARN_PERIOD)
-            return
-        viewer.set_link_poses(chain_link_poses(model.tree, edges, fallback))
 
     def destroy_node(self) -> None:
         """Close the slider page, then destroy the node."""

@@ -28,8 +28,9 @@ child link (robot_state_publisher makes them fixed; KDL knows no such joints).
 
 Two paths serve ``joint_states`` (and publish the same ``/tf``, tested):
 
-* the plain path (default): an executor callback with the Python message and
-  ``tf2_ros.TransformBroadcaster``, as ``../shared/CONVENTIONS.md`` C7 asks;
+* the plain path (default): an executor callback with the Python message and the ``/tf`` writer
+  :func:`~urdf_tools_ros.ros.tf_writer.tf_writer` chooses (``tf2_ros.TransformBroadcaster``
+  where tf2_ros imports, else one ``tf2_msgs/TFMessage`` publisher with the same QoS);
 * the fast path (``fast_path: true``): a thread of its own
   (:class:`~urdf_tools_ros.ros.subscription_thread.SubscriptionThread`; rclpy's executor costs
   much of a core at 1 kHz, ``bench/bench_tf_node.py``) takes the serialized message, reads it
@@ -56,7 +57,6 @@ from rclpy.qos_overriding_options import QoSOverridingOptions
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 from tf2_msgs.msg import TFMessage
-from tf2_ros import TransformBroadcaster
 
 from ..core.description.loader import load_string
 from ..core.description.packages import ament_package_locator
@@ -64,6 +64,7 @@ from ..core.errors import RobotDescriptionError
 from ..core.tf.broadcast import TfFrames, TfThrottle
 from ..ros import conversions, parameters, qos, subscription_thread
 from ..ros.spin import spin_node
+from ..ros.tf_writer import tf_writer, TfWriter
 
 __all__ = ['TfBroadcasterNode', 'TfFrames', 'TfThrottle', 'main']
 
@@ -92,9 +93,12 @@ class TfBroadcasterNode(Node):
         if settings.fast_path and not fast:
             self.get_logger().warning('fast_path: this rclpy lacks the wait set it needs; '
                                       'using the plain path')
-        # fast path: its own /tf publisher of serialized messages; plain: tf2_ros' broadcaster
+        # fast path: its own /tf publisher of serialized messages; plain: tf_writer's choice
         self._tf = self.create_publisher(TFMessage, '/tf', qos.TF) if fast else None
-        self._broadcaster = None if fast else TransformBroadcaster(self, qos=qos.TF)
+        self._broadcaster: TfWriter | None = None
+        if not fast:
+            self._broadcaster, writer = tf_writer(self)
+            self.get_logger().info(f'/tf through {writer}')
         # Not tf2_ros' StaticTransformBroadcaster: it accumulates every frame ever sent, so a
         # frame a new description removes would stay for late joiners; this sends the full set.
         self._tf_static = self.create_publisher(TFMessage, '/tf_static', qos.TF_STATIC)
