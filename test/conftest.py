@@ -6,6 +6,12 @@ Optional dependencies are skipped per test, never with a module-level ``pytest.s
 on Jazzy, such a skip escapes the collection hook and skips the whole session): a test module
 asks :func:`missing` and marks its tests with ``pytest.mark.skipif``. A run that collects no
 test at all fails (:func:`pytest_sessionfinish`).
+
+Markers: ``ros`` needs rclpy and the message packages (what the ROS 2 wheels on PyPI give);
+``ros_install`` needs what only a ROS 2 install gives (``launch``, ``launch_testing``,
+``launch_pytest``, ``launch_ros``, ``ros2cli``, ``tf2_ros``: on no registry). With
+``URDF_TOOLS_REQUIRE_ROS=1`` (the stages that install rclpy) a skipped ``ros`` test fails the
+run, so that a broken ROS install cannot pass as green; ``ros_install`` tests may skip there.
 """
 
 from __future__ import annotations
@@ -20,6 +26,15 @@ from paths import REPO, SHARED_MODELS
 import pytest
 
 SAMPLE_ROBOT = REPO / 'urdf' / 'sample_robot.urdf.xacro'
+
+try:  # no per-example time limit: a test asserts behaviour, speed lives in bench/ (a loaded CI
+    # machine made hypothesis' 200 ms deadline fail test_inertia)
+    from hypothesis import settings as _hypothesis_settings
+except ImportError:
+    pass
+else:
+    _hypothesis_settings.register_profile('urdf_tools_ros', deadline=None)
+    _hypothesis_settings.load_profile('urdf_tools_ros')
 
 #: name -> path of every shared model that loads as is (robotiq_2f_85 is kept out: its
 #: undeclared drake: prefix makes it a special case with a test of its own).
@@ -61,10 +76,42 @@ def missing(*modules: str) -> str | None:
     return None
 
 
+#: ``ros`` tests that skipped in this run: ``(test id, reason)``.
+_SKIPPED_ROS: list[tuple[str, str]] = []
+
+
+def ros_required() -> bool:
+    """Whether this run must not skip a ``ros`` test (``URDF_TOOLS_REQUIRE_ROS=1``)."""
+    return os.environ.get('URDF_TOOLS_REQUIRE_ROS') == '1'
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Note every skipped ``ros`` test (see the module docstring)."""
+    if report.skipped and 'ros' in report.keywords and 'ros_install' not in report.keywords:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(
+            report.longrepr)
+        _SKIPPED_ROS.append((report.nodeid, reason))
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Say why a ``URDF_TOOLS_REQUIRE_ROS=1`` run failed."""
+    if ros_required() and _SKIPPED_ROS:
+        terminalreporter.section('ROS tests skipped with URDF_TOOLS_REQUIRE_ROS=1', red=True)
+        for nodeid, reason in _SKIPPED_ROS:
+            terminalreporter.write_line(f'{nodeid}: {reason}')
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Fail a run that collected no test: a session-wide skip must not pass as success."""
+    """
+    Fail a run that collected no test, or one that skipped a ROS test it must run.
+
+    A session-wide skip must not pass as success; under ``URDF_TOOLS_REQUIRE_ROS=1`` neither
+    must a skipped ``ros`` test.
+    """
     if exitstatus == 0 and session.testscollected == 0 and not session.config.option.collectonly:
         session.exitstatus = pytest.ExitCode.NO_TESTS_COLLECTED
+    if ros_required() and _SKIPPED_ROS and session.exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 # -- the installed package and a probe node, for the launch tests (launch_helpers.py) ----------

@@ -31,8 +31,8 @@ PACKAGE = 'urdf_tools_ros'
 #: Seconds to wait for what a node publishes (discovery takes 0.5-3 s here).
 WAIT = 30.0
 #: Modules the launch_pytest tests need.
-LAUNCH_PYTEST_MODULES = ('rclpy', 'launch', 'launch_ros.actions', 'launch_pytest', 'tf2_ros',
-                         'urdf_parser_py', 'xacro')
+LAUNCH_PYTEST_MODULES = ('rclpy', 'launch.actions', 'launch_ros.actions', 'launch_pytest',
+                         'tf2_ros', 'urdf_parser_py', 'xacro')
 
 
 def installed_prefix() -> Path | None:

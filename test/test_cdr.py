@@ -23,7 +23,8 @@ from conftest import missing
 from urdf_tools_ros.core.kinematics.transforms import transform_from_quaternion
 
 ROS_MISSING = missing('rclpy', 'geometry_msgs.msg', 'sensor_msgs.msg', 'tf2_msgs.msg')
-pytestmark = pytest.mark.skipif(ROS_MISSING is not None, reason=str(ROS_MISSING))
+pytestmark = [pytest.mark.ros,
+              pytest.mark.skipif(ROS_MISSING is not None, reason=str(ROS_MISSING))]
 if ROS_MISSING is None:
     from geometry_msgs.msg import TransformStamped
     from rclpy.serialization import deserialize_message, serialize_message

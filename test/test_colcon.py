@@ -114,6 +114,13 @@ def test_colcon_test_passes(workspace: Path) -> None:
     assert ', 0 failures' in report.stdout and ', 0 errors' in report.stdout
 
 
+def prepend(path: Path, variable: str | None) -> str:
+    """``path`` before the entries of a search-path variable's value (``None``: unset)."""
+    return os.pathsep.join([str(path), *(part for part in (variable or '').split(os.pathsep)
+                                         if part)])
+
+
+@pytest.mark.ros
 def test_installed_tf_broadcaster_runs(workspace: Path, tmp_path: Path,
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     rclpy = pytest.importorskip('rclpy')
@@ -136,8 +143,11 @@ def test_installed_tf_broadcaster_runs(workspace: Path, tmp_path: Path,
         monkeypatch.setenv(name, value)
     site = prefix / 'lib' / f'python{sys.version_info[0]}.{sys.version_info[1]}' / \
         'site-packages'
-    env = dict(os.environ, PYTHONPATH=str(site),
-               AMENT_PREFIX_PATH=os.pathsep.join([str(prefix), sys.prefix]))
+    # as sourcing install/setup.bash does: the workspace before what the environment has (a
+    # sourced /opt/ros/<distro> underlay stays reachable), never instead of it
+    env = dict(os.environ, PYTHONPATH=prepend(site, os.environ.get('PYTHONPATH')),
+               AMENT_PREFIX_PATH=prepend(prefix,
+                                         os.environ.get('AMENT_PREFIX_PATH', sys.prefix)))
     process = subprocess.Popen([str(script), '--ros-args', '--params-file', str(parameters)],
                                env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True)

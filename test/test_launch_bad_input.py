@@ -12,7 +12,6 @@ is still running when the test ends and exits 0 at shutdown.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 import time
 from typing import Any
@@ -23,7 +22,7 @@ import pytest
 from conftest import missing
 
 LAUNCH_MISSING = missing(*LAUNCH_PYTEST_MODULES)
-pytestmark = [pytest.mark.slow, pytest.mark.ros,
+pytestmark = [pytest.mark.slow, pytest.mark.ros_install,
               pytest.mark.skipif(LAUNCH_MISSING is not None, reason=str(LAUNCH_MISSING))]
 
 if LAUNCH_MISSING is None:
@@ -36,7 +35,10 @@ else:  # the tests skip; the fixtures are only defined
 BAD_MODEL = '<robot name="broken">\n  <link name="a">\n  </lnk>\n</robot>\n'
 
 
-@launch_fixture(params=['missing', 'broken', 'unknown-xacro-arg'])
+# Module scope: a test and the shutdown test after it share one launch (launch_pytest runs
+# ``shutdown=True`` tests after the launch of the same fixture and parameter has ended). Tests
+# do not yield (pytest 9 refuses a test function that yields).
+@launch_fixture(scope='module', params=['missing', 'broken', 'unknown-xacro-arg'])
 def bad_input(request: pytest.FixtureRequest, launch_prefix: Path,
               tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, str, Path, Recorder]:
     recorder = Recorder()
@@ -56,7 +58,7 @@ def bad_input(request: pytest.FixtureRequest, launch_prefix: Path,
 
 @pytest.mark.launch(fixture=bad_input)
 def test_bad_model_gives_one_clear_line_and_nodes_stay_up(
-        probe: Probe, bad_input: tuple[Any, str, Path, Recorder]) -> Iterator[None]:
+        probe: Probe, bad_input: tuple[Any, str, Path, Recorder]) -> None:
     _, case, model, bad_recorder = bad_input
     if case == 'unknown-xacro-arg':
         lines = bad_recorder.wait_for('xacro-arg-unknown', 'prefx:=')
@@ -72,11 +74,14 @@ def test_bad_model_gives_one_clear_line_and_nodes_stay_up(
         assert probe.buffer.all_frames_as_string() == ''
     assert len(lines) == 1, bad_recorder.text()
     assert not bad_recorder.exits, bad_recorder.text()  # every node still up
-    yield
-    assert_ended_cleanly(bad_recorder, 3)
 
 
-@launch_fixture
+@pytest.mark.launch(fixture=bad_input, shutdown=True)
+def test_bad_model_nodes_end_cleanly(bad_input: tuple[Any, str, Path, Recorder]) -> None:
+    assert_ended_cleanly(bad_input[3], 3)
+
+
+@launch_fixture(scope='module')
 def sim_time_without_clock(launch_prefix: Path) -> tuple[Any, Recorder]:
     recorder = Recorder()
     return bringup(launch_prefix, 'display.launch.py', recorder, rviz='false', gui='false',
@@ -85,7 +90,7 @@ def sim_time_without_clock(launch_prefix: Path) -> tuple[Any, Recorder]:
 
 @pytest.mark.launch(fixture=sim_time_without_clock)
 def test_use_sim_time_without_clock_gives_one_line_then_follows_clock(
-        probe: Probe, sim_time_without_clock: tuple[Any, Recorder]) -> Iterator[None]:
+        probe: Probe, sim_time_without_clock: tuple[Any, Recorder]) -> None:
     from builtin_interfaces.msg import Time
     from rosgraph_msgs.msg import Clock
 
@@ -101,5 +106,9 @@ def test_use_sim_time_without_clock_gives_one_line_then_follows_clock(
     assert probe.wait(lambda: (probe.clock.publish(Clock(clock=stamp)) or
                                bool(probe.joint_states))), sim_recorder.text()
     assert probe.joint_states[0].header.stamp.sec >= 1234
-    yield
-    assert_ended_cleanly(sim_recorder, 3)
+
+
+@pytest.mark.launch(fixture=sim_time_without_clock, shutdown=True)
+def test_use_sim_time_without_clock_nodes_end_cleanly(
+        sim_time_without_clock: tuple[Any, Recorder]) -> None:
+    assert_ended_cleanly(sim_time_without_clock[1], 3)

@@ -22,7 +22,7 @@ import pytest
 from conftest import missing
 
 LAUNCH_MISSING = missing(*LAUNCH_PYTEST_MODULES)
-pytestmark = [pytest.mark.slow, pytest.mark.ros,
+pytestmark = [pytest.mark.slow, pytest.mark.ros_install,
               pytest.mark.skipif(LAUNCH_MISSING is not None, reason=str(LAUNCH_MISSING))]
 
 if LAUNCH_MISSING is None:

@@ -27,8 +27,8 @@ import pytest
 
 from conftest import missing
 
-LAUNCH_MISSING = missing('rclpy', 'launch', 'launch_ros.actions', 'tf2_ros', 'ros2cli')
-pytestmark = [pytest.mark.slow, pytest.mark.ros,
+LAUNCH_MISSING = missing('rclpy', 'launch.actions', 'launch_ros.actions', 'tf2_ros', 'ros2cli')
+pytestmark = [pytest.mark.slow, pytest.mark.ros_install,
               pytest.mark.skipif(LAUNCH_MISSING is not None, reason=str(LAUNCH_MISSING))]
 
 URDF_LAUNCH_STYLE = """

@@ -87,7 +87,8 @@ def test_view_without_the_extra_says_what_to_install(tmp_path: Path) -> None:
         [sys.executable, '-m', 'urdf_tools_ros.cli.main', 'view',
          str(REPO / 'urdf' / 'sample_robot.urdf.xacro'), '--exit-after', '1'],
         cwd=REPO, capture_output=True, text=True, timeout=120,
-        env={'PYTHONPATH': str(tmp_path), 'PATH': '/usr/bin:/bin'})
+        env=dict(os.environ, PYTHONPATH=os.pathsep.join(
+            [str(tmp_path), *filter(None, os.environ.get('PYTHONPATH', '').split(os.pathsep))])))
     assert done.returncode == 3, done.stderr
     assert "pip install 'urdf_tools_ros[view]'" in done.stderr
     assert 'Traceback' not in done.stderr
