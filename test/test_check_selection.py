@@ -145,3 +145,39 @@ def test_rules_explains_one_rule() -> None:
     bad = subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'rules', 'mesh'],
                          capture_output=True, text=True, cwd=REPO)
     assert bad.returncode == 2 and 'mesh-file-missing' in bad.stderr
+
+
+def test_the_configuration_can_target_lyrical(tmp_path: Path) -> None:
+    robot = tmp_path / 'robot.urdf'
+    robot.write_text('<robot name="r" version="1.2">\n  <link name="a"/>\n</robot>\n')
+    (tmp_path / '.urdf-tools.toml').write_text('target = "ros-lyrical"\n')
+    code, codes, stderr = check(str(robot))
+    assert code == 0 and 'robot-version-new' in codes, stderr  # a warning: Lyrical reads 1.2
+    (tmp_path / '.urdf-tools.toml').write_text('target = "ros-jazzy"\n')
+    assert check(str(robot))[0] == 1
+
+
+def test_the_catalog_columns_stand_for_distros_that_agree() -> None:
+    """Each column of ``urdf-tools rules`` names the distros whose targets agree on every rule."""
+    from urdf_tools_ros.cli.commands import COLUMNS
+    from urdf_tools_ros.core.checks import RULES, TARGETS
+    from urdf_tools_ros.core.description.values import ROS_DISTRO_URDF_VERSIONS
+    shown = [distro for target, title in COLUMNS.items() if target.startswith('ros-')
+             for distro in title.split()]
+    assert shown == list(ROS_DISTRO_URDF_VERSIONS) == [
+        target[4:] for target in TARGETS if target.startswith('ros-')]
+    for target, title in COLUMNS.items():
+        for distro in title.split() if target.startswith('ros-') else ():
+            for rule in RULES.values():
+                assert rule.severity_for(f'ros-{distro}') is rule.severity_for(target), \
+                    (distro, rule.code)
+    done = subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'rules'],
+                          capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert done.returncode == 0 and 'h/j/k l/r   gaze' in done.stdout.splitlines()[0]
+    row = next(line for line in done.stdout.splitlines() if line.startswith('robot-version-new '))
+    assert row.split()[1:6] == ['E', 'W', 'E', 'W', 'W']  # h/j/k, l/r, gazebo, mujoco, pinocchio
+    explained = subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'rules',
+                                'robot-version-new'], capture_output=True, text=True, cwd=REPO,
+                               timeout=120).stdout
+    assert 'ros-kilted error, ros-lyrical warning, ros-rolling warning' in explained
+    assert 'Humble, Jazzy and Kilted' in explained and 'Lyrical and Rolling' in explained

@@ -337,26 +337,98 @@ def test_the_viewer_draws_capsules() -> None:
 
 
 def run_check(*args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
+    """
+    Run ``urdf-tools check ARGS``: ``(exit code, standard output)``.
+
+    ``ROS_DISTRO`` is that of ``env``, unset when ``env`` does not give it (not the sourced
+    distro of the shell that runs the tests).
+    """
     import os
     import subprocess
     import sys
+    inherited = {name: value for name, value in os.environ.items() if name != 'ROS_DISTRO'}
     done = subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'check', *args],
                           capture_output=True, text=True, timeout=120,
-                          env={**os.environ, **(env or {})})
+                          env={**inherited, **(env or {})})
     return done.returncode, done.stdout
 
 
 def test_distro_targets_and_the_portability_line() -> None:
     assert run_check(str(EXAMPLE), '--target', 'ros-rolling', '--no-config')[0] == 0
+    assert run_check(str(EXAMPLE), '--target', 'ros-lyrical', '--no-config')[0] == 0
     assert run_check(str(EXAMPLE), '--target', 'pinocchio', '--no-config')[0] == 0
     for distro in ('humble', 'jazzy', 'kilted'):
         assert run_check(str(EXAMPLE), '--target', f'ros-{distro}', '--no-config')[0] == 1
     code, out = run_check(str(EXAMPLE), '--no-config')
-    assert code == 1 and ('loads as written in: ros-rolling, mujoco, pinocchio; errors for: '
-                          'ros-humble, ros-jazzy, ros-kilted, gazebo') in out
+    assert code == 1 and ('loads as written in: ros-lyrical, ros-rolling, mujoco, pinocchio; '
+                          'errors for: ros-humble, ros-jazzy, ros-kilted, gazebo') in out
     # plain "ros" is the sourced distro
     assert run_check(str(EXAMPLE), '--no-config', env={'ROS_DISTRO': 'rolling'})[0] == 0
     assert run_check(str(EXAMPLE), '--no-config', env={'ROS_DISTRO': 'humble'})[0] == 1
+
+
+#: A URDF 1.2 file with what 1.1 and 1.2 add (quat_xyzw, a capsule, acceleration/deceleration/
+#: jerk limits) and nothing else to report: only the distros that read 1.2 load it.
+EXAMPLE_1_2 = Path(__file__).resolve().parent / 'urdf' / 'versions' / 'arm_1_2.urdf'
+#: The example of each new URDF version, and the urdfdom that first reads it.
+NEW_VERSIONS = [pytest.param(EXAMPLE, '1.1', '5.1', id='1.1'),
+                pytest.param(EXAMPLE_1_2, '1.2', '6.0', id='1.2')]
+
+
+def test_the_1_2_example_is_read_by_urdfdom_6_and_refused_by_urdfdom_3() -> None:
+    new = oracles.urdfdom(EXAMPLE_1_2, '6')
+    old = oracles.urdfdom(EXAMPLE_1_2, '3')
+    if new is None or old is None:
+        pytest.skip('both check_urdf (urdfdom 3 and 6) are needed')
+    assert new.loaded and 'Error' not in new.message and 'Ignoring' not in new.message, new
+    assert not old.loaded and 'only version 1.0 is currently supported' in old.message, old
+    limit = load(EXAMPLE_1_2).robot.joints[0].limit
+    assert limit is not None and (limit.acceleration, limit.deceleration, limit.jerk) == \
+        (4.0, 6.0, 40.0)
+
+
+@pytest.mark.parametrize('path, number, since', NEW_VERSIONS)
+def test_lyrical_and_rolling_read_the_new_versions(path: Path, number: str, since: str) -> None:
+    for distro in ('lyrical', 'rolling'):
+        code, out = run_check(str(path), '--target', f'ros-{distro}', '--no-config')
+        assert code == 0 and f'{path}: 0 errors, ' in out, out
+        assert 'error[' not in out, out
+
+
+@pytest.mark.parametrize('path, number, since', NEW_VERSIONS)
+def test_humble_jazzy_and_kilted_refuse_the_new_versions(path: Path, number: str,
+                                                         since: str) -> None:
+    """The one error names the version, the urdfdom that reads it and every distro."""
+    message = (f'error[robot-version-new]: robot "{load(path).robot.name}": URDF {number} is read '
+               f'by ROS 2 Lyrical and Rolling only (urdfdom {since}+): Humble, Jazzy and Kilted '
+               'refuse the file (robot_state_publisher, RViz) [breaks: urdfdom-before-5.1]')
+    for distro in ('humble', 'jazzy', 'kilted'):
+        code, out = run_check(str(path), '--target', f'ros-{distro}', '--no-config', '-v')
+        assert code == 1 and message in out and f'{path}: 1 error, ' in out, out
+        assert out.count('error[') == 1, out
+    assert ('loads as written in: ros-lyrical, ros-rolling, mujoco, pinocchio; errors for: '
+            'ros-humble, ros-jazzy, ros-kilted, gazebo') in out
+
+
+@pytest.mark.parametrize('distro, code', [
+    ('lyrical', 0), ('rolling', 0), ('humble', 1), ('jazzy', 1), ('kilted', 1),
+    ('iron', 1),  # a distro the checker does not know is taken for Jazzy, as when unset
+    (None, 1)])
+def test_plain_ros_follows_ros_distro(distro: str | None, code: int) -> None:
+    env = {} if distro is None else {'ROS_DISTRO': distro}
+    for path in (EXAMPLE, EXAMPLE_1_2):
+        for target in (['--target', 'ros'], []):  # given, and the default
+            done, out = run_check(str(path), *target, '--no-config', env=env)
+            assert done == code, (distro, target, out)
+
+
+def test_ros_distros_names_the_distros_of_a_version() -> None:
+    from urdf_tools_ros.core.description.values import ros_distros
+    assert ros_distros((1, 0)) == 'Humble, Jazzy, Kilted, Lyrical and Rolling'
+    assert ros_distros((1, 1)) == ros_distros((1, 2)) == 'Lyrical and Rolling'
+    assert ros_distros((1, 2), refuse=True) == 'Humble, Jazzy and Kilted'
+    assert ros_distros((1, 0), refuse=True) == 'none'
+    assert ros_distros((1, 3)) == 'none'
 
 
 @pytest.mark.parametrize('size, code', [('radius="-0.1" length="0.5"', 'geometry-size-negative'),

@@ -10,6 +10,7 @@ from . import report
 from ..core.checks import check_description, CONSUMERS, count, DEFAULT_TARGET, RULES, TARGETS
 from ..core.description.loader import load, parse_xacro_args, RobotDescription
 from ..core.description.packages import ament_package_locator, parse_package_path
+from ..core.description.values import ros_distros
 from ..core.findings import Severity
 
 FORMATS = ('text', 'json', 'junit', 'sarif')
@@ -242,9 +243,11 @@ def cmd_graph(args: argparse.Namespace) -> int:
 
 
 # -- rules ------------------------------------------------------------------------------------
-#: The targets the catalog shows, with their column titles (Humble, Jazzy and Kilted agree).
-COLUMNS = {'ros-jazzy': 'humble jazzy kilted', 'ros-rolling': 'rolling', 'gazebo': 'gazebo',
-           'mujoco': 'mujoco', 'pinocchio': 'pinocchio'}
+#: The targets the catalog shows, with their column titles: a column stands for the distros of
+#: its title, which agree (Humble, Jazzy and Kilted read URDF 1.0 only; Lyrical and Rolling have
+#: the same urdfdom 6.0).
+COLUMNS = {'ros-jazzy': 'humble jazzy kilted', 'ros-rolling': 'lyrical rolling',
+           'gazebo': 'gazebo', 'mujoco': 'mujoco', 'pinocchio': 'pinocchio'}
 
 
 def rules_markdown() -> str:
@@ -314,7 +317,8 @@ def cmd_rules(args: argparse.Namespace) -> int:
         sys.stdout.write(rules_markdown())
         return 0
     width = max(len(code) for code in RULES)
-    titles = ['h/j/k' if target == 'ros-jazzy' else title[:4] for target, title in COLUMNS.items()]
+    titles = ['/'.join(word[0] for word in title.split()) if ' ' in title else title[:4]
+              for title in COLUMNS.values()]  # h/j/k, l/r, gaze, ...
     print(f'{"code":<{width}}  {" ".join(f"{t:<5}" for t in titles)} consumers / summary')
     for code, rule in RULES.items():
         marks = ' '.join(f'{rule.severity_for(target).value[0].upper():<5}'
@@ -411,8 +415,11 @@ def _check_arguments(check: argparse.ArgumentParser) -> None:
                        help='whose verdicts are errors: ros (urdfdom, robot_state_publisher, '
                             'RViz, urdf_parser_py, KDL, joint_state_publisher, ros2_control of '
                             'the sourced ROS_DISTRO, else Jazzy; the default, or the '
-                            "configuration's), ros-humble, ros-jazzy, ros-kilted, ros-rolling, "
-                            'gazebo (SDFormat), mujoco, pinocchio')
+                            "configuration's), "
+                            + ', '.join(target for target in TARGETS if target.startswith('ros-'))
+                            + f' ({ros_distros((1, 1), refuse=True)} read URDF 1.0 only; '
+                            f'{ros_distros((1, 2))} 1.0 to 1.2), gazebo (SDFormat), mujoco, '
+                            'pinocchio')
     check.add_argument('-v', '--verbose', action='store_true',
                        help='also print info findings (always counted)')
     check.add_argument('--urdf-parser-py', action='store_true',

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 import os
 
 from ..description.model import Robot, SourceLocation
-from ..description.values import urdf_version
+from ..description.values import ROS_DISTRO_URDF_VERSIONS, ros_distros, urdf_version
 from ..findings import Finding, Severity
 from ..value import Value
 
@@ -24,8 +24,9 @@ from ..value import Value
 CONSUMERS: dict[str, str] = {
     'urdfdom': 'urdfdom (check_urdf; robot_state_publisher, RViz, MoveIt, Gazebo and pinocchio '
                'read URDF through it)',
-    'urdfdom-before-5.1': 'urdfdom 3.0 to 5.0 (ROS 2 Humble, Jazzy, Kilted; SDFormat): URDF 1.0 '
-                          'only',
+    'urdfdom-before-5.1': f'urdfdom 3.0 to 5.0 (ROS 2 {ros_distros((1, 1), refuse=True)}; '
+                          'SDFormat): URDF 1.0 only (urdfdom 6.0 of ROS 2 '
+                          f'{ros_distros((1, 2))} reads 1.0, 1.1 and 1.2)',
     'urdf_parser_py': 'urdf_parser_py, the Python URDF reader of ROS tools',
     'kdl': "kdl_parser and KDL, robot_state_publisher's kinematics",
     'joint_state_publisher': 'joint_state_publisher(_gui) 2.4',
@@ -39,13 +40,14 @@ CONSUMERS: dict[str, str] = {
 #: The consumers of each target: a finding is an error for a target when it breaks one of them.
 #: Gazebo and pinocchio read URDF through urdfdom, so they refuse what it refuses.
 #: ``urdfdom-before-5.1`` is the urdfdom of ROS 2 Humble (3.0), Jazzy (4.0) and Kilted (5.0) and
-#: SDFormat's, which read URDF 1.0 only; Rolling (urdfdom 6.0) and the pinocchio wheel (urdfdom
-#: 6.0) read 1.1 and 1.2 too. ``ros`` is the distro of ``ROS_DISTRO`` when it is set to one of
-#: them, else Jazzy.
+#: SDFormat's, which read URDF 1.0 only; Lyrical and Rolling (urdfdom 6.0) and the pinocchio
+#: wheel (urdfdom 6.0) read 1.1 and 1.2 too (``ROS_DISTRO_URDF_VERSIONS`` of
+#: :mod:`~urdf_tools_ros.core.description.values`). ``ros`` is the distro of ``ROS_DISTRO`` when
+#: it is set to one of them, else (unset, or a distro not listed) Jazzy.
 _ROS = frozenset({'urdfdom', 'urdf_parser_py', 'kdl', 'joint_state_publisher', 'ros2_control',
                   'urdf_tools_ros'})
-_DISTROS = {'humble': _ROS | {'urdfdom-before-5.1'}, 'jazzy': _ROS | {'urdfdom-before-5.1'},
-            'kilted': _ROS | {'urdfdom-before-5.1'}, 'rolling': _ROS}
+_DISTROS = {distro: _ROS | (set() if (1, 1) in versions else {'urdfdom-before-5.1'})
+            for distro, versions in ROS_DISTRO_URDF_VERSIONS.items()}
 TARGETS: dict[str, frozenset[str]] = {
     'ros': _DISTROS.get(os.environ.get('ROS_DISTRO', ''), _DISTROS['jazzy']),
     **{f'ros-{distro}': consumers for distro, consumers in _DISTROS.items()},
@@ -199,7 +201,7 @@ def portability(findings: Iterable[Finding]) -> dict[str, bool]:
 
     From the findings' consumers (:func:`for_target` per target): e.g. a URDF 1.1 file is
     ``False`` for ``ros-humble``, ``ros-jazzy``, ``ros-kilted`` and ``gazebo``, ``True`` for
-    ``ros-rolling``, ``mujoco`` and ``pinocchio`` when nothing else stops them.
+    ``ros-lyrical``, ``ros-rolling``, ``mujoco`` and ``pinocchio`` when nothing else stops them.
     """
     items = list(findings)
     return {target: not any(for_target(f, target).severity is Severity.ERROR for f in items)

@@ -15,12 +15,13 @@ from typing import Protocol
 
 from .registry import check, CheckContext, rule
 from ..description.model import SourceLocation
-from ..description.values import urdf_version, URDF_VERSIONS
+from ..description.values import ros_distros, urdf_version, URDF_VERSIONS, URDFDOM_SINCE
 from ..findings import Finding, Severity
 
 #: The URDF versions urdfdom 3.x to 5.0 (ROS 2 Humble, Jazzy, Kilted) read: only 1.0. urdfdom 5.1
-#: and later (Rolling) also read 1.1 (quaternions, capsules) and 1.2 (acceleration/jerk limits):
-#: :data:`~urdf_tools_ros.core.description.values.URDF_VERSIONS`.
+#: and later (6.0: ROS 2 Lyrical and Rolling) also read 1.1 (quaternions, capsules) and 1.2
+#: (acceleration/jerk limits): :data:`~urdf_tools_ros.core.description.values.URDF_VERSIONS`,
+#: per distro :data:`~urdf_tools_ros.core.description.values.ROS_DISTRO_URDF_VERSIONS`.
 SUPPORTED_VERSIONS = ((1, 0),)
 
 _MODEL = 'urdfdom model.cpp (parseURDF)'
@@ -34,8 +35,9 @@ VERSION_UNSUPPORTED = rule(
     source='urdfdom', consumers=('urdfdom', 'pinocchio'), reference=_MODEL + ' (URDFVersion)')
 VERSION_NEW = rule(
     'robot-version-new', Severity.WARNING,
-    '<robot version> is 1.1 or 1.2: urdfdom 5.1+/6.0 (Rolling) read it, the urdfdom of Humble '
-    '(3.0), Jazzy (4.0) and Kilted (5.0) refuse the whole file',
+    f'<robot version> is 1.1 or 1.2: only urdfdom 5.1+ reads it (6.0: ROS 2 '
+    f'{ros_distros((1, 2))}); the urdfdom of Humble (3.0), Jazzy (4.0) and Kilted (5.0) refuses '
+    'the whole file',
     source='urdfdom', consumers=('urdfdom-before-5.1',),
     reference=(_MODEL + ' ("only version 1.0 is currently supported" before 5.1; urdfdom '
                '5.1.0 ros/rosdistro#49718, 6.0.0 ros/rosdistro#50827)'))
@@ -80,11 +82,12 @@ def check_name(ctx: CheckContext) -> Iterator[Finding]:
 @check
 def check_version(ctx: CheckContext) -> Iterator[Finding]:
     """
-    Report a ``<robot version>`` urdfdom refuses, or one only Rolling's urdfdom reads.
+    Report a ``<robot version>`` urdfdom refuses, or one only Lyrical's and Rolling's read.
 
     urdfdom parses the attribute as ``major.minor``
     (:func:`~urdf_tools_ros.core.description.values.urdf_version`); 3.x to 5.0 read 1.0 only,
-    5.1 adds 1.1 and 6.0 1.2 (measured with check_urdf of urdfdom 3.0.1 and 6.0.0).
+    5.1 adds 1.1 and 6.0 1.2 (measured with check_urdf of urdfdom 3.0.1 and 6.0.0). The message
+    names the ROS 2 distros that read the version and those that refuse it.
     """
     version = ctx.robot.version
     if version is None:
@@ -102,13 +105,16 @@ def check_version(ctx: CheckContext) -> Iterator[Finding]:
                           'urdfdom reads (1.0; 1.1 and 1.2 from urdfdom 5.1/6.0)',
                           fix='write version="1.0" or leave it out')
     elif parsed not in SUPPORTED_VERSIONS:
+        number = f'{parsed[0]}.{parsed[1]}'
+        written = '' if version == number else f' (version="{version}")'
         yield ctx.finding(VERSION_NEW, 'robot',
-                          f'robot "{ctx.robot.name}": version="{version}" (URDF '
-                          f'{parsed[0]}.{parsed[1]}) is read by urdfdom 5.1+ (Rolling) only: '
-                          'robot_state_publisher and RViz on Humble, Jazzy and Kilted refuse '
-                          'the file', fix='for Humble to Kilted keep to URDF 1.0: rpy instead '
-                          'of quat_xyzw, a cylinder and two spheres for a capsule, no '
-                          'acceleration/deceleration/jerk')
+                          f'robot "{ctx.robot.name}": URDF {number}{written} is read by ROS 2 '
+                          f'{ros_distros(parsed)} only (urdfdom {URDFDOM_SINCE[parsed]}+): '
+                          f'{ros_distros(parsed, refuse=True)} refuse the file '
+                          '(robot_state_publisher, RViz)',
+                          fix=f'for {ros_distros((1, 1), refuse=True)} keep to URDF 1.0 '
+                          '(urdf-tools convert writes it): rpy instead of quat_xyzw, a cylinder '
+                          'and two spheres for a capsule, no acceleration/deceleration/jerk')
 
 
 @check

@@ -30,7 +30,7 @@ from .model import (Box, Calibration, Capsule, Collision, Cylinder, Dynamics, Ga
                     TransmissionActuator, TransmissionJoint, Vector3, Visual, XmlData)
 from .values import (all_finite, Element, KNOWN_ATTRIBUTES, KNOWN_JOINT_CHILDREN,
                      KNOWN_TRANSMISSION_PART_CHILDREN, local_name, Locate, parse_number,
-                     parse_numbers, Resolve, urdf_version)
+                     parse_numbers, Resolve, ros_distros, urdf_version)
 from ..findings import Finding, Severity
 
 __all__ = ['UrdfReader']
@@ -194,7 +194,8 @@ class UrdfReader:
             self._report('limit-attribute-ignored', Severity.WARNING, owner,
                          f'<limit {"/".join(given)}> needs URDF 1.2 but the file is '
                          f'{self.version[0]}.{self.version[1]}: urdfdom ignores it', node,
-                         'add version="1.2" to <robot> (Rolling only) if the limits matter')
+                         f'add version="1.2" to <robot> (read by {ros_distros((1, 2))} only) '
+                         'if the limits matter')
             return (None, None, None)
         values = []
         for name in ('acceleration', 'deceleration', 'jerk'):
@@ -256,7 +257,8 @@ class UrdfReader:
                          f'{self.version[1]} file: urdfdom (robot_state_publisher, RViz, '
                          f'Gazebo) ignores it ("requiring URDF version 1.1") and poses the '
                          f'element with {kept}', node,
-                         f'add version="1.1" to <robot> (read by Rolling only){hint}')
+                         f'add version="1.1" to <robot> (read by {ros_distros((1, 1))} '
+                         f'only){hint}')
             return Origin(xyz, rpy)
         quaternion = self._numbers(node, 'quat_xyzw', owner, (0.0, 0.0, 0.0, 1.0))
         if node.get('rpy') is not None:
@@ -340,8 +342,9 @@ class UrdfReader:
                          f'<capsule> needs URDF 1.1 but the file is {self.version[0]}.'
                          f'{self.version[1]}: urdfdom drops this element ("Ignoring capsule", '
                          'urdfdom 6; "Unknown geometry type", urdfdom 3)', shape,
-                         'add version="1.1" to <robot> (Rolling only), or use a cylinder and '
-                         'two spheres', consumers=('urdfdom', 'urdf_parser_py'))
+                         f'add version="1.1" to <robot> (read by {ros_distros((1, 1))} only), '
+                         'or use a cylinder and two spheres',
+                         consumers=('urdfdom', 'urdf_parser_py'))
             return None, str(shape.tag)
         self._report('geometry-unknown', Severity.ERROR, owner,
                      f'<geometry> holds unknown shape <{shape.tag}>', shape,

@@ -6,7 +6,8 @@ an element without its namespace, and the parsing of a number or a vector of num
 reader does it (:class:`~urdf_tools_ros.core.description.reader.UrdfReader`, which turns each
 problem into a finding). Attribute and element names follow the URDF specification
 (http://wiki.ros.org/urdf/XML). A number is Python's ``float`` of the attribute's text, a vector
-its whitespace-separated words; the reader reports NaN and infinity separately.
+its whitespace-separated words; the reader reports NaN and infinity separately. Also which URDF
+versions urdfdom reads, and which ROS 2 distros therefore read each one.
 """
 
 from __future__ import annotations
@@ -50,6 +51,33 @@ _isfinite = math.isfinite
 #: The URDF versions urdfdom 6.0 reads (``major.minor``); no ``version`` attribute means 1.0.
 URDF_VERSIONS = ((1, 0), (1, 1), (1, 2))
 _INTEGER = re.compile(r'\s*[+-]?\d+')
+#: The urdfdom that first reads each URDF version: 1.1 (quat_xyzw, capsule) came with 5.1.0
+#: (ros/rosdistro#49718), 1.2 (acceleration, deceleration, jerk) with 6.0.0 (ros/rosdistro#50827).
+URDFDOM_SINCE = {(1, 1): '5.1', (1, 2): '6.0'}
+#: The ROS 2 distros, oldest first, and the URDF versions their urdfdom (so robot_state_publisher
+#: and RViz) reads: Humble (urdfdom 3.0), Jazzy (4.0) and Kilted (5.0) read 1.0 only; Lyrical
+#: (the LTS of May 2026) and Rolling have urdfdom 6.0, which reads 1.0, 1.1 and 1.2.
+ROS_DISTRO_URDF_VERSIONS: dict[str, tuple[tuple[int, int], ...]] = {
+    'humble': ((1, 0),), 'jazzy': ((1, 0),), 'kilted': ((1, 0),),
+    'lyrical': URDF_VERSIONS, 'rolling': URDF_VERSIONS}
+
+
+def ros_distros(reads: tuple[int, int], *, refuse: bool = False) -> str:
+    """
+    The ROS 2 distros whose urdfdom reads (or, ``refuse``, refuses) a URDF version, in words.
+
+    From :data:`ROS_DISTRO_URDF_VERSIONS`, oldest first: ``ros_distros((1, 2))`` is
+    ``'Lyrical and Rolling'``, ``ros_distros((1, 2), refuse=True)`` ``'Humble, Jazzy and
+    Kilted'``; ``'none'`` when there is none.
+
+    :param reads: The URDF version ``(major, minor)``.
+    :param refuse: Name the distros that refuse the version instead.
+    """
+    names = [distro.capitalize() for distro, versions in ROS_DISTRO_URDF_VERSIONS.items()
+             if (reads in versions) is not refuse]
+    if len(names) < 2:
+        return names[0] if names else 'none'
+    return ', '.join(names[:-1]) + ' and ' + names[-1]
 
 
 def urdf_version(text: str | None) -> tuple[int, int]:
