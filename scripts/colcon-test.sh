@@ -1,35 +1,63 @@
 #!/usr/bin/env bash
-# `colcon build && colcon test` of the package in a workspace, as ROS users run it: the
-# workspace is .cache/colcon-ws (made anew), its install space is sourced before `colcon test`
-# (so the launch tests start the installed nodes), and pytest is the venv's 7.4.4 (Jazzy's)
-# with the launch_testing/launch_pytest plugins loaded. Prints pytest's summary with every skip
+# `colcon build && colcon test` of the package as a ROS user runs them on a sourced underlay:
+# ROS 2 (rclpy, the message packages, tf2_msgs) from the PyPI wheels in a prefix of its own,
+# .cache/ros-<distro> (scripts/setup-ros.sh --prefix), reached only through what sourcing its
+# setup.sh prepends (PYTHONPATH, AMENT_PREFIX_PATH, LD_LIBRARY_PATH, as
+# /opt/ros/<distro>/setup.bash does); colcon, pytest 7.4.4 and the test tools in a venv of their
+# own (.cache/venv-colcon, not the test venv; the package itself only in the workspace's install
+# space). The workspace is .cache/colcon-ws (made anew), its install space is sourced before
+# `colcon test`. A skipped ROS test fails the run (URDF_TOOLS_REQUIRE_ROS=1). Prints every skip
 # reason, then `colcon test-result`; exits non-zero on any failure or error (and when no test
-# ran). Set-up as scripts/test.sh (scripts/setup-tests.sh). Extra arguments go to pytest.
-# Usage: scripts/colcon-test.sh [pytest args...]
+# ran). Extra arguments go to pytest.
+# Usage: scripts/colcon-test.sh [--distro jazzy|kilted] [pytest args...]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-venv="${URDF_TOOLS_VENV:-$root/.venv}"
 cd "$root"
-scripts/setup-tests.sh
+distro=jazzy
+if [ "${1:-}" = --distro ]; then
+  distro="$2"
+  shift 2
+fi
+python="${URDF_TOOLS_PYTHON311:-$(scripts/find-python 3.11 || true)}"
+if [ -z "$python" ]; then
+  echo "colcon-test: no python3.11 (the ROS 2 wheels on PyPI are cp311): skipped" >&2
+  exit 0
+fi
+venv="$root/.cache/venv-colcon"
+underlay="$root/.cache/ros-$distro"
+log="$root/.cache/setup.log"
+mkdir -p "$root/.cache"
+# The test tools without the package: it must come from the workspace's install space.
+stamp="$venv/.urdf_tools_ros_colcon_setup"
+digest="$(cat setup.py scripts/colcon-test.sh | sha256sum | cut -c1-16)"
+if [ "$(cat "$stamp" 2>/dev/null || true)" != "$digest" ]; then
+  echo "colcon-test: setting up $venv (colcon, pytest 7.4.4, the test tools)"
+  rm -rf "$venv"
+  "$python" -m venv "$venv"
+  { "$venv/bin/python" -m pip install -q --upgrade pip \
+    && "$venv/bin/python" -m pip install -q "$root[test,view]" \
+    && "$venv/bin/python" -m pip uninstall -q -y urdf_tools_ros; } >>"$log" 2>&1 \
+    || { tail -n 30 "$log" >&2; echo "colcon-test: pip install failed (log: $log)" >&2; exit 1; }
+  echo "$digest" > "$stamp"
+fi
+scripts/setup-ros.sh --distro "$distro" --prefix "$underlay" "$venv"
+[ -f "$underlay/setup.sh" ] || { echo "colcon-test: no ROS 2 underlay at $underlay" >&2; exit 1; }
+scripts/setup-oracles.sh "$venv"
 ws="$root/.cache/colcon-ws"
 rm -rf "$ws"
 mkdir -p "$ws/src/urdf_tools_ros"
 # The package as a clone has it (tracked and untracked files, .gitignore respected).
-if [ -d .git ] && command -v git >/dev/null 2>&1; then
-  git ls-files -z -co --exclude-standard | xargs -0 cp --parents -t "$ws/src/urdf_tools_ros"
-else
-  "$venv/bin/python" - "$root" "$ws/src/urdf_tools_ros" <<'PY'
-import shutil, sys
-shutil.copytree(sys.argv[1], sys.argv[2], dirs_exist_ok=True, ignore=shutil.ignore_patterns(
-    '.git', '.venv', '.cache', 'build', 'install', 'log', '.pytest_cache', '.mypy_cache',
-    '.hypothesis', 'test-artifacts', '__pycache__', '*.egg-info'))
-PY
-fi
+git ls-files -z -co --exclude-standard | xargs -0 cp --parents -t "$ws/src/urdf_tools_ros"
 export PATH="$venv/bin:$PATH"
 # The copy's tests find ../shared and the built oracles where the repository has them.
 export URDF_TOOLS_SHARED="$root/../shared" URDF_TOOLS_CACHE="$root/.cache"
+export URDF_TOOLS_REQUIRE_ROS=1
+set +u
+# shellcheck disable=SC1091
+. "$underlay/setup.sh"
+set -u
 cd "$ws"
-echo "== colcon build (workspace $ws)"
+echo "== colcon build (workspace $ws, ROS_DISTRO=$ROS_DISTRO from $underlay/setup.sh)"
 colcon build --event-handlers console_direct-
 set +u
 # shellcheck disable=SC1091
