@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import itertools
 import math
+from pathlib import Path
+import signal
+import subprocess
 import sys
+import threading
 import time
 from typing import Any
 
 import numpy as np
 import pytest
 
-from ros_helpers import (MIMIC_URDF, requires_ros, ros_context, ros_graph,  # noqa: F401
-                         ROS_MISSING, RosGraph, settle, wait_for)
+from ros_helpers import (ABSOLUTE_TOPICS, Inbox, MIMIC_URDF, requires_ros,  # noqa: F401
+                         ros_context, ros_graph, ROS_MISSING, RosGraph, settle, wait_for)
 
-from conftest import SAMPLE_ROBOT, shared_model
+from conftest import REPO, SAMPLE_ROBOT, shared_model
 from urdf_tools_ros.core.description.loader import load, load_string
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
 from urdf_tools_ros.core.kinematics.transforms import FloatArray, transform_from_quaternion
@@ -160,7 +164,7 @@ def test_bad_joint_states_never_publish_nan(ros: RosGraph) -> None:
     bad = [
         joint_state(['shoulder', 'wheel_joint'], [math.nan, 0.5]),   # NaN: that joint refused
         joint_state(['shoulder', 'slide'], [0.1]),                   # mismatched: whole message
-        joint_state(['nope', 'base_joint', 'finger_right_joint'], [1.0, 2.0, 3.0]),  # ignored
+        joint_state(['nope', 'base_joint'], [1.0, 2.0]),  # unknown, fixed: ignored
         joint_state(['shoulder'], [math.inf]),
         joint_state(['shoulder'], [1e300]),
         joint_state([], []),
@@ -292,22 +296,106 @@ PLANAR_URDF = """<robot name="planar_bot">
 </robot>"""
 
 
-def test_planar_and_floating_have_tf_at_zero_until_named(ros: RosGraph) -> None:
-    """Every link has a transform (RViz needs it): at zero until joint_states names it."""
+def test_planar_and_floating_go_on_tf_only_once_named(ros: RosGraph) -> None:
+    """No made-up zero that would fight odometry on the same transform (issue 23)."""
     node, _, joints, (tf, _) = start(ros, PLANAR_URDF, publish_frequency=50.0)
-    assert wait_for(lambda: {'cart', 'body'} <= {t.child_frame_id for m in tf.messages
-                                                 for t in m.transforms})
-    first = {t.child_frame_id: t for m in tf.messages for t in m.transforms}
-    assert np.allclose(matrix(first['cart'])[:3, 3], [0.0, 0.0, 0.1])
-    assert np.allclose(matrix(first['body']), np.eye(4))
+    assert wait_for(lambda: ros.probe.count_publishers(ros.topic('/tf')) == 1)
+    settle(1.5)  # the old node published both at zero at publish_frequency from the start
+    assert tf.messages == []
     joints.publish(joint_state(['slide_plane/x', 'slide_plane/yaw'], [0.5, 0.3]))
-    assert wait_for(lambda: any(abs(t.transform.translation.x - 0.5) < 1e-12
-                                for m in tf.messages for t in m.transforms))
-    settle(0.2)
-    tf.clear()
-    settle(0.3)  # defaults go on for the unnamed floating joint only
-    children = {t.child_frame_id for m in tf.messages for t in m.transforms}
-    assert children == {'body'}
+    assert wait_for(lambda: tf.messages)
+    first = by_child(tf.messages[0])
+    assert set(first) == {'cart'}  # the floating joint is still not named
+    expected = KinematicModel(load_string(PLANAR_URDF, 'planar.urdf').robot).joint_transforms(
+        {'slide_plane/x': 0.5, 'slide_plane/yaw': 0.3})['slide_plane']
+    np.testing.assert_allclose(matrix(first['cart']), expected, atol=1e-12)
+    joints.publish(joint_state(['float/x', 'float/z'], [5.0, 0.25], sec=101))
+    assert wait_for(lambda: 'body' in by_child(tf.last))
+    np.testing.assert_allclose(matrix(by_child(tf.last)['body'])[:3, 3], [5.0, 0.0, 0.25],
+                               atol=1e-12)
+    settle(0.3)
+    assert all(set(by_child(message)) <= {'cart', 'body'} for message in tf.messages)
+    assert len(tf.messages) == 2  # nothing between or after the two joint_states
+
+
+def test_the_measured_mimic_position_reaches_tf(ros: RosGraph) -> None:
+    """A driver's joint_states carries mimic joints: robot_state_publisher uses the value."""
+    node, _, joints, (tf, _) = start(ros)
+    joints.publish(joint_state(['finger_left_joint', 'finger_right_joint'], [0.03, -0.01]))
+    assert wait_for(lambda: tf.messages)
+    received = by_child(tf.messages[0])
+    assert set(received) == {'finger_left', 'finger_right'}
+    np.testing.assert_allclose(matrix(received['finger_right'])[:3, 3], [0.5, -0.03, 0.0],
+                               atol=1e-12)  # measured -0.01 (derived would be -0.03 - 0.02)
+    np.testing.assert_allclose(matrix(received['finger_left'])[:3, 3], [0.5, 0.05, 0.0],
+                               atol=1e-12)
+
+
+def node_process(ros: RosGraph, *arguments: str) -> tuple[subprocess.Popen[str], Inbox]:
+    """The ``robot_state_publisher`` executable in this test's namespace; its output lines."""
+    remaps = [item for topic in ABSOLUTE_TOPICS
+              for item in ('-r', f'{topic}:={ros.namespace}{topic}')]
+    code = ('from urdf_tools_ros.nodes.entry import robot_state_publisher; '
+            'robot_state_publisher()')
+    process = subprocess.Popen(
+        [sys.executable, '-c', code, *arguments, '--ros-args', '-r', f'__ns:={ros.namespace}',
+         *remaps], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO)
+    lines = Inbox()
+    threading.Thread(target=lambda: [lines(line) for line in process.stdout or ()],
+                     daemon=True).start()
+    return process, lines
+
+
+def stop(process: subprocess.Popen[str]) -> int:
+    process.send_signal(signal.SIGINT)
+    try:
+        return process.wait(timeout=20.0)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        raise
+
+
+def test_without_a_description_it_says_once_what_it_waits_for(ros: RosGraph) -> None:
+    process, lines = node_process(ros)
+    try:
+        waiting = 'Waiting for robot_description to be published on the robot_description topic'
+        assert wait_for(lambda: any(waiting in line for line in lines.messages), timeout=30.0), \
+            ''.join(lines.messages)
+        settle(1.5)
+        assert sum(waiting in line for line in lines.messages) == 1
+    finally:
+        assert stop(process) == 0, ''.join(lines.messages)
+
+
+def test_the_positional_urdf_file_is_read_as_robot_state_publisher_3_3_reads_it(
+        ros: RosGraph, tmp_path: Path) -> None:
+    """Foxy/Humble-era launch files pass ``arguments=[urdf_file]`` (issue 23)."""
+    path = tmp_path / 'mimic_bot.urdf'
+    path.write_text(MIMIC_URDF)
+    descriptions = ros.subscribe(String, 'robot_description', qos.LATCHED_DESCRIPTION)
+    tf_static = ros.subscribe(TFMessage, '/tf_static', qos.TF_STATIC)
+    process, lines = node_process(ros, str(path))
+    try:
+        assert wait_for(lambda: descriptions.messages and tf_static.messages, timeout=30.0), \
+            ''.join(lines.messages)
+        assert descriptions.last.data == MIMIC_URDF
+        assert {t.child_frame_id for t in tf_static.last.transforms} == {'base', 'tool'}
+        assert any('Assuming argument is name of URDF file' in line for line in lines.messages)
+        assert not any('Waiting for robot_description' in line for line in lines.messages)
+    finally:
+        assert stop(process) == 0, ''.join(lines.messages)
+
+
+def test_a_positional_file_that_cannot_be_read_is_said_and_the_node_waits(
+        ros: RosGraph, tmp_path: Path) -> None:
+    process, lines = node_process(ros, str(tmp_path / 'missing.urdf'))
+    try:
+        assert wait_for(lambda: any('Waiting for robot_description' in line
+                                    for line in lines.messages), timeout=30.0)
+        assert any('Failed to open URDF file' in line and 'missing.urdf' in line
+                   for line in lines.messages), ''.join(lines.messages)
+    finally:
+        assert stop(process) == 0, ''.join(lines.messages)
 
 
 def test_joint_states_qos_can_be_overridden(ros: RosGraph) -> None:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from conftest import REPO, shared_model
-from urdf_tools_ros.core.description.loader import load, RobotDescription
+from urdf_tools_ros.core.description.loader import load, load_string, RobotDescription
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
 from urdf_tools_ros.core.kinematics.transforms import transform_to_quaternion
 from urdf_tools_ros.core.tf.broadcast import TfFrames, TfThrottle
@@ -48,9 +48,61 @@ def test_a_source_moves_its_mimic_chain(frames: TfFrames,
     np.testing.assert_allclose(moved.quaternion, quaternion, atol=1e-12)
 
 
-def test_mimic_values_and_unknown_names_are_ignored(frames: TfFrames) -> None:
+def without_mimic(description: RobotDescription, *joints: str) -> KinematicModel:
+    """The model with the ``<mimic>`` of ``joints`` removed: each an actuated joint of its own."""
+    from lxml import etree
+
+    root = etree.fromstring(description.xml.encode())
+    for joint in joints:
+        (element,) = root.findall(f'joint[@name="{joint}"]')
+        element.remove(element.find('mimic'))
+    return KinematicModel(load_string(etree.tostring(root).decode(), 'demimicked.urdf').robot)
+
+
+def test_a_measured_mimic_joint_is_published_at_its_measured_value(
+        frames: TfFrames, description: RobotDescription) -> None:
+    """robot_state_publisher takes a mimic joint the message carries as measured (issue 23)."""
     moved = frames.moving_transforms(['follower_joint', 'other_robot_joint', 'bolted_joint'],
-                                     [5.0, 1.0, 2.0])
+                                     [0.7, 1.0, 2.0])
+    assert moved.joints == ('follower_joint',) and moved.problems == ()
+    expected = without_mimic(description, 'follower_joint').joint_transforms(
+        {'follower_joint': 0.7})['follower_joint']
+    np.testing.assert_allclose(moved.translation[0], expected[:3, 3], atol=1e-12)
+    np.testing.assert_allclose(moved.quaternion,
+                               transform_to_quaternion(expected[None])[1], atol=1e-12)
+
+
+def test_a_measured_mimic_wins_over_its_source_and_the_rest_follow_the_source(
+        frames: TfFrames, description: RobotDescription) -> None:
+    moved = frames.moving_transforms(['turn_joint', 'follower_joint'], [0.4, 0.7])
+    assert set(moved.joints) == {'turn_joint', 'follower_joint', 'follower2_joint'}
+    demimicked = without_mimic(description, 'follower_joint')
+    # follower2 follows the source it resolves to (turn_joint: 0.5 * (-2 * 0.4 + 0.1) - 0.2)
+    follower2 = 0.5 * (-2 * 0.4 + 0.1) - 0.2
+    expected = {**demimicked.joint_transforms({'turn_joint': 0.4, 'follower_joint': 0.7}),
+                'follower2_joint': without_mimic(description, 'follower_joint',
+                                                 'follower2_joint').joint_transforms(
+                    {'follower2_joint': follower2})['follower2_joint']}
+    for joint, translation, quaternion in zip(moved.joints, moved.translation,
+                                              moved.quaternion):
+        np.testing.assert_allclose(translation, expected[joint][:3, 3], atol=1e-12)
+        np.testing.assert_allclose(quaternion,
+                                   transform_to_quaternion(expected[joint][None])[1][0],
+                                   atol=1e-12)
+
+
+def test_a_non_finite_measured_mimic_is_refused_and_its_source_still_moves_it(
+        frames: TfFrames, description: RobotDescription) -> None:
+    moved = frames.moving_transforms(['turn_joint', 'follower_joint'], [0.4, float('nan')])
+    assert len(moved.problems) == 1 and 'follower_joint' in moved.problems[0]
+    translation, quaternion = reference(description, {'turn_joint': 0.4}, moved.joints)
+    np.testing.assert_allclose(moved.translation, translation, atol=1e-12)
+    np.testing.assert_allclose(moved.quaternion, quaternion, atol=1e-12)
+    assert frames.moving_transforms(['follower_joint'], [float('inf')]).joints == ()
+
+
+def test_unknown_names_and_fixed_joints_are_ignored(frames: TfFrames) -> None:
+    moved = frames.moving_transforms(['other_robot_joint', 'bolted_joint'], [1.0, 2.0])
     assert moved.joints == () and moved.problems == ()
     assert moved.translation.shape == (0, 3) and moved.quaternion.shape == (0, 4)
 

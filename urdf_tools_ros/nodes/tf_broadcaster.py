@@ -12,19 +12,24 @@ joint whose source is named (computed even when the message lacks the mimic join
 so removed frames are gone for late joiners.
 
 As robot_state_publisher: names that are not moving joints of the model are ignored (one
-``joint_states`` topic often carries several robots), values given for mimic joints are ignored
-(they follow their source), and a joint's transforms are published at most ``publish_frequency``
-times per second by the message stamps unless ``ignore_timestamp``. Floating and planar joints
-move by the variables of :class:`~urdf_tools_ros.core.kinematics.forward.KinematicModel`
-(``<joint>/x``, ``<joint>/y``, ``<joint>/yaw``, ...; missing ones at 0) and are published when a
-message names one of them. A NaN or infinite value is refused for its joint, a message whose
+``joint_states`` topic often carries several robots), a mimic joint the message names is
+published at that measured value and one it does not name follows its source, and a joint's
+transforms are published at most ``publish_frequency`` times per second by the message stamps
+unless ``ignore_timestamp``. A NaN or infinite value is refused for its joint, a message whose
 ``position`` and ``name`` lengths differ is refused whole, with a throttled warning; nothing
 non-finite is ever published. Those rules live in :mod:`urdf_tools_ros.core.tf.broadcast`.
 
-Floating and planar joints always have a transform: until a ``joint_states`` message names one
-of their variables, their zero-position transform is published on ``/tf`` at
-``publish_frequency`` (1 Hz when that is 0), stamped with the node clock, so that RViz shows the
-child link (robot_state_publisher makes them fixed; KDL knows no such joints).
+Floating and planar joints move by the variables of
+:class:`~urdf_tools_ros.core.kinematics.forward.KinematicModel` (``<joint>/x``, ``<joint>/y``,
+``<joint>/yaw``, ...; missing ones at 0) and go on ``/tf`` only once a ``joint_states`` message
+names one of them: never a made-up zero, which would fight odometry, localization or mocap
+publishing the same transform (robot_state_publisher skips a floating joint; it publishes a
+planar one as fixed on ``/tf_static``, where ours moves by its variables: a deliberate
+difference). The node says so once per description.
+
+Command line as robot_state_publisher 3.3's: an optional URDF file, read (with its deprecation
+warning) when the ``robot_description`` parameter is empty. Without any description the node
+logs once that it waits for the ``robot_description`` topic.
 
 Two paths serve ``joint_states`` (and publish the same ``/tf``, tested):
 
@@ -47,6 +52,8 @@ robot_state_publisher's does.
 
 from __future__ import annotations
 
+import argparse
+import sys
 from typing import Any
 
 import numpy as np
@@ -54,11 +61,12 @@ from rcl_interfaces.msg import SetParametersResult
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos_overriding_options import QoSOverridingOptions
+from rclpy.utilities import remove_ros_args
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 from tf2_msgs.msg import TFMessage
 
-from ..core.description.loader import load_string
+from ..core.description.loader import load_string, MAX_DESCRIPTION_BYTES
 from ..core.description.packages import ament_package_locator
 from ..core.errors import RobotDescriptionError
 from ..core.tf.broadcast import TfFrames, TfThrottle
@@ -76,10 +84,13 @@ class TfBroadcasterNode(Node):
     ``/tf`` and ``/tf_static`` from ``robot_description`` and ``joint_states``.
 
     :param node_name: Node name (``robot_state_publisher`` for the drop-in executable).
+    :param description_file: A URDF file to use when the ``robot_description`` parameter is
+        empty (robot_state_publisher's deprecated command-line argument).
     :param kwargs: Passed to :class:`rclpy.node.Node` (``parameter_overrides``, ``context``).
     """
 
-    def __init__(self, node_name: str = 'tf_broadcaster', **kwargs: Any) -> None:
+    def __init__(self, node_name: str = 'tf_broadcaster', *,
+                 description_file: str | None = None, **kwargs: Any) -> None:
         super().__init__(node_name, **kwargs)
         parameters.declare(self, parameters.TF_PARAMETERS)
         settings = parameters.settings(self, parameters.TfSettings)
@@ -102,19 +113,22 @@ class TfBroadcasterNode(Node):
         # Not tf2_ros' StaticTransformBroadcaster: it accumulates every frame ever sent, so a
         # frame a new description removes would stay for late joiners; this sends the full set.
         self._tf_static = self.create_publisher(TFMessage, '/tf_static', qos.TF_STATIC)
-        #: Floating and planar joints no joint_states message has named yet (published at 0).
-        self._unnamed: frozenset[str] = frozenset()
         self._description_publisher = None
-        if settings.robot_description and not settings.description_from_topic:
+        description = settings.robot_description
+        if not description and description_file is not None:
+            description = self._read_description_file(description_file)
+        if description and not settings.description_from_topic:
             self._description_publisher = self.create_publisher(
                 String, 'robot_description', qos.LATCHED_DESCRIPTION)
             try:
-                self._use(self._load(settings.robot_description))
+                self._use(self._load(description))
             except RobotDescriptionError as exc:
                 self.get_logger().error(f'robot_description parameter: {exc}')
         else:
             self.create_subscription(String, 'robot_description', self._on_robot_description,
                                      qos.LATCHED_DESCRIPTION)
+            self.get_logger().info('Waiting for robot_description to be published on the '
+                                   'robot_description topic...')
         overrides = QoSOverridingOptions.with_default_policies()
         self._joint_states: subscription_thread.SubscriptionThread | None = None
         if fast:
@@ -126,9 +140,26 @@ class TfBroadcasterNode(Node):
             self.create_subscription(JointState, 'joint_states', self._on_joint_states,
                                      qos.JOINT_STATES_SUBSCRIPTION,
                                      qos_overriding_options=overrides)
-        frequency = settings.publish_frequency
-        self.create_timer(1.0 / frequency if frequency > 0.0 else 1.0, self._on_default_timer)
         self.add_on_set_parameters_callback(self._on_set_parameters)
+
+    def _read_description_file(self, path: str) -> str:
+        """The text of URDF file ``path`` for an empty parameter, as RSP 3.3 reads it."""
+        self.get_logger().warning(
+            'No robot_description parameter, but command-line argument available.  Assuming '
+            'argument is name of URDF file.  This backwards compatibility fallback will be '
+            'removed in the future.')
+        try:
+            with open(path, 'rb') as stream:
+                data = stream.read(MAX_DESCRIPTION_BYTES + 1)
+            if len(data) > MAX_DESCRIPTION_BYTES:
+                raise ValueError(f'larger than {MAX_DESCRIPTION_BYTES} bytes')
+            text = data.decode('utf-8')
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            self.get_logger().error(f'Failed to open URDF file: {path} ({exc})')
+            return ''
+        # as robot_state_publisher: the file becomes the parameter (ros2 param get shows it)
+        self.set_parameters([Parameter('robot_description', Parameter.Type.STRING, text)])
+        return text
 
     @staticmethod
     def _load(xml: str) -> TfFrames:
@@ -142,10 +173,10 @@ class TfBroadcasterNode(Node):
         self._moving = (frames, conversions.TfEncoder(frames.edges, self._prefix),
                         TfThrottle(*self._rate_limit))
         self._builder = conversions.TransformsBuilder(frames.edges, self._prefix)
-        robot = frames.description.robot
-        self._unnamed = frozenset(name for name in frames.moving
-                                  if robot.joint(name).joint_type in ('floating', 'planar'))
-        self._on_default_timer()
+        for name, kind, variables in frames.multi_dof_joints():
+            self.get_logger().info(
+                f'joint "{name}" ({kind}): on /tf only once joint_states names '
+                f'{", ".join(variables)} (never at a made-up zero)')
         if self._description_publisher is not None:
             self._description_publisher.publish(
                 conversions.description_to_msg(frames.description.xml))
@@ -160,20 +191,6 @@ class TfBroadcasterNode(Node):
         self._tf_static.publish(conversions.tf_message(
             self._frames.static_transforms(), self._frames.edges,
             self.get_clock().now().nanoseconds, self._prefix))
-
-    def _on_default_timer(self) -> None:
-        """Publish the floating and planar joints no message has named, at their zero."""
-        unnamed, moving = self._unnamed, self._moving
-        if not unnamed or moving is None:
-            return
-        frames = moving[0]
-        model = frames.model
-        variables = [(name, value) for name, value in zip(model.variable_names, model.neutral())
-                     if name.partition('/')[0] in unnamed]
-        moved = frames.moving_transforms([name for name, _ in variables],
-                                         [value for _, value in variables])
-        self._send(moved.joints, moved.translation, moved.quaternion,
-                   self.get_clock().now().nanoseconds, moving[1])
 
     def _on_robot_description(self, msg: String) -> None:
         try:
@@ -211,8 +228,6 @@ class TfBroadcasterNode(Node):
             moved = frames.moving_transforms(names, positions)
             if moved.joints:
                 self._send(moved.joints, moved.translation, moved.quaternion, stamp_ns, encoder)
-                if self._unnamed and not self._unnamed.isdisjoint(moved.joints):
-                    self._unnamed = self._unnamed.difference(moved.joints)
             problems = moved.problems
         except RobotDescriptionError as exc:
             problems = (str(exc),)
@@ -270,8 +285,23 @@ class TfBroadcasterNode(Node):
 
 
 def main(args: list[str] | None = None, node_name: str = 'tf_broadcaster') -> None:
-    """Run the TF broadcaster until shut down."""
-    spin_node(lambda: TfBroadcasterNode(node_name), args)
+    """
+    Run the TF broadcaster until shut down.
+
+    Command line as robot_state_publisher's: an optional URDF file (deprecated there, still read
+    by 3.3), then ROS arguments.
+
+    :param args: The command line (``sys.argv`` when ``None``).
+    :param node_name: The node's default name.
+    """
+    argv = sys.argv if args is None else args
+    parser = argparse.ArgumentParser(prog=node_name, description=__doc__.split('\n\n')[0])
+    parser.add_argument('description_file', nargs='?', default=None,
+                        help='URDF file to use when the robot_description parameter is empty '
+                        '(deprecated in robot_state_publisher)')
+    options = parser.parse_args(remove_ros_args(args=argv)[1:])
+    spin_node(lambda: TfBroadcasterNode(node_name, description_file=options.description_file),
+              args)
 
 
 if __name__ == '__main__':

@@ -85,6 +85,13 @@ class KinematicModel:
         self._moving_terms = (a, b, c)
         self._moving_general = tuple((row, int(index)) for row, index in enumerate(plan.moving)
                                      if plan.kinds[index] in ('floating', 'planar'))
+        #: ``{mimic joint: row}`` in the moving joints; rows whose joint is prismatic.
+        self._mimic_rows = {names[index]: row for row, index in enumerate(plan.moving)
+                            if names[index] in plan.mimics}
+        self._prismatic_rows = frozenset(
+            row for row, index in enumerate(plan.moving)
+            if plan.joints[index] is not None and
+            plan.joints[index].joint_type == 'prismatic')
         self._general = tuple((index, index) for index in plan.general)
         self._batch_groups = tuple(tuple(_BatchGroup(plan, group) for group in level.groups)
                                    for level in plan.levels)
@@ -315,10 +322,25 @@ class KinematicModel:
         matrices = self._moving_matrices(self.configuration(positions))
         return dict(zip(self._moving_names, matrices))
 
-    def _moving_matrices(self, values: FloatArray) -> FloatArray:
-        """(M, 4, 4) ``T_parent_child = origin @ M(q)`` of the moving joints (a new array)."""
+    def _moving_matrices(self, values: FloatArray,
+                         measured: Mapping[str, float] | None = None) -> FloatArray:
+        """
+        (M, 4, 4) ``T_parent_child = origin @ M(q)`` of the moving joints (a new array).
+
+        :param measured: Positions of mimic joints to use instead of the ones derived from their
+            source (see :meth:`joint_transform_arrays`).
+        """
         plan = self._plan
         cos, sine = plan.theta(values, moving=True)
+        for name, position in (measured or {}).items():
+            row = self._mimic_rows.get(name)
+            if row is None:
+                raise UnknownJointError(f'"{name}" is not a mimic joint of the model')
+            if not abs(position) <= MAX_MAGNITUDE:  # NaN too
+                raise JointStateError(f'joint "{name}": position {position} is not finite or '
+                                      'out of range')
+            cos[row] = np.cos(position)
+            sine[row] = position if row in self._prismatic_rows else np.sin(position)
         return self._combine(self._moving_terms, cos, sine, plan.frames, self._moving_general,
                              values)
 
@@ -326,7 +348,8 @@ class KinematicModel:
         """``{joint: T_parent_child}`` (4, 4) float64 of every fixed joint (for /tf_static)."""
         return {name: matrix.copy() for name, matrix in self._fixed.items()}
 
-    def joint_transform_arrays(self, positions: Positions = None
+    def joint_transform_arrays(self, positions: Positions = None,
+                               measured: Mapping[str, float] | None = None
                                ) -> tuple[tuple[str, ...], FloatArray, FloatArray]:
         """
         ``T_parent_child`` of every moving joint as translation and quaternion arrays.
@@ -336,13 +359,19 @@ class KinematicModel:
         form TF messages carry).
 
         :param positions: See :meth:`configuration`.
+        :param measured: ``{mimic joint: position}``, rad or m: positions of mimic joints that
+            were measured (a driver's or simulator's ``joint_states`` carries every joint), used
+            instead of ``multiplier * source + offset``, as robot_state_publisher does.
         :return: ``(joints, translation, quaternion)``: joint names in :meth:`joint_transforms`
             order, (J, 3) float64 translations in m and (J, 4) float64 unit quaternions
             ``(x, y, z, w)`` (geometry_msgs order) with ``w >= 0``; views of one new (J, 7)
             array (not C-contiguous).
-        :raises UnknownJointError, JointStateError: see :meth:`configuration`.
+        :raises UnknownJointError: see :meth:`configuration`; or a ``measured`` name that is not
+            a mimic joint.
+        :raises JointStateError: see :meth:`configuration`; or a ``measured`` value that is
+            NaN/inf or above 1e150 in magnitude.
         """
-        matrices = self._moving_matrices(self.configuration(positions))
+        matrices = self._moving_matrices(self.configuration(positions), measured)
         return (self._moving_names, matrices[:, :3, 3].copy(),
                 quaternions_of_rotations(matrices[:, :3, :3]))
 

@@ -8,12 +8,15 @@ rate limit.
 and quaternion arrays a ``tf2_msgs/TFMessage`` carries (:class:`MovingTransforms`).
 :class:`TfThrottle` decides by message stamps whether a message is published at all. The rules
 are robot_state_publisher's: names that are not moving joints of the model are ignored (one
-``joint_states`` topic often carries several robots), values given for mimic joints are ignored
-(they follow their source, whose message entry moves them), floating and planar joints move by
-the variables of :class:`~urdf_tools_ros.core.kinematics.forward.KinematicModel` (``<joint>/x``,
-...; missing ones at 0). A NaN, infinite or out-of-range value is refused for its joint and a
-message whose ``position`` and ``name`` lengths differ is refused whole; both are reported as
-problems, never raised, and nothing non-finite is ever returned.
+``joint_states`` topic often carries several robots); a mimic joint the message names is
+published at the measured value it gives (a driver or simulator publishes every joint), one it
+does not name follows its source when the message names that (``multiplier * source + offset``);
+floating and planar joints move by the variables of
+:class:`~urdf_tools_ros.core.kinematics.forward.KinematicModel` (``<joint>/x``, ...; missing ones
+at 0) and are published only by a message that names one of them (never at a made-up zero). A
+NaN, infinite or out-of-range value is refused for its joint and a message whose ``position``
+and ``name`` lengths differ is refused whole; both are reported as problems, never raised, and
+nothing non-finite is ever returned.
 """
 
 from __future__ import annotations
@@ -61,6 +64,9 @@ class _MessagePlan:
     owners: tuple[tuple[str, ...], ...]
     rows: npt.NDArray[np.intp]
     joints: tuple[str, ...]
+    #: Entries that name a mimic joint (a measured position), and those joints.
+    mimic_entries: npt.NDArray[np.intp]
+    mimic_joints: tuple[str, ...]
 
 
 class TfFrames:
@@ -88,6 +94,7 @@ class TfFrames:
                 if variable == joint or variable.startswith(joint + '/'):
                     owners[variable] = moved
         self._owners = owners
+        self._mimic_joints = frozenset(self.model.mimics)
         self._variable_index = {name: index for index, name in
                                 enumerate(self.model.variable_names)}
         self._neutral = self.model.neutral()
@@ -95,6 +102,19 @@ class TfFrames:
         self.moving: tuple[str, ...] = self.model.joint_transform_arrays()[0]
         self._row = {joint: row for row, joint in enumerate(self.moving)}
         self._plans: dict[tuple[str, ...], _MessagePlan] = {}
+
+    def multi_dof_joints(self) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+        """
+        The floating and planar joints: ``(joint, joint_type, variable names)`` each.
+
+        They move only by a message that names one of their variables (``<joint>/x``, ...).
+        """
+        robot = self.description.robot
+        return tuple((name, robot.joint(name).joint_type,
+                      tuple(variable for variable in self.model.variable_names
+                            if variable.startswith(name + '/')))
+                     for name in self.moving
+                     if robot.joint(name).joint_type in ('floating', 'planar'))
 
     def static_transforms(self) -> dict[str, FloatArray]:
         """``{joint: T_parent_child}`` (4, 4) float64 of every fixed joint (for /tf_static)."""
@@ -111,12 +131,16 @@ class TfFrames:
         if plan is None:
             entries = [index for index, name in enumerate(names) if name in self._owners]
             owners = tuple(self._owners[names[index]] for index in entries)
-            rows, joints = self._rows({joint for owner in owners for joint in owner})
+            mimic_entries = [index for index, name in enumerate(names)
+                             if name in self._mimic_joints]
+            mimic_joints = tuple(names[index] for index in mimic_entries)
+            rows, joints = self._rows({joint for owner in owners for joint in owner}
+                                      | set(mimic_joints))
             plan = _MessagePlan(
                 np.array(entries, dtype=np.intp),
                 np.array([self._variable_index[names[index]] for index in entries],
                          dtype=np.intp),
-                owners, rows, joints)
+                owners, rows, joints, np.array(mimic_entries, dtype=np.intp), mimic_joints)
             if len(self._plans) >= _PLAN_CACHE:
                 self._plans.clear()
             self._plans[names] = plan
@@ -138,21 +162,28 @@ class TfFrames:
             return self._empty(f'{len(positions)} positions for {len(names)} names; '
                                'message ignored')
         plan = self._plan(names if isinstance(names, tuple) else tuple(names))
-        values = np.asarray(positions, dtype=np.float64)[plan.entries]
+        given = np.asarray(positions, dtype=np.float64)
+        values = given[plan.entries]
+        measured = given[plan.mimic_entries]
         good = np.abs(values) <= MAX_MAGNITUDE  # False for NaN too
+        good_measured = np.abs(measured) <= MAX_MAGNITUDE
         rows, joints = plan.rows, plan.joints
         problems: tuple[str, ...] = ()
-        if not good.all():
-            problems = tuple(f'joint "{names[plan.entries[index]]}": position {values[index]} '
-                             'is not finite or out of range; joint ignored'
-                             for index in np.flatnonzero(~good))
-            rows, joints = self._rows({joint for owner, ok in zip(plan.owners, good) if ok
-                                       for joint in owner})
+        if not (good.all() and good_measured.all()):
+            problems = tuple(
+                f'joint "{names[entry]}": position {given[entry]} is not finite or out of '
+                'range; joint ignored'
+                for entry in (*plan.entries[~good], *plan.mimic_entries[~good_measured]))
+            rows, joints = self._rows(
+                {joint for owner, ok in zip(plan.owners, good) if ok for joint in owner}
+                | {joint for joint, ok in zip(plan.mimic_joints, good_measured) if ok})
         if not joints:
             return self._empty(*problems)
         configuration = self._neutral.copy()
         configuration[plan.variables[good]] = values[good]
-        _, translation, quaternion = self.model.joint_transform_arrays(configuration)
+        _, translation, quaternion = self.model.joint_transform_arrays(
+            configuration, {joint: float(value) for joint, value, ok
+                            in zip(plan.mimic_joints, measured, good_measured) if ok})
         if len(joints) < len(self.moving):
             translation, quaternion = translation[rows], quaternion[rows]
         return MovingTransforms(joints, translation, quaternion, problems)
