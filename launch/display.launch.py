@@ -18,7 +18,6 @@ from launch.conditions import IfCondition, UnlessCondition
 from launch.launch_description_sources import PythonLaunchDescriptionSource
 from launch.substitutions import LaunchConfiguration, PathJoinSubstitution, PythonExpression
 from launch_ros.actions import Node, SetParameter
-from launch_ros.parameter_descriptions import ParameterValue
 from launch_ros.substitutions import FindPackageShare
 
 
@@ -70,9 +69,7 @@ def generate_launch_description() -> LaunchDescription:
                 name='joint_state_publisher', output='screen',
                 parameters=[
                     PathJoinSubstitution([share, 'config', 'joint_state_publisher.yaml']),
-                    {'gui': LaunchConfiguration('gui'),
-                     'frame_prefix': ParameterValue(LaunchConfiguration('frame_prefix'),
-                                                    value_type=str)}]),
+                    {'gui': LaunchConfiguration('gui')}]),
             Node(
                 package='rviz2', executable='rviz2', name='rviz2', output='screen',
                 arguments=['-d', LaunchConfiguration('rvizconfig')],

@@ -62,10 +62,36 @@ def test_default_velocities_efforts_and_zeros() -> None:
     sample = table.sample()
     assert sample.velocity == (0.0,) * 4 and sample.effort == (0.0,) * 4
     silent = JointStateTable(robot(), publish_default_positions=False)
-    assert silent.sample().position == ()
+    # a robot with mimic joints publishes zeros, as joint_state_publisher 2.4 (issue 23: an
+    # empty list made robot_state_publisher drop the message)
+    assert silent.sample().position == (0.0, 0.0, 0.0, 0.0)
+    without_mimic = JointStateTable(robot(), publish_default_positions=False,
+                                    use_mimic_tags=False)
+    assert without_mimic.sample().position == ()
     silent.update('wheel', position=1.0)
     # a mimic joint whose source has no position yet gets 0, as in joint_state_publisher
     assert silent.sample().position == (0.0, 0.0, 0.0, 1.0)
+
+
+UNKNOWN_TYPES = """<robot name="odd">
+  <link name="a"/><link name="b"/><link name="c"/><link name="d"/>
+  <joint name="ball" type="spherical"><parent link="a"/><child link="b"/>
+    <limit lower="-0.5" upper="0.7" effort="1" velocity="1"/></joint>
+  <joint name="loose" type="spherical"><parent link="b"/><child link="c"/></joint>
+  <joint name="hinge" type="revolute"><parent link="c"/><child link="d"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>"""
+
+
+def test_a_joint_of_an_unknown_type_with_a_limit_is_published_as_upstream_does() -> None:
+    """joint_state_publisher 2.4 skips only fixed, floating and planar joints (issue 23)."""
+    table = JointStateTable(load_string(UNKNOWN_TYPES).robot)
+    assert table.names == ('ball', 'hinge') and table.unknown_type_joints == ('ball',)
+    assert (table.limits['ball'].lower, table.limits['ball'].upper) == (-0.5, 0.7)
+    assert not table.limits['ball'].continuous
+    assert table.sample().position == (0.0, 0.0)
+    assert table.update('ball', position=0.4) == []
+    assert table.sample().position == (0.4, 0.0)
 
 
 def test_without_mimic_tags_every_joint_is_its_own() -> None:
@@ -74,7 +100,7 @@ def test_without_mimic_tags_every_joint_is_its_own() -> None:
     assert table.update('finger_mimic', position=0.7) == []
 
 
-def test_delta_sweep_bounces_and_wraps() -> None:
+def test_delta_sweep_bounces_and_jumps() -> None:
     table = JointStateTable(robot(), use_smallest_joint_limits=False)
     for _ in range(4):
         table.step(0.3)
@@ -83,11 +109,16 @@ def test_delta_sweep_bounces_and_wraps() -> None:
     assert positions['shoulder'] == pytest.approx(1.0)
     table.step(0.3)
     assert table.positions()['shoulder'] == pytest.approx(0.7)
-    # wheel wraps into [-pi, pi) instead of stopping
+    # a continuous wheel only moves forward; past pi it jumps to -pi, as joint_state_publisher
+    # 2.4's update() does (not by 2 pi: issue 23)
     wheel = JointStateTable(robot())
-    for _ in range(11):
+    for _ in range(10):
         wheel.step(0.3)
-    assert wheel.positions()['wheel'] == pytest.approx(3.3 - 2 * math.pi)
+    assert wheel.positions()['wheel'] == pytest.approx(3.0)
+    wheel.step(0.3)
+    assert wheel.positions()['wheel'] == -math.pi
+    wheel.step(0.3)
+    assert wheel.positions()['wheel'] == pytest.approx(0.3 - math.pi)
     table.step(math.nan)
     assert table.positions()['shoulder'] == pytest.approx(0.7)
 

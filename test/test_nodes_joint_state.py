@@ -132,6 +132,39 @@ def test_delta_sweeps(ros: RosGraph) -> None:
     assert wait_for(lambda: len({positions(m)['shoulder'] for m in states.messages}) > 3)
 
 
+def test_the_delta_sweep_jumps_a_continuous_joint_from_pi_to_minus_pi(ros: RosGraph) -> None:
+    """As joint_state_publisher 2.4 (issue 23): no wrap by 2 pi."""
+    _, _, states = start(ros, delta=0.9, rate=50, **{'zeros.wheel_joint': 3.0})
+
+    def wheel() -> list[float]:
+        return [positions(m)['wheel_joint'] for m in list(states.messages)]
+
+    assert wait_for(lambda: -math.pi in wheel() and wheel().count(-math.pi) >= 2)
+    # forward only, every value in [-pi, pi]: 3.0 -> -pi -> ... -> 2.26 -> -pi
+    assert all(-math.pi <= value <= math.pi for value in wheel())
+    assert any(value > 2.0 for value in wheel())
+
+
+def test_without_default_positions_a_robot_with_mimic_joints_publishes_zeros(
+        ros: RosGraph) -> None:
+    """robot_state_publisher drops a message without positions (issue 23)."""
+    _, _, states = start(ros, publish_default_positions=False)
+    assert wait_for(lambda: states.messages)
+    assert list(states.last.name) == ALL_JOINTS
+    assert list(states.last.position) == [0.0] * len(ALL_JOINTS)
+
+
+def test_a_joint_of_an_unknown_type_is_published(ros: RosGraph) -> None:
+    xml = MIMIC_URDF.replace('</robot>', """<link name="ball_link"/>
+  <joint name="ball" type="spherical"><parent link="tool"/><child link="ball_link"/>
+    <limit lower="-0.5" upper="0.5" effort="1" velocity="1"/></joint>
+</robot>""")
+    _, _, states = start(ros, xml)
+    assert wait_for(lambda: states.messages)
+    assert list(states.last.name) == [*ALL_JOINTS, 'ball']
+    assert positions(states.last)['ball'] == 0.0
+
+
 def test_parameters_typed_as_joint_state_publisher_takes_them(ros: RosGraph) -> None:
     """A double rate, an integer delta, zeros and dependent_joints of unknown joints (issue 12)."""
     node, _, states = start(ros, rate=40.0, delta=1,

@@ -136,6 +136,11 @@ class JointStatePublisherNode(Node):
             self.get_logger().warning(problem)
         if table.refused_zeros:
             self.get_logger().warning('zeros refused: ' + _describe(list(table.refused_zeros)))
+        for name in table.unknown_type_joints:
+            self.get_logger().warning(
+                f'joint "{name}": type "{robot.joint(name).joint_type}" is not a URDF joint '
+                'type; published as one position in its <limit> range, as '
+                'joint_state_publisher does')
         for limits in table.limits.values():
             if limits.empty:
                 self.get_logger().error(

@@ -156,9 +156,6 @@ JOINT_STATE_PARAMETERS: tuple[ParameterSpec, ...] = (
     ParameterSpec('gui_port', 8080,
                   'Port of the slider page (the next free one when taken).', minimum=1,
                   maximum=65535),
-    ParameterSpec('frame_prefix', '',
-                  'Prefix of the TF frame ids the slider page follows (the frame_prefix of the '
-                  'TF broadcaster); frames without it are ignored.'),
 )
 
 #: ``joint_state_publisher_gui``: the same with ``gui`` on by default.
@@ -323,7 +320,6 @@ class JointStateSettings:
     gui: bool
     gui_host: str
     gui_port: int
-    frame_prefix: str
 
 
 @dataclass(frozen=True)

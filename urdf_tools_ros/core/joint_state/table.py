@@ -4,21 +4,24 @@ The joint-state table behind the joint-state publisher and its sliders (no ROS m
 Semantics follow joint_state_publisher (``joint_state_publisher/joint_state_publisher.py``):
 
 * The published joints are the revolute, continuous and prismatic joints in URDF file order
-  (fixed, floating and planar joints are left out). With ``use_mimic_tags`` a joint with a
+  (fixed, floating and planar joints are left out), and joints of a type URDF does not know
+  (``spherical``, ``ball``, ...) that have a ``<limit>``, taken as one position in that range
+  (:attr:`JointStateTable.unknown_type_joints`; joint_state_publisher skips only fixed,
+  floating and planar joints). With ``use_mimic_tags`` a joint with a
   ``<mimic>`` is derived from its actuated source (:mod:`urdf_tools_ros.core.kinematics.mimic`):
   position ``m q + o``, velocity ``m v``, effort copied; without it, it is a joint of its own.
 * Each actuated joint starts at its default position: ``zeros[name]`` when given, else 0, or the
   middle of the range when 0 is outside it. Velocities and efforts start at 0 when
   ``publish_default_velocities`` / ``publish_default_efforts``, else they are absent until a
   source gives them; positions likewise with ``publish_default_positions`` (default true).
-  A list (position, velocity, effort) is published when some joint has a value for it; joints
-  without one get 0 in it.
+  A list (position, velocity, effort) is published when some joint has a value for it (the
+  position list also whenever mimic joints are derived); joints without one get 0 in it.
 * Ranges are :func:`~urdf_tools_ros.core.kinematics.limits.effective_limits` (narrowed by
   soft limits with ``use_smallest_joint_limits``); continuous joints use [-π, π] for sliders
   and sweeps. A joint whose range is empty is pinned at its midpoint (``JointLimits.empty``).
 * :meth:`JointStateTable.step` is the ``delta`` sweep: each joint moves by ``delta`` and turns
-  back at the ends of its range; a continuous joint with the full [-π, π] range wraps instead
-  (joint_state_publisher jumps to -π, the same angle).
+  back at the ends of its range; a continuous joint only moves forward and, past the upper end
+  of its slider range, jumps to the lower end, as joint_state_publisher's does.
 * :meth:`JointStateTable.merge` takes a partial external state by name (``source_list``).
 
 Unlike joint_state_publisher, bad input never stops the table: NaN/inf values, unknown or
@@ -30,6 +33,7 @@ same input are still taken. A :class:`ClampPolicy` decides whether accepted valu
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+import dataclasses
 from dataclasses import dataclass
 import enum
 import functools
@@ -39,9 +43,9 @@ from typing import Any, Callable, TypeVar
 
 import numpy as np
 
-from ..description.model import Robot, SINGLE_DOF_JOINT_TYPES
+from ..description.model import Joint, JOINT_TYPES, Robot, SINGLE_DOF_JOINT_TYPES
 from ..findings import Finding, Severity
-from ..kinematics.limits import effective_limits, JointLimits, wrap_angle
+from ..kinematics.limits import effective_limits, JointLimits
 from ..kinematics.mimic import resolve_mimic, ResolvedMimic
 
 __all__ = ['ClampPolicy', 'JointStateSample', 'JointStateTable', 'LISTS_MISMATCH', 'NAME_REFUSED',
@@ -126,6 +130,7 @@ class JointStateTable:
     :ivar names: Every published joint (actuated and mimic), URDF order.
     :ivar limits: :class:`JointLimits` of every actuated joint.
     :ivar refused_zeros: ``zeros`` entries that were not taken.
+    :ivar unknown_type_joints: Published joints whose type URDF does not know (module doc).
     :ivar lock: The table's one lock (re-entrant). Every method that reads or changes the
         state holds it, so the table may be used from several threads (a ROS executor and the
         GUI's); hold it yourself to make several calls one step.
@@ -138,7 +143,11 @@ class JointStateTable:
                  publish_default_positions: bool = True, publish_default_velocities: bool = False,
                  publish_default_efforts: bool = False,
                  clamp: ClampPolicy = ClampPolicy.NONE) -> None:
-        joints = [joint for joint in robot.joints if joint.joint_type in SINGLE_DOF_JOINT_TYPES]
+        joints = [published for published in map(_published, robot.joints)
+                  if published is not None]
+        self.unknown_type_joints = tuple(joint.name for joint in robot.joints
+                                         if joint.joint_type not in JOINT_TYPES
+                                         and joint.limit is not None)
         self.mimics: dict[str, ResolvedMimic] = resolve_mimic(robot) if use_mimic_tags else {}
         self.names = tuple(joint.name for joint in joints)
         self.joint_names = tuple(name for name in self.names if name not in self.mimics)
@@ -185,7 +194,8 @@ class JointStateTable:
         lists: dict[str, tuple[float, ...]] = {}
         for field in _FIELDS:
             values = self._values[field]
-            if not values:
+            # joint_state_publisher: positions whenever a joint is derived from another
+            if not values and not (field == 'position' and self.mimics):
                 lists[field] = ()
                 continue
             row: list[float] = []
@@ -287,17 +297,18 @@ class JointStateTable:
         Move every joint with a position by ``delta`` (rad or m) along its sweep direction.
 
         At an end of the range the position stops there and the direction turns; a continuous
-        joint with the full [-π, π] slider range is wrapped into [-π, π) instead.
+        joint only moves forward and, past the upper end of its slider range, jumps to the lower
+        end (joint_state_publisher 2.4's ``update``).
         """
         if not math.isfinite(delta):
             return
         positions = self._values['position']
         for name, position in positions.items():
             limits = self.limits[name]
-            wraps = limits.continuous and limits.slider_lower <= -math.pi and \
-                limits.slider_upper >= math.pi
-            if wraps:
-                positions[name] = wrap_angle(position + delta)
+            if limits.continuous:
+                position += delta
+                positions[name] = limits.slider_lower if position > limits.slider_upper \
+                    else position
                 continue
             forward = self._forward[name]
             position += delta if forward else -delta
@@ -318,6 +329,20 @@ class JointStateTable:
         self._values['position'] = {
             name: float(rng.uniform(limits.slider_lower, limits.slider_upper))
             for name, limits in self.limits.items()}
+
+
+def _published(joint: Joint) -> Joint | None:
+    """
+    ``joint`` as the table publishes it, or ``None`` when joint_state_publisher leaves it out.
+
+    A type URDF does not know with a ``<limit>`` is taken as a revolute joint (one position in
+    the limit's range), as joint_state_publisher 2.4's ``init_urdf`` takes it.
+    """
+    if joint.joint_type in SINGLE_DOF_JOINT_TYPES:
+        return joint
+    if joint.joint_type in JOINT_TYPES or joint.limit is None:
+        return None
+    return dataclasses.replace(joint, joint_type='revolute', mimic=None)
 
 
 def _bad_number(field: str, value: object) -> str | None:
