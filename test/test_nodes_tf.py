@@ -18,7 +18,7 @@ import pytest
 from ros_helpers import (ABSOLUTE_TOPICS, Inbox, MIMIC_URDF, requires_ros,  # noqa: F401
                          ros_context, ros_graph, ROS_MISSING, RosGraph, settle, wait_for)
 
-from conftest import REPO, SAMPLE_ROBOT, shared_model
+from conftest import missing, REPO, SAMPLE_ROBOT, shared_model
 from urdf_tools_ros.core.description.loader import load, load_string
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
 from urdf_tools_ros.core.kinematics.transforms import FloatArray, transform_from_quaternion
@@ -26,6 +26,7 @@ from urdf_tools_ros.core.kinematics.transforms import FloatArray, transform_from
 if ROS_MISSING is None:
     from geometry_msgs.msg import TransformStamped
     from rclpy.parameter import Parameter
+    import rclpy.time
     from rclpy.qos import DurabilityPolicy, HistoryPolicy, ReliabilityPolicy
     from sensor_msgs.msg import JointState
     from std_msgs.msg import String
@@ -473,3 +474,45 @@ def test_without_tf2_ros_tf_goes_through_one_tfmessage_publisher(
     for name, T_parent_child in model.joint_transforms(positions).items():
         child = description.robot.joint(name).child
         np.testing.assert_allclose(matrix(received[child]), T_parent_child, atol=1e-12)
+
+
+ODOM_URDF = """<robot name="mobile">
+  <link name="odom"/><link name="base_link"/><link name="arm"/>
+  <joint name="odom_joint" type="floating"><parent link="odom"/><child link="base_link"/></joint>
+  <joint name="arm_joint" type="revolute"><parent link="base_link"/><child link="arm"/>
+    <origin xyz="0 0 0.3"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>"""
+
+
+@pytest.mark.ros_install
+@pytest.mark.skipif(missing('tf2_ros') is not None, reason=str(missing('tf2_ros')))
+def test_odometry_owns_the_floating_transform_in_a_tf2_buffer(ros: RosGraph) -> None:
+    """Odometry publishes odom -> base_link; the TF node never sends it at zero (issue 23)."""
+    from tf2_ros import Buffer, TransformListener
+
+    buffer = Buffer()
+    listener = TransformListener(buffer, ros.probe, spin_thread=False)
+    odometry = ros.publisher(TFMessage, '/tf', qos.TF)
+    node, _, joints, (tf, _) = start(ros, ODOM_URDF)
+    samples: list[float] = []
+    deadline = time.monotonic() + 3.0
+    while time.monotonic() < deadline:
+        item = TransformStamped()
+        item.header.stamp = ros.probe.get_clock().now().to_msg()
+        item.header.frame_id, item.child_frame_id = 'odom', 'base_link'
+        item.transform.translation.x = 5.0
+        item.transform.rotation.w = 1.0
+        odometry.publish(TFMessage(transforms=[item]))
+        joints.publish(joint_state(['arm_joint'], [0.2]))  # a driver naming the arm only
+        time.sleep(0.05)
+        try:
+            samples.append(buffer.lookup_transform('odom', 'base_link', rclpy.time.Time())
+                           .transform.translation.x)
+        except Exception:  # noqa: B902 - tf2 raises several lookup errors before data arrives
+            continue
+    del listener
+    assert len(samples) > 10 and all(x == 5.0 for x in samples), samples
+    # on /tf itself: every odom -> base_link is odometry's (the TF node sent none at zero)
+    assert all(t.transform.translation.x == 5.0 for m in tf.messages for t in m.transforms
+               if t.child_frame_id == 'base_link')
