@@ -4,10 +4,9 @@ The one ``main()`` of the node executables (``ros/spin.py``) under real signals 
 Each case runs :func:`~urdf_tools_ros.ros.spin.spin_node` in a process of its own and sends it
 SIGINT, as a terminal's Ctrl-C or ``ros2 launch`` does: while the node is still being made (a
 first load can take seconds), while it spins, and twice (a terminal's Ctrl-C under ``ros2
-launch`` reaches each node from the terminal and from launch). Every time the process ends with
-0, without a traceback, and the node is destroyed when it exists. A clean-up that never ends
-(Fast DDS can deadlock deleting its participant, holding the GIL) still ends the process with
-0, its stacks written, and once the clean-up is done SIGTERM ends the process as usual.
+launch`` reaches each node from the terminal and from launch), and SIGTERM. Every time the
+process ends with 0, without a traceback, and the node is destroyed when it exists; once the
+clean-up is done SIGTERM ends the process as usual.
 """
 
 from __future__ import annotations
@@ -19,13 +18,14 @@ import subprocess
 import sys
 import time
 
+import compat_fastdds
 import pytest
 from ros_helpers import requires_ros
 
 pytestmark = requires_ros
 
-#: argv: seconds the node takes to make, then optional words: ``hang`` (destroy_node never
-#: returns and holds the GIL: a C loop), ``linger`` (sleep 60 s after spin_node returned);
+#: argv: seconds the node takes to make, then optional words: ``linger`` (sleep 60 s after
+#: spin_node returned);
 #: prints "made" once made, "destroyed" when destroyed and "returned" at the end.
 _NODE = """
 import sys, time
@@ -41,8 +41,6 @@ class Slow(Node):
 
     def destroy_node(self):
         print('destroyed', flush=True)
-        if 'hang' in sys.argv:
-            sum(range(10 ** 15))  # one C call: no Python code runs until it returns
         super().destroy_node()
 
 spin_node(Slow, [])
@@ -53,12 +51,13 @@ if 'linger' in sys.argv:
 
 
 def run(make_seconds: float, signals: int, after: str, *words: str,
-        then: signal.Signals | None = None) -> tuple[int, str]:
+        then: signal.Signals | None = None, wait_for_return: bool = True) -> tuple[int, str]:
     """
     Start the node, wait for the line ``after``, send ``signals`` SIGINTs; (code, output).
 
-    :param words: Passed to the node (``hang``, ``linger``).
-    :param then: A signal sent once the node printed "returned".
+    :param words: Passed to the node (``linger``).
+    :param then: A signal sent once the node printed "returned" (at once when not
+        ``wait_for_return``).
     """
     env = dict(os.environ, ROS_DOMAIN_ID=str(random.SystemRandom().randint(120, 200)),
                ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
@@ -76,7 +75,7 @@ def run(make_seconds: float, signals: int, after: str, *words: str,
         process.send_signal(signal.SIGINT)
         time.sleep(0.05)
     if then is not None:
-        for line in process.stdout:
+        for line in process.stdout if wait_for_return else ():
             lines.append(line)
             if line.strip() == 'returned':
                 break
@@ -84,7 +83,8 @@ def run(make_seconds: float, signals: int, after: str, *words: str,
     try:
         rest, _ = process.communicate(timeout=30)
     except subprocess.TimeoutExpired:
-        process.kill()
+        if compat_fastdds.end(process, timeout=1.0) is None:  # the wheels' known hang: killed
+            pytest.xfail('the Fast DDS deadlock of the PyPI wheels (test/compat_fastdds.py)')
         rest, _ = process.communicate()
         pytest.fail('did not end within 30 s of SIGINT:\n' + ''.join(lines) + rest)
     return process.returncode, ''.join(lines) + rest
@@ -102,7 +102,13 @@ def test_ctrl_c_while_spinning_ends_quietly_and_destroys_the_node(signals: int) 
     code, output = run(make_seconds=0.0, signals=signals, after='made')
     assert code == 0 and 'Traceback' not in output, output
     assert output.split()[-2:] == ['destroyed', 'returned']
-    assert 'Timeout' not in output  # the clean-up watchdog stayed quiet
+
+
+def test_sigterm_while_spinning_ends_quietly_and_destroys_the_node() -> None:
+    code, output = run(make_seconds=0.0, signals=0, after='made', then=signal.SIGTERM,
+                       wait_for_return=False)
+    assert code == 0 and 'Traceback' not in output, output
+    assert output.split()[-2:] == ['destroyed', 'returned']
 
 
 #: The robot description executable's entry point; prints "entry" when the node's module starts
@@ -146,21 +152,8 @@ def test_ctrl_c_while_the_node_executable_loads_its_modules_ends_quietly(signals
     assert 'robot_description' not in rest  # stopped before the node logged anything
 
 
-def test_a_clean_up_that_never_ends_still_ends_the_process_with_0_and_says_where() -> None:
-    from urdf_tools_ros.ros.spin import CLEANUP_TIMEOUT
-
-    started = time.monotonic()
-    code, output = run(0.0, 1, 'made', 'hang')
-    took = time.monotonic() - started
-    assert code == 0, output
-    assert 'destroyed' in output.split() and 'returned' not in output.split()
-    # faulthandler's stacks of the stuck call, then _exit(0) from the timer
-    assert 'Timeout (0:00:' in output and 'destroy_node' in output
-    assert took < CLEANUP_TIMEOUT + 10, took
-
-
 def test_after_the_clean_up_sigterm_ends_the_process() -> None:
     # rclpy's SIGTERM handler only shuts contexts down; left installed, it swallowed SIGTERM
     code, output = run(0.0, 1, 'made', 'linger', then=signal.SIGTERM)
     assert code == -signal.SIGTERM, output
-    assert output.split()[-2:] == ['destroyed', 'returned'] and 'Timeout' not in output
+    assert output.split()[-2:] == ['destroyed', 'returned']

@@ -31,21 +31,11 @@ Command line as robot_state_publisher 3.3's: an optional URDF file, read (with i
 warning) when the ``robot_description`` parameter is empty. Without any description the node
 logs once that it waits for the ``robot_description`` topic.
 
-Two paths serve ``joint_states`` (and publish the same ``/tf``, tested):
-
-* the plain path (default): an executor callback with the Python message and the ``/tf`` writer
-  :func:`~urdf_tools_ros.ros.tf_writer.tf_writer` chooses (``tf2_ros.TransformBroadcaster``
-  where tf2_ros imports, else one ``tf2_msgs/TFMessage`` publisher with the same QoS);
-* the fast path (``fast_path: true``): a thread of its own
-  (:class:`~urdf_tools_ros.ros.subscription_thread.SubscriptionThread`; rclpy's executor costs
-  much of a core at 1 kHz, ``bench/bench_tf_node.py``) takes the serialized message, reads it
-  with :class:`~urdf_tools_ros.ros.conversions.JointStateDecoder` and publishes the bytes
-  :class:`~urdf_tools_ros.ros.conversions.TfEncoder` writes. It needs a part of rclpy that is not
-  public API, detected at start; without it the plain path is used, with a warning. That thread
-  reads one attribute, ``_moving``, which the executor's callbacks replace as a whole.
-
-Both compute with :meth:`~urdf_tools_ros.core.tf.broadcast.TfFrames.moving_transforms`
-(translation and quaternion arrays). The ``joint_states`` subscription honours
+``joint_states`` is served by an executor callback:
+:meth:`~urdf_tools_ros.core.tf.broadcast.TfFrames.moving_transforms` (translation and quaternion
+arrays) to the ``/tf`` writer :func:`~urdf_tools_ros.ros.tf_writer.tf_writer` chooses
+(``tf2_ros.TransformBroadcaster`` where tf2_ros imports, else one ``tf2_msgs/TFMessage``
+publisher with the same QoS). The ``joint_states`` subscription honours
 ``qos_overrides./joint_states.subscription.*`` (depth, reliability, ...), as
 robot_state_publisher's does.
 """
@@ -70,9 +60,9 @@ from ..core.description.loader import load_string, MAX_DESCRIPTION_BYTES
 from ..core.description.packages import ament_package_locator
 from ..core.errors import RobotDescriptionError
 from ..core.tf.broadcast import TfFrames, TfThrottle
-from ..ros import conversions, parameters, qos, subscription_thread
+from ..ros import conversions, parameters, qos
 from ..ros.spin import spin_node
-from ..ros.tf_writer import tf_writer, TfWriter
+from ..ros.tf_writer import tf_writer
 
 __all__ = ['TfBroadcasterNode', 'TfFrames', 'TfThrottle', 'main']
 
@@ -98,18 +88,9 @@ class TfBroadcasterNode(Node):
         self._rate_limit: tuple[float, bool] = (settings.publish_frequency,
                                                 settings.ignore_timestamp)
         self._frames: TfFrames | None = None
-        # What the joint_states thread uses, replaced as a whole by the executor's callbacks.
-        self._moving: tuple[TfFrames, conversions.TfEncoder, TfThrottle] | None = None
-        fast = settings.fast_path and subscription_thread.available()
-        if settings.fast_path and not fast:
-            self.get_logger().warning('fast_path: this rclpy lacks the wait set it needs; '
-                                      'using the plain path')
-        # fast path: its own /tf publisher of serialized messages; plain: tf_writer's choice
-        self._tf = self.create_publisher(TFMessage, '/tf', qos.TF) if fast else None
-        self._broadcaster: TfWriter | None = None
-        if not fast:
-            self._broadcaster, writer = tf_writer(self)
-            self.get_logger().info(f'/tf through {writer}')
+        self._moving: tuple[TfFrames, TfThrottle] | None = None
+        self._broadcaster, writer = tf_writer(self)
+        self.get_logger().info(f'/tf through {writer}')
         # Not tf2_ros' StaticTransformBroadcaster: it accumulates every frame ever sent, so a
         # frame a new description removes would stay for late joiners; this sends the full set.
         self._tf_static = self.create_publisher(TFMessage, '/tf_static', qos.TF_STATIC)
@@ -129,17 +110,10 @@ class TfBroadcasterNode(Node):
                                      qos.LATCHED_DESCRIPTION)
             self.get_logger().info('Waiting for robot_description to be published on the '
                                    'robot_description topic...')
-        overrides = QoSOverridingOptions.with_default_policies()
-        self._joint_states: subscription_thread.SubscriptionThread | None = None
-        if fast:
-            self._decoder = conversions.JointStateDecoder()  # the joint_states thread's only
-            self._joint_states = subscription_thread.SubscriptionThread(
-                self, JointState, 'joint_states', self._on_serialized_joint_states,
-                qos.JOINT_STATES_SUBSCRIPTION, raw=True, qos_overriding_options=overrides)
-        else:
-            self.create_subscription(JointState, 'joint_states', self._on_joint_states,
-                                     qos.JOINT_STATES_SUBSCRIPTION,
-                                     qos_overriding_options=overrides)
+        self.create_subscription(JointState, 'joint_states', self._on_joint_states,
+                                 qos.JOINT_STATES_SUBSCRIPTION,
+                                 qos_overriding_options=QoSOverridingOptions
+                                 .with_default_policies())
         self.add_on_set_parameters_callback(self._on_set_parameters)
 
     def _read_description_file(self, path: str) -> str:
@@ -170,8 +144,7 @@ class TfBroadcasterNode(Node):
     def _use(self, frames: TfFrames) -> None:
         """Take a new description: publish it (parameter mode) and the full /tf_static set."""
         self._frames = frames
-        self._moving = (frames, conversions.TfEncoder(frames.edges, self._prefix),
-                        TfThrottle(*self._rate_limit))
+        self._moving = (frames, TfThrottle(*self._rate_limit))
         self._builder = conversions.TransformsBuilder(frames.edges, self._prefix)
         for name, kind, variables in frames.multi_dof_joints():
             self.get_logger().info(
@@ -201,48 +174,26 @@ class TfBroadcasterNode(Node):
         self._use(frames)
 
     def _on_joint_states(self, msg: JointState) -> None:
-        """The plain path: an executor callback with the Python message."""
-        stamp = msg.header.stamp
-        self._moved(tuple(msg.name), np.asarray(msg.position, dtype=np.float64),
-                    int(stamp.sec) * 1_000_000_000 + int(stamp.nanosec))
-
-    def _on_serialized_joint_states(self, data: bytes) -> None:
-        """The fast path: in the joint_states thread, the serialized message."""
-        try:
-            stamp_ns, names, positions = self._decoder.decode(data)
-        except (ValueError, RuntimeError) as exc:
-            self.get_logger().warning(f'joint_states: not a JointState ({exc})',
-                                      throttle_duration_sec=_WARN_PERIOD)
-            return
-        self._moved(names, positions, stamp_ns)
-
-    def _moved(self, names: tuple[str, ...], positions: Any, stamp_ns: int) -> None:
         """Publish the transforms of the joints a joint_states message moves."""
         moving = self._moving
         if moving is None:
             return
-        frames, encoder, throttle = moving
+        frames, throttle = moving
+        names = tuple(msg.name)
+        stamp_ns = conversions.time_from_msg(msg.header.stamp)
         if not throttle.admit(names, stamp_ns, self.get_clock().now().nanoseconds):
             return
         try:
-            moved = frames.moving_transforms(names, positions)
+            moved = frames.moving_transforms(names, np.asarray(msg.position, dtype=np.float64))
             if moved.joints:
-                self._send(moved.joints, moved.translation, moved.quaternion, stamp_ns, encoder)
+                self._broadcaster.sendTransform(self._builder.build(
+                    moved.joints, moved.translation, moved.quaternion, stamp_ns))
             problems = moved.problems
         except RobotDescriptionError as exc:
             problems = (str(exc),)
         if problems:
             self.get_logger().warning('joint_states: ' + '; '.join(problems[:5]),
                                       throttle_duration_sec=_WARN_PERIOD)
-
-    def _send(self, joints: tuple[str, ...], translation: Any, quaternion: Any, stamp_ns: int,
-              encoder: conversions.TfEncoder) -> None:
-        """Publish joint transforms on /tf by the path in use."""
-        if self._tf is not None:
-            self._tf.publish(encoder.encode_arrays(joints, translation, quaternion, stamp_ns))
-        elif self._broadcaster is not None:
-            self._broadcaster.sendTransform(
-                self._builder.build(joints, translation, quaternion, stamp_ns))
 
     def _on_set_parameters(self, changes: list[Parameter]) -> SetParametersResult:
         given = {change.name: change.value for change in changes}
@@ -269,19 +220,12 @@ class TfBroadcasterNode(Node):
             ignore = given.get('ignore_timestamp', self.get_parameter('ignore_timestamp').value)
             self._rate_limit = (float(frequency), bool(ignore))
             if self._moving is not None:
-                self._moving = (*self._moving[:2], TfThrottle(*self._rate_limit))
+                self._moving = (self._moving[0], TfThrottle(*self._rate_limit))
         if 'frame_prefix' in given:
             self._prefix = str(given['frame_prefix'])
         if frames is not None and (frames is not self._frames or 'frame_prefix' in given):
             self._use(frames)
         return SetParametersResult(successful=True)
-
-    def destroy_node(self) -> None:
-        """Stop the joint_states thread, then destroy the node."""
-        thread = getattr(self, '_joint_states', None)
-        if thread is not None:
-            thread.stop()
-        super().destroy_node()
 
 
 def main(args: list[str] | None = None, node_name: str = 'tf_broadcaster') -> None:

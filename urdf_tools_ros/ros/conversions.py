@@ -1,17 +1,11 @@
 """
 Messages <-> core types: the only module that reads or writes ROS message objects' fields.
 
-Their serialized form (CDR bytes) is read and written by :mod:`~urdf_tools_ros.ros.cdr` only.
-
 * time stamps: ``builtin_interfaces/Time`` <-> integer nanoseconds;
 * ``std_msgs/String`` <-> the description's XML;
 * ``sensor_msgs/JointState`` <-> :class:`~urdf_tools_ros.core.joint_state.table.JointStateSample`;
-  :class:`~urdf_tools_ros.ros.cdr.JointStateDecoder` (re-exported here) reads the stamp, names
-  and positions straight from the serialized form for the high-rate ``joint_states`` path;
 * ``T_parent_child`` (4, 4) transforms -> ``geometry_msgs/TransformStamped`` and
-  ``tf2_msgs/TFMessage``; :class:`~urdf_tools_ros.ros.cdr.TfEncoder` (re-exported here) writes
-  the same message straight to its serialized form (CDR bytes, which ``Publisher.publish``
-  accepts) for the high-rate ``/tf`` path;
+  ``tf2_msgs/TFMessage``;
 * findings -> ``diagnostic_msgs/DiagnosticArray``.
 
 Quaternions are ``(x, y, z, w)`` from
@@ -32,17 +26,18 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 from tf2_msgs.msg import TFMessage
 
-from .cdr import Edge, JointStateDecoder, TfEncoder
 from ..core.findings import Finding, Severity
 from ..core.joint_state.table import JointStateSample
 from ..core.kinematics.transforms import FloatArray, transform_to_quaternion
 
-__all__ = ['Edge', 'JointStateDecoder', 'TfEncoder', 'description_from_msg', 'description_to_msg',
+__all__ = ['Edge', 'description_from_msg', 'description_to_msg',
            'diagnostics_msg', 'joint_state_from_msg', 'joint_state_to_msg', 'tf_message',
            'tf_message_from_arrays', 'time_from_msg', 'time_to_msg', 'transform_msg',
            'TransformsBuilder']
 
 _NS = 1_000_000_000
+#: ``(parent link, child link)`` of a joint: the frame ids of its transform.
+Edge = tuple[str, str]
 
 
 # -- time --------------------------------------------------------------------------------------

@@ -178,11 +178,6 @@ TF_PARAMETERS: tuple[ParameterSpec, ...] = (
                   'Take the description from the robot_description topic even when the '
                   'robot_description parameter is set (robot_state_publisher on Kilted and '
                   'Rolling); without it the topic is followed only when the parameter is empty.'),
-    ParameterSpec('fast_path', False,
-                  'Serve joint_states in a thread of its own and publish /tf pre-serialized '
-                  '(less CPU at high rates, bench/bench_tf_node.py); needs the wait set of rclpy, '
-                  'detected at start: without it the plain path (executor callback and '
-                  'tf2_ros.TransformBroadcaster) is used, with a warning.'),
     ParameterSpec(
         _DESCRIPTION_XML.name, '',
         'The URDF XML. When set, the node publishes it on robot_description itself (as '
@@ -330,7 +325,6 @@ class TfSettings:
     ignore_timestamp: bool
     frame_prefix: str
     description_from_topic: bool
-    fast_path: bool
     robot_description: str
 
 
