@@ -21,6 +21,9 @@ from urdf_tools_ros.core.checks import check_description, TARGETS
 from urdf_tools_ros.core.description.loader import load
 from urdf_tools_ros.core.findings import Finding, Severity
 
+#: Not in the default run: CI runs this matrix as a job of its own (``pytest -m oracle``).
+pytestmark = pytest.mark.oracle
+
 #: MuJoCo refusals about mesh file contents, which the checker does not read.
 MESH_REFUSALS = ('stl_decoder',)
 
