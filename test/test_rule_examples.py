@@ -2,8 +2,8 @@
 The failing and fixed example of every rule (``core/checks/examples.py``, issue 14).
 
 ``urdf-tools rules CODE`` shows them, so each must do what it claims: ``bad`` gives a finding
-of its code, ``good`` gives none, through the same steps as ``urdf-tools check`` (load, every
-rule, suppression comments).
+of its code, ``good`` gives none, through the same steps as ``urdf-tools check`` (load, then
+``check_description``: every rule, suppression comments).
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import pytest
 
 from urdf_tools_ros.core.checks import check_description, RULES
 from urdf_tools_ros.core.checks.examples import EXAMPLES, NO_EXAMPLE
-from urdf_tools_ros.core.checks.selection import find_suppressions, suppress
 from urdf_tools_ros.core.description.loader import load_string
 from urdf_tools_ros.core.errors import RobotDescriptionError
 
@@ -28,9 +27,7 @@ def codes(text: str, folder: Path, files: tuple[str, ...] = ()) -> set[str]:
         description = load_string(text, str(folder / 'example.urdf'))
     except RobotDescriptionError:
         return {'description-unloadable'}
-    findings = suppress(check_description(description),
-                        find_suppressions(text, description.filename))
-    return {finding.code for finding in findings}
+    return {finding.code for finding in check_description(description)}
 
 
 def test_every_rule_has_an_example_or_a_reason() -> None:

@@ -69,21 +69,6 @@ def _entries(values: list[str] | None) -> list[str]:
     return [part.strip() for value in values or () for part in value.split(',') if part.strip()]
 
 
-def _sources(description: RobotDescription) -> list[tuple[str, str]]:
-    """``(file, text)`` of the description's files (itself, xacro includes), for suppressions."""
-    from ..core.description.loader import MAX_DESCRIPTION_BYTES
-    sources = []
-    for path in description.dependencies or ():
-        try:
-            with open(path, encoding='utf-8', errors='replace') as stream:
-                sources.append((path, stream.read(MAX_DESCRIPTION_BYTES)))
-        except OSError:
-            continue
-    if not sources:  # standard input or a string: the text it was read from
-        sources.append((description.filename, description.xml))
-    return sources
-
-
 def cmd_check(args: argparse.Namespace) -> int:
     """
     Check each file; print or write the report; exit 0 clean, 1 errors, 2 a file unloadable.
@@ -93,9 +78,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     """
     from pathlib import Path
 
-    from .config import Config, ConfigError, find_config
-    from ..core.checks.selection import (codes_matching, find_suppressions, select_findings,
-                                         suppress, UnknownCodeError)
+    from ..core.checks.config import Config, ConfigError, find_config
+    from ..core.checks.selection import codes_matching, UnknownCodeError
     from ..core.errors import RobotDescriptionError
 
     files = [item for item in args.file if ':=' not in item]
@@ -108,9 +92,6 @@ def cmd_check(args: argparse.Namespace) -> int:
     try:
         config = Config() if args.no_config else \
             find_config(Path(files[0]) if files[0] != '-' else Path.cwd())
-        if config.target is not None and config.target not in TARGETS:
-            raise ConfigError(f'{config.path}: target {config.target!r} is not one of '
-                              f'{", ".join(TARGETS)}')
         select = _entries(args.select) or list(config.select)
         ignore = list(config.ignore) + _entries(args.ignore)
         for entry in select:
@@ -135,13 +116,11 @@ def cmd_check(args: argparse.Namespace) -> int:
         except RobotDescriptionError as exc:
             reports.append(report.load_failure(name, exc))
             continue
-        findings = check_description(description, args.target)
-        try:
-            suppressions = [found for path, text in _sources(description)
-                            for found in find_suppressions(text, path)]
+        try:  # suppression comments, then select and ignore, are applied in the core
+            findings = check_description(description, args.target, select=select,
+                                         ignore=ignore)
         except UnknownCodeError as exc:
             return _usage_error(args, str(exc))
-        findings = select_findings(suppress(findings, suppressions), select, ignore)
         reports.append(report.FileReport(description.filename, tuple(findings)))
     every = [f for item in reports for f in item.findings]
     if args.format == 'json':

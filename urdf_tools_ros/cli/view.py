@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 import sys
 import time
 
 from . import report
-from ..core.checks import check_description
+from ..core.checks import check_description, DEFAULT_TARGET
 from ..core.description.loader import RobotDescription
 
 AddSource = Callable[[argparse.ArgumentParser], None]
@@ -71,8 +72,12 @@ def cmd_view(args: argparse.Namespace, loader: Loader) -> int:
     """
     Load, check, print the report, serve the viewer and print its URL; serve until Ctrl-C.
 
+    The check is ``urdf-tools check``'s: suppression comments, and the ``select``, ``ignore``
+    and ``target`` of the configuration found upwards from the file.
+
     :return: 0 after Ctrl-C or ``--exit-after``; 2 when the description cannot be loaded or
-        the arguments are wrong (``--host`` this machine cannot listen on); 3 when viser is
+        checked (a configuration or suppression comment that names no rule) or the arguments
+        are wrong (``--host`` this machine cannot listen on); 3 when viser is
         not installed.
     """
     try:
@@ -80,7 +85,12 @@ def cmd_view(args: argparse.Namespace, loader: Loader) -> int:
     except (ValueError, argparse.ArgumentTypeError) as exc:
         print(f'urdf-tools view: {exc}', file=sys.stderr)
         return 2
-    findings = check_description(description)
+    from ..core.checks.config import find_config
+    # the configuration found upwards from the file, as `urdf-tools check` reads it (its errors
+    # and an unknown code in a suppression comment end the command with exit 2, as there)
+    config = find_config(Path(args.file) if args.file != '-' else Path.cwd())
+    findings = check_description(description, config.target or DEFAULT_TARGET,
+                                 select=config.select, ignore=config.ignore)
     sys.stdout.write(report.format_text(description.filename, findings,
                                         show_info=args.verbose, portable=False))
     sys.stdout.flush()

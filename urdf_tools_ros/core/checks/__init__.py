@@ -24,11 +24,14 @@ a node. Rule families live in one module each, imported here by name; each regis
 :func:`~urdf_tools_ros.core.checks.registry.rule` and its check functions with
 :func:`~urdf_tools_ros.core.checks.registry.check` (:mod:`~urdf_tools_ros.core.checks.registry`,
 which the families import, so there is no import cycle). :func:`check_description` runs them all
-and returns every finding.
+and applies the suppression comments and ``select``/``ignore`` (:mod:`.selection`, with the
+defaults of :mod:`.config`): the one checking of the command line, the viewer and the nodes.
+:mod:`.publication` says which of its findings the robot description node's graph cannot load.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from . import (gazebo, gazebo_lumping, geometry, inertial, joints, loading,  # noqa: F401
@@ -62,19 +65,39 @@ def run_checks(robot: Robot, filename: str = '<string>') -> list[Finding]:
     return findings
 
 
-def check_description(description: RobotDescription,
-                      target: str = DEFAULT_TARGET) -> list[Finding]:
+def check_description(description: RobotDescription, target: str = DEFAULT_TARGET, *,
+                      select: Sequence[str] = (), ignore: Sequence[str] = (),
+                      suppressions: bool = True) -> list[Finding]:
     """
-    Return every finding about ``description``: those of loading, then of every rule, sorted.
+    Return the findings about ``description`` that are reported: of loading, then of every rule.
+
+    The one checking of the package: ``urdf-tools check`` and ``view``, the robot description
+    node and the viewer page all report what it returns. Each finding has its severity for
+    ``target``; then the suppression comments of the description's files drop theirs (each
+    comment that drops nothing adds a ``suppression-unused`` warning) and ``select``/``ignore``
+    (a configuration's, :mod:`.config`, or the command line's) keep and drop codes
+    (:mod:`.selection`). A load failure (``description-unloadable``) is never dropped.
 
     :param description: A loaded description (:func:`urdf_tools_ros.core.description.loader.load`).
     :param target: Whose verdicts are errors: a key of :data:`TARGETS` (``ros``, ``gazebo``,
         ``mujoco``, ``pinocchio``).
+    :param select: Codes or prefixes to report; empty: every code.
+    :param ignore: Codes or prefixes not to report.
+    :param suppressions: Apply the ``<!-- urdf-tools: ignore[...] -->`` comments of the files
+        the description was made from (itself and its xacro includes; its text when it was read
+        from a string).
     :return: Findings sorted by file and line, errors first on a line, each with its severity
         for ``target``.
     :raises KeyError: if ``target`` is not one of :data:`TARGETS`.
+    :raises UnknownCodeError: if an entry of ``select`` or ``ignore``, or a suppression comment,
+        names no rule (:class:`~urdf_tools_ros.core.checks.selection.UnknownCodeError`, a
+        :class:`~urdf_tools_ros.core.errors.RobotDescriptionError`).
     """
     if target not in TARGETS:
         raise KeyError(f'unknown target {target!r}; one of {", ".join(TARGETS)}')
-    findings = [*description.findings, *run_checks(description.robot, description.filename)]
-    return sort_findings(for_target(finding, target) for finding in findings)
+    findings = [for_target(finding, target) for finding in
+                (*description.findings, *run_checks(description.robot, description.filename))]
+    if suppressions:
+        findings = selection.suppress(sort_findings(findings),
+                                      selection.description_suppressions(description))
+    return sort_findings(selection.select_findings(findings, select, ignore))

@@ -13,6 +13,10 @@ It drops the findings of those codes (prefixes allowed, comma-separated) located
 the next element after the comment, in the same file; one that drops nothing is reported as
 ``suppression-unused``. Every entry must name a known rule: a typo would otherwise silently
 select or suppress nothing.
+
+:func:`~urdf_tools_ros.core.checks.check_description` applies both (the comments of the
+description's own files, :func:`description_suppressions`), so that ``urdf-tools check``,
+``urdf-tools view`` and the nodes report the same findings.
 """
 
 from __future__ import annotations
@@ -20,15 +24,21 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 import re
+from typing import TYPE_CHECKING
 
 from .loading import UNLOADABLE
 from .registry import rule, RULES
 from ..description.model import SourceLocation
+from ..errors import RobotDescriptionError
 from ..findings import Finding, Severity
 from ..value import Value
 
+if TYPE_CHECKING:
+    from ..description.loader import RobotDescription
+
 __all__ = ['SUPPRESSION_UNUSED', 'Suppression', 'UnknownCodeError', 'codes_matching',
-           'find_suppressions', 'select_findings', 'suppress']
+           'description_sources', 'description_suppressions', 'find_suppressions',
+           'select_findings', 'suppress']
 
 SUPPRESSION_UNUSED = rule(
     'suppression-unused', Severity.WARNING,
@@ -40,7 +50,7 @@ _COMMENT = re.compile(r'<!--\s*urdf-tools:\s*ignore\[([^\]]*)\]\s*-->')
 _NEXT_ELEMENT = re.compile(r'<(?![!?/])')
 
 
-class UnknownCodeError(ValueError):
+class UnknownCodeError(RobotDescriptionError, ValueError):
     """A code or prefix in a selection, a suppression or a config names no rule."""
 
 
@@ -113,6 +123,36 @@ def find_suppressions(text: str, filename: str) -> list[Suppression]:
         found.append(Suppression(SourceLocation(filename, line),
                                  text.count('\n', 0, element.start()) + 1, frozenset(codes)))
     return found
+
+
+def description_sources(description: RobotDescription) -> list[tuple[str, str]]:
+    """
+    ``(file, text)`` of the files a description was made from: itself and its xacro includes.
+
+    A description read from a string or standard input (no files) gives its own text. A file
+    that cannot be read any more is left out (its comments suppress nothing).
+    """
+    from ..description.loader import MAX_DESCRIPTION_BYTES  # here: the checks need no lxml
+    sources = []
+    for path in description.dependencies or ():
+        try:
+            with open(path, encoding='utf-8', errors='replace') as stream:
+                sources.append((path, stream.read(MAX_DESCRIPTION_BYTES)))
+        except OSError:
+            continue
+    if not sources:
+        sources.append((description.filename, description.xml))
+    return sources
+
+
+def description_suppressions(description: RobotDescription) -> list[Suppression]:
+    """
+    The suppression comments of every file a description was made from.
+
+    :raises UnknownCodeError: if a comment names an unknown code (its file and line named).
+    """
+    return [found for path, text in description_sources(description)
+            for found in find_suppressions(text, path)]
 
 
 def suppress(findings: Iterable[Finding], suppressions: Sequence[Suppression]

@@ -6,6 +6,10 @@ top level) and ``pyproject.toml`` (its ``[tool.urdf-tools]`` table, when it has 
 configuration; as ruff and flake8 users expect. Keys: ``select`` and ``ignore`` (lists of rule
 codes or prefixes), ``target`` (one of ``urdf-tools check --target``), ``werror`` (bool).
 TOML is read with ``tomllib`` (``tomli`` on Python 3.10).
+
+One reading for every caller: ``urdf-tools check`` and ``view`` and the robot description node
+(for a ``model`` file) pass its ``select`` and ``ignore`` to
+:func:`~urdf_tools_ros.core.checks.check_description`, which applies them.
 """
 
 from __future__ import annotations
@@ -15,13 +19,16 @@ from pathlib import Path
 import sys
 from typing import Any
 
+from .registry import TARGETS
+from ..errors import RobotDescriptionError
+
 __all__ = ['Config', 'ConfigError', 'find_config', 'read_config']
 
 #: The keys a configuration may hold, with their types.
 KEYS: dict[str, type] = {'select': list, 'ignore': list, 'target': str, 'werror': bool}
 
 
-class ConfigError(ValueError):
+class ConfigError(RobotDescriptionError, ValueError):
     """A configuration file that cannot be read, does not parse, or holds a wrong key or value."""
 
 
@@ -67,7 +74,8 @@ def read_config(path: Path, table: dict[str, Any] | None = None) -> Config:
     """
     The configuration in ``path`` (a ``.urdf-tools.toml``, or the given table of it).
 
-    :raises ConfigError: on a key it does not know or a value of the wrong type.
+    :raises ConfigError: on a key it does not know, a value of the wrong type, or a target
+        that is not one of :data:`~urdf_tools_ros.core.checks.TARGETS`.
     """
     data = _toml(path) if table is None else table
     for key, value in data.items():
@@ -80,6 +88,8 @@ def read_config(path: Path, table: dict[str, Any] | None = None) -> Config:
         if wrong:
             kind = 'a list of rule codes' if KEYS[key] is list else KEYS[key].__name__
             raise ConfigError(f'{path}: {key} must be {kind}, not {value!r}')
+        if key == 'target' and value not in TARGETS:
+            raise ConfigError(f'{path}: target {value!r} is not one of {", ".join(TARGETS)}')
         data = {**data, key: value}
     return Config(path, tuple(data.get('select', ())), tuple(data.get('ignore', ())),
                   data.get('target'), bool(data.get('werror', False)))
