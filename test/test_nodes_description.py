@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+import shutil
+import subprocess
+import sys
 import time
 
+from corpus_models import CORPUS_DIR
 import pytest
 
 from ros_helpers import (MIMIC_URDF, requires_ros, ros_context, ros_graph,  # noqa: F401
                          ROS_MISSING, RosGraph, settle, wait_for)
 
-from conftest import SAMPLE_ROBOT
+from conftest import REPO, SAMPLE_ROBOT, shared_model
+from urdf_tools_ros.core.checks import check_description
 from urdf_tools_ros.core.description.loader import load
 
 if ROS_MISSING is None:
@@ -203,3 +208,156 @@ def test_findings_are_logged_once_and_a_summary_per_reload(ros: RosGraph, tmp_pa
     assert log.count('warning[inertial-missing-on-moving-link]: link:wheel') == 1
     assert log.count('warning[joint-axis-not-unit]') == 2  # 1 1 0, then the new 2 0 0
     assert log.count('published robot "mimic_bot"') == 3
+
+
+# -- what the graph can use (issue 23 item 3) ----------------------------------------------------
+#: Upkie (PyPI upkie-description 2.2.0; test/data/SOURCES.md): cookie's sibling, wheels revolute.
+UPKIE = REPO / 'test' / 'data' / 'upkie_description' / 'urdf' / 'upkie.urdf'
+#: The PR2 of example-robot-data: four transmissions in the PR2 form urdf_parser_py refuses.
+PR2 = CORPUS_DIR / 'example-robot-data' / 'robots' / 'pr2_description' / 'urdf' / 'pr2.urdf'
+
+
+@pytest.mark.parametrize('name', ['cookie', 'upkie'])
+def test_real_robots_with_boundless_wheel_limits_are_published(
+        ros: RosGraph, name: str, capfd: pytest.CaptureFixture[str]) -> None:
+    """Revolute wheels whose <limit> has no bounds: upstream joint_state_publisher's problem."""
+    path = shared_model('cookie') if name == 'cookie' else UPKIE
+    node, received, diagnostics = start(ros, model=str(path), diagnostic_period=0.1)
+    assert wait_for(lambda: received.messages)
+    assert received.last.data == load(path).xml
+    assert node.description is not None and node.description.robot.name == name
+    assert wait_for(lambda: len(diagnostics.messages) >= 3)
+    status = diagnostics.last.status[0]
+    assert status.message.startswith(f'published robot "{name}"')
+    assert '2 errors' in status.message
+    wheels = [kv.key for kv in status.values if 'joint-limit-bound-missing' in kv.key]
+    assert wheels == ['error[joint-limit-bound-missing] joint:left_wheel',
+                      'error[joint-limit-bound-missing] joint:right_wheel']
+    settle(0.2)
+    log = capfd.readouterr().err
+    assert log.count('not published') == 0
+    assert log.count('2 error(s) for consumers outside this graph only, published anyway') == 1
+    assert log.count('joint_state_publisher: joint-limit-bound-missing x2') == 1
+    assert log.count('error[joint-limit-bound-missing]: joint:left_wheel:') == 1
+    assert log.count('error[joint-limit-bound-missing]: joint:right_wheel:') == 1
+
+
+def test_pr2_form_transmissions_are_published_and_logged_once(
+        ros: RosGraph, tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / 'pr2.urdf'
+    shutil.copyfile(PR2, path)
+    _, received, diagnostics = start(ros, model=str(path), watch=True, watch_period=0.05,
+                                     diagnostic_period=0.05)
+    assert wait_for(lambda: received.messages)
+    assert received.last.data == PR2.read_text()
+    text = PR2.read_text().replace('<robot ', '<!-- edited -->\n<robot ', 1)
+    write(path, text)  # a reload: the same findings, one line lower
+    assert wait_for(lambda: len(received.messages) == 2 and len(diagnostics.messages) >= 5)
+    assert received.last.data == text
+    status = diagnostics.last.status[0]
+    assert status.message.startswith('published robot "pr2"')
+    assert sum('transmission-form-invalid' in kv.key for kv in status.values) == 4
+    log = capfd.readouterr().err
+    assert log.count('[transmission-form-invalid]') == 4  # each of the four, once
+    assert log.count('4 error(s) for consumers outside this graph only') == 1
+    assert log.count('urdf_parser_py: transmission-form-invalid x4') == 1
+    assert 'not published' not in log
+
+
+#: A robot whose one error is a wheel's bound-less <limit>, suppressed on that element.
+SUPPRESSED = MIMIC_URDF.replace(
+    '  <joint name="wheel_joint" type="continuous">',
+    '  <joint name="wheel_joint" type="revolute">').replace(
+    '<axis xyz="0 0 1"/>\n  </joint>\n  <joint name="slide"',
+    '<axis xyz="0 0 1"/>\n    <!-- urdf-tools: ignore[joint-limit-bound-missing] -->\n'
+    '    <limit effort="1" velocity="1"/>\n  </joint>\n  <joint name="slide"')
+
+
+def test_a_suppressed_finding_is_neither_reported_nor_refused(
+        ros: RosGraph, tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """The file's suppression comment holds in the node as in ``urdf-tools check``."""
+    assert SUPPRESSED.count('ignore[joint-limit-bound-missing]') == 1
+    assert SUPPRESSED.count('<limit effort="1" velocity="1"/>') == 1
+    path = tmp_path / 'robot.urdf'
+    path.write_text(SUPPRESSED)
+    bare = tmp_path / 'bare' / 'robot.urdf'  # the same robot without the comment
+    bare.parent.mkdir()
+    bare.write_text(SUPPRESSED.replace('<!-- urdf-tools: ignore[joint-limit-bound-missing] -->',
+                                       '<!-- no suppression here -->'))
+    for file, reported in ((path, False), (bare, True)):
+        codes = {f.code for f in check_description(load(file))}
+        assert ('joint-limit-bound-missing' in codes) is reported, codes
+        assert 'suppression-unused' not in codes
+        done = subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'check',
+                               str(file), '--no-config'], capture_output=True, text=True,
+                              cwd=REPO, timeout=120)
+        assert done.returncode == (1 if reported else 0), done.stdout
+        assert ('joint-limit-bound-missing' in done.stdout) is reported
+    node, received, diagnostics = start(ros, model=str(path), diagnostic_period=0.1)
+    assert wait_for(lambda: received.messages)
+    assert received.last.data == SUPPRESSED
+    assert wait_for(lambda: len(diagnostics.messages) >= 2)
+    status = diagnostics.last.status[0]
+    assert status.level == DiagnosticStatus.WARN and status.message.startswith('published')
+    assert not [kv for kv in status.values
+                if 'joint-limit-bound-missing' in kv.key or 'suppression-unused' in kv.key]
+    settle(0.2)
+    log = capfd.readouterr().err
+    assert 'joint-limit-bound-missing' not in log and 'suppression' not in log
+    assert node.description is not None
+
+
+#: MIMIC_URDF as URDF 1.2, which only urdfdom 6.0 (Lyrical, Rolling) reads.
+VERSION_1_2 = MIMIC_URDF.replace('<robot name="mimic_bot">',
+                                 '<robot name="mimic_bot" version="1.2">')
+#: MIMIC_URDF with a joint whose parent link does not exist.
+NO_PARENT = MIMIC_URDF.replace('<parent link="arm"/><child link="tool"/>',
+                               '<parent link="forearm"/><child link="tool"/>')
+
+
+def test_what_the_distros_urdfdom_cannot_load_is_refused_keeping_the_last_good(
+        ros: RosGraph, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """URDF 1.2 on Jazzy (its urdfdom reads 1.0 only), a missing parent link: refused, with why."""
+    monkeypatch.setenv('ROS_DISTRO', 'jazzy')
+    path = tmp_path / 'robot.urdf'
+    write(path, MIMIC_URDF)
+    node, received, diagnostics = start(ros, model=str(path), watch=True, watch_period=0.05,
+                                        diagnostic_period=0.0)
+    assert wait_for(lambda: received.messages)
+    for text, code in ((VERSION_1_2, 'robot-version-new'), (NO_PARENT, 'joint-parent-missing')):
+        diagnostics.clear()
+        write(path, text)
+        assert wait_for(lambda: diagnostics.messages)
+        status = diagnostics.last.status[0]
+        assert status.level == DiagnosticStatus.ERROR
+        assert status.message.startswith(
+            'not published: the check found 1 error(s) that urdfdom (robot_state_publisher, RViz')
+        assert 'cannot load on ROS 2 Jazzy and allow_errors is false' in status.message
+        assert f'error[{code}]' in status.message
+        assert status.message.endswith('; keeping the last good description')
+        settle(0.2)
+        assert len(received.messages) == 1
+        assert node.description is not None and node.description.xml == MIMIC_URDF
+        late = ros.subscribe(String, 'robot_description', qos.LATCHED_DESCRIPTION)
+        assert wait_for(lambda: late.messages)
+        assert [msg.data for msg in late.messages] == [MIMIC_URDF]
+    for text in (VERSION_1_2, NO_PARENT):  # allow_errors keeps its meaning for these
+        allowed, inbox, _ = start(ros, robot_description=text, allow_errors=True,
+                                  diagnostic_period=0.0)
+        assert wait_for(lambda: any(msg.data == text for msg in inbox.messages))
+        assert allowed.description is not None and allowed.description.xml == text
+
+
+@pytest.mark.parametrize('distro', ['lyrical', 'rolling'])
+def test_urdf_1_2_is_published_where_urdfdom_reads_it(ros: RosGraph, distro: str,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv('ROS_DISTRO', distro)
+    node, received, diagnostics = start(ros, robot_description=VERSION_1_2,
+                                        diagnostic_period=0.0)
+    assert wait_for(lambda: received.messages)
+    assert received.last.data == VERSION_1_2
+    assert wait_for(lambda: diagnostics.messages)
+    status = diagnostics.last.status[0]
+    assert status.message.startswith('published robot "mimic_bot"')
+    assert 'warning[robot-version-new]' in [kv.key.split()[0] for kv in status.values]
+    assert node.description is not None

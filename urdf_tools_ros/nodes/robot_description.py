@@ -3,9 +3,33 @@ Robot description node: load, check and publish a robot description.
 
 Loads ``robot_description`` (the XML itself) or else ``model`` (a .urdf or .xacro file with
 ``xacro_args``), runs every check, logs each finding once with its file:line, and publishes the
-XML on ``robot_description`` (reliable, transient local, depth 1: late joiners get it) unless the
-check found errors and ``allow_errors`` is false. The check report goes to ``/diagnostics``, on
-every load and every ``diagnostic_period`` s.
+XML on ``robot_description`` (reliable, transient local, depth 1: late joiners get it) when its
+graph can load it. The check report goes to ``/diagnostics``, on every load and every
+``diagnostic_period`` s.
+
+What it refuses (:mod:`urdf_tools_ros.core.checks.publication`, CONVENTIONS C12): the node acts
+on what its own graph can use, the distro's robot_state_publisher and RViz (urdfdom) and this
+package's joint-state publisher and TF broadcaster. The distro is ``ROS_DISTRO`` when it names
+one of Humble, Jazzy, Kilted, Lyrical, Rolling, else Jazzy (as ``urdf-tools check --target ros``);
+the findings are those ``urdf-tools check --target ros-<distro>`` reports, with the suppression
+comments of the description's files and the ``select``/``ignore`` of the configuration found
+upwards from ``model`` (``.urdf-tools.toml``, ``pyproject.toml``; none for XML given as a
+parameter) applied. A description is refused, and the last good one kept, exactly when
+
+* it cannot be loaded (malformed XML, a xacro error, not a robot), or checked as configured (an
+  unknown rule code in a suppression comment or the configuration, a configuration that does
+  not parse); or
+* a reported error breaks consumer ``urdfdom`` (every distro), ``urdfdom-before-5.1`` (Humble,
+  Jazzy, Kilted: their urdfdom reads URDF 1.0 only, so a URDF 1.1 or 1.2 file is refused there
+  and published on Lyrical and Rolling) or ``urdf_tools_ros`` (this package's kinematics and
+  joint-state table: a mimic cycle, a zero axis, no single root), and ``allow_errors`` is false.
+
+Every other error breaks only consumers outside the graph (``joint_state_publisher`` 2.4, e.g. a
+revolute wheel whose ``<limit>`` has no bounds; ``urdf_parser_py``, e.g. a PR2-form
+transmission; ``ros2_control``; simulators): it is logged once, in one group that names those
+consumers, reported on ``/diagnostics``, and the description is published with it. A finding
+that a suppression comment or ``ignore`` drops refuses nothing (as ``urdf-tools check`` reports
+nothing for it).
 
 With ``watch`` the files the description was made from (the model and every xacro include) are
 polled every ``watch_period`` s of steady time (under ``use_sim_time`` too); a change reloads,
@@ -22,6 +46,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 import os
+from pathlib import Path
 import shlex
 from typing import Any
 
@@ -31,7 +56,10 @@ from rclpy.node import Node
 from rclpy.parameter import Parameter
 from std_msgs.msg import String
 
-from ..core.checks import check_description, count, counts_text
+from ..core.checks import counts_text
+from ..core.checks.config import Config, find_config
+from ..core.checks.publication import (check_for_graph, distro_name, distro_target,
+                                       GRAPH_CONSUMERS, GraphCheck)
 from ..core.description.loader import load, load_string, parse_xacro_args, RobotDescription
 from ..core.description.packages import ament_package_locator
 from ..core.errors import DescriptionLoadError, RobotDescriptionError
@@ -80,6 +108,14 @@ class DescriptionSource:
             raise DescriptionLoadError(str(exc), '<xacro_args>') from exc
         return load(self.model, xacro_args=arguments, locator=ament_package_locator)
 
+    def config(self) -> Config:
+        """
+        The checker configuration found upwards from ``model``; none for XML.
+
+        :raises ConfigError: if the file found cannot be read or holds a wrong key or value.
+        """
+        return find_config(Path(self.model)) if self.model and not self.xml else Config()
+
     def watched(self) -> tuple[str, ...]:
         """The file to watch before any load succeeded (none for XML)."""
         return (os.path.abspath(self.model),) if self.model and not self.xml else ()
@@ -87,11 +123,16 @@ class DescriptionSource:
 
 @dataclass(frozen=True)
 class _Candidate:
-    """A description that loaded, its check report and whether it may be published."""
+    """A description that loaded, its check for the graph and why it is refused (or ``None``)."""
 
     description: RobotDescription
-    findings: tuple[Finding, ...]
+    check: GraphCheck
     refusal: str | None
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """Every finding reported."""
+        return self.check.findings
 
 
 def _xacro_args(value: object) -> tuple[str, ...] | str:
@@ -131,6 +172,12 @@ class RobotDescriptionNode(Node):
         parameters.declare(self, parameters.DESCRIPTION_PARAMETERS)
         settings = parameters.settings(self, parameters.DescriptionSettings)
         self._allow_errors: bool = settings.allow_errors
+        self._target = distro_target()
+        self.get_logger().info(
+            f'checking for ROS 2 {distro_name(self._target)} (ROS_DISTRO='
+            f'{os.environ.get("ROS_DISTRO", "")!r}): a description is published unless '
+            f'{GRAPH_CONSUMERS["urdfdom"]} or {GRAPH_CONSUMERS["urdf_tools_ros"]} cannot load '
+            'it; other errors are logged and published with it')
         self._source = DescriptionSource(settings.model, _xacro_args(settings.xacro_args),
                                          settings.robot_description)
         self._publisher = self.create_publisher(String, 'robot_description',
@@ -160,14 +207,12 @@ class RobotDescriptionNode(Node):
     def _candidate(self, source: DescriptionSource) -> _Candidate:
         """Load and check; :raises RobotDescriptionError: if it does not load."""
         description = source.load()
-        findings = tuple(check_description(description))
-        errors = count(findings)[Severity.ERROR]
+        check = check_for_graph(description, self._target, source.config())
         refusal = None
-        if errors and not self._allow_errors:
-            first = next(f for f in findings if f.severity is Severity.ERROR)
-            refusal = (f'the check found {errors} error(s) and allow_errors is false; '
-                       f'first: {first}')
-        return _Candidate(description, findings, refusal)
+        if check.refusals and not self._allow_errors:
+            refusal = (f'the check found {check.refusal_text()} and allow_errors is false; '
+                       f'first: {check.refusals[0]}')
+        return _Candidate(description, check, refusal)
 
     def _reload(self) -> None:
         """Load the current source; publish it if good, else keep the last good one."""
@@ -176,7 +221,7 @@ class RobotDescriptionNode(Node):
         except RobotDescriptionError as exc:
             self._refused(f'cannot load: {exc}', (), failed=True)
             return
-        self._log_findings(candidate.findings)
+        self._log_findings(candidate.check)
         self._watch(candidate.description.dependencies or self._source.watched())
         if candidate.refusal is not None:
             self._refused(candidate.refusal, candidate.findings, failed=False,
@@ -190,6 +235,8 @@ class RobotDescriptionNode(Node):
         self._publisher.publish(conversions.description_to_msg(description.xml))
         summary = (f'published robot "{description.robot.name}" from {description.filename}: '
                    f'{counts_text(candidate.findings)}')
+        if candidate.check.refusals:  # allow_errors
+            summary += f'; allow_errors is true: published with {candidate.check.refusal_text()}'
         self.get_logger().info(summary)
         self._report = (candidate.findings, summary, False, description.robot.name)
         self._publish_diagnostics()
@@ -203,20 +250,29 @@ class RobotDescriptionNode(Node):
         self._report = (findings, summary, failed, robot)
         self._publish_diagnostics()
 
-    def _log_findings(self, findings: tuple[Finding, ...]) -> None:
+    def _log_findings(self, check: GraphCheck) -> None:
         """
-        Log each finding not logged before, at its severity; a reload logs only what is new.
+        Log each finding not logged before; a reload logs only what is new.
 
-        Findings are the same when code, severity, element and message are (a line that moved
-        in an edited file does not make a finding new); the summary line of each publication
-        gives the counts. ``/diagnostics`` carries every finding each time.
+        Errors outside the graph go in one warning that names the consumers they break, one
+        finding a line; every other finding is logged at its severity. Findings are the same
+        when code, severity, element and message are (a line that moved in an edited file does
+        not make a finding new); the summary line of each publication gives the counts.
+        ``/diagnostics`` carries every finding each time.
         """
         logger = self.get_logger()
-        for finding in findings:
+        new = []
+        for finding in check.findings:
             key = (finding.code, finding.severity, finding.element, finding.message)
-            if key in self._logged:
+            if key not in self._logged:
+                self._logged.add(key)
+                new.append(finding)
+        outside = [finding for finding in new if finding in check.outside]
+        if outside:
+            logger.warning('\n  '.join([check.outside_text(outside), *map(str, outside)]))
+        for finding in new:
+            if finding in outside:
                 continue
-            self._logged.add(key)
             if finding.severity is Severity.ERROR:
                 logger.error(str(finding))
             elif finding.severity is Severity.WARNING:
@@ -263,7 +319,7 @@ class RobotDescriptionNode(Node):
             self.get_logger().warning(f'parameter change refused: {candidate.refusal}')
             return SetParametersResult(successful=False, reason=candidate.refusal)
         self._source = source
-        self._log_findings(candidate.findings)
+        self._log_findings(candidate.check)
         self._watch(candidate.description.dependencies or source.watched())
         self._publish(candidate)
         return SetParametersResult(successful=True)
