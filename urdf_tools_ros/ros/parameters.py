@@ -111,8 +111,9 @@ DESCRIPTION_PARAMETERS: tuple[ParameterSpec, ...] = (
                   dynamic_typing=True),
     _DESCRIPTION_XML,
     ParameterSpec('allow_errors', False,
-                  'Publish a description whose check finds errors (they are logged and reported '
-                  'on /diagnostics either way).'),
+                  "Publish a description that the distro's urdfdom (robot_state_publisher, RViz) "
+                  "or this package's nodes cannot load. Errors of other consumers never stop "
+                  'publication; every error is logged and reported on /diagnostics either way.'),
     ParameterSpec('watch', False,
                   'Reload model when the file or any xacro include changes; a broken edit keeps '
                   'the last good description published.'),
