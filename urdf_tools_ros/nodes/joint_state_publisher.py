@@ -31,16 +31,13 @@ a TF broadcaster running.
 
 from __future__ import annotations
 
-import argparse
-import sys
 from typing import Any
 
 from rclpy.node import Node
-from rclpy.utilities import remove_ros_args
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 
-from ..core.description.loader import MAX_DESCRIPTION_BYTES, RobotDescription
+from ..core.description.loader import read_file, RobotDescription
 from ..core.description.model import Robot
 from ..core.description.packages import ament_package_locator
 from ..core.errors import RobotDescriptionError
@@ -49,7 +46,7 @@ from ..core.joint_state.descriptions import joint_state_robot
 from ..core.joint_state.table import ClampPolicy, JointStateTable
 from ..ros import conversions, parameters, qos
 from ..ros.clock import warn_without_sim_clock
-from ..ros.spin import spin_node
+from ..ros.spin import description_file_argument, spin_node
 
 __all__ = ['JointStatePublisherNode', 'gui_main', 'main']
 
@@ -152,9 +149,8 @@ class JointStatePublisherNode(Node):
     def _read_description_file(self, path: str) -> None:
         """Use the description in file ``path`` (the command-line argument, as upstream)."""
         try:
-            with open(path, 'rb') as stream:
-                text = stream.read(MAX_DESCRIPTION_BYTES + 1).decode('utf-8')
-        except (OSError, UnicodeDecodeError) as exc:
+            text = read_file(path).decode('utf-8')
+        except (RobotDescriptionError, UnicodeDecodeError) as exc:
             self.get_logger().error(f'{path}: cannot read the description ({exc})')
             return
         self._use_description(text, path)
@@ -240,14 +236,10 @@ def main(args: list[str] | None = None, *, gui: bool = False,
     :param gui: The ``gui`` parameter's default (``joint_state_publisher_gui``: on).
     :param node_name: The node's default name.
     """
-    argv = sys.argv if args is None else args
-    parser = argparse.ArgumentParser(prog=node_name, description=__doc__.split('\n\n')[0])
-    parser.add_argument('description_file', nargs='?', default=None,
-                        help='robot description file (URDF) to use until robot_description '
-                        'is published')
-    options = parser.parse_args(remove_ros_args(args=argv)[1:])
-    spin_node(lambda: JointStatePublisherNode(node_name, gui=gui,
-                                              description_file=options.description_file), args)
+    path = description_file_argument(
+        args, node_name, __doc__.split('\n\n')[0],
+        'robot description file (URDF) to use until robot_description is published')
+    spin_node(lambda: JointStatePublisherNode(node_name, gui=gui, description_file=path), args)
 
 
 def gui_main(args: list[str] | None = None) -> None:

@@ -42,8 +42,6 @@ robot_state_publisher's does.
 
 from __future__ import annotations
 
-import argparse
-import sys
 from typing import Any
 
 import numpy as np
@@ -51,17 +49,16 @@ from rcl_interfaces.msg import SetParametersResult
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos_overriding_options import QoSOverridingOptions
-from rclpy.utilities import remove_ros_args
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 from tf2_msgs.msg import TFMessage
 
-from ..core.description.loader import load_string, MAX_DESCRIPTION_BYTES
+from ..core.description.loader import load_string, read_file
 from ..core.description.packages import ament_package_locator
 from ..core.errors import RobotDescriptionError
 from ..core.tf.broadcast import TfFrames, TfThrottle
 from ..ros import conversions, parameters, qos
-from ..ros.spin import spin_node
+from ..ros.spin import description_file_argument, spin_node
 from ..ros.tf_writer import tf_writer
 
 __all__ = ['TfBroadcasterNode', 'TfFrames', 'TfThrottle', 'main']
@@ -123,12 +120,8 @@ class TfBroadcasterNode(Node):
             'argument is name of URDF file.  This backwards compatibility fallback will be '
             'removed in the future.')
         try:
-            with open(path, 'rb') as stream:
-                data = stream.read(MAX_DESCRIPTION_BYTES + 1)
-            if len(data) > MAX_DESCRIPTION_BYTES:
-                raise ValueError(f'larger than {MAX_DESCRIPTION_BYTES} bytes')
-            text = data.decode('utf-8')
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            text = read_file(path).decode('utf-8')
+        except (RobotDescriptionError, UnicodeDecodeError) as exc:
             self.get_logger().error(f'Failed to open URDF file: {path} ({exc})')
             return ''
         # as robot_state_publisher: the file becomes the parameter (ros2 param get shows it)
@@ -238,14 +231,10 @@ def main(args: list[str] | None = None, node_name: str = 'tf_broadcaster') -> No
     :param args: The command line (``sys.argv`` when ``None``).
     :param node_name: The node's default name.
     """
-    argv = sys.argv if args is None else args
-    parser = argparse.ArgumentParser(prog=node_name, description=__doc__.split('\n\n')[0])
-    parser.add_argument('description_file', nargs='?', default=None,
-                        help='URDF file to use when the robot_description parameter is empty '
-                        '(deprecated in robot_state_publisher)')
-    options = parser.parse_args(remove_ros_args(args=argv)[1:])
-    spin_node(lambda: TfBroadcasterNode(node_name, description_file=options.description_file),
-              args)
+    path = description_file_argument(
+        args, node_name, __doc__.split('\n\n')[0], 'URDF file to use when the '
+        'robot_description parameter is empty (deprecated in robot_state_publisher)')
+    spin_node(lambda: TfBroadcasterNode(node_name, description_file=path), args)
 
 
 if __name__ == '__main__':

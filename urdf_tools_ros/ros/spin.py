@@ -2,15 +2,38 @@
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable
 import signal
+import sys
 
 import rclpy
 from rclpy.executors import Executor, ExternalShutdownException, SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.signals import uninstall_signal_handlers
+from rclpy.utilities import remove_ros_args
 
-__all__ = ['make_executor', 'spin_node']
+__all__ = ['description_file_argument', 'make_executor', 'spin_node']
+
+
+def description_file_argument(args: list[str] | None, prog: str, description: str,
+                              help_text: str) -> str | None:
+    """
+    The optional description file of a node's command line, before its ROS arguments.
+
+    joint_state_publisher and robot_state_publisher (3.3, deprecated there) take one.
+
+    :param args: The command line (``sys.argv`` when ``None``), program name first.
+    :param prog: The program name for ``--help``.
+    :param description: What the program does, for ``--help``.
+    :param help_text: What the file is for, for ``--help``.
+    :return: The file's path, or ``None`` when none is given.
+    """
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument('description_file', nargs='?', default=None, help=help_text)
+    argv = sys.argv if args is None else args
+    path: str | None = parser.parse_args(remove_ros_args(args=argv)[1:]).description_file
+    return path
 
 
 def make_executor() -> Executor:
