@@ -89,9 +89,7 @@ class KinematicModel:
         self._mimic_rows = {names[index]: row for row, index in enumerate(plan.moving)
                             if names[index] in plan.mimics}
         self._prismatic_rows = frozenset(
-            row for row, index in enumerate(plan.moving)
-            if plan.joints[index] is not None and
-            plan.joints[index].joint_type == 'prismatic')
+            np.flatnonzero(np.isin(plan.moving, plan.prismatic)).tolist())
         self._general = tuple((index, index) for index in plan.general)
         self._batch_groups = tuple(tuple(_BatchGroup(plan, group) for group in level.groups)
                                    for level in plan.levels)
