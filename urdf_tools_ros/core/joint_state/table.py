@@ -145,9 +145,8 @@ class JointStateTable:
                  clamp: ClampPolicy = ClampPolicy.NONE) -> None:
         joints = [published for published in map(_published, robot.joints)
                   if published is not None]
-        self.unknown_type_joints = tuple(joint.name for joint in robot.joints
-                                         if joint.joint_type not in JOINT_TYPES
-                                         and joint.limit is not None)
+        self.unknown_type_joints = tuple(joint.name for joint in joints
+                                         if robot.joint(joint.name).joint_type not in JOINT_TYPES)
         self.mimics: dict[str, ResolvedMimic] = resolve_mimic(robot) if use_mimic_tags else {}
         self.names = tuple(joint.name for joint in joints)
         self.joint_names = tuple(name for name in self.names if name not in self.mimics)

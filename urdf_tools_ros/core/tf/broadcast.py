@@ -94,7 +94,6 @@ class TfFrames:
                 if variable == joint or variable.startswith(joint + '/'):
                     owners[variable] = moved
         self._owners = owners
-        self._mimic_joints = frozenset(self.model.mimics)
         self._variable_index = {name: index for index, name in
                                 enumerate(self.model.variable_names)}
         self._neutral = self.model.neutral()
@@ -132,7 +131,7 @@ class TfFrames:
             entries = [index for index, name in enumerate(names) if name in self._owners]
             owners = tuple(self._owners[names[index]] for index in entries)
             mimic_entries = [index for index, name in enumerate(names)
-                             if name in self._mimic_joints]
+                             if name in self.model.mimics]
             mimic_joints = tuple(names[index] for index in mimic_entries)
             rows, joints = self._rows({joint for owner in owners for joint in owner}
                                       | set(mimic_joints))
