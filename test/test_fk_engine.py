@@ -26,7 +26,7 @@ from conftest import SHARED_URDFS
 from urdf_tools_ros.core.description.loader import load_string
 from urdf_tools_ros.core.kinematics.fk_plan import joint_motion
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
-from urdf_tools_ros.core.kinematics.transforms import origin
+from urdf_tools_ros.core.transforms import origin
 
 TOLERANCE = 1e-12
 NEAR_UNIT_AXES = [(0.0, -1.0, 1e-8), (1e-9, 1.0, 0.0), (0.0, 0.0, -1.0), (1.0, 1e-12, -1e-12),

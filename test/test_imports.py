@@ -2,13 +2,15 @@
 The import graph of the package: no cycle, and the layers import only downwards.
 
 Every ``import`` and ``from ... import`` statement of every module (at module level or inside a
-function: a lazy import is still a dependency; not those under ``if TYPE_CHECKING:``, which never
-run) is read with ``ast``; ``from .a import b`` counts
-as an import of the module ``a.b`` when that is a module, else of ``a``. Contracts (issue 11):
-no cycle among the package's modules; ``core`` imports nothing of ``ros``, ``nodes``, ``gui`` or
-``cli``; ``cli`` imports no ``nodes`` and no ``ros``; ``nodes`` use the GUI only through
-``gui.viewer`` (its public entry). ``test_layering.py`` checks the same for what importing
-actually loads (ROS, viser).
+function: a lazy import is still a dependency) is read with ``ast``; those under
+``if TYPE_CHECKING:`` count only where a test says so. ``from .a import b`` counts as an import
+of the module ``a.b`` when that is a module, else of ``a``. Contracts: no cycle among the
+package's modules, also counting the imports only mypy reads; ``core`` imports nothing of
+``ros``, ``nodes``, ``gui`` or ``cli``; inside ``core`` the leaves (value, location, findings,
+errors, transforms) import no package, ``description`` no ``kinematics``, and ``kinematics`` no
+``checks``, ``joint_state`` or ``tf``; ``cli`` imports no ``nodes`` and no ``ros``; ``nodes``
+use the GUI only through ``gui.viewer`` (its public entry). ``test_layering.py`` checks the same
+for what importing actually loads (ROS, viser).
 """
 
 from __future__ import annotations
@@ -19,13 +21,19 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from conftest import REPO
 
 PACKAGE = 'urdf_tools_ros'
 
 
-def import_graph(root: Path = REPO / PACKAGE) -> dict[str, set[str]]:
-    """``{module: {modules of the package it imports}}`` of every module under ``root``."""
+def import_graph(root: Path = REPO / PACKAGE, typing: bool = False) -> dict[str, set[str]]:
+    """
+    ``{module: {modules of the package it imports}}`` of every module under ``root``.
+
+    :param typing: Also count the imports under ``if TYPE_CHECKING:`` (what mypy reads).
+    """
     modules: dict[str, tuple[Path, bool]] = {}
     for path in root.rglob('*.py'):
         parts = list(path.relative_to(root.parent).with_suffix('').parts)
@@ -34,9 +42,10 @@ def import_graph(root: Path = REPO / PACKAGE) -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {name: set() for name in modules}
     for name, (path, is_package) in modules.items():
         tree = ast.parse(path.read_text(), str(path))
-        typing_only = {id(inner) for node in ast.walk(tree) if isinstance(node, ast.If)
-                       and ast.unparse(node.test) in ('TYPE_CHECKING', 'typing.TYPE_CHECKING')
-                       for inner in ast.walk(node)}
+        typing_only = set() if typing else {
+            id(inner) for node in ast.walk(tree) if isinstance(node, ast.If)
+            and ast.unparse(node.test) in ('TYPE_CHECKING', 'typing.TYPE_CHECKING')
+            for inner in ast.walk(node)}
         for node in ast.walk(tree):
             if id(node) in typing_only:
                 continue
@@ -103,8 +112,9 @@ def test_the_graph_is_read() -> None:
     assert 'urdf_tools_ros.gui.viewer' in graph['urdf_tools_ros.nodes.joint_state_publisher']
 
 
-def test_no_import_cycle() -> None:
-    assert cycles(import_graph()) == []
+@pytest.mark.parametrize('typing', [False, True], ids=['run-time', 'with-type-checking'])
+def test_no_import_cycle(typing: bool) -> None:
+    assert cycles(import_graph(typing=typing)) == []
 
 
 def test_a_cycle_is_found() -> None:
@@ -117,6 +127,41 @@ def test_layers_import_only_downwards() -> None:
     wrong = [(module, target) for module, targets in import_graph().items()
              for target in targets if layer(target) in forbidden.get(layer(module), set())]
     assert wrong == []
+
+
+#: The core's own layers, lowest first: a core module imports only from its own package or a
+#: lower layer (the leaves import only leaves).
+CORE_LAYERS = ({'value', 'location', 'lazy', 'findings', 'errors', 'transforms'},
+               {'description'}, {'kinematics'}, {'checks', 'joint_state', 'tf'})
+
+
+def core_layer(module: str) -> tuple[int, str] | None:
+    """``(rank in CORE_LAYERS, package)`` of a module of ``core``, else ``None``."""
+    parts = module.split('.')
+    if parts[1:2] != ['core'] or len(parts) < 3:
+        return None
+    rank = next(rank for rank, names in enumerate(CORE_LAYERS) if parts[2] in names)
+    return rank, parts[2]
+
+
+@pytest.mark.parametrize('typing', [False, True], ids=['run-time', 'with-type-checking'])
+def test_core_layers_import_only_downwards(typing: bool) -> None:
+    wrong = []
+    for module, targets in import_graph(typing=typing).items():
+        for target in targets:
+            own, other = core_layer(module), core_layer(target)
+            if own and other and other[1] != own[1] and other[0] >= own[0] and own[0] > 0:
+                wrong.append((module, target))
+            elif own and other and own[0] == 0 and other[0] > 0:
+                wrong.append((module, target))
+    assert wrong == []
+
+
+def test_a_leaf_importing_the_model_is_caught() -> None:
+    assert core_layer('urdf_tools_ros.core.findings') == (0, 'findings')
+    assert core_layer('urdf_tools_ros.core.description.model') == (1, 'description')
+    assert core_layer('urdf_tools_ros.core.checks.tree')[0] > core_layer(
+        'urdf_tools_ros.core.kinematics.tree')[0]
 
 
 def test_nodes_use_only_the_public_gui() -> None:

@@ -17,7 +17,7 @@ from urdf_tools_ros.core.kinematics.inertia import (box_inertia, cylinder_inerti
                                                     is_zero, parallel_axis, principal_moments,
                                                     rotate, sphere_inertia,
                                                     triangle_inequality_violation)
-from urdf_tools_ros.core.kinematics.transforms import rpy_to_rotation
+from urdf_tools_ros.core.transforms import rpy_to_rotation
 
 positive = st.floats(min_value=1e-3, max_value=1e3, allow_nan=False, allow_infinity=False)
 angle = st.floats(min_value=-math.pi, max_value=math.pi, allow_nan=False)

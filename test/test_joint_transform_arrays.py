@@ -12,7 +12,7 @@ from conftest import REPO, SHARED_MODELS, SHARED_URDFS
 from urdf_tools_ros.core.description.loader import load
 from urdf_tools_ros.core.errors import JointStateError
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
-from urdf_tools_ros.core.kinematics.transforms import FloatArray, transform_to_quaternion
+from urdf_tools_ros.core.transforms import FloatArray, transform_to_quaternion
 
 ALL_JOINT_TYPES = REPO / 'test' / 'urdf' / 'kinematics' / 'all_joint_types.urdf'
 

@@ -13,7 +13,7 @@ from urdf_tools_ros.core.description.loader import load, load_string
 from urdf_tools_ros.core.errors import (InvalidJointError, JointStateError, KinematicTreeError,
                                         MimicError, UnknownJointError, UnknownLinkError)
 from urdf_tools_ros.core.kinematics.forward import forward_kinematics, KinematicModel
-from urdf_tools_ros.core.kinematics.transforms import axis_rotation, inverse, origin
+from urdf_tools_ros.core.transforms import axis_rotation, inverse, origin
 
 ALL_TYPES = Path(__file__).parent / 'urdf' / 'kinematics' / 'all_joint_types.urdf'
 ATOL = 1e-12

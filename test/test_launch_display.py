@@ -86,7 +86,7 @@ def test_display_tf_of_every_link_equals_forward_kinematics(
 
     from urdf_tools_ros.core.description.loader import load
     from urdf_tools_ros.core.kinematics.forward import KinematicModel
-    from urdf_tools_ros.core.kinematics.transforms import transform_to_quaternion
+    from urdf_tools_ros.core.transforms import transform_to_quaternion
 
     robot = parsed(sample_urdf.read_text())
     root = robot.get_root()

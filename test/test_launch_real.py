@@ -230,7 +230,7 @@ def test_tf_of_every_link_equals_the_cores_forward_kinematics(
     from urdf_tools_ros.core.description.loader import load
     from urdf_tools_ros.core.joint_state.table import JointStateTable
     from urdf_tools_ros.core.kinematics.forward import KinematicModel
-    from urdf_tools_ros.core.kinematics.transforms import transform_to_quaternion
+    from urdf_tools_ros.core.transforms import transform_to_quaternion
 
     if missing('tf2_ros') is not None:
         pytest.skip(str(missing('tf2_ros')))

@@ -14,7 +14,7 @@ import pytest
 from ros_helpers import (MIMIC_URDF, requires_ros, ros_context, ros_graph,  # noqa: F401
                          ROS_MISSING, RosGraph, settle, wait_for)
 
-from urdf_tools_ros.core.kinematics.transforms import origin, transform_to_quaternion
+from urdf_tools_ros.core.transforms import origin, transform_to_quaternion
 
 if ROS_MISSING is None:
     from geometry_msgs.msg import TransformStamped

@@ -21,7 +21,7 @@ from ros_helpers import (ABSOLUTE_TOPICS, Inbox, MIMIC_URDF, requires_ros,  # no
 from conftest import missing, REPO, SAMPLE_ROBOT, shared_model
 from urdf_tools_ros.core.description.loader import load, load_string
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
-from urdf_tools_ros.core.kinematics.transforms import FloatArray, transform_from_quaternion
+from urdf_tools_ros.core.transforms import FloatArray, transform_from_quaternion
 
 if ROS_MISSING is None:
     from geometry_msgs.msg import TransformStamped

@@ -25,7 +25,7 @@ from urdf_tools_ros.core.kinematics.inertia import (implied_inertia, implied_tra
                                                     is_certainly_valid, is_zero, parallel_axis,
                                                     principal_moments, rotate,
                                                     triangle_inequality_violation)
-from urdf_tools_ros.core.kinematics.transforms import rpy_to_rotation
+from urdf_tools_ros.core.transforms import rpy_to_rotation
 
 angle = st.floats(min_value=-math.pi, max_value=math.pi, allow_nan=False)
 unit = st.floats(min_value=0.0, max_value=1.0, allow_nan=False)

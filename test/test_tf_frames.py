@@ -8,8 +8,8 @@ import pytest
 from conftest import REPO, shared_model
 from urdf_tools_ros.core.description.loader import load, load_string, RobotDescription
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
-from urdf_tools_ros.core.kinematics.transforms import transform_to_quaternion
 from urdf_tools_ros.core.tf.broadcast import TfFrames, TfThrottle
+from urdf_tools_ros.core.transforms import transform_to_quaternion
 
 ALL_JOINT_TYPES = REPO / 'test' / 'urdf' / 'kinematics' / 'all_joint_types.urdf'
 

@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 
 from urdf_tools_ros.core.errors import RobotDescriptionError, TransformError
-from urdf_tools_ros.core.kinematics.transforms import (axis_rotation, axis_translation,
-                                                       homogeneous, inverse, origin,
-                                                       quaternion_to_rotation,
-                                                       rotation_to_quaternion, rotation_to_rpy,
-                                                       rpy_to_rotation, transform_from_quaternion,
-                                                       transform_to_quaternion, unit_axis)
+from urdf_tools_ros.core.transforms import (axis_rotation, axis_translation,
+                                            homogeneous, inverse, origin,
+                                            quaternion_to_rotation,
+                                            rotation_to_quaternion, rotation_to_rpy,
+                                            rpy_to_rotation, transform_from_quaternion,
+                                            transform_to_quaternion, unit_axis)
 
 ATOL = 1e-12
 angle = st.floats(-math.pi, math.pi, allow_nan=False)

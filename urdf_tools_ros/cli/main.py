@@ -12,7 +12,6 @@ import argparse
 from collections.abc import Sequence
 import os
 import sys
-from typing import NoReturn
 
 from .version import version
 from ..core.errors import RobotDescriptionError
@@ -55,10 +54,9 @@ def single_threaded_blas() -> None:
     Ask numpy's BLAS for no worker threads (``OPENBLAS_NUM_THREADS=1``) unless the user chose.
 
     OpenBLAS starts its worker threads when numpy is imported, and they spin before they sleep:
-    on a 2-core CI machine they competed with ``urdf-tools check`` for the CPU, ~10 ms of its
-    0.1 s (issue 13: start-up). The command line's numpy work is on 3×3 and 4×4 matrices,
-    which BLAS does not split among threads anyway. Takes effect only before numpy's first
-    import; processes the command starts inherit it.
+    on a 2-core machine they compete with ``urdf-tools check`` for the CPU. The command line's
+    numpy work is on 3×3 and 4×4 matrices, which BLAS does not split among threads anyway.
+    Takes effect only before numpy's first import; processes the command starts inherit it.
     """
     if 'numpy' not in sys.modules:
         os.environ.setdefault('OPENBLAS_NUM_THREADS', '1')
@@ -94,46 +92,16 @@ def run(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERNAL
 
 
-def _exit(code: int) -> NoReturn:
-    """
-    End the process with ``code``, its output written.
-
-    A ``check`` run leaves numpy's and the model's objects, and tearing the interpreter down
-    (freeing them one by one, the collector's passes, module clean-up) costs 15-50 ms, more
-    than the check itself (issue 13: start-up). So when nothing is left that shut-down has to
-    run — no :mod:`atexit` callback, no thread but this one — the streams are flushed and the
-    process ends at once (:func:`os._exit`); files the run wrote are closed by then (``with``).
-    Otherwise (a library registered a callback, a thread is alive, a stream cannot be flushed)
-    it ends the usual way, with the leftovers frozen (:func:`gc.freeze`) so that the collector
-    skips them.
-    """
-    import atexit
-    import gc
-    threading = sys.modules.get('threading')
-    idle = threading is None or threading.active_count() == 1
-    callbacks = getattr(atexit, '_ncallbacks', None)  # CPython's count of atexit callbacks
-    if idle and callbacks is not None and callbacks() == 0:
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except (OSError, ValueError):  # a closed pipe or stream: leave it to the usual exit
-            pass
-        else:
-            os._exit(code)
-    gc.freeze()
-    sys.exit(code)
-
-
 def main() -> None:
     """Console entry point of ``urdf-tools``."""
     single_threaded_blas()
-    _exit(run())
+    sys.exit(run())
 
 
 def check_main() -> None:
     """Console entry point of ``check`` (``ros2 run urdf_tools_ros check FILE``)."""
     single_threaded_blas()
-    _exit(run(['check', *sys.argv[1:]]))
+    sys.exit(run(['check', *sys.argv[1:]]))
 
 
 if __name__ == '__main__':

@@ -16,10 +16,9 @@ import os
 from ..core.checks import (broken_consumers, count, counts_text, DEFAULT_TARGET, portability,
                            RULES)
 from ..core.checks.loading import UNLOADABLE
-from ..core.description.model import SourceLocation
 from ..core.errors import RobotDescriptionError
 from ..core.findings import Finding, Severity
-from ..core.value import Value
+from ..core.location import SourceLocation
 
 __all__ = ['FileReport', 'GROUP_SHOWN', 'LINE_WIDTH', 'finding_dict', 'format_json',
            'format_junit', 'format_sarif', 'format_text', 'line', 'load_failure', 'summary']
@@ -34,8 +33,8 @@ _COLOURS = {Severity.ERROR: '\033[1;31m', Severity.WARNING: '\033[1;33m',
 _BOLD, _DIM, _RESET = '\033[1m', '\033[2m', '\033[0m'
 
 
-@dataclass(frozen=True, eq=False, repr=False)
-class FileReport(Value):
+@dataclass(frozen=True)
+class FileReport:
     """
     The findings of one file.
 

@@ -14,11 +14,13 @@ Packages by concept:
 * :mod:`.description`: the typed model of the URDF spec, the one URDF reader, xacro, ``package://``
   resolution, and :func:`load` which ties them together;
 * :mod:`.checks`: the rule catalog (one module per family) and :func:`check_description`;
-* :mod:`.kinematics`: transforms, the kinematic tree, mimic, limits, joint validation, inertia,
+* :mod:`.kinematics`: the kinematic tree, mimic, limits, joint validation, inertia,
   and forward kinematics (:class:`KinematicModel` over one joint-motion formulation);
 * :mod:`.joint_state`: :class:`JointStateTable`, what a joint-state publisher holds;
 * :mod:`.tf`: what a TF broadcaster publishes (:mod:`.tf.broadcast`);
-* :mod:`.findings` and :mod:`.errors`: the one problem value and the exceptions that carry it.
+* leaves every package above uses: :mod:`.value`, :mod:`.location` (:class:`SourceLocation`),
+  :mod:`.findings` and :mod:`.errors` (the one problem value and the exceptions that carry it),
+  :mod:`.transforms` (SE(3) on ``(..., 4, 4)`` arrays).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # errors must not import findings at run time: findings -> model -> errors
+if TYPE_CHECKING:
     from .findings import Finding
 
 

@@ -19,8 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 import enum
 
-from .description.model import SourceLocation
-from .value import Value
+from .location import SourceLocation
 
 
 class Severity(str, enum.Enum):
@@ -42,8 +41,8 @@ class Severity(str, enum.Enum):
         return ('error', 'warning', 'info').index(self.value)
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Finding(Value):
+@dataclass(frozen=True, slots=True)
+class Finding:
     """
     One problem found in a robot description.
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..core.checks import counts_text
 from ..core.findings import Finding, Severity
-from ..core.kinematics.transforms import FloatArray
+from ..core.transforms import FloatArray
 
 __all__ = ['camera_for', 'extent', 'frame_size', 'page_html', 'report_markdown']
 

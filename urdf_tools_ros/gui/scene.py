@@ -34,7 +34,7 @@ from ..core.description.model import (Box, Capsule, Collision, Cylinder, geometr
                                       RGBA, Robot, Sphere, Visual)
 from ..core.description.packages import draw_path, PackageLocator
 from ..core.findings import Finding, Severity
-from ..core.kinematics.transforms import FloatArray, origin_transform, transform_to_quaternion
+from ..core.transforms import FloatArray, origin_transform, transform_to_quaternion
 
 __all__ = ['COLLISION_RGBA', 'DEFAULT_RGBA', 'PLACEHOLDER_RGBA', 'PLACEHOLDER_SIZE',
            'RobotScene', 'pose_of', 'to_viser_pose', 'visual_rgba']
@@ -70,7 +70,7 @@ def pose_of(handle: Any) -> FloatArray:
 
     :param handle: A viser scene node handle.
     """
-    from ..core.kinematics.transforms import transform_from_quaternion
+    from ..core.transforms import transform_from_quaternion
     w, x, y, z = (float(v) for v in handle.wxyz)
     return transform_from_quaternion(np.asarray(handle.position, dtype=np.float64),
                                      (x, y, z, w))

@@ -37,7 +37,7 @@ from ..core.findings import Finding, Severity
 from ..core.joint_state.table import JointStateTable, NO_STATE, refusal
 from ..core.kinematics.forward import KinematicModel
 from ..core.kinematics.limits import wrap_angle
-from ..core.kinematics.transforms import FloatArray
+from ..core.transforms import FloatArray
 
 __all__ = ['ChangeCallback', 'RobotViewer']
 

@@ -9,7 +9,7 @@ Messages <-> core types: the only module that reads or writes ROS message object
 * findings -> ``diagnostic_msgs/DiagnosticArray``.
 
 Quaternions are ``(x, y, z, w)`` from
-:func:`~urdf_tools_ros.core.kinematics.transforms.transform_to_quaternion`, which refuses NaN and
+:func:`~urdf_tools_ros.core.transforms.transform_to_quaternion`, which refuses NaN and
 inf (:class:`~urdf_tools_ros.core.errors.TransformError`): no conversion here writes a non-finite
 transform.
 """
@@ -28,7 +28,7 @@ from tf2_msgs.msg import TFMessage
 
 from ..core.findings import Finding, Severity
 from ..core.joint_state.table import JointStateSample
-from ..core.kinematics.transforms import FloatArray, transform_to_quaternion
+from ..core.transforms import FloatArray, transform_to_quaternion
 
 __all__ = ['Edge', 'description_from_msg', 'description_to_msg',
            'diagnostics_msg', 'joint_state_from_msg', 'joint_state_to_msg', 'tf_message',

@@ -26,7 +26,6 @@ from .inertial import GZ_MASS_EPSILON
 from .registry import check, CheckContext, rule
 from ..description.model import Joint, Robot
 from ..findings import Finding, Severity
-from ..value import Value
 
 _SOURCE = 'sdformat parser_urdf.cc (ReduceFixedJoints, CreateLink: "has no inertia")'
 MASSLESS_LUMP = rule('gazebo-lumping-zero-mass', Severity.INFO,
@@ -41,8 +40,8 @@ ROOT_MASSLESS = rule('root-body-massless', Severity.INFO,
 KEEP_JOINT_TAGS = ('preserveFixedJoint', 'disableFixedJointLumping')
 
 
-@dataclass(frozen=True, eq=False, repr=False)
-class Lumping(Value):
+@dataclass(frozen=True)
+class Lumping:
     """
     What SDFormat's lumping makes of a robot.
 

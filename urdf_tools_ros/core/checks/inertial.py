@@ -43,8 +43,7 @@ from ..findings import Finding, Severity
 from ..kinematics.inertia import (combine, describe_inertia, describe_solid, entry_scale,
                                   format_inertia_element, implied_inertia, implied_trace, is_zero,
                                   principal_moments, TRIANGLE_RTOL)
-from ..kinematics.transforms import FloatArray, origin as origin_matrix
-from ..value import Value
+from ..transforms import FloatArray, origin as origin_matrix
 
 #: The solid shapes whose inertia a link's mass implies (:func:`implied_inertia`).
 Primitive = Box | Cylinder | Sphere | Capsule
@@ -118,8 +117,8 @@ MISSING_ON_MOVING = rule(
                'specified for link", mass left to PhysX; fixed joints merged by default)'))
 
 
-@dataclass(frozen=True, eq=False, repr=False)
-class Body(Value):
+@dataclass(frozen=True)
+class Body:
     """
     A link that moves on its own (or the root) with the links welded to it by fixed joints.
 

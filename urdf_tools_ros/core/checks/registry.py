@@ -14,10 +14,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 import os
 
-from ..description.model import Robot, SourceLocation
+from ..description.model import Robot
 from ..description.values import ROS_DISTRO_URDF_VERSIONS, ros_distros, urdf_version
 from ..findings import Finding, Severity
-from ..value import Value
+from ..location import SourceLocation
 
 
 #: The consumers of a URDF the policy speaks of, by key: what each one is.
@@ -59,8 +59,8 @@ TARGETS: dict[str, frozenset[str]] = {
 DEFAULT_TARGET = 'ros'
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Rule(Value):
+@dataclass(frozen=True, slots=True)
+class Rule:
     """
     One rule of the catalog.
 

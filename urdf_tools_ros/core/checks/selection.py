@@ -28,10 +28,9 @@ from typing import TYPE_CHECKING
 
 from .loading import UNLOADABLE
 from .registry import rule, RULES
-from ..description.model import SourceLocation
 from ..errors import RobotDescriptionError
 from ..findings import Finding, Severity
-from ..value import Value
+from ..location import SourceLocation
 
 if TYPE_CHECKING:
     from ..description.loader import RobotDescription
@@ -90,8 +89,8 @@ def select_findings(findings: Iterable[Finding], select: Sequence[str] = (),
             ((kept is None or f.code in kept) and f.code not in dropped)]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
-class Suppression(Value):
+@dataclass(frozen=True)
+class Suppression:
     """
     One ``<!-- urdf-tools: ignore[...] -->`` comment.
 

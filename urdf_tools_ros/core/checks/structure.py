@@ -14,9 +14,9 @@ from collections.abc import Iterable, Iterator
 from typing import Protocol
 
 from .registry import check, CheckContext, rule
-from ..description.model import SourceLocation
 from ..description.values import ros_distros, urdf_version, URDF_VERSIONS, URDFDOM_SINCE
 from ..findings import Finding, Severity
+from ..location import SourceLocation
 
 #: The URDF versions urdfdom 3.x to 5.0 (ROS 2 Humble, Jazzy, Kilted) read: only 1.0. urdfdom 5.1
 #: and later (6.0: ROS 2 Lyrical and Rolling) also read 1.1 (quaternions, capsules) and 1.2

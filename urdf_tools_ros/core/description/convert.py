@@ -5,7 +5,7 @@ What URDF 1.1 and 1.2 add (urdfdom 5.1 and 6.0) is rewritten in URDF 1.0 with th
 kinematics and geometry:
 
 * ``<origin quat_xyzw>`` becomes ``rpy`` (the same rotation: normalised quaternion -> matrix ->
-  roll, pitch, yaw, :mod:`~urdf_tools_ros.core.kinematics.transforms`);
+  roll, pitch, yaw, :mod:`~urdf_tools_ros.core.transforms`);
 * a ``<capsule>`` in a ``<visual>`` or ``<collision>`` becomes three elements: the cylinder at
   the element's origin and a sphere of the same radius at each end (``±length/2`` along the
   element's z axis), each with the element's name (suffixed) and material;
@@ -45,7 +45,7 @@ def _line(node: Element) -> int | None:
 
 
 def _rpy_of(quaternion_text: str, filename: str, line: int | None) -> tuple[float, ...]:
-    from ..kinematics.transforms import quaternion_to_rotation, rotation_to_rpy
+    from ..transforms import quaternion_to_rotation, rotation_to_rpy
     try:
         values = parse_numbers(quaternion_text)
     except ValueError:
@@ -60,7 +60,7 @@ def _rpy_of(quaternion_text: str, filename: str, line: int | None) -> tuple[floa
 def _capsule_parts(element: Element, capsule: Element, filename: str
                    ) -> list[Element]:
     """A ``<visual>``/``<collision>`` holding a capsule as a cylinder and two spheres."""
-    from ..kinematics.transforms import origin as origin_transform
+    from ..transforms import origin as origin_transform
     try:
         radius = float(capsule.get('radius', 'nan'))
         length = float(capsule.get('length', 'nan'))

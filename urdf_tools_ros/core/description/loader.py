@@ -32,12 +32,12 @@ from typing import Any, BinaryIO
 
 from lxml import etree
 
-from .model import Robot, SourceLocation
+from .model import Robot
 from .packages import make_package_locator, PackageLocator, resolve_resource
 from .reader import UrdfReader
 from ..errors import DescriptionLoadError, DescriptionTooLargeError
 from ..findings import Finding, Severity
-from ..value import Value
+from ..location import SourceLocation
 
 #: Largest description (file, each xacro include, and the xacro output) read, in bytes.
 MAX_DESCRIPTION_BYTES = 50 * 1024 * 1024
@@ -45,8 +45,8 @@ MAX_DESCRIPTION_BYTES = 50 * 1024 * 1024
 _COMMENT = re.compile(r'<!--.*?-->', re.DOTALL)
 
 
-@dataclass(frozen=True, eq=False, repr=False)
-class RobotDescription(Value):
+@dataclass(frozen=True)
+class RobotDescription:
     """
     A loaded robot description.
 

@@ -145,7 +145,7 @@ def _transform(element: object) -> np.ndarray:
     elif tag == 'scale' and values.size == 3:
         matrix[:3, :3] = np.diag(values)
     elif tag == 'rotate' and values.size == 4 and np.any(values[:3]):
-        from ..kinematics.transforms import axis_rotation
+        from ..transforms import axis_rotation
         matrix = axis_rotation(values[:3], math.radians(values[3]))
     return matrix
 

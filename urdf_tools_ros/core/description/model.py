@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Union
 
-from ..value import Value
+from ..location import SourceLocation
 
 Vector3 = tuple[float, float, float]
 RGBA = tuple[float, float, float, float]
@@ -30,31 +30,15 @@ SINGLE_DOF_JOINT_TYPES = frozenset({'revolute', 'continuous', 'prismatic'})
 MOVING_JOINT_TYPES = frozenset({'revolute', 'continuous', 'prismatic', 'floating', 'planar'})
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class SourceLocation(Value):
-    """
-    Where an element stands: the file and its 1-based line.
-
-    For xacro input, ``filename``/``line`` is the original ``.xacro`` file and line the element
-    was written at (the macro body for macro-generated elements).
-    """
-
-    filename: str
-    line: int | None = None
-
-    def __str__(self) -> str:
-        return f'{self.filename}:{self.line}' if self.line is not None else self.filename
-
-
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Origin(Value):
+@dataclass(frozen=True, slots=True)
+class Origin:
     """
     URDF ``<origin>``: ``xyz`` in m and ``rpy`` in rad (fixed axes x, y, z; REP 103).
 
     URDF 1.1 (urdfdom 5.1) allows ``quat_xyzw="x y z w"`` instead of ``rpy``: ``quat_xyzw`` is
     then that rotation as a unit quaternion (normalised by the reader) and ``rpy`` the same
     rotation as roll, pitch, yaw, so code reading ``rpy`` poses the element alike;
-    :func:`~urdf_tools_ros.core.kinematics.transforms.origin_transform` uses the quaternion.
+    :func:`~urdf_tools_ros.core.transforms.origin_transform` uses the quaternion.
     """
 
     xyz: Vector3 = (0.0, 0.0, 0.0)
@@ -62,23 +46,23 @@ class Origin(Value):
     quat_xyzw: tuple[float, float, float, float] | None = None
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Box(Value):
+@dataclass(frozen=True, slots=True)
+class Box:
     """URDF ``<box size>``: side lengths along x, y, z of the element frame, m."""
 
     size: Vector3
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Cylinder(Value):
+@dataclass(frozen=True, slots=True)
+class Cylinder:
     """URDF ``<cylinder radius length>``: axis along z of the element frame, centred; m."""
 
     radius: float
     length: float
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Capsule(Value):
+@dataclass(frozen=True, slots=True)
+class Capsule:
     """
     URDF 1.1 ``<capsule radius length>`` (urdfdom 5.1), m.
 
@@ -90,15 +74,15 @@ class Capsule(Value):
     length: float
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Sphere(Value):
+@dataclass(frozen=True, slots=True)
+class Sphere:
     """URDF ``<sphere radius>``: centred on the element frame; m."""
 
     radius: float
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Mesh(Value):
+@dataclass(frozen=True, slots=True)
+class Mesh:
     """
     URDF ``<mesh filename scale>``: a mesh file scaled per axis (default 1, 1, 1).
 
@@ -131,8 +115,8 @@ def geometry_sizes(geometry: Geometry) -> tuple[tuple[str, float], ...]:
     return tuple(('scale', factor) for factor in geometry.scale)
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Material(Value):
+@dataclass(frozen=True, slots=True)
+class Material:
     """
     URDF ``<material>``: a name, an optional ``<color rgba>`` and ``<texture filename>``.
 
@@ -149,8 +133,8 @@ class Material(Value):
     texture_resolved: str | None = None
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Inertia(Value):
+@dataclass(frozen=True, slots=True)
+class Inertia:
     """URDF ``<inertia>``: the symmetric 3×3 rotational inertia about the centre of mass, kg·m²."""
 
     ixx: float = 0.0
@@ -167,8 +151,8 @@ class Inertia(Value):
                 (self.ixz, self.iyz, self.izz))
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Inertial(Value):
+@dataclass(frozen=True, slots=True)
+class Inertial:
     """URDF ``<inertial>``: centre-of-mass frame ``origin``, ``mass`` in kg, inertia there."""
 
     mass: float
@@ -177,8 +161,8 @@ class Inertial(Value):
     location: SourceLocation | None = None
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Visual(Value):
+@dataclass(frozen=True, slots=True)
+class Visual:
     """
     URDF ``<visual>``: geometry placed by ``origin`` in the link frame, with a material.
 
@@ -193,8 +177,8 @@ class Visual(Value):
     unknown_shape: str | None = None
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Collision(Value):
+@dataclass(frozen=True, slots=True)
+class Collision:
     """
     URDF ``<collision>``: geometry placed by ``origin`` in the link frame.
 
@@ -208,8 +192,8 @@ class Collision(Value):
     unknown_shape: str | None = None
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Link(Value):
+@dataclass(frozen=True, slots=True)
+class Link:
     """URDF ``<link>``: a rigid body with an optional inertial, visuals and collisions."""
 
     name: str
@@ -219,8 +203,8 @@ class Link(Value):
     location: SourceLocation | None = None
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Calibration(Value):
+@dataclass(frozen=True, slots=True)
+class Calibration:
     """URDF ``<calibration>``: joint positions (rad or m) of the rising and falling edges."""
 
     rising: float | None = None
@@ -229,8 +213,8 @@ class Calibration(Value):
     location: SourceLocation | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Dynamics(Value):
+@dataclass(frozen=True, slots=True)
+class Dynamics:
     """URDF ``<dynamics>``: damping (N·s/m or N·m·s/rad) and static friction (N or N·m)."""
 
     damping: float = 0.0
@@ -239,8 +223,8 @@ class Dynamics(Value):
     location: SourceLocation | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Limit(Value):
+@dataclass(frozen=True, slots=True)
+class Limit:
     """
     URDF ``<limit>``: position range (rad or m), maximum effort (N or N·m) and velocity.
 
@@ -261,8 +245,8 @@ class Limit(Value):
     jerk: float | None = None
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Mimic(Value):
+@dataclass(frozen=True, slots=True)
+class Mimic:
     """URDF ``<mimic>``: ``position = multiplier * position(joint) + offset``."""
 
     joint: str
@@ -272,8 +256,8 @@ class Mimic(Value):
     location: SourceLocation | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class SafetyController(Value):
+@dataclass(frozen=True, slots=True)
+class SafetyController:
     """
     URDF ``<safety_controller>``: soft position limits and the gains of the safety model.
 
@@ -292,8 +276,8 @@ class SafetyController(Value):
     location: SourceLocation | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Joint(Value):
+@dataclass(frozen=True, slots=True)
+class Joint:
     """
     URDF ``<joint>``: moves ``child`` relative to ``parent``.
 
@@ -328,8 +312,8 @@ class Joint(Value):
         return self.joint_type in SINGLE_DOF_JOINT_TYPES
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class XmlData(Value):
+@dataclass(frozen=True, slots=True)
+class XmlData:
     """
     An XML element kept as data: tag, attributes, text and children, with its location.
 
@@ -350,8 +334,8 @@ class XmlData(Value):
         return default
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class TransmissionJoint(Value):
+@dataclass(frozen=True, slots=True)
+class TransmissionJoint:
     """A ``<joint>`` of a transmission with its hardware interfaces."""
 
     name: str
@@ -361,8 +345,8 @@ class TransmissionJoint(Value):
     location: SourceLocation | None = None
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class TransmissionActuator(Value):
+@dataclass(frozen=True, slots=True)
+class TransmissionActuator:
     """An ``<actuator>`` of a transmission; ``mechanical_reduction`` is dimensionless."""
 
     name: str
@@ -372,8 +356,8 @@ class TransmissionActuator(Value):
     location: SourceLocation | None = None
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Transmission(Value):
+@dataclass(frozen=True, slots=True)
+class Transmission:
     """
     A ``<transmission>`` in either form.
 
@@ -389,8 +373,8 @@ class Transmission(Value):
     location: SourceLocation | None = None
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Ros2ControlJoint(Value):
+@dataclass(frozen=True, slots=True)
+class Ros2ControlJoint:
     """A ``<joint>`` of a ``<ros2_control>`` block with its command and state interfaces."""
 
     name: str
@@ -399,8 +383,8 @@ class Ros2ControlJoint(Value):
     location: SourceLocation | None = None
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Ros2Control(Value):
+@dataclass(frozen=True, slots=True)
+class Ros2Control:
     """A ``<ros2_control name type>`` block: hardware plugin, joints and transmissions."""
 
     name: str
@@ -411,8 +395,8 @@ class Ros2Control(Value):
     location: SourceLocation | None = None
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Gazebo(Value):
+@dataclass(frozen=True, slots=True)
+class Gazebo:
     """A ``<gazebo>`` block: optional ``reference`` (a link or joint) and its children as data."""
 
     reference: str | None = None
@@ -420,8 +404,8 @@ class Gazebo(Value):
     location: SourceLocation | None = None
 
 
-@dataclass(frozen=True, eq=False, repr=False)
-class Robot(Value):
+@dataclass(frozen=True)
+class Robot:
     """
     URDF ``<robot>``: the whole description, elements in file order.
 

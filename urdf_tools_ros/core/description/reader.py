@@ -288,7 +288,7 @@ class UrdfReader:
         norm = math.sqrt(sum(v * v for v in quaternion)) if all_finite(quaternion) else 0.0
         if len(quaternion) != 4 or not norm > 1e-12:
             return None
-        from ..kinematics.transforms import quaternion_to_rotation, rotation_to_rpy
+        from ..transforms import quaternion_to_rotation, rotation_to_rpy
         x, y, z, w = (v / norm for v in quaternion)
         roll, pitch, yaw = (float(v) for v in rotation_to_rpy(
             quaternion_to_rotation((x, y, z, w))))

@@ -17,7 +17,7 @@ import math
 import re
 from typing import Any
 
-from .model import SourceLocation
+from ..location import SourceLocation
 
 Element = Any  # lxml.etree._Element; typed loosely so that the core needs no lxml stubs
 Locate = Callable[[Element], SourceLocation]

@@ -49,9 +49,9 @@ import xml.parsers.expat
 from defusedxml import DefusedXmlException
 from defusedxml.expatbuilder import DefusedExpatBuilderNS
 
-from .model import SourceLocation
 from .packages import PackageLocator
 from ..errors import DescriptionLoadError, DescriptionTooLargeError
+from ..location import SourceLocation
 
 __all__ = ['SOURCE_ATTRIBUTE', 'USE_LINE_HOOKS', 'XACRO_LOCK', 'XacroRun', 'line_hooks_missing',
            'run_xacro']

@@ -34,9 +34,10 @@ from lxml import etree
 
 from ..description.loader import (load_string, MAX_DESCRIPTION_BYTES, parse_xml,
                                   RobotDescription)
-from ..description.model import Joint, Limit, Link, Robot, SourceLocation, Vector3
+from ..description.model import Joint, Limit, Link, Robot, Vector3
 from ..description.packages import PackageLocator
 from ..errors import DescriptionLoadError, DescriptionTooLargeError
+from ..location import SourceLocation
 
 __all__ = ['joint_state_robot']
 

@@ -1,7 +1,6 @@
 """
-Kinematics of a URDF robot, numpy only.
+Kinematics of a URDF robot, numpy only (SE(3) helpers are :mod:`urdf_tools_ros.core.transforms`).
 
-* :mod:`.transforms`: rotations, rpy, quaternions, homogeneous transforms;
 * :mod:`.tree`: the kinematic tree (root, parent/child edges, cycles) of a model;
 * :mod:`.mimic`: mimic chains resolved to their source joint;
 * :mod:`.limits`: effective joint limits (``<limit>``, ``<safety_controller>``);

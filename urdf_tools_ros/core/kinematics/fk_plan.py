@@ -35,13 +35,13 @@ import math
 import numpy as np
 
 from .mimic import resolve_mimic
-from .transforms import (axis_rotation, FloatArray, origin_transform, quaternion_to_rotation,
-                         rpy_to_rotation, unit_axis)
 from .tree import KinematicTree
 from .validation import axis_problem, joint_type_problem
 from ..description.model import Joint
 from ..errors import InvalidJointError, TransformError
 from ..findings import Finding, Severity
+from ..transforms import (axis_rotation, FloatArray, origin_transform, quaternion_to_rotation,
+                          rpy_to_rotation, unit_axis)
 
 #: Joint kinds, in their order inside a level: fixed; revolute (revolute and continuous);
 #: prismatic; floating; planar.

@@ -47,10 +47,10 @@ import numpy.typing as npt
 
 from .fk_plan import FkPlan, general_motion, Group, MAX_MAGNITUDE
 from .mimic import ResolvedMimic
-from .transforms import FloatArray, inverse, quaternions_of_rotations, transform_to_quaternion
 from .tree import KinematicTree
 from ..description.model import Robot
 from ..errors import JointStateError, UnknownJointError, UnknownLinkError
+from ..transforms import FloatArray, inverse, quaternions_of_rotations, transform_to_quaternion
 
 __all__ = ['KinematicModel', 'forward_kinematics']
 
@@ -353,7 +353,7 @@ class KinematicModel:
         ``T_parent_child`` of every moving joint as translation and quaternion arrays.
 
         The transforms of :meth:`joint_transforms` (same joints, same order), converted at the
-        edge by :func:`~urdf_tools_ros.core.kinematics.transforms.transform_to_quaternion` (the
+        edge by :func:`~urdf_tools_ros.core.transforms.transform_to_quaternion` (the
         form TF messages carry).
 
         :param positions: See :meth:`configuration`.

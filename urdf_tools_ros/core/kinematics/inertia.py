@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .transforms import FloatArray, rpy_to_rotation
 from ..description.model import Box, Capsule, Cylinder, Geometry, Inertia, Origin, Sphere
+from ..transforms import FloatArray, rpy_to_rotation
 
 if TYPE_CHECKING:
     import numpy.typing as npt

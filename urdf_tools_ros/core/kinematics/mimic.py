@@ -25,10 +25,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..description.model import Joint, Robot, SINGLE_DOF_JOINT_TYPES, SourceLocation
+from ..description.model import Joint, Robot, SINGLE_DOF_JOINT_TYPES
 from ..errors import MimicError
 from ..findings import Finding, Severity
-from ..value import Value
+from ..location import SourceLocation
 
 __all__ = ['ResolvedMimic', 'analyze_mimic', 'resolve_mimic']
 
@@ -39,8 +39,8 @@ def _problem(code: str, joint: str, message: str,
     return Finding(code, Severity.ERROR, f'joint:{joint}', message, location)
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class ResolvedMimic(Value):
+@dataclass(frozen=True, slots=True)
+class ResolvedMimic:
     """
     A mimic joint folded onto its actuated source: ``q = multiplier * q_source + offset``.
 

@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..description.model import Joint, Robot, SourceLocation
+from ..description.model import Joint, Robot
 from ..errors import KinematicTreeError, UnknownJointError, UnknownLinkError
 from ..findings import Finding, Severity
-from ..value import Value
+from ..location import SourceLocation
 
 __all__ = ['Chain', 'KinematicTree', 'analyze_tree']
 
@@ -123,8 +123,8 @@ def analyze_tree(robot: Robot) -> list[Finding]:
     return problems
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Chain(Value):
+@dataclass(frozen=True, slots=True)
+class Chain:
     """
     The path between two links through their lowest common ancestor ``base``.
 

@@ -31,7 +31,7 @@ from ..description.loader import RobotDescription
 from ..kinematics.fk_plan import MAX_MAGNITUDE
 from ..kinematics.forward import KinematicModel
 from ..kinematics.mimic import resolve_mimic
-from ..kinematics.transforms import FloatArray
+from ..transforms import FloatArray
 
 __all__ = ['MovingTransforms', 'TfFrames', 'TfThrottle']
 

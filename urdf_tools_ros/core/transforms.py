@@ -19,7 +19,7 @@ from typing import Any, TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import TransformError
+from .errors import TransformError
 
 if TYPE_CHECKING:
     import numpy.typing as npt
