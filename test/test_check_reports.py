@@ -20,6 +20,7 @@ import sys
 import pytest
 
 from conftest import missing, REPO, SAMPLE_ROBOT, shared_model
+from urdf_tools_ros.core.checks import format_value
 
 SCHEMA = Path(__file__).resolve().parent / 'data' / 'sarif-schema-2.1.0.json'
 ANSI = '\x1b['
@@ -157,3 +158,8 @@ def test_several_files_have_a_summary_each_and_a_total(broken: Path) -> None:
                line.startswith(f'{SAMPLE_ROBOT}: 0 errors') for line in lines)
     assert f'{broken}: 1 error, 0 warnings, 0 info' in lines
     assert lines[-1].startswith('total: 2 files, 1 error,')
+
+
+def test_numbers_in_messages_are_short() -> None:
+    assert [format_value(value) for value in (1.2, -0.4, 3.0, 1e-9, -0.0, 1e22)] == \
+        ['1.2', '-0.4', '3', '1e-09', '-0', '1e+22']

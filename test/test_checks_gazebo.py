@@ -50,6 +50,11 @@ def test_reference_missing_fires_with_a_suggestion() -> None:
     assert finding.fix == 'did you mean "base_link"?'
 
 
+def test_reference_missing_without_a_close_name_asks_for_one() -> None:
+    (finding,) = run(robot('  <gazebo reference="camera_optical"><mu1>0.5</mu1></gazebo>\n'))
+    assert finding.fix == 'name a link or joint of the robot'
+
+
 def test_a_block_without_reference_applies_to_the_robot() -> None:
     assert run(robot('  <gazebo><static>true</static></gazebo>\n')) == []
 

@@ -11,7 +11,7 @@ import pytest
 from conftest import SAMPLE_ROBOT, shared_model
 from urdf_tools_ros.core.description import loader as description
 from urdf_tools_ros.core.description.loader import load, load_string, RobotDescription
-from urdf_tools_ros.core.description.model import Box, Mesh
+from urdf_tools_ros.core.description.model import Box, Mesh, Origin, Sphere
 from urdf_tools_ros.core.errors import (DescriptionLoadError, DescriptionTooLargeError,
                                         RobotDescriptionError)
 
@@ -201,6 +201,30 @@ def test_sensor_is_urdf_and_kept() -> None:
     assert [e.attribute('name') for e in desc.robot.sensors] == ['s']
     assert desc.robot.unknown_elements == ()
     assert desc.findings == ()
+
+
+def test_reader_takes_the_first_child_of_each_tag() -> None:
+    # comments, a namespaced twin and a second <origin> do not change which one is read
+    robot = load_string(
+        '<robot name="r" xmlns:n="urn:n"><link name="a"/><link name="b">'
+        '<visual><!-- c --><n:origin xyz="9 9 9"/><origin xyz="1 2 3"/><origin xyz="4 5 6"/>'
+        '<geometry><!-- c --><sphere radius="0.5"/><box size="1 1 1"/></geometry></visual>'
+        '</link><joint name="j" type="fixed"><child link="b"/><parent link="a"/>'
+        '<parent link="x"/><n:origin xyz="9 9 9"/><origin rpy="0 0 1"/><origin xyz="7 7 7"/>'
+        '</joint></robot>').robot
+    visual = robot.link('b').visuals[0]
+    assert visual.origin == Origin((1.0, 2.0, 3.0))
+    assert visual.geometry == Sphere(0.5)
+    joint = robot.joint('j')
+    assert (joint.parent, joint.child, joint.origin) == ('a', 'b', Origin(rpy=(0.0, 0.0, 1.0)))
+
+
+def test_reader_reports_a_bad_repeated_value_every_time() -> None:
+    description = load_string(
+        '<robot name="r"><link name="a"><visual><origin xyz="1 x 3"/><geometry>'
+        '<sphere radius="1"/></geometry></visual><collision><origin xyz="1 x 3"/><geometry>'
+        '<sphere radius="1"/></geometry></collision></link></robot>')
+    assert [finding.code for finding in description.findings] == ['number-invalid'] * 2
 
 
 # -- syntax-level findings --------------------------------------------------------------------

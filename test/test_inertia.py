@@ -68,6 +68,28 @@ def test_validity_table(inertia: Inertia, positive_definite: bool,
     assert is_physically_valid(inertia) is (positive_definite and violation == 0.0)
 
 
+def test_principal_moments_of_a_tensor_with_a_product_of_inertia() -> None:
+    # [[2, 1, 0], [1, 2, 0], [0, 0, 3]]: eigenvalues 2 - 1, 2 + 1 and 3, ascending
+    np.testing.assert_allclose(principal_moments(Inertia(2, 1, 0, 2, 0, 3)), (1.0, 3.0, 3.0),
+                               atol=1e-12)
+
+
+@given(st.tuples(positive, positive, positive), angle, angle, angle)
+def test_principal_moments_undo_a_rotation(moments: tuple[float, float, float], roll: float,
+                                           pitch: float, yaw: float) -> None:
+    R = rpy_to_rotation((roll, pitch, yaw))
+    inertia = inertia_from_matrix(R @ np.diag(moments) @ R.T)
+    np.testing.assert_allclose(principal_moments(inertia), sorted(moments),
+                               atol=1e-12 * max(moments))
+
+
+def test_triangle_tolerance_refuses_more_than_rounding() -> None:
+    # 1 + 1 < 2.00001: an excess of 5e-6 of the largest moment, above TRIANGLE_RTOL = 1e-6
+    assert triangle_inequality_violation(Inertia(1, 0, 0, 1, 0, 2.00001)) == \
+        pytest.approx(1e-5)
+    assert not is_physically_valid(Inertia(1, 0, 0, 1, 0, 2.00001))
+
+
 def test_triangle_tolerance_accepts_rounding() -> None:
     assert triangle_inequality_violation(Inertia(1, 0, 0, 1, 0, 2 + 1e-9)) == 0.0
 

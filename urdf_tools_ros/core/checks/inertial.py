@@ -30,7 +30,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-import functools
 import math
 from typing import cast
 
@@ -41,8 +40,8 @@ from ..description.model import (Box, Capsule, Cylinder, geometry_sizes, Inertia
                                  Origin, Robot, Sphere)
 from ..findings import Finding, Severity
 from ..kinematics.inertia import (combine, describe_inertia, describe_solid, entry_scale,
-                                  format_inertia_element, implied_inertia, implied_trace, is_zero,
-                                  principal_moments, TRIANGLE_RTOL)
+                                  format_inertia_element, implied_inertia, is_zero,
+                                  principal_moments, triangle_inequality_violation)
 from ..transforms import FloatArray, origin as origin_matrix
 
 #: The solid shapes whose inertia a link's mass implies (:func:`implied_inertia`).
@@ -67,13 +66,6 @@ ROUNDING = 1e-12
 #: factor from that of the solid collision primitive of the same mass (the identity tensor on a
 #: 1 kg, 10 cm link is ~600 times too large; a hollow or unevenly filled link is within ~3).
 IMPLAUSIBLE_FACTOR = 10.0
-
-#: Relative slack of the eigenvalue-free plausibility decision (traces instead of sums of
-#: principal moments): far above their rounding difference (see :func:`_surely_plausible`).
-_TRACE_SLACK = 1e-9
-#: Masses, sizes and offsets inside this range (or exactly 0 for sizes and offsets) keep every
-#: product in :func:`~urdf_tools_ros.core.kinematics.inertia.implied_trace` a normal float.
-_SAFE_RANGE = (1e-50, 1e50)
 
 _BODIES = ('Gazebo lumps fixed joints (sdformat parser_urdf.cc); KDL sums fixed segments; '
            'MuJoCo fusestatic')
@@ -231,8 +223,8 @@ def _bodies(ctx: CheckContext) -> list[Body] | None:
     return cast('list[Body] | None', ctx.cache['inertial.bodies'])
 
 
-@functools.lru_cache(maxsize=4096)  # each link's and body's tensor is asked by several rules
 def _moments(inertia: Inertia) -> tuple[float, float, float]:
+    """The principal moments, ascending, kg·m² (:func:`principal_moments`)."""
     a, b, c = (float(value) for value in principal_moments(inertia))
     return a, b, c
 
@@ -252,10 +244,9 @@ def ros_problem(inertia: Inertia) -> str | None:
     """
     if negligible(inertia):
         return None
-    a, b, c = _moments(inertia)
-    if a <= ROUNDING * entry_scale(inertia):
+    if _moments(inertia)[0] <= ROUNDING * entry_scale(inertia):
         return 'not positive definite'
-    if c - (a + b) > TRIANGLE_RTOL * abs(c):
+    if triangle_inequality_violation(inertia) > 0.0:
         return 'triangle'
     return None
 
@@ -319,18 +310,13 @@ def _about_com(origin: Origin, inertial: Inertial) -> Origin:
     return Origin(inertial.origin.xyz, origin.rpy)
 
 
-def _implied(ctx: CheckContext, link: Link, geometry: Primitive, origin: Origin,
-             inertial: Inertial) -> Inertia | None:
-    """:func:`implied_inertia` of the link's primitive about its COM, once per link and run."""
-    implied = cast('dict[int, Inertia | None]', ctx.cache.setdefault('inertial.implied', {}))
-    key = id(link)
-    if key not in implied:
-        implied[key] = implied_inertia(geometry, inertial.mass, _about_com(origin, inertial),
-                                       inertial.origin)
-    return implied[key]
+def _implied(geometry: Primitive, origin: Origin, inertial: Inertial) -> Inertia | None:
+    """:func:`implied_inertia` of the link's primitive at the link's mass, about its COM."""
+    return implied_inertia(geometry, inertial.mass, _about_com(origin, inertial),
+                           inertial.origin)
 
 
-def _solid_fix(ctx: CheckContext, link: Link) -> str | None:
+def _solid_fix(link: Link) -> str | None:
     """The inertia of the link's collision primitive at the link's mass, as a fix hint."""
     inertial = link.inertial
     primitive = _primitive_collision(link)
@@ -338,7 +324,7 @@ def _solid_fix(ctx: CheckContext, link: Link) -> str | None:
             or not _origin_finite(inertial.origin):
         return None
     geometry, origin = primitive
-    implied = _implied(ctx, link, geometry, origin, inertial)
+    implied = _implied(geometry, origin, inertial)
     if implied is None or ros_problem(implied) is not None:
         return None
     return (f'{describe_solid(geometry, inertial.mass)} (its collision geometry, about the '
@@ -406,7 +392,7 @@ def check_link_inertials(ctx: CheckContext) -> Iterator[Finding]:
                           f'({_moments_text(principal_moments(inertia))}) kg·m²; {mujoco}, '
                           'which checks every link before lumping; ROS consumers see it only '
                           'as part of its body', where,
-                          _solid_fix(ctx, link) or 'recompute the tensor (e.g. from CAD)',
+                          _solid_fix(link) or 'recompute the tensor (e.g. from CAD)',
                           consumers=('mujoco',))
 
 
@@ -433,7 +419,7 @@ def check_bodies(ctx: CheckContext) -> Iterator[Finding]:
                                   f' with principal moments ({moments_text}) kg·m²; Gazebo '
                                   'refuses it ("has invalid inertia"); ROS consumers do not move '
                                   'the root', where,
-                                  _solid_fix(ctx, link) or 'recompute the tensor',
+                                  _solid_fix(link) or 'recompute the tensor',
                                   consumers=('gazebo',))
             continue
         if body.mass <= 0:
@@ -466,7 +452,7 @@ def check_bodies(ctx: CheckContext) -> Iterator[Finding]:
                                   f'principal moment {largest:.3g} kg·m² (limits {MIN_MASS:g} '
                                   f'kg, {MIN_MOMENT:g} kg·m²); simulators become unstable'
                                   + ''.join(f'; {said[name]}' for name in broken), where,
-                                  _solid_fix(ctx, link) or 'give the real mass and inertia',
+                                  _solid_fix(link) or 'give the real mass and inertia',
                                   consumers=broken)
             continue
         consumers = []
@@ -485,7 +471,7 @@ def check_bodies(ctx: CheckContext) -> Iterator[Finding]:
                               f'{what} has {tensor} with principal moments '
                               f'({_moments_text(moments)}) kg·m², not all > 0: not positive '
                               f'definite{tail}', where,
-                              _solid_fix(ctx, link) or 'each product of inertia needs |ixy| < '
+                              _solid_fix(link) or 'each product of inertia needs |ixy| < '
                               'sqrt(ixx iyy) (likewise ixz, iyz); recompute the tensor',
                               consumers=consumers)
         else:
@@ -493,41 +479,8 @@ def check_bodies(ctx: CheckContext) -> Iterator[Finding]:
             yield ctx.finding(TRIANGLE, element,
                               f'{what} has {tensor} with principal moments {a:.4g} + {b:.4g} < '
                               f'{c:.4g} kg·m², which no rigid body has{tail}', where,
-                              _solid_fix(ctx, link) or 'recompute the tensor (e.g. from CAD)',
+                              _solid_fix(link) or 'recompute the tensor (e.g. from CAD)',
                               consumers=consumers)
-
-
-def _in_safe_range(value: float, zero_allowed: bool = True) -> bool:
-    magnitude = abs(value)
-    return (zero_allowed and magnitude == 0.0) or _SAFE_RANGE[0] <= magnitude <= _SAFE_RANGE[1]
-
-
-def _surely_plausible(inertial: Inertial, geometry: Primitive,
-                      origin: Origin) -> bool:
-    """
-    Whether the declared and implied tensors are within :data:`IMPLAUSIBLE_FACTOR` for sure.
-
-    The sum of principal moments is the trace (exactly in arithmetic; eigvalsh's sum is within
-    ~1e-15 of :func:`entry_scale`, and :func:`implied_inertia` drops entries below 1e-12 of the
-    largest), so traces decide the ratio unless it lies within :data:`_TRACE_SLACK` of a limit;
-    ``False`` means "not decided": compute the principal moments.
-    """
-    mass = inertial.mass
-    sizes = [value for _, value in geometry_sizes(geometry)]
-    offsets = tuple(inertial.origin.xyz)
-    if not _in_safe_range(mass, zero_allowed=False) \
-            or not all(_in_safe_range(value) for value in (*sizes, *offsets)):
-        return False
-    implied = implied_trace(geometry, mass, _about_com(origin, inertial), inertial.origin)
-    inertia = inertial.inertia
-    declared = inertia.ixx + inertia.iyy + inertia.izz
-    declared_error = _TRACE_SLACK * entry_scale(inertia)
-    if implied is None or not 0.0 < implied < math.inf or not declared > declared_error:
-        return False
-    low = (declared - declared_error) / (implied * (1.0 + _TRACE_SLACK))
-    high = (declared + declared_error) / (implied * (1.0 - _TRACE_SLACK))
-    return (1.0 + _TRACE_SLACK) / IMPLAUSIBLE_FACTOR < low \
-        and high < IMPLAUSIBLE_FACTOR * (1.0 - _TRACE_SLACK)
 
 
 @check
@@ -535,17 +488,13 @@ def check_plausibility(ctx: CheckContext) -> Iterator[Finding]:
     """Report tensors far from the solid collision primitive of the same mass."""
     for link in ctx.robot.links:
         inertial = link.inertial
-        if inertial is None or len(link.collisions) != 1:
-            continue
         primitive = _primitive_collision(link)
-        if primitive is None or not inertial.mass > 0 \
+        if inertial is None or primitive is None or not inertial.mass > 0 \
                 or not _finite(inertial.inertia, inertial.mass) or is_zero(inertial.inertia) \
                 or not _origin_finite(inertial.origin):
             continue
         geometry, origin = primitive
-        if _surely_plausible(inertial, geometry, origin):
-            continue
-        implied = _implied(ctx, link, geometry, origin, inertial)
+        implied = _implied(geometry, origin, inertial)
         if implied is None:
             continue
         declared_sum = float(sum(principal_moments(inertial.inertia)))
@@ -562,7 +511,7 @@ def check_plausibility(ctx: CheckContext) -> Iterator[Finding]:
                           f'is {how} what {describe_solid(geometry, inertial.mass)} (its '
                           'collision geometry) would have about its centre of mass (sum of '
                           'principal moments)',
-                          inertial.location or link.location, _solid_fix(ctx, link))
+                          inertial.location or link.location, _solid_fix(link))
 
 
 @check

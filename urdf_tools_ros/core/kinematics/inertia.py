@@ -25,13 +25,6 @@ if TYPE_CHECKING:
 #: Relative tolerance of the triangle inequality on principal moments, as a fraction of the
 #: largest moment: covers values rounded to a few significant digits in a file.
 TRIANGLE_RTOL = 1e-6
-#: Margin, as a fraction of :func:`entry_scale`, by which an eigenvalue-free bound must clear a
-#: decision before a caller takes it without computing principal moments. LAPACK's symmetric
-#: eigensolver is backward stable: its eigenvalues are exact for a tensor within a small
-#: multiple of ``ε ‖I‖`` (~1e-15 ‖I‖) of the given one (Golub & Van Loan, *Matrix
-#: Computations*, §8.4), so each computed moment is that close to the true one (Weyl's
-#: inequality), about a millionth of the margin.
-CERTAINTY_MARGIN = 1e-9
 
 
 def box_inertia(mass: float, size: Sequence[float]) -> Inertia:
@@ -188,58 +181,6 @@ def entry_scale(inertia: Inertia) -> float:
             + 2.0 * (abs(inertia.ixy) + abs(inertia.ixz) + abs(inertia.iyz)))
 
 
-def _cholesky_succeeds(a00: float, a01: float, a02: float, a11: float, a12: float,
-                       a22: float) -> bool:
-    """
-    Whether the Cholesky factorization of the symmetric 3×3 ``A`` runs with every pivot > 0.
-
-    When it does in floating point, ``RᵀR = A + ΔA`` with ``|ΔA_ij| <= γ₄ sqrt(a_ii a_jj)``
-    (γ₄ ≈ 4ε; Higham, *Accuracy and Stability of Numerical Algorithms*, Thm 10.5 and
-    Lemma 10.6), so ``λ_min(A) >= -3 γ₄ max_i a_ii``: ``A`` is positive definite up to rounding.
-    """
-    if not a00 > 0.0:
-        return False
-    r00 = math.sqrt(a00)
-    r01, r02 = a01 / r00, a02 / r00
-    d11 = a11 - r01 * r01
-    if not d11 > 0.0:
-        return False
-    r11 = math.sqrt(d11)
-    r12 = (a12 - r01 * r02) / r11
-    return a22 - r02 * r02 - r12 * r12 > 0.0
-
-
-def is_certainly_valid(inertia: Inertia) -> bool:
-    """
-    Whether the tensor is positive definite and meets the triangle inequality beyond doubt.
-
-    A cheap certificate, without eigenvalues: when this returns ``True``,
-    :func:`principal_moments` gives a smallest moment > 0 and
-    :func:`triangle_inequality_violation` gives 0 (for any ``rtol >= 0``). ``False`` means
-    "not decided": compute the principal moments.
-
-    With ascending moments ``a <= b <= c`` and trace ``t``: ``I - τE`` positive definite means
-    ``a > τ``; ``t/2 E - I`` (the body's second moment of mass, Featherstone §2.14) has smallest
-    eigenvalue ``t/2 - c = (a + b - c) / 2``, so ``t/2 E - I - τE`` positive definite means
-    ``a + b - c > 2τ``. Each is certified by :func:`_cholesky_succeeds`, with
-    ``τ = CERTAINTY_MARGIN × entry_scale`` far above the rounding of the certificate and of the
-    eigensolver.
-
-    :return: ``False`` also for non-finite entries and for scales outside [1e-150, 1e150]
-        (where rounding bounds no longer hold).
-    """
-    scale = entry_scale(inertia)
-    if not 1e-150 <= scale <= 1e150:
-        return False  # also NaN and inf
-    tau = CERTAINTY_MARGIN * scale
-    ixx, ixy, ixz = inertia.ixx, inertia.ixy, inertia.ixz
-    iyy, iyz, izz = inertia.iyy, inertia.iyz, inertia.izz
-    if not _cholesky_succeeds(ixx - tau, ixy, ixz, iyy - tau, iyz, izz - tau):
-        return False
-    half = (ixx + iyy + izz) / 2.0 - tau
-    return _cholesky_succeeds(half - ixx, -ixy, -ixz, half - iyy, -iyz, half - izz)
-
-
 def is_positive_definite(inertia: Inertia) -> bool:
     """
     Whether the tensor is positive definite: every principal moment is > 0.
@@ -270,47 +211,6 @@ def triangle_inequality_violation(inertia: Inertia, rtol: float = TRIANGLE_RTOL)
 def is_physically_valid(inertia: Inertia, rtol: float = TRIANGLE_RTOL) -> bool:
     """Whether the tensor is positive definite and meets the triangle inequality (``rtol``)."""
     return is_positive_definite(inertia) and triangle_inequality_violation(inertia, rtol) == 0.0
-
-
-def solid_trace(geometry: Geometry, mass: float) -> float | None:
-    """
-    Return the trace (sum of principal moments) of a solid primitive's tensor, kg·m².
-
-    From the solid formulas of :func:`box_inertia`, :func:`cylinder_inertia` and
-    :func:`sphere_inertia`: ``m (x² + y² + z²) / 6``, ``m (3 r² + h²) / 6 + m r² / 2``,
-    ``6/5 m r²``. ``None`` for a mesh.
-    """
-    if isinstance(geometry, Box):
-        x, y, z = geometry.size
-        return mass * (x * x + y * y + z * z) / 6.0
-    if isinstance(geometry, Cylinder):
-        r, h = geometry.radius, geometry.length
-        return mass * (3.0 * r * r + h * h) / 6.0 + mass * r * r / 2.0
-    if isinstance(geometry, Sphere):
-        return 1.2 * mass * geometry.radius * geometry.radius
-    if isinstance(geometry, Capsule):
-        inertia = capsule_inertia(mass, geometry.radius, geometry.length)
-        return inertia.ixx + inertia.iyy + inertia.izz
-    return None
-
-
-def implied_trace(geometry: Geometry, mass: float, geometry_origin: Origin = Origin(),
-                  inertial_origin: Origin = Origin()) -> float | None:
-    """
-    Return the trace of :func:`implied_inertia` without forming the tensor, kg·m².
-
-    A rotation keeps the trace (a similarity transform); the parallel axis theorem adds
-    ``tr(m (|d|² E - d dᵀ)) = 2 m |d|²`` with ``d`` the geometry centre relative to the inertial
-    origin (its length is the same in every frame). Equal to the exact tensor's trace up to
-    rounding (and the entries :func:`implied_inertia` drops below 1e-12 of the largest).
-
-    :return: The trace, or ``None`` for a mesh.
-    """
-    trace = solid_trace(geometry, mass)
-    if trace is None:
-        return None
-    dx, dy, dz = (g - i for g, i in zip(geometry_origin.xyz, inertial_origin.xyz))
-    return trace + 2.0 * mass * (dx * dx + dy * dy + dz * dz)
 
 
 def rotate(inertia: Inertia, R_a_b: npt.ArrayLike) -> Inertia:
@@ -364,27 +264,19 @@ def implied_inertia(geometry: Geometry | None, mass: float,
         return None
     R_link_geometry = rpy_to_rotation(geometry_origin.rpy)
     R_link_inertial = rpy_to_rotation(inertial_origin.rpy)
-    # The steps of rotate() and parallel_axis() on one array, without the Inertia round trips.
     with np.errstate(all='ignore'):  # absurd sizes overflow to inf: that is the answer
         R_inertial_geometry = R_link_inertial.T @ R_link_geometry
-        matrix = _symmetrized(R_inertial_geometry @ inertia_matrix(solid)
-                              @ R_inertial_geometry.T)
         offset = R_link_inertial.T @ (np.asarray(geometry_origin.xyz, dtype=np.float64)
                                       - np.asarray(inertial_origin.xyz, dtype=np.float64))
+        inertia = rotate(solid, R_inertial_geometry)
         if np.any(offset):
-            matrix = _symmetrized(matrix + mass * (float(offset @ offset) * np.eye(3)
-                                                   - np.outer(offset, offset)))
+            inertia = parallel_axis(inertia, mass, offset)
+        matrix = inertia_matrix(inertia)
         # Set entries below 1e-12 of the largest entry to 0 (rounding left by rotations).
         if np.all(np.isfinite(matrix)):
             magnitude = np.abs(matrix)
             matrix[magnitude < 1e-12 * np.max(magnitude)] = 0.0
-        return inertia_from_matrix(matrix)
-
-
-def _symmetrized(matrix: FloatArray) -> FloatArray:
-    """``(M + Mᵀ) / 2``, as :func:`inertia_from_matrix` does."""
-    result: FloatArray = (matrix + matrix.T) / 2.0
-    return result
+    return inertia_from_matrix(matrix)
 
 
 def format_number(value: float, digits: int = 6) -> str:
