@@ -28,11 +28,14 @@ def check_references(ctx: CheckContext) -> Iterator[Finding]:
     it (``SequenceMatcher`` ratio >= 0.6; a tie goes to the greater name).
     """
     names = set(ctx.robot.link_map) | set(ctx.robot.joint_map)
+    suggested: dict[str, list[str]] = {}  # one look-up per name: blocks often repeat a name
     for block in ctx.robot.gazebo:
         reference = block.reference
         if reference is None or reference in names:
             continue
-        close = difflib.get_close_matches(reference, names, n=1)
+        if reference not in suggested:
+            suggested[reference] = difflib.get_close_matches(reference, names, n=1)
+        close = suggested[reference]
         yield ctx.finding(REFERENCE_MISSING, f'gazebo:{reference}',
                           f'<gazebo reference="{reference}"> names neither a link nor a joint; '
                           'Gazebo ignores the block', block.location,
