@@ -30,7 +30,8 @@ def _add_source(parser: argparse.ArgumentParser, several: bool = False) -> None:
                              'repeatable (also: URDF_TOOLS_PACKAGE_PATH, and ament_index '
                              'when ROS is sourced)')
     parser.add_argument('--xacro', choices=['auto', 'yes', 'no'], default='auto',
-                        help='run xacro: auto (by .xacro extension or <xacro:> tags), yes, no')
+                        help='run xacro: auto (when the file is named .xacro or uses xacro: '
+                             '<xacro:...> elements, ${...} or $(...)), yes, no')
 
 
 def load_from_args(args: argparse.Namespace) -> RobotDescription:

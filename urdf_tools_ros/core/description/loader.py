@@ -43,6 +43,9 @@ from ..location import SourceLocation
 MAX_DESCRIPTION_BYTES = 50 * 1024 * 1024
 
 _COMMENT = re.compile(r'<!--.*?-->', re.DOTALL)
+#: A namespace prefix bound to xacro's namespace (``xmlns:x="http://www.ros.org/wiki/xacro"``).
+_XACRO_PREFIX = re.compile(
+    r'xmlns:([\w.-]+)\s*=\s*["\']https?://(?:www\.)?ros\.org/wiki/xacro/?["\']')
 
 
 @dataclass(frozen=True)
@@ -109,16 +112,21 @@ def _decode(data: bytes, filename: str) -> str:
 
 def looks_like_xacro(filename: str, text: str) -> bool:
     """
-    Whether input needs xacro: a ``.xacro`` name, or a ``<xacro:...>`` element in the text.
+    Whether input needs xacro, as a ROS 2 launch file that runs xacro on it would see it.
 
-    A ``.urdf`` file is plain URDF even when it declares ``xmlns:xacro`` or has xacro in
-    comments (many xacro outputs do), as check_urdf reads it.
+    True for a ``.xacro`` name, and for any file whose elements or attributes (comments left
+    out) use xacro: an element in the xacro namespace (``<xacro:macro>``, or another prefix
+    bound to ``http://www.ros.org/wiki/xacro``), ``${...}`` or ``$(...)``. A namespace
+    declaration alone does not count: xacro's output keeps it, and such a ``.urdf`` is plain
+    URDF, as check_urdf reads it.
     """
     if filename.endswith('.xacro'):
         return True
-    if filename.endswith('.urdf'):
-        return False
-    return '<xacro:' in _COMMENT.sub('', text)
+    body = _COMMENT.sub('', text)
+    if '${' in body or '$(' in body:
+        return True
+    prefixes = {'xacro', *_XACRO_PREFIX.findall(body)}
+    return any(f'<{prefix}:' in body for prefix in prefixes)
 
 
 # -- XML parsing ------------------------------------------------------------------------------
