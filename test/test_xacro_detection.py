@@ -1,6 +1,8 @@
 """
-``--xacro auto``: xacro runs on a file that uses xacro, whatever its name, as a ROS 2 launch file
-that runs xacro on it would; a plain URDF stays plain and does not import xacro.
+``--xacro auto`` runs xacro on a file that uses xacro, whatever its name.
+
+As a ROS 2 launch file that runs xacro on it would; a plain URDF stays plain and does not
+import xacro.
 """
 
 from __future__ import annotations
