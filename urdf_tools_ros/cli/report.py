@@ -59,10 +59,12 @@ def load_failure(filename: str, error: RobotDescriptionError) -> FileReport:
     where = getattr(error, 'filename', None) or filename
     location = SourceLocation(where, getattr(error, 'line', None))
     message = getattr(error, 'reason', None) or str(error)
+    fix = getattr(error, 'fix', None) or \
+        'make it well-formed URDF or xacro that every consumer can read'
     return FileReport(filename, (Finding(
-        UNLOADABLE, Severity.ERROR, 'robot', f'cannot be loaded: {message}', location,
-        'make it well-formed URDF or xacro that every consumer can read',
-        RULES[UNLOADABLE].consumers if UNLOADABLE in RULES else ()),), loaded=False)
+        UNLOADABLE, Severity.ERROR, 'robot', f'cannot be loaded: {message}', location, fix,
+        RULES[UNLOADABLE].consumers if UNLOADABLE in RULES else (),
+        tuple(getattr(error, 'notes', ()))),), loaded=False)
 
 
 def summary(filename: str, findings: Sequence[Finding]) -> str:
@@ -83,8 +85,8 @@ def line(finding: Finding, target: str = DEFAULT_TARGET) -> str:
     return text
 
 
-def _where(finding: Finding) -> str:
-    location = finding.location
+def _where(finding: Finding | SourceLocation) -> str:
+    location = finding.location if isinstance(finding, Finding) else finding
     if location is None:
         return ''
     name = location.filename
@@ -113,6 +115,9 @@ def _text_lines(finding: Finding, target: str, verbose: bool, colour: bool) -> l
         head = (f'{_where(finding)}{_COLOURS[finding.severity]}{finding.severity.value}'
                 f'{_RESET}[{_BOLD}{finding.code}{_RESET}]: ')
     lines = [head + body]
+    for location, text in finding.notes:
+        note = f'    {_where(location)}note: {text}'
+        lines.append(f'{_DIM}{note}{_RESET}' if colour else note)
     if finding.fix:
         fix = f'    fix: {finding.fix}'
         fix = fix if verbose else _cut(fix, LINE_WIDTH)
@@ -194,6 +199,8 @@ def finding_dict(finding: Finding, target: str = DEFAULT_TARGET) -> dict[str, ob
         'file': None if location is None else location.filename,
         'line': None if location is None else location.line,
         'fix': finding.fix,
+        'notes': [{'file': where.filename, 'line': where.line, 'message': text}
+                  for where, text in finding.notes],
         'source': RULES[finding.code].source if finding.code in RULES else None,
         'consumers': list(finding.consumers or ()),
         'breaks': list(broken_consumers(finding, target)),
@@ -252,7 +259,8 @@ def format_junit(filename: str | Sequence[FileReport], findings: Sequence[Findin
             case = etree.SubElement(suite, 'testcase', classname=report.filename, name=code)
             failing = [f for f in items if f.severity is Severity.ERROR
                        or (werror and f.severity is Severity.WARNING)]
-            text = '\n'.join(str(f) for f in items)
+            text = '\n'.join(str(f) + ''.join(f'\n    {where}: note: {note}'
+                                              for where, note in f.notes) for f in items)
             if failing:
                 failures += 1
                 failure = etree.SubElement(case, 'failure', type=code,
@@ -319,10 +327,17 @@ def format_sarif(reports: Sequence[FileReport], version: str,
             if location is not None and location.line is not None and location.line >= 1:
                 physical['region'] = {'startLine': location.line}
             message = finding.message + (f' (fix: {finding.fix})' if finding.fix else '')
-            results.append({'ruleId': finding.code, 'ruleIndex': used.index(finding.code),
-                            'level': _SARIF_LEVEL[finding.severity],
-                            'message': {'text': message},
-                            'locations': [{'physicalLocation': physical}]})
+            result: dict[str, object] = {
+                'ruleId': finding.code, 'ruleIndex': used.index(finding.code),
+                'level': _SARIF_LEVEL[finding.severity], 'message': {'text': message},
+                'locations': [{'physicalLocation': physical}]}
+            if finding.notes:
+                result['relatedLocations'] = [
+                    {'id': index, 'message': {'text': text}, 'physicalLocation': {
+                        'artifactLocation': _artifact(where.filename),
+                        **({'region': {'startLine': where.line}} if where.line else {})}}
+                    for index, (where, text) in enumerate(finding.notes)]
+            results.append(result)
     return json.dumps({
         '$schema': 'https://json.schemastore.org/sarif-2.1.0.json',
         'version': '2.1.0',

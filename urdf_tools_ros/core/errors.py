@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .findings import Finding
+    from .location import SourceLocation
 
 
 class RobotDescriptionError(Exception):
@@ -39,14 +40,21 @@ class DescriptionLoadError(RobotDescriptionError, ValueError):
 
     :ivar filename: The file the problem is in, or ``'<string>'``.
     :ivar line: 1-based line of the problem, or ``None`` when unknown.
+    :ivar fix: How to fix it, where known (``give --package-path NAME=DIR``).
+    :ivar notes: Further places that lead to it, ``(location, text)`` innermost first (the
+        ``<xacro:include>`` and macro calls a xacro failure stands in).
     """
 
-    def __init__(self, message: str, filename: str = '<string>', line: int | None = None) -> None:
+    def __init__(self, message: str, filename: str = '<string>', line: int | None = None, *,
+                 fix: str | None = None,
+                 notes: tuple[tuple[SourceLocation, str], ...] = ()) -> None:
         self.filename = filename
         self.line = line
         self.reason = message
+        self.fix = fix
+        self.notes = notes
         where = f'{filename}:{line}' if line is not None else filename
-        super().__init__(f'{where}: {message}')
+        super().__init__(f'{where}: {message}' + (f'; {fix}' if fix else ''))
 
 
 class DescriptionTooLargeError(DescriptionLoadError):

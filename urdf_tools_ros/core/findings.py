@@ -58,6 +58,8 @@ class Finding:
         finding is an error for a target that holds one of them. ``None``: its rule's
         consumers (every finding :func:`urdf_tools_ros.core.checks.check_description` returns
         has them filled in); ``()``: none, even when its rule names some.
+    :ivar notes: Further places that lead to the problem, ``(location, text)`` innermost first
+        (the ``<xacro:include>`` and macro calls a xacro failure stands in).
     """
 
     code: str
@@ -67,6 +69,7 @@ class Finding:
     location: SourceLocation | None = None
     fix: str | None = None
     consumers: tuple[str, ...] | None = None
+    notes: tuple[tuple[SourceLocation, str], ...] = ()
 
     def __str__(self) -> str:
         where = f'{self.location}: ' if self.location is not None else ''

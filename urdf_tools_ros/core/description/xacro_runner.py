@@ -50,6 +50,7 @@ from defusedxml import DefusedXmlException
 from defusedxml.expatbuilder import DefusedExpatBuilderNS
 
 from .packages import PackageLocator
+from .xacro_errors import explain, PackageNotFound
 from ..errors import DescriptionLoadError, DescriptionTooLargeError
 from ..location import SourceLocation
 
@@ -144,6 +145,10 @@ def line_hooks_missing(xacro: ModuleType | None = None) -> str | None:
             'xacro.parse(inp, filename)': _takes(getattr(module, 'parse', None), None, 'f'),
             'xacro.eval_all(node, macros, symbols)':
                 _takes(getattr(module, 'eval_all', None), None, None, None),
+            'xacro.handle_macro_call(node, macros, symbols)':
+                _takes(getattr(module, 'handle_macro_call', None), None, None, None),
+            'xacro.process_include(elt, macros, symbols, func)':
+                _takes(getattr(module, 'process_include', None), None, None, None, None),
             'xacro.warning': callable(getattr(module, 'warning', None)),
             'xacro.verbosity': isinstance(getattr(module, 'verbosity', None), int),
             'xacro.filestack': hasattr(module, 'filestack'),
@@ -198,9 +203,27 @@ class _AnnotatingBuilder(DefusedExpatBuilderNS):
     def start_element_handler(self, name: str, attributes: Any) -> None:
         super().start_element_handler(name, attributes)
         node = self.curNode
-        if not node.tagName.startswith('xacro:'):
-            self._table.append(SourceLocation(self._filename, self._parser.CurrentLineNumber))
+        location = SourceLocation(self._filename, self._parser.CurrentLineNumber)
+        if node.tagName.startswith('xacro:'):  # an attribute would be a macro parameter
+            node.setUserData(_LOCATION, location, _KEEP_ON_CLONE)
+        else:
+            self._table.append(location)
             node.setAttribute(SOURCE_ATTRIBUTE, str(len(self._table) - 1))
+
+
+class _KeepOnClone:
+    """minidom user-data handler: a clone (xacro's macro expansion) keeps the location."""
+
+    def handle(self, operation: int, key: str, data: Any, src: Any, dst: Any) -> None:
+        if dst is not None:
+            dst.setUserData(key, data, self)
+
+
+#: User-data key of a xacro element's location (xacro elements carry no attribute of ours).
+_LOCATION = 'urdf_tools_ros.location'
+_KEEP_ON_CLONE = _KeepOnClone()
+#: xacro elements on the evaluation stack that are not macro calls.
+_NOT_CALLS = ('xacro:macro', 'xacro:if', 'xacro:unless', 'xacro:element', 'xacro:attribute')
 
 
 def _arguments_of(text: str) -> set[str]:
@@ -242,19 +265,37 @@ class _Session:
     def eval_find(self, package: str) -> str:
         share = self._locate(package)
         if share is None:
-            raise self.xacro.XacroException(
-                f'$(find {package}): package not found; give --package-path {package}=DIR '
-                f'or set URDF_TOOLS_PACKAGE_PATH')
+            raise PackageNotFound(package)
         return share
 
-    def location(self) -> SourceLocation | None:
-        for node in reversed(self.nodes):
-            while node is not None and getattr(node, 'nodeType', None) == node.ELEMENT_NODE:
-                index = node.getAttribute(SOURCE_ATTRIBUTE)
-                if index:
-                    return self.run.table[int(index)]
-                node = node.parentNode
-        return None
+    def located(self, node: Any) -> SourceLocation | None:
+        """Where ``node`` was written, or ``None`` (text, or an element xacro made)."""
+        if getattr(node, 'nodeType', None) != getattr(node, 'ELEMENT_NODE', 1):
+            return None
+        index = node.getAttribute(SOURCE_ATTRIBUTE)
+        return self.run.table[int(index)] if index else node.getUserData(_LOCATION)
+
+    def failure(self) -> tuple[SourceLocation | None, tuple[tuple[SourceLocation, str], ...]]:
+        """
+        Where processing stopped, and the macro calls and includes it stood in.
+
+        :return: The innermost element with a location on the stack of elements xacro was
+            evaluating, and ``(location, text)`` of each enclosing ``<xacro:include>`` and macro
+            call, innermost first.
+        """
+        stack = [(node, self.located(node)) for node in self.nodes]
+        stack = [(node, location) for node, location in stack if location is not None]
+        if not stack:
+            return None, ()
+        notes: list[tuple[SourceLocation, str]] = []
+        for node, location in reversed(stack[:-1]):
+            tag = node.tagName
+            if tag in ('xacro:include', 'include'):
+                notes.append((location, f'included from here: <{tag} '
+                                        f'filename="{node.getAttribute("filename")}">'))
+            elif tag.startswith('xacro:') and tag not in _NOT_CALLS:
+                notes.append((location, f'in the call <{tag}> here'))
+        return stack[-1][1], tuple(notes)
 
 
 @contextlib.contextmanager
@@ -263,24 +304,42 @@ def _hooks(session: _Session) -> Iterator[None]:
     original_eval_all = xacro.eval_all
 
     def eval_all(node: Any, macros: Any, symbols: Any) -> Any:
-        session.nodes.append(node)
+        session.nodes.append(node)  # left on the stack by an exception: where it happened
         result = original_eval_all(node, macros, symbols)
         session.nodes.pop()
         return result
 
+    original_call = xacro.handle_macro_call
+
+    def handle_macro_call(node: Any, macros: Any, symbols: Any) -> Any:
+        session.nodes.append(node)
+        result = original_call(node, macros, symbols)
+        session.nodes.pop()
+        return result
+
+    original_include = xacro.process_include
+
+    def process_include(elt: Any, macros: Any, symbols: Any, func: Any) -> Any:
+        session.nodes.append(elt)
+        result = original_include(elt, macros, symbols, func)
+        session.nodes.pop()
+        return result
+
     substitution = xacro.substitution_args
-    saved = (xacro.parse, xacro.eval_all, xacro.warning, xacro.verbosity,
-             substitution._eval_find)
+    saved = (xacro.parse, xacro.eval_all, xacro.handle_macro_call, xacro.process_include,
+             xacro.warning, xacro.verbosity, substitution._eval_find)
     xacro.parse = session.parse
     xacro.eval_all = eval_all
+    xacro.handle_macro_call = handle_macro_call
+    xacro.process_include = process_include
     xacro.warning = lambda *args, **_: session.run.warnings.append(' '.join(map(str, args)))
     xacro.verbosity = 0
     substitution._eval_find = session.eval_find
     try:
         yield
     finally:
-        (xacro.parse, xacro.eval_all, xacro.warning, xacro.verbosity,
-         substitution._eval_find) = saved
+        (xacro.parse, xacro.eval_all, xacro.handle_macro_call, xacro.process_include,
+         xacro.warning, xacro.verbosity, substitution._eval_find) = saved
 
 
 def _where(xacro: ModuleType, filename: str) -> str:
@@ -307,11 +366,12 @@ def _with_lines(xacro: ModuleType, text: str, filename: str, args: Mapping[str, 
         except DescriptionLoadError:
             raise
         except Exception as exc:  # xacro raises XacroException, NameError, TypeError, ...
-            location = session.location()
+            location, notes = session.failure()
             where = location.filename if location else _where(xacro, filename)
-            line = location.line if location else None
-            kind = '' if isinstance(exc, xacro.XacroException) else f'{type(exc).__name__}: '
-            raise DescriptionLoadError(f'xacro: {kind}{exc}', where, line) from None
+            message, fix = explain(exc, xacro)
+            raise DescriptionLoadError(f'xacro: {message}', where,
+                                       location.line if location else None, fix=fix,
+                                       notes=notes) from None
         finally:
             xacro.init_stacks(None)
     return session.run
@@ -366,9 +426,8 @@ def _public(xacro: ModuleType, text: str, filename: str, args: Mapping[str, str]
     for name in dict.fromkeys(_FIND.findall(text)):
         share = locate(name)
         if share is None:
-            raise DescriptionLoadError(f'xacro: $(find {name}): package not found; give '
-                                       f'--package-path {name}=DIR or set '
-                                       'URDF_TOOLS_PACKAGE_PATH', filename)
+            message, fix = explain(PackageNotFound(name), xacro)
+            raise DescriptionLoadError(f'xacro: {message}', filename, fix=fix)
         packages[name] = share
     if packages and importlib.util.find_spec('ament_index_python') is None:
         raise DescriptionLoadError(
@@ -396,9 +455,8 @@ def _public(xacro: ModuleType, text: str, filename: str, args: Mapping[str, str]
             raise DescriptionLoadError(f'malformed XML: {exc}', filename,
                                        getattr(exc, 'lineno', None)) from None
         except Exception as exc:  # xacro raises XacroException, NameError, TypeError, ...
-            kind = '' if isinstance(exc, getattr(xacro, 'XacroException', ())) \
-                else f'{type(exc).__name__}: '
-            raise DescriptionLoadError(f'xacro: {kind}{exc}', filename) from None
+            message, fix = explain(exc, xacro)
+            raise DescriptionLoadError(f'xacro: {message}', filename, fix=fix) from None
         included = [_outside_index(os.path.abspath(name), index, packages)
                     for name in list(getattr(xacro, 'all_includes', ()))[first:]]
     files = ([os.path.abspath(filename)] if os.path.isfile(filename) else []) + included

@@ -1,0 +1,134 @@
+"""
+A xacro failure is reported at the element that failed, once, in plain words, with its fix.
+
+Each case is a small package of xacro files whose failure a user meets: a macro call with a
+parameter the macro does not declare (inside an included file, called from another macro), an
+unresolved ``$(find)``, a ``${}`` naming nothing, a ``$(arg)`` not given, an include of a file
+that does not exist. The report's line must hold the element that failed; the include/macro
+chain follows as notes at their own lines.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+import subprocess
+import sys
+
+import pytest
+
+from conftest import REPO
+from urdf_tools_ros.core.description import xacro_runner
+from urdf_tools_ros.core.description.loader import load
+from urdf_tools_ros.core.errors import DescriptionLoadError
+
+XACRO = 'xmlns:xacro="http://www.ros.org/wiki/xacro"'
+
+PARTS = f"""<?xml version="1.0"?>
+<robot {XACRO}>
+  <xacro:macro name="hand" params="prefix">
+    <link name="${{prefix}}hand"/>
+  </xacro:macro>
+  <xacro:macro name="body" params="prefix">
+    <link name="${{prefix}}base"/>
+    <xacro:hand prefix="${{prefix}}" gripper="true"/>
+  </xacro:macro>
+</robot>
+"""
+
+ENTRY = f"""<?xml version="1.0"?>
+<robot name="r" {XACRO}>
+  <xacro:include filename="parts.xacro"/>
+  <link name="world"/>
+  <xacro:body prefix="a_"/>
+</robot>
+"""
+
+
+def write(folder: Path, files: dict[str, str]) -> Path:
+    """Write ``files`` into ``folder``; the first is the entry point."""
+    for name, text in files.items():
+        (folder / name).write_text(text)
+    return folder / next(iter(files))
+
+
+def line_of(path: Path, text: str) -> int:
+    """The 1-based line of ``path`` holding ``text`` (once)."""
+    (number,) = [index for index, line in enumerate(path.read_text().splitlines(), 1)
+                 if text in line]
+    return number
+
+
+def failure(entry: Path) -> DescriptionLoadError:
+    with pytest.raises(DescriptionLoadError) as caught:
+        load(entry)
+    error = caught.value
+    assert '<class' not in str(error) and 'Exception' not in str(error)
+    assert error.reason.count(error.reason.split(': ')[-1]) == 1
+    return error
+
+
+def test_an_undeclared_macro_parameter_is_at_the_call_with_the_calls_around_it(
+        tmp_path: Path) -> None:
+    entry = write(tmp_path, {'robot.urdf.xacro': ENTRY, 'parts.xacro': PARTS})
+    error = failure(entry)
+    parts = tmp_path / 'parts.xacro'
+    assert (Path(error.filename), error.line) == (parts, line_of(parts, 'gripper='))
+    assert 'macro "hand" has no parameter "gripper"' in error.reason
+    assert 'prefix' in error.fix and 'gripper' in error.fix
+    assert [(Path(where.filename), where.line) for where, _ in error.notes] == [
+        (entry, line_of(entry, '<xacro:body'))]
+
+
+def test_an_unresolved_find_is_at_the_include_and_says_how_to_give_the_package(
+        tmp_path: Path) -> None:
+    entry = write(tmp_path, {'robot.urdf.xacro': ENTRY.replace(
+        'filename="parts.xacro"', 'filename="$(find ur_description)/urdf/ur.xacro"')})
+    error = failure(entry)
+    assert error.line == line_of(entry, '$(find ur_description)')
+    assert error.reason.count('ur_description') == 2  # '$(find ur_description): package "..."'
+    assert '--package-path ur_description=DIR' in error.fix
+
+
+@pytest.mark.parametrize(('text', 'said', 'fix'), [
+    ('<link name="${width}_x"/>', 'no property or argument named "width"', '<xacro:property'),
+    ('<link name="$(arg prefix)x"/>', 'argument "prefix" is not given', 'prefix:=VALUE'),
+    ('<xacro:include filename="nowhere.xacro"/>', 'cannot include', 'filename'),
+    ('<xacro:wheel/>', 'no macro named "wheel"', '<xacro:macro'),
+], ids=['property', 'argument', 'include', 'macro'])
+def test_each_cause_in_an_included_file_is_at_its_element(tmp_path: Path, text: str, said: str,
+                                                          fix: str) -> None:
+    included = f'<?xml version="1.0"?>\n<robot {XACRO}>\n  <link name="a"/>\n  {text}\n</robot>\n'
+    entry = write(tmp_path, {'robot.urdf.xacro': ENTRY, 'parts.xacro': included})
+    error = failure(entry)
+    parts = tmp_path / 'parts.xacro'
+    assert (Path(error.filename), error.line) == (parts, 4)
+    assert said in error.reason and fix in error.fix
+    assert [(Path(where.filename), where.line) for where, _ in error.notes] == [
+        (entry, line_of(entry, '<xacro:include'))]
+
+
+def test_without_line_hooks_the_message_is_as_plain(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(xacro_runner, 'USE_LINE_HOOKS', False)
+    entry = write(tmp_path, {'robot.urdf.xacro': ENTRY, 'parts.xacro': PARTS})
+    error = failure(entry)
+    assert 'macro "hand" has no parameter "gripper"' in error.reason
+
+
+def test_the_report_shows_the_notes_and_the_fix_whole(tmp_path: Path) -> None:
+    entry = write(tmp_path, {'robot.urdf.xacro': ENTRY, 'parts.xacro': PARTS})
+    command = [sys.executable, '-m', 'urdf_tools_ros.cli.main', 'check', str(entry)]
+    env = {**os.environ, 'PYTHONPATH': os.pathsep.join(
+        [str(REPO), *filter(None, [os.environ.get('PYTHONPATH')])])}
+    text = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=120).stdout.splitlines()
+    assert text[0].startswith(f'parts.xacro:{line_of(tmp_path / "parts.xacro", "gripper=")}: ')
+    assert text[1] == f'    robot.urdf.xacro:{line_of(entry, "<xacro:body")}: note: in the call ' \
+        '<xacro:body> here'
+    assert text[2].startswith('    fix: its parameters are: prefix;')
+    report = json.loads(subprocess.run([*command, '--format', 'json'], cwd=REPO,
+                                       capture_output=True, text=True, timeout=120).stdout)
+    (finding,) = report['findings']
+    assert [note['line'] for note in finding['notes']] == [line_of(entry, '<xacro:body')]
