@@ -55,7 +55,7 @@ def main() -> None:
     sys.path.insert(0, str(options.repo))
     import pinocchio as pin
 
-    # Import paths both layouts have (the flat core/ before issue 11 and the packages after).
+    # Import paths both layouts have (older checkouts: a flat core/; now: one package a concept).
     from urdf_tools_ros.core.description import load
     from urdf_tools_ros.core.kinematics import KinematicModel
     try:
@@ -71,7 +71,7 @@ def main() -> None:
     for name in ROBOTS:
         description = load(MODELS / name)
         engines = {'': {}}
-        if 'backend' in inspect.signature(KinematicModel).parameters:  # before issue 11
+        if 'backend' in inspect.signature(KinematicModel).parameters:  # older checkouts
             engines = {' numpy': {'backend': 'numpy'}, ' numba': {'backend': 'numba'}}
         model = KinematicModel(description.robot)
         values = np.empty((BATCH, model.nq))

@@ -6,7 +6,7 @@ Benchmark: time and disk of the set-ups a user meets, each into a fresh virtuale
 * ``pip install .`` (the checker, the kinematics core and the CLI: light dependencies);
 * with ``--with-tests``, the test set-up's Python part (``scripts/setup.sh --test``).
 
-Printed, not asserted (goals, issue 13: main command ready in < 60 s and < 300 MB; ``pip
+Printed, not asserted (goals: main command ready in < 60 s and < 300 MB; ``pip
 install .`` < 100 MB); sizes are the venv's and what the set-up added over a bare venv.
 pip's cache is used as on a machine that installed once before; run with ``PIP_NO_CACHE_DIR=1``
 for a cold one. Run: ``python3 bench/bench_setup.py [--with-tests]``.

@@ -10,7 +10,7 @@ command ``--rounds`` times on the same file and prints the median and the range 
 * ``check_urdf FILE`` (urdfdom, ``/usr/bin/check_urdf`` when installed);
 * ``python -c "import numpy, lxml.etree"``: the floor of any Python checker built on them.
 
-Printed, not asserted (goal, issue 13: ``urdf-tools check`` on talos <= 0.25 s). Run:
+Printed, not asserted (goal: ``urdf-tools check`` on talos <= 1.5 times that floor). Run:
 ``python3 bench/bench_startup.py [--python VENV/bin/python] [FILE]``.
 """
 

@@ -63,7 +63,7 @@ fi
 
 # Byte-compile the package's sources. An editable install leaves that to the first import, which
 # cannot write the .pyc files where PYTHONDONTWRITEBYTECODE is set (CI images, containers): then
-# every urdf-tools run compiles them again, ~30 ms of `check`'s ~0.1 s (issue 13: start-up).
+# every urdf-tools run compiles them again, a large part of `check`'s start-up.
 # Again whenever a source is newer than the last compilation (an edit, a pull).
 compiled="$venv/.urdf_tools_ros_compiled"
 if [ ! -e "$compiled" ] \
