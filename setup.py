@@ -20,11 +20,11 @@ def share(folder: str) -> list[tuple[str, list[str]]]:
 
 
 #: What the checker, the kinematics core and the CLI need: ``pip install urdf_tools_ros``.
-#: (setuptools: urdfdom-py imports pkg_resources.)
+#: (setuptools: urdfdom-py imports pkg_resources; trimesh and pycollada read meshes.)
 REQUIRES = ['numpy', 'lxml', 'defusedxml', 'xacro>=2', 'urdfdom-py', 'setuptools',
-            'tomli; python_version < "3.11"']
+            'trimesh', 'pycollada', 'tomli; python_version < "3.11"']
 #: The browser viewer (``urdf-tools view``, the joint-state publisher's ``gui``).
-VIEW = ['viser', 'trimesh', 'pycollada']
+VIEW = ['viser']
 #: On a pip install's PATH: the CLI alone.
 CLI_SCRIPTS = ['urdf-tools = urdf_tools_ros.cli.main:main']
 #: The ROS 2 executables (``ros2 run urdf_tools_ros ...``), only in a colcon build: colcon runs

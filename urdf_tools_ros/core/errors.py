@@ -61,6 +61,10 @@ class DescriptionTooLargeError(DescriptionLoadError):
     """The input is larger than the size bound (see ``description.MAX_DESCRIPTION_BYTES``)."""
 
 
+class MeshLoadError(RobotDescriptionError, ValueError):
+    """A mesh file exists but cannot be read as triangles (corrupt, empty, unknown format)."""
+
+
 class InvalidDescriptionError(RobotDescriptionError, ValueError):
     """
     A description loaded, but its check found errors and the caller asked for a valid one.

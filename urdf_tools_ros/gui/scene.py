@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from .meshes import MeshCache, MeshLoadError
+from ..core.description.meshes import capsule_mesh
 from ..core.description.model import (Box, Capsule, Collision, Cylinder, geometry_sizes, Mesh,
                                       RGBA, Robot, Sphere, Visual)
 from ..core.description.packages import draw_path, PackageLocator
@@ -85,19 +86,6 @@ def visual_rgba(robot: Robot, visual: Visual) -> RGBA | None:
     if visual.material is None:
         return None
     return robot.material(visual.material).color
-
-
-def _capsule_mesh(radius: float, length: float) -> tuple[Any, Any]:
-    """
-    Triangles of a URDF 1.1 capsule (cylinder of ``length`` along z, hemispheres of ``radius``).
-
-    :return: ``(vertices (V, 3) float32, faces (F, 3) uint32)`` from trimesh's capsule, whose
-        ``height`` is the distance between the hemispheres' centres (the URDF ``length``).
-    """
-    import trimesh
-    mesh = trimesh.creation.capsule(height=length, radius=radius, count=[24, 24])
-    return (np.asarray(mesh.vertices, dtype=np.float32),
-            np.asarray(mesh.faces, dtype=np.uint32))
 
 
 def _corners(half: FloatArray) -> FloatArray:
@@ -219,7 +207,7 @@ class RobotScene:
             keep(_corners(np.full(3, abs(float(geometry.radius)))))
         elif isinstance(geometry, Capsule):
             radius, half = abs(float(geometry.radius)), abs(float(geometry.length)) / 2.0
-            vertices, faces = _capsule_mesh(radius, 2.0 * half)
+            vertices, faces = capsule_mesh(radius, 2.0 * half)
             node = scene.add_mesh_simple(path, vertices, faces, color=_rgb(rgba), **common)
             keep(_corners(np.array([radius, radius, half + radius])))
         elif isinstance(geometry, Mesh):

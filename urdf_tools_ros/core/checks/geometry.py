@@ -291,7 +291,7 @@ def check_mesh_scale(ctx: CheckContext) -> Iterator[Finding]:
     (:func:`_kinematic_extent`), the link's primitive
     shapes and the length its inertia implies (:func:`_inertia_length`); the largest counts,
     so that one placeholder value cannot make a mesh look too big. A mesh file that is not
-    found or not read (:func:`~urdf_tools_ros.core.description.mesh_extent.mesh_bounds`) is
+    found or not read (:func:`~urdf_tools_ros.core.description.meshes.mesh_bounds`) is
     not judged. The classic case is a CAD export in millimetres: 1000 times too large.
     """
     span: float | None = None  # computed once, and only for a robot with a readable mesh
@@ -306,8 +306,8 @@ def check_mesh_scale(ctx: CheckContext) -> Iterator[Finding]:
                 continue
             seen.add(mesh.filename)
             if mesh.resolved not in read:
-                # here: a robot whose meshes are not found never needs the mesh readers
-                from ..description.mesh_extent import mesh_bounds
+                # here: a robot whose meshes are not found never imports trimesh
+                from ..description.meshes import mesh_bounds
                 bounds = mesh_bounds(mesh.resolved)
                 read[mesh.resolved] = None if bounds is None else tuple(
                     float(side) for side in bounds[1] - bounds[0])

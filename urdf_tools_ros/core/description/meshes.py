@@ -1,0 +1,201 @@
+"""
+Mesh files as rviz draws them, read by trimesh: triangles, colours and bounding box.
+
+trimesh is the one mesh library of the package, and this is the one module that imports it
+(the checker's :func:`mesh_bounds`, the viewer's :func:`load_mesh` and :func:`capsule_mesh`);
+it is imported when the first mesh is read, never when the checker starts. It reads STL, OBJ
+and COLLADA (through pycollada), flattening a COLLADA scene's node transforms into the file's
+frame. rviz's mesh loader then rescales a COLLADA mesh by the file's length unit,
+``<COLLADA><asset><unit meter>`` (rviz_rendering ``getMeshUnitRescale``), which trimesh only
+records: :func:`collada_unit` reads it, and both readers here apply it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import logging
+import math
+import os
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .model import RGBA, Vector3
+from ..errors import MeshLoadError
+from ..transforms import FloatArray
+
+__all__ = ['MAX_BYTES', 'MeshPart', 'capsule_mesh', 'collada_unit', 'load_mesh', 'mesh_bounds']
+
+#: Largest mesh file :func:`mesh_bounds` reads, bytes (a bigger one gives ``None``).
+MAX_BYTES = 200 * 1024 * 1024
+#: The formats the checker measures (URDF consumers read these three).
+_MEASURED = ('.stl', '.obj', '.dae')
+
+
+@dataclass(frozen=True)
+class MeshPart:
+    """
+    One part of a mesh file, in the mesh file's frame, scaled.
+
+    :ivar vertices: (V, 3) float32 vertex positions, m (COLLADA unit and ``<mesh scale>``
+        applied).
+    :ivar faces: (F, 3) uint32 vertex indices of triangles, counter-clockwise outward.
+    :ivar rgba: The part's own material colour, each in [0, 1], or ``None`` when the file
+        gives none (then the URDF material colours it).
+    """
+
+    vertices: npt.NDArray[np.float32]
+    faces: npt.NDArray[np.uint32]
+    rgba: RGBA | None = None
+
+
+_NULL_HANDLER = logging.NullHandler()
+
+
+def _trimesh() -> Any:
+    """The trimesh module; its log records reach the application's handlers, never stderr."""
+    import trimesh
+    # A library logger without a handler falls back to printing warnings (a texture that is
+    # not found) on stderr; a NullHandler stops that and keeps them for configured logging.
+    logging.getLogger('trimesh').addHandler(_NULL_HANDLER)
+    return trimesh
+
+
+def _triangle_meshes(path: str) -> list[tuple[FloatArray, Any]]:
+    """
+    The triangle meshes of a file: ``(vertices (V, 3) float64 in the file's frame, m, mesh)``.
+
+    :raises MeshLoadError: if trimesh (or pycollada for COLLADA) is missing or cannot read it.
+    :raises FileNotFoundError: if the file does not exist.
+    """
+    try:
+        trimesh = _trimesh()
+    except ImportError as exc:
+        raise MeshLoadError(f'{path}: cannot read meshes without trimesh ({exc}); '
+                            'pip install trimesh pycollada') from exc
+    if not os.path.isfile(path):
+        raise FileNotFoundError(path)
+    try:
+        scene = trimesh.load(path, process=False, force='scene')
+        meshes = [mesh for mesh in scene.dump() if isinstance(mesh, trimesh.Trimesh)
+                  and len(mesh.faces)]
+    except Exception as exc:  # trimesh raises ValueError, KeyError, IndexError, lxml errors...
+        raise MeshLoadError(f'{path}: cannot read mesh: {type(exc).__name__}: {exc}') from exc
+    unit = collada_unit(path) if path.lower().endswith('.dae') else 1.0
+    return [(np.asarray(mesh.vertices, dtype=np.float64) * unit, mesh) for mesh in meshes]
+
+
+def load_mesh(path: str, scale: Vector3 = (1.0, 1.0, 1.0)) -> tuple[MeshPart, ...]:
+    """
+    Read a mesh file and scale it per axis (URDF ``<mesh scale>``).
+
+    A negative scale factor mirrors the mesh; the faces are then flipped so that they still face
+    outward.
+
+    :param path: Local path of a ``.stl``, ``.dae`` or ``.obj`` file (or another format trimesh
+        reads).
+    :param scale: Scale along x, y, z of the file's frame.
+    :return: The parts, each with at least one triangle, each with the colour its own material
+        or vertex colours give.
+    :raises MeshLoadError: if the file cannot be read or holds no triangles, or trimesh is not
+        installed.
+    :raises FileNotFoundError: if the file does not exist.
+    """
+    factors = np.array([float(scale[0]), float(scale[1]), float(scale[2])])
+    mirror = float(np.prod(factors)) < 0.0
+    parts = []
+    for vertices, mesh in _triangle_meshes(path):
+        faces = np.asarray(mesh.faces, dtype=np.uint32)
+        parts.append(MeshPart((vertices * factors).astype(np.float32),
+                              np.ascontiguousarray(faces[:, ::-1] if mirror else faces),
+                              _own_color(mesh)))
+    if not parts:
+        raise MeshLoadError(f'{path}: no triangles in the mesh file')
+    return tuple(parts)
+
+
+def mesh_bounds(path: str) -> tuple[FloatArray, FloatArray] | None:
+    """
+    Return the bounding box ``(lower, upper)`` of a mesh file's triangles, each shape (3,), m.
+
+    In the file's frame, as rviz draws it before ``<mesh scale>``: STL and OBJ have no unit
+    (their numbers are metres to URDF consumers); COLLADA's node transforms and its
+    ``<unit meter>`` are applied.
+
+    :param path: A ``.stl``, ``.obj`` or ``.dae`` file (by extension, any case).
+    :return: The box, or ``None`` when the file is of another type, cannot be read (or trimesh
+        is not installed), is larger than :data:`MAX_BYTES`, has no triangle, or has a
+        non-finite coordinate.
+    """
+    if os.path.splitext(path)[1].lower() not in _MEASURED:
+        return None
+    try:
+        if os.path.getsize(path) > MAX_BYTES:
+            return None
+        meshes = _triangle_meshes(path)
+    except (OSError, MeshLoadError):
+        return None
+    if not meshes:
+        return None
+    points = np.concatenate([vertices for vertices, _ in meshes])
+    if not np.all(np.isfinite(points)):
+        return None
+    return points.min(axis=0), points.max(axis=0)
+
+
+def collada_unit(path: str) -> float:
+    """
+    Return a COLLADA file's length unit in metres (``<asset><unit meter>``; 1 when absent).
+
+    Reads up to the first ``<unit>`` only (hardened lxml, no entities, no network).
+
+    :return: The unit, m; 1.0 when the file has none, it is not a positive finite number, or the
+        file cannot be read.
+    """
+    from lxml import etree
+    try:
+        with open(path, 'rb') as stream:
+            for _, element in etree.iterparse(stream, events=('end',), tag='{*}unit',
+                                              resolve_entities=False, no_network=True,
+                                              load_dtd=False, huge_tree=True):
+                meter = float(element.get('meter') or 1.0)
+                return meter if math.isfinite(meter) and meter > 0 else 1.0
+    except (OSError, ValueError, etree.XMLSyntaxError):
+        return 1.0
+    return 1.0
+
+
+def capsule_mesh(radius: float,
+                 length: float) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.uint32]]:
+    """
+    Triangles of a URDF 1.1 capsule (cylinder of ``length`` along z, hemispheres of ``radius``).
+
+    :return: ``(vertices (V, 3) float32, faces (F, 3) uint32)`` from trimesh's capsule, whose
+        ``height`` is the distance between the hemispheres' centres (the URDF ``length``).
+    """
+    mesh = _trimesh().creation.capsule(height=length, radius=radius, count=[24, 24])
+    return (np.asarray(mesh.vertices, dtype=np.float32),
+            np.asarray(mesh.faces, dtype=np.uint32))
+
+
+def _own_color(mesh: Any) -> RGBA | None:
+    """The colour a trimesh mesh's own material or vertex/face colours give, if any."""
+    visual = getattr(mesh, 'visual', None)
+    kind = getattr(visual, 'kind', None)
+    if visual is None or kind is None:
+        return None
+    color = None
+    material = getattr(visual, 'material', None)
+    if material is not None and hasattr(material, 'main_color'):
+        color = material.main_color
+    elif kind in ('vertex', 'face'):
+        colors = visual.vertex_colors if kind == 'vertex' else visual.face_colors
+        color = np.asarray(colors, dtype=np.float64).mean(axis=0)
+    if color is None:
+        return None
+    values = np.asarray(color, dtype=np.float64).ravel()[:4] / 255.0
+    if values.size == 3:
+        values = np.append(values, 1.0)
+    r, g, b, a = (float(v) for v in np.clip(values, 0.0, 1.0))
+    return (r, g, b, a)
