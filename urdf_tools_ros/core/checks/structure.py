@@ -170,7 +170,7 @@ def check_shared_names(ctx: CheckContext) -> Iterator[Finding]:
                       if joint.joint_type == 'fixed' and joint.parent != 'world'}
     links = {link.name for link in ctx.robot.links if link.name not in fixed_children}
     for joint in ctx.robot.joints:
-        if joint.joint_type != 'fixed' and joint.name in links and joint.name != 'world':
+        if joint.joint_type != 'fixed' and joint.name in links and joint.name not in ('world', ''):
             yield ctx.finding(NAME_SHARED, f'joint:{joint.name}',
                               f'joint "{joint.name}" has the name of a link; Gazebo refuses the '
                               'model ("Joint with non-unique name")', joint.location,

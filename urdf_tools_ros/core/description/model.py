@@ -428,10 +428,16 @@ class Robot:
 
     @cached_property
     def link_map(self) -> dict[str, Link]:
-        """Links by name, first of each name, in file order."""
+        """
+        Links by name, first of each name, in file order.
+
+        A link without a name (``''``, the reader's ``attribute-missing``) is not in it: nothing
+        can refer to it, and a joint whose ``<child>`` has no link is not attached to it.
+        """
         result: dict[str, Link] = {}
         for link in self.links:
-            result.setdefault(link.name, link)
+            if link.name:
+                result.setdefault(link.name, link)
         return result
 
     @cached_property

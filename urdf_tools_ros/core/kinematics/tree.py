@@ -38,9 +38,16 @@ def _where(location: SourceLocation | None) -> str:
 
 def _joint_problems(robot: Robot, names: set[str],
                     problems: list[Finding]) -> dict[str, Joint]:
-    """Report joints with missing or equal links; return the first parent joint of each link."""
+    """
+    Report joints with missing or equal links; return the first parent joint of each link.
+
+    A joint without a parent or child name is the reader's finding (``attribute-missing``): it
+    is left out here, not reported again as naming a link that does not exist.
+    """
     parent_of: dict[str, Joint] = {}
     for joint in robot.joints:
+        if not joint.parent or not joint.child:
+            continue
         element, label = f'joint:{joint.name}', f'joint "{joint.name}"'
         usable = True
         if joint.parent == joint.child:
@@ -100,16 +107,19 @@ def analyze_tree(robot: Robot) -> list[Finding]:
     ``link-multiple-parents`` (each at the joint), ``no-root-link``, ``multiple-root-links``
     (at the robot) and ``kinematic-cycle`` (once per cycle, at its first joint in file order).
     A robot without links gives no problem here (the checker's ``robot-no-links`` covers it).
+    A link or joint without a name, or a joint without a parent or child, is the reader's
+    ``attribute-missing`` finding and takes no part here: one cause, one finding.
 
     :param robot: The model.
     :return: The problems in that order of kinds, each kind in file order.
     """
     problems: list[Finding] = []
-    link_order = list(dict.fromkeys(link.name for link in robot.links))
+    link_order = list(dict.fromkeys(link.name for link in robot.links if link.name))
     parent_of = _joint_problems(robot, set(link_order), problems)
     if link_order:
         roots = [link for link in link_order if link not in parent_of]
-        if not roots:
+        parent_missing = any(problem.code == 'joint-parent-missing' for problem in problems)
+        if not roots and not parent_missing:  # else the link under the missing one is the root
             problems.append(_problem(
                 'no-root-link', 'robot',
                 f'robot "{robot.name}": every link is the child of a joint, so there is no root '
