@@ -925,11 +925,11 @@ EXAMPLES: dict[str, Example] = {
     'xml-namespace-undeclared': Example(
         """<robot name="r">
   <link name="a"/>
-  <xacro:property name="w" value="1"/>
+  <sensor:camera name="c"/>
 </robot>""",
-        """<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">
+        """<robot name="r" xmlns:sensor="http://playerstage.sourceforge.net/gazebo/xmlschema/#sensor">
   <link name="a"/>
-  <xacro:property name="w" value="1"/>
+  <sensor:camera name="c"/>
 </robot>"""),
     'xml-trailing-content': Example(
         """<robot name="r">

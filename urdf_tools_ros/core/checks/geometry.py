@@ -120,8 +120,8 @@ def check_geometry(ctx: CheckContext) -> Iterator[Finding]:
     dropped = '; urdfdom 6.0 drops the element in a URDF 1.2 file'
     for link in ctx.robot.links:
         for label, element in _elements(link):
-            where = element.location or link.location
             geometry = element.geometry
+            where = getattr(geometry, 'location', None) or element.location or link.location
             if geometry is None and element.unknown_shape is not None:
                 continue  # the reader's geometry-unknown
             if geometry is None:
@@ -177,7 +177,7 @@ def check_meshes(ctx: CheckContext) -> Iterator[Finding]:
             mesh = element.geometry
             if not isinstance(mesh, Mesh) or not mesh.filename:
                 continue
-            where = element.location or link.location
+            where = mesh.location or element.location or link.location
             extension = os.path.splitext(mesh.filename)[1]
             mujoco_refuses = (mesh.filename in collided
                               and extension.lower() not in MUJOCO_MESH_EXTENSIONS)
@@ -334,5 +334,5 @@ def check_mesh_scale(ctx: CheckContext) -> Iterator[Finding]:
                 f'link "{link.name}": {label} mesh is {extent:.3g} m across, {ratio:.0f} times '
                 f"the robot's size from its joints or its link's shapes or inertia "
                 f'({evidence:.3g} m); RViz and Gazebo show it that big: "{mesh.filename}"',
-                element.location or link.location,
+                mesh.location or element.location or link.location,
                 f'the mesh is {hint} (or export it in metres)')

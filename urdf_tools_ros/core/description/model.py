@@ -44,6 +44,7 @@ class Origin:
     xyz: Vector3 = (0.0, 0.0, 0.0)
     rpy: Vector3 = (0.0, 0.0, 0.0)
     quat_xyzw: tuple[float, float, float, float] | None = None
+    location: SourceLocation | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +52,7 @@ class Box:
     """URDF ``<box size>``: side lengths along x, y, z of the element frame, m."""
 
     size: Vector3
+    location: SourceLocation | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +61,7 @@ class Cylinder:
 
     radius: float
     length: float
+    location: SourceLocation | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +75,7 @@ class Capsule:
 
     radius: float
     length: float
+    location: SourceLocation | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +83,7 @@ class Sphere:
     """URDF ``<sphere radius>``: centred on the element frame; m."""
 
     radius: float
+    location: SourceLocation | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +98,7 @@ class Mesh:
     filename: str
     scale: Vector3 = (1.0, 1.0, 1.0)
     resolved: str | None = None
+    location: SourceLocation | None = field(default=None, compare=False)
 
 
 Geometry = Union[Box, Cylinder, Sphere, Mesh, Capsule]

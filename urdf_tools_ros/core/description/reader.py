@@ -69,7 +69,15 @@ class UrdfReader:
     def _report(self, code: str, severity: Severity, element: str, message: str,
                 node: Element, fix: str | None = None,
                 consumers: tuple[str, ...] | None = None) -> None:
-        """Add a loading finding (``consumers``: those it breaks, if not its rule's)."""
+        """
+        Add a loading finding (``consumers``: those it breaks, if not its rule's).
+
+        A message about a child element (``<origin xyz="0 NaN 0">: not finite``) is led by
+        its owner, ``joint "elbow": ...``, when the owner has a name.
+        """
+        kind, _, name = element.partition(':')
+        if name and message.startswith('<'):
+            message = f'{kind} "{name}": {message}'
         self.findings.append(Finding(code, severity, element, message, self._locate(node), fix,
                                      consumers))
 
@@ -242,8 +250,9 @@ class UrdfReader:
         xyz = self._vector3(node, 'xyz', owner, _ZERO)
         rpy = self._vector3(node, 'rpy', owner, _ZERO)
         text = node.get('quat_xyzw')
+        where = self._locate(node)
         if text is None:
-            return Origin(xyz, rpy)
+            return Origin(xyz, rpy, location=where)
         if self.version < (1, 1):
             kept = 'its rpy' if node.get('rpy') is not None else 'no rotation (identity)'
             quaternion = self._numbers(node, 'quat_xyzw', owner, (0.0, 0.0, 0.0, 1.0))
@@ -259,7 +268,7 @@ class UrdfReader:
                          f'element with {kept}', node,
                          f'add version="1.1" to <robot> (read by {ros_distros((1, 1))} '
                          f'only){hint}')
-            return Origin(xyz, rpy)
+            return Origin(xyz, rpy, location=where)
         quaternion = self._numbers(node, 'quat_xyzw', owner, (0.0, 0.0, 0.0, 1.0))
         if node.get('rpy') is not None:
             self._report('origin-rpy-and-quaternion', Severity.ERROR, owner,
@@ -272,14 +281,14 @@ class UrdfReader:
                          f'<origin quat_xyzw="{text}"> is not a rotation (zero or not finite)',
                          node, 'write a unit quaternion x y z w, e.g. quat_xyzw="0 0 0 1"',
                          ('urdf_tools_ros',))
-            return Origin(xyz, rpy)
+            return Origin(xyz, rpy, location=where)
         unit, rpy_of_quaternion, norm = converted
         if abs(norm - 1.0) > 1e-6:
             self._report('origin-quaternion-not-unit', Severity.WARNING, owner,
                          f'<origin quat_xyzw="{text}"> has length {norm:.6g}, not 1 (read '
                          'normalised)', node,
                          'quat_xyzw="' + ' '.join(f'{v:.9g}' for v in unit) + '"')
-        return Origin(xyz, rpy_of_quaternion, unit)
+        return Origin(xyz, rpy_of_quaternion, unit, where)
 
     @staticmethod
     def _quaternion_rpy(quaternion: tuple[float, ...]
@@ -318,13 +327,14 @@ class UrdfReader:
                          f'keep only <{local_name(shape.tag)}> in <geometry>',
                          ('urdf_parser_py',))
         kind = local_name(shape.tag)
+        where = self._locate(shape)
         if kind == 'box':
-            return Box(self._vector3(shape, 'size', owner, _ZERO, required=True)), None
+            return Box(self._vector3(shape, 'size', owner, _ZERO, required=True), where), None
         if kind == 'cylinder':
             return Cylinder(self._float(shape, 'radius', owner, 0.0, True),
-                            self._float(shape, 'length', owner, 0.0, True)), None
+                            self._float(shape, 'length', owner, 0.0, True), where), None
         if kind == 'sphere':
-            return Sphere(self._float(shape, 'radius', owner, 0.0, True)), None
+            return Sphere(self._float(shape, 'radius', owner, 0.0, True), where), None
         if kind == 'mesh':
             filename = shape.get('filename')
             if not filename:
@@ -332,10 +342,11 @@ class UrdfReader:
                              '<mesh> has no filename', shape)
                 filename = ''
             scale = self._vector3(shape, 'scale', owner, _ONE)
-            return Mesh(filename, scale, self._resolve(filename) if filename else None), None
+            return Mesh(filename, scale, self._resolve(filename) if filename else None,
+                        where), None
         if kind == 'capsule' and self.version >= (1, 1):
             return Capsule(self._float(shape, 'radius', owner, 0.0, True),
-                           self._float(shape, 'length', owner, 0.0, True)), None
+                           self._float(shape, 'length', owner, 0.0, True), where), None
         mujoco = collision and kind != 'capsule'
         if kind == 'capsule':
             self._report('geometry-unknown', Severity.ERROR, owner,
