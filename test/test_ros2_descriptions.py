@@ -15,10 +15,10 @@ from pathlib import Path
 import re
 import tempfile
 
+from oracles import urdfdom
 import pytest
 
 from conftest import REPO
-from oracles import urdfdom
 from urdf_tools_ros.core.checks import check_description
 from urdf_tools_ros.core.description.loader import load, parse_xacro_args, RobotDescription
 
