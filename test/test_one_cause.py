@@ -50,3 +50,25 @@ def test_a_robot_whose_links_are_all_children_still_has_no_root() -> None:
             '</robot>\n')
     codes = {finding.code for finding in check_description(load_string(text, 'r.urdf'))}
     assert 'no-root-link' in codes
+
+
+PR2_TRANSMISSION = """<robot name="r">
+  <link name="a"/><link name="b"/>
+  <joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>
+  <transmission name="t" type="SimpleTransmission">
+    <actuator name="m"/>
+    <joint name="j"/>
+    <mechanicalReduction>{reduction}</mechanicalReduction>
+  </transmission>
+</robot>
+"""
+
+
+def test_the_pr2_forms_reduction_is_part_of_the_transmission() -> None:
+    # transmission-form-invalid names <mechanicalReduction> as part of the PR2 form: the reader
+    # does not call it an unknown element, and reads it as the number urdf_parser_py reads.
+    good = check_description(load_string(PR2_TRANSMISSION.format(reduction='79.2'), 'r.urdf'))
+    assert not [finding for finding in good if 'mechanicalReduction' in finding.message]
+    bad = check_description(load_string(PR2_TRANSMISSION.format(reduction='fast'), 'r.urdf'))
+    assert [finding.code for finding in bad if 'mechanicalReduction' in finding.message] == \
+        ['number-invalid']

@@ -665,6 +665,8 @@ class UrdfReader:
                     child, tag, owner, top_level)
                 actuators.append(TransmissionActuator(part_name, reduction, interfaces, role,
                                                       self._locate(child)))
+            elif tag == 'mechanicalReduction' and top_level:
+                self._reduction([(tag, child)], owner, True)  # the PR2 form's, a float
             elif tag not in ('type', 'plugin'):
                 self._unknown(child, owner, 'inside <transmission>')
         if top_level:
