@@ -191,7 +191,7 @@ def main() -> None:  # noqa: C901 - one linear script
         node_log.close()
 
     achieved = len(stamps) / wall
-    print(f'executor {type(make_executor()).__name__}, model {args.model.name}: '
+    print(f'executor {type(executor).__name__}, model {args.model.name}: '
           f'{len(names)} actuated joints in each '
           f'joint_states, {len(description.robot.joints)} joints')
     print(f'sent {len(stamps)} at {achieved:.0f} Hz over {wall:.2f} s; received '
