@@ -4,6 +4,9 @@ A failing and a fixed URDF for each rule: what ``urdf-tools rules CODE`` shows.
 Part of the rule catalog (one source): a test checks that every example's ``bad`` gives a
 finding of its code and its ``good`` does not (``test/test_rule_examples.py``). Rules that
 cannot be shown by a URDF alone are listed in :data:`NO_EXAMPLE` with the reason.
+
+The examples are built from a few elements (:func:`robot`, :func:`joint`, :func:`limit`, ...)
+so that each one reads as the difference it shows; the result is plain URDF text.
 """
 
 from __future__ import annotations
@@ -35,909 +38,391 @@ NO_EXAMPLE: dict[str, str] = {
     'mesh-scale-suspect': 'needs a mesh file with vertices (a CAD part exported in millimetres)',
 }
 
+
+def _attributes(values: dict[str, str | None]) -> str:
+    """`` a="1" b="2"`` for the values that are not ``None``."""
+    return ''.join(f' {name}="{value}"' for name, value in values.items() if value is not None)
+
+
+def robot(*elements: str, **attributes: str | None) -> str:
+    """``<robot name="r">`` holding ``elements``, each on its own lines, indented by two."""
+    head = f'<robot{_attributes({"name": "r", **attributes})}>'
+    body = [f'  {line}' for element in elements for line in element.splitlines()]
+    return '\n'.join((head, *body, '</robot>'))
+
+
+def link(name: str, body: str = '') -> str:
+    """``<link name="...">`` holding ``body``."""
+    return f'<link name="{name}">{body}</link>' if body else f'<link name="{name}"/>'
+
+
+def joint(joint_type: str = 'fixed', body: str = '', name: str = 'j', parent: str = 'a',
+          child: str = 'b') -> str:
+    """``<joint>`` from ``parent`` to ``child`` holding ``body``."""
+    return (f'<joint name="{name}" type="{joint_type}"><parent link="{parent}"/>'
+            f'<child link="{child}"/>{body}</joint>')
+
+
+def limit(**attributes: str | None) -> str:
+    """``<limit lower="-1" upper="1" effort="10" velocity="2"/>`` with ``attributes`` changed."""
+    values = {'lower': '-1', 'upper': '1', 'effort': '10', 'velocity': '2', **attributes}
+    return f'<limit{_attributes(values)}/>'
+
+
+def inertial(mass: str = '1', ixx: str = '1e-3', iyy: str = '1e-3', izz: str = '1e-3',
+             ixy: str = '0', ixz: str = '0', iyz: str = '0') -> str:
+    """``<inertial>`` of ``mass`` (kg) and inertia (kg m^2) about the link origin."""
+    return (f'<inertial><mass value="{mass}"/><inertia ixx="{ixx}" ixy="{ixy}" ixz="{ixz}" '
+            f'iyy="{iyy}" iyz="{iyz}" izz="{izz}"/></inertial>')
+
+
+def visual(geometry: str, material: str = '') -> str:
+    """``<visual>`` of one ``<geometry>``."""
+    return f'<visual><geometry>{geometry}</geometry>{material}</visual>'
+
+
+def collision(geometry: str) -> str:
+    """``<collision>`` of one ``<geometry>``."""
+    return f'<collision><geometry>{geometry}</geometry></collision>'
+
+
+def material(name: str, rgba: str = '') -> str:
+    """``<material>``: a definition with a ``<color>`` or, without ``rgba``, a reference."""
+    return f'<material name="{name}"><color rgba="{rgba}"/></material>' if rgba \
+        else f'<material name="{name}"/>'
+
+
+def transmission(joint_name: str | None = 'j', reduction: str | None = '1') -> str:
+    """A ROS 1 ``<transmission>`` (``SimpleTransmission``); ``None`` leaves a part out."""
+    lines = ['<transmission name="t"><type>transmission_interface/SimpleTransmission</type>']
+    if joint_name is not None:
+        lines.append(f'  <joint name="{joint_name}"><hardwareInterface>'
+                     'hardware_interface/EffortJointInterface</hardwareInterface></joint>')
+    if reduction is not None:
+        lines.append(f'  <actuator name="m"><mechanicalReduction>{reduction}'
+                     '</mechanicalReduction></actuator>')
+    return '\n'.join((*lines, '</transmission>'))
+
+
+A = link('a')
+AB = '<link name="a"/><link name="b"/>'
+ABC = '<link name="a"/><link name="b"/><link name="c"/>'
+BOX = '<box size="1 1 1"/>'
+RED = '1 0 0 1'
+ZERO_INERTIAL = inertial('0', '0', '0', '0')
+Q90 = '0 0 0.7071068 0.7071068'
+
+
+def _moving(body: str = '', joint_type: str = 'revolute') -> tuple[str, ...]:
+    """Link ``b`` holding ``body`` on joint ``j`` (with a limit) below the root link ``a``."""
+    return (A, link('b', body), joint(joint_type, limit()))
+
+
+def _lumped(body: str) -> str:
+    """Link ``a`` with mass and two links holding ``body`` fixed below it."""
+    return robot(link('a', inertial()), link('frame', body), joint(name='to_frame', child='frame'),
+                 link('optical', body),
+                 joint(name='to_optical', parent='frame', child='optical'))
+
+
+def _mimicked(source_type: str, source_body: str = '') -> str:
+    """Joint ``k`` mimics joint ``j`` of ``source_type``."""
+    return robot(ABC, joint(source_type, source_body),
+                 joint('continuous', '<mimic joint="j"/>', name='k', parent='b', child='c'))
+
+
+def _quaternion(quat_xyzw: str, version: str | None = '1.1', rpy: str = '') -> str:
+    """Joint ``j`` whose ``<origin>`` has ``quat_xyzw`` (and ``rpy`` when given)."""
+    rpy = f' rpy="{rpy}"' if rpy else ''
+    return robot(AB, joint(body=f'<origin xyz="0 0 1"{rpy} quat_xyzw="{quat_xyzw}"/>'),
+                 version=version)
+
+
+def _safety(attributes: str) -> str:
+    """A revolute joint with ``<safety_controller {attributes}/>``."""
+    return robot(AB, joint('revolute', f'{limit()}<safety_controller {attributes}/>'))
+
+
+def _ros2_control(joint_name: str) -> str:
+    """A ``<ros2_control>`` system that commands ``joint_name``."""
+    return robot(AB, joint('continuous'), '\n'.join((
+        '<ros2_control name="c" type="system">',
+        '  <hardware><plugin>mock_components/GenericSystem</plugin></hardware>',
+        f'  <joint name="{joint_name}"><command_interface name="position"/></joint>',
+        '  <transmission name="t2"><plugin>transmission_interface/SimpleTransmission</plugin>'
+        '<joint name="j" role="joint1"><mechanical_reduction>50</mechanical_reduction></joint>'
+        '<actuator name="m2" role="actuator1"/></transmission>',
+        '</ros2_control>')))
+
+
+def _transmitted(**parts: str | None) -> str:
+    """A continuous joint ``j`` and a :func:`transmission` of ``parts``."""
+    return robot(AB, joint('continuous'), transmission(**parts))
+
+
 EXAMPLES: dict[str, Example] = {
     'attribute-missing': Example(
-        """<robot name="r">
-  <link name="a"><visual><geometry><box/></geometry></visual></link>
-</robot>""",
-        """<robot name="r">
-  <link name="a"><visual><geometry><box size="0.1 0.1 0.1"/></geometry></visual></link>
-</robot>"""),
+        robot(link('a', visual('<box/>'))),
+        robot(link('a', visual('<box size="0.1 0.1 0.1"/>')))),
     'description-unloadable': Example(
-        """<robot name="r">
-  <link name="a">
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-</robot>"""),
+        '<robot name="r">\n  <link name="a">\n</robot>',
+        robot(A)),
     'element-duplicate': Example(
-        """<robot name="r">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/>
-    <origin xyz="0 0 1"/><origin xyz="0 0 2"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/>
-    <origin xyz="0 0 1"/></joint>
-</robot>"""),
-    'gazebo-lumping-zero-mass': Example(
-        """<robot name="r">
-<link name="a"><inertial><mass value="1"/><inertia ixx="1e-3" ixy="0" ixz="0" iyy="1e-3" iyz="0" izz="1e-3"/></inertial></link>
-<link name="frame"><inertial><mass value="0"/><inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
-<joint name="to_frame" type="fixed"><parent link="a"/><child link="frame"/></joint>
-<link name="optical"><inertial><mass value="0"/><inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
-<joint name="to_optical" type="fixed"><parent link="frame"/><child link="optical"/></joint>
-</robot>""",
-        """<robot name="r">
-<link name="a"><inertial><mass value="1"/><inertia ixx="1e-3" ixy="0" ixz="0" iyy="1e-3" iyz="0" izz="1e-3"/></inertial></link>
-<link name="frame"></link>
-<joint name="to_frame" type="fixed"><parent link="a"/><child link="frame"/></joint>
-<link name="optical"></link>
-<joint name="to_optical" type="fixed"><parent link="frame"/><child link="optical"/></joint>
-</robot>"""),
+        robot(AB, joint(body='<origin xyz="0 0 1"/><origin xyz="0 0 2"/>')),
+        robot(AB, joint(body='<origin xyz="0 0 1"/>'))),
+    'gazebo-lumping-zero-mass': Example(_lumped(ZERO_INERTIAL), _lumped('')),
     'gazebo-reference-missing': Example(
-        """<robot name="r">
-  <link name="base"/>
-  <gazebo reference="bsae"><material>Gazebo/Grey</material></gazebo>
-</robot>""",
-        """<robot name="r">
-  <link name="base"/>
-  <gazebo reference="base"><material>Gazebo/Grey</material></gazebo>
-</robot>"""),
+        robot(link('base'), '<gazebo reference="bsae"><material>Gazebo/Grey</material></gazebo>'),
+        robot(link('base'), '<gazebo reference="base"><material>Gazebo/Grey</material></gazebo>')),
     'geometry-missing': Example(
-        """<robot name="r">
-  <link name="a"><visual></visual></link>
-</robot>""",
-        """<robot name="r">
-  <link name="a"><visual><geometry><sphere radius="1"/></geometry></visual></link>
-</robot>"""),
+        robot(link('a', '<visual></visual>')),
+        robot(link('a', visual('<sphere radius="1"/>')))),
     'geometry-size-negative': Example(
-        """<robot name="r">
-  <link name="a"><visual><geometry><box size="-1 1 1"/></geometry></visual></link>
-</robot>""",
-        """<robot name="r">
-  <link name="a"><visual><geometry><box size="1 1 1"/></geometry></visual></link>
-</robot>"""),
+        robot(link('a', visual('<box size="-1 1 1"/>'))),
+        robot(link('a', visual(BOX)))),
     'geometry-size-zero': Example(
-        """<robot name="r">
-  <link name="a"><collision><geometry><box size="0 0 0"/></geometry></collision></link>
-</robot>""",
-        """<robot name="r">
-  <link name="a"><visual><geometry><box size="0 0 0"/></geometry></visual></link>
-</robot>"""),
+        robot(link('a', collision('<box size="0 0 0"/>'))),
+        robot(link('a', visual('<box size="0 0 0"/>')))),
     'geometry-unknown': Example(
-        """<robot name="r">
-  <link name="a"><visual><geometry><cone radius="1" length="1"/></geometry></visual></link>
-</robot>""",
-        """<robot name="r">
-  <link name="a"><visual><geometry><cylinder radius="1" length="1"/></geometry></visual></link>
-</robot>"""),
+        robot(link('a', visual('<cone radius="1" length="1"/>'))),
+        robot(link('a', visual('<cylinder radius="1" length="1"/>')))),
     'inertia-implausible': Example(
-        """<robot name="r">
-  <link name="a"></link>
-  <link name="b"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial><collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision></link>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"></link>
-  <link name="b"><inertial><mass value="1"/><inertia ixx="1.6e-3" ixy="0" ixz="0" iyy="1.6e-3" iyz="0" izz="1.6e-3"/></inertial><collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision></link>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-</robot>"""),
+        robot(*_moving(inertial('1', '1', '1', '1') + collision('<box size="0.1 0.1 0.1"/>'))),
+        robot(*_moving(inertial('1', '1.6e-3', '1.6e-3', '1.6e-3')
+                       + collision('<box size="0.1 0.1 0.1"/>')))),
     'inertia-near-zero': Example(
-        """<robot name="r">
-  <link name="a"></link>
-  <link name="b"><inertial><mass value="1e-9"/><inertia ixx="1e-15" ixy="0" ixz="0" iyy="1e-15" iyz="0" izz="1e-15"/></inertial></link>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"></link>
-  <link name="b"><inertial><mass value="1e-9"/><inertia ixx="1e-15" ixy="0" ixz="0" iyy="1e-15" iyz="0" izz="1e-15"/></inertial></link>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-</robot>"""),
+        robot(*_moving(inertial('1e-9', '1e-15', '1e-15', '1e-15'))),
+        robot(*_moving(inertial('1e-9', '1e-15', '1e-15', '1e-15'), 'fixed'))),
     'inertia-not-positive-definite': Example(
-        """<robot name="r">
-  <link name="a"></link>
-  <link name="b"><inertial><mass value="1"/><inertia ixx="-1e-3" ixy="0" ixz="0" iyy="1e-3" iyz="0" izz="1e-3"/></inertial></link>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"></link>
-  <link name="b"><inertial><mass value="1"/><inertia ixx="1e-3" ixy="0" ixz="0" iyy="1e-3" iyz="0" izz="1e-3"/></inertial></link>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-</robot>"""),
+        robot(*_moving(inertial(ixx='-1e-3'))),
+        robot(*_moving(inertial()))),
     'inertia-triangle-inequality': Example(
-        """<robot name="r">
-  <link name="a"></link>
-  <link name="b"><inertial><mass value="1"/><inertia ixx="1e-3" ixy="0" ixz="0" iyy="1e-3" iyz="0" izz="3e-3"/></inertial></link>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"></link>
-  <link name="b"><inertial><mass value="1"/><inertia ixx="1e-3" ixy="0" ixz="0" iyy="1e-3" iyz="0" izz="2e-3"/></inertial></link>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-</robot>"""),
+        robot(*_moving(inertial(izz='3e-3'))),
+        robot(*_moving(inertial(izz='2e-3')))),
     'inertial-incomplete': Example(
-        """<robot name="r">
-  <link name="a"><inertial><mass value="1"/></inertial></link>
-</robot>""",
-        """<robot name="r">
-  <link name="a"><inertial><mass value="1"/>
-    <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
-</robot>"""),
+        robot(link('a', '<inertial><mass value="1"/></inertial>')),
+        robot(link('a', inertial('1', '0.1', '0.1', '0.1')))),
     'inertial-mass-not-positive': Example(
-        """<robot name="r">
-  <link name="a"></link>
-  <link name="b"><inertial><mass value="-2"/><inertia ixx="1e-3" ixy="0" ixz="0" iyy="1e-3" iyz="0" izz="1e-3"/></inertial></link>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"></link>
-  <link name="b"><inertial><mass value="2"/><inertia ixx="1e-3" ixy="0" ixz="0" iyy="1e-3" iyz="0" izz="1e-3"/></inertial></link>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-</robot>"""),
+        robot(*_moving(inertial('-2'))),
+        robot(*_moving(inertial('2')))),
     'inertial-missing-on-moving-link': Example(
-        """<robot name="r">
-  <link name="a"></link>
-  <link name="b"></link>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"></link>
-  <link name="b"><inertial><mass value="0.5"/><inertia ixx="1e-3" ixy="0" ixz="0" iyy="1e-3" iyz="0" izz="1e-3"/></inertial></link>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-</robot>"""),
+        robot(*_moving()),
+        robot(*_moving(inertial('0.5')))),
     'joint-axis-not-unit': Example(
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="prismatic"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="10" velocity="2"/><axis xyz="0 0 2"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="prismatic"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="10" velocity="2"/><axis xyz="0 0.7071 0.7071"/></joint>
-</robot>"""),
+        robot(AB, joint('prismatic', limit() + '<axis xyz="0 0 2"/>')),
+        robot(AB, joint('prismatic', limit() + '<axis xyz="0 0.7071 0.7071"/>'))),
     'joint-axis-zero': Example(
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="10" velocity="2"/><axis xyz="0 0 0"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/><axis xyz="0 0 0"/></joint>
-</robot>"""),
+        robot(AB, joint('revolute', limit() + '<axis xyz="0 0 0"/>')),
+        robot(AB, joint('fixed', '<axis xyz="0 0 0"/>'))),
     'joint-calibration-outside-limits': Example(
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="10" velocity="2"/><calibration rising="2"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="10" velocity="2"/><calibration rising="0.5" falling="-0.5"/></joint>
-</robot>"""),
+        robot(AB, joint('revolute', limit() + '<calibration rising="2"/>')),
+        robot(AB, joint('revolute', limit() + '<calibration rising="0.5" falling="-0.5"/>'))),
     'joint-child-missing': Example(
-        """<robot name="r">
-  <link name="a"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
-</robot>"""),
+        robot(A, joint()),
+        robot(AB, joint())),
     'joint-duplicate': Example(
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
-</robot>"""),
+        robot(AB, joint(), joint()),
+        robot(AB, joint())),
     'joint-dynamics-negative': Example(
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="10" velocity="2"/><dynamics damping="-0.1" friction="0.2"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="10" velocity="2"/><dynamics damping="0.1"/></joint>
-</robot>"""),
+        robot(AB, joint('revolute', limit() + '<dynamics damping="-0.1" friction="0.2"/>')),
+        robot(AB, joint('revolute', limit() + '<dynamics damping="0.1"/>'))),
     'joint-limit-bound-missing': Example(
-        """<robot name="r">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/>
-    <limit upper="1" effort="1" velocity="1"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/>
-    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-</robot>"""),
+        robot(AB, joint('revolute', limit(lower=None))),
+        robot(AB, joint('revolute', limit()))),
     'joint-limit-effort-missing': Example(
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" velocity="1"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="10" velocity="2"/></joint>
-</robot>"""),
+        robot(AB, joint('revolute', limit(effort=None))),
+        robot(AB, joint('revolute', limit()))),
     'joint-limit-effort-negative': Example(
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="-5" velocity="1"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="10" velocity="2"/></joint>
-</robot>"""),
+        robot(AB, joint('revolute', limit(effort='-5'))),
+        robot(AB, joint('revolute', limit()))),
     'joint-limit-lower-above-upper': Example(
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="1.2" upper="0.4" effort="10" velocity="2"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="0.4" upper="1.2" effort="10" velocity="2"/></joint>
-</robot>"""),
+        robot(AB, joint('revolute', limit(lower='1.2', upper='0.4'))),
+        robot(AB, joint('revolute', limit(lower='0.4', upper='1.2')))),
     'joint-limit-missing': Example(
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>
-</robot>"""),
+        robot(AB, joint('revolute')),
+        robot(AB, joint('continuous'))),
     'joint-limit-velocity-missing': Example(
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="continuous"><parent link="a"/><child link="b"/><limit effort="1"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="continuous"><parent link="a"/><child link="b"/><limit effort="1" velocity="1"/></joint>
-</robot>"""),
+        robot(AB, joint('continuous', '<limit effort="1"/>')),
+        robot(AB, joint('continuous', '<limit effort="1" velocity="1"/>'))),
     'joint-limit-velocity-negative': Example(
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="continuous"><parent link="a"/><child link="b"/><limit effort="1" velocity="-2.5"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="continuous"><parent link="a"/><child link="b"/><limit effort="1" velocity="0"/></joint>
-</robot>"""),
+        robot(AB, joint('continuous', '<limit effort="1" velocity="-2.5"/>')),
+        robot(AB, joint('continuous', '<limit effort="1" velocity="0"/>'))),
     'joint-limit-zero-range': Example(
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="prismatic"><parent link="a"/><child link="b"/><limit lower="0.3" upper="0.3" effort="10" velocity="2"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="prismatic"><parent link="a"/><child link="b"/><limit lower="0.3" upper="0.4" effort="10" velocity="2"/></joint>
-</robot>"""),
+        robot(AB, joint('prismatic', limit(lower='0.3', upper='0.3'))),
+        robot(AB, joint('prismatic', limit(lower='0.3', upper='0.4')))),
     'joint-parent-equals-child': Example(
-        """<robot name="r">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
-  <joint name="k" type="fixed"><parent link="b"/><child link="b"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
-</robot>"""),
+        robot(AB, joint(), joint(name='k', parent='b')),
+        robot(AB, joint())),
     'joint-parent-missing': Example(
-        """<robot name="r">
-  <link name="b"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
-</robot>"""),
+        robot(link('b'), joint()),
+        robot(AB, joint())),
     'joint-type-unknown': Example(
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="spinny"><parent link="a"/><child link="b"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
-</robot>"""),
+        robot(AB, joint('spinny')),
+        robot(AB, joint())),
     'kinematic-cycle': Example(
-        """<robot name="r">
-  <link name="w"/><link name="a"/><link name="b"/>
-  <joint name="j1" type="fixed"><parent link="a"/><child link="b"/></joint>
-  <joint name="j2" type="fixed"><parent link="b"/><child link="a"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="w"/><link name="a"/><link name="b"/>
-  <joint name="j0" type="fixed"><parent link="w"/><child link="a"/></joint>
-  <joint name="j1" type="fixed"><parent link="a"/><child link="b"/></joint>
-</robot>"""),
+        robot(link('w') + AB, joint(name='j1'), joint(name='j2', parent='b', child='a')),
+        robot(link('w') + AB, joint(name='j0', parent='w', child='a'), joint(name='j1'))),
     'limit-attribute-ignored': Example(
-        """<robot name="r">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/>
-    <limit lower="-1" upper="1" effort="1" velocity="1" acceleration="2"/></joint>
-</robot>""",
-        """<robot name="r" version="1.2">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/>
-    <limit lower="-1" upper="1" effort="1" velocity="1" acceleration="2"/></joint>
-</robot>"""),
+        robot(AB, joint('revolute', limit(acceleration='2'))),
+        robot(AB, joint('revolute', limit(acceleration='2')), version='1.2')),
     'limit-attribute-negative': Example(
-        """<robot name="r" version="1.2">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/>
-    <limit lower="-1" upper="1" effort="1" velocity="1" acceleration="-2"/></joint>
-</robot>""",
-        """<robot name="r" version="1.2">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/>
-    <limit lower="-1" upper="1" effort="1" velocity="1" acceleration="2"/></joint>
-</robot>"""),
+        robot(AB, joint('revolute', limit(acceleration='-2')), version='1.2'),
+        robot(AB, joint('revolute', limit(acceleration='2')), version='1.2')),
     'link-duplicate': Example(
-        """<robot name="r">
-  <link name="a"/>
-  <link name="a"/>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-</robot>"""),
+        robot(A, A),
+        robot(A)),
     'link-inertia-invalid': Example(
-        """<robot name="r">
-  <link name="a"></link>
-  <link name="b"><inertial><mass value="1"/><inertia ixx="1e-3" ixy="0" ixz="0" iyy="1e-3" iyz="0" izz="1e-3"/></inertial></link>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-  <link name="c"><inertial><mass value="1e-6"/><inertia ixx="2.371e-8" ixy="6.119e-8" ixz="1.179e-8" iyy="2.833e-8" iyz="7.74e-9" izz="3.849e-8"/></inertial></link>
-  <joint name="k" type="fixed"><origin xyz="0 0 0.1"/><parent link="b"/><child link="c"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"></link>
-  <link name="b"><inertial><mass value="1"/><inertia ixx="1e-3" ixy="0" ixz="0" iyy="1e-3" iyz="0" izz="1e-3"/></inertial></link>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-  <link name="c"><inertial><mass value="1e-6"/><inertia ixx="2.371e-8" ixy="0" ixz="0" iyy="2.833e-8" iyz="0" izz="3.849e-8"/></inertial></link>
-  <joint name="k" type="fixed"><origin xyz="0 0 0.1"/><parent link="b"/><child link="c"/></joint>
-</robot>"""),
+        robot(*_moving(inertial()), link('c', inertial(
+            '1e-6', '2.371e-8', '2.833e-8', '3.849e-8', ixy='6.119e-8', ixz='1.179e-8',
+            iyz='7.74e-9')), joint(body='<origin xyz="0 0 0.1"/>', name='k', parent='b', child='c')),
+        robot(*_moving(inertial()), link('c', inertial('1e-6', '2.371e-8', '2.833e-8', '3.849e-8')),
+              joint(body='<origin xyz="0 0 0.1"/>', name='k', parent='b', child='c'))),
     'link-joint-name-shared': Example(
-        """<robot name="r">
-  <link name="a"/><link name="b"/>
-  <joint name="b" type="continuous"><parent link="a"/><child link="b"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/><link name="b"/>
-  <joint name="b" type="fixed"><parent link="a"/><child link="b"/></joint>
-</robot>"""),
+        robot(AB, joint('continuous', name='b')),
+        robot(AB, joint(name='b'))),
     'link-multiple-parents': Example(
-        """<robot name="r">
-  <link name="a"/><link name="b"/><link name="c"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
-  <joint name="k" type="fixed"><parent link="b"/><child link="c"/></joint>
-  <joint name="m" type="fixed"><parent link="a"/><child link="c"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/><link name="b"/><link name="c"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
-  <joint name="k" type="fixed"><parent link="b"/><child link="c"/></joint>
-</robot>"""),
+        robot(ABC, joint(), joint(name='k', parent='b', child='c'), joint(name='m', child='c')),
+        robot(ABC, joint(), joint(name='k', parent='b', child='c'))),
     'material-duplicate': Example(
-        """<robot name="r">
-  <material name="m"><color rgba="1 0 0 1"/></material>
-  <material name="m"><color rgba="1 0 0 1"/></material>
-  <link name="a"/>
-</robot>""",
-        """<robot name="r">
-  <material name="m"><color rgba="1 0 0 1"/></material>
-  <material name="n"><color rgba="1 0 0 1"/></material>
-  <link name="a"/>
-</robot>"""),
+        robot(material('m', RED), material('m', RED), A),
+        robot(material('m', RED), material('n', RED), A)),
     'material-redefined': Example(
-        """<robot name="r">
-  <link name="a"><visual><geometry><box size="1 1 1"/></geometry><material name="m"><color rgba="0 0 1 1"/></material></visual></link>
-  <material name="m"><color rgba="1 0 0 1"/></material>
-</robot>""",
-        """<robot name="r">
-  <link name="a"><visual><geometry><box size="1 1 1"/></geometry><material name="m"><color rgba="1 0 0 1"/></material></visual></link>
-  <material name="m"><color rgba="1 0 0 1"/></material>
-</robot>"""),
+        robot(link('a', visual(BOX, material('m', '0 0 1 1'))), material('m', RED)),
+        robot(link('a', visual(BOX, material('m', RED))), material('m', RED))),
     'material-rgba-out-of-range': Example(
-        """<robot name="r">
-  <material name="m"><color rgba="255 0 0 1"/></material>
-  <link name="a"><visual><geometry><box size="1 1 1"/></geometry><material name="m"/></visual></link>
-</robot>""",
-        """<robot name="r">
-  <material name="m"><color rgba="1 0 0 1"/></material>
-  <link name="a"><visual><geometry><box size="1 1 1"/></geometry><material name="m"/></visual></link>
-</robot>"""),
+        robot(material('m', '255 0 0 1'), link('a', visual(BOX, material('m')))),
+        robot(material('m', RED), link('a', visual(BOX, material('m'))))),
     'material-texture-missing': Example(
-        """<robot name="r">
-  <material name="t"><texture filename="gone.png"/></material>
-</robot>""",
-        """<robot name="r">
-  <material name="t"><texture filename="textures/wood.png"/></material>
-</robot>""", ('textures/wood.png',)),
+        robot('<material name="t"><texture filename="gone.png"/></material>'),
+        robot('<material name="t"><texture filename="textures/wood.png"/></material>'),
+        ('textures/wood.png',)),
     'material-undefined': Example(
-        """<robot name="r">
-  <link name="a"><visual><geometry><box size="1 1 1"/></geometry><material name="nope"/></visual></link>
-</robot>""",
-        """<robot name="r">
-  <material name="nope"><color rgba="1 0 0 1"/></material>
-  <link name="a"><visual><geometry><box size="1 1 1"/></geometry><material name="nope"/></visual></link>
-</robot>"""),
+        robot(link('a', visual(BOX, material('nope')))),
+        robot(material('nope', RED), link('a', visual(BOX, material('nope'))))),
     'mesh-extension-unsupported': Example(
-        """<robot name="r">
-  <link name="a"><visual><geometry><mesh filename="m.ply"/></geometry></visual></link>
-</robot>""",
-        """<robot name="r">
-  <link name="a"><visual><geometry><mesh filename="M.STL"/></geometry></visual></link>
-</robot>"""),
+        robot(link('a', visual('<mesh filename="m.ply"/>'))),
+        robot(link('a', visual('<mesh filename="M.STL"/>')))),
     'collision-mesh-dae': Example(
-        """<robot name="r">
-  <link name="a"><collision><geometry><mesh filename="meshes/base.dae"/></geometry></collision></link>
-</robot>""",
-        """<robot name="r">
-  <link name="a"><visual><geometry><mesh filename="meshes/base.dae"/></geometry></visual><collision><geometry><mesh filename="meshes/base.stl"/></geometry></collision></link>
-</robot>""", ('meshes/base.dae', 'meshes/base.stl')),
+        robot(link('a', collision('<mesh filename="meshes/base.dae"/>'))),
+        robot(link('a', visual('<mesh filename="meshes/base.dae"/>')
+                   + collision('<mesh filename="meshes/base.stl"/>'))),
+        ('meshes/base.dae', 'meshes/base.stl')),
     'mesh-file-missing': Example(
-        """<robot name="r">
-  <link name="a"><visual><geometry><mesh filename="meshes/bsae.stl"/></geometry></visual></link>
-</robot>""",
-        """<robot name="r">
-  <link name="a"><visual><geometry><mesh filename="meshes/base.stl"/></geometry></visual></link>
-</robot>""", ('meshes/base.stl',)),
+        robot(link('a', visual('<mesh filename="meshes/bsae.stl"/>'))),
+        robot(link('a', visual('<mesh filename="meshes/base.stl"/>'))),
+        ('meshes/base.stl',)),
     'mimic-cycle': Example(
-        """<robot name="r">
-  <link name="a"/><link name="b"/><link name="c"/>
-  <joint name="j" type="continuous"><parent link="a"/><child link="b"/><mimic joint="k"/></joint>
-  <joint name="k" type="continuous"><parent link="b"/><child link="c"/><mimic joint="j"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/><link name="b"/><link name="c"/>
-  <joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>
-  <joint name="k" type="continuous"><parent link="b"/><child link="c"/><mimic joint="j"/></joint>
-</robot>"""),
+        _mimicked('continuous', '<mimic joint="k"/>'),
+        _mimicked('continuous')),
     'mimic-fixed-joint': Example(
-        """<robot name="r">
-  <link name="a"/><link name="b"/><link name="c"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
-  <joint name="k" type="continuous"><parent link="b"/><child link="c"/><mimic joint="j"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/><link name="b"/><link name="c"/>
-  <joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>
-  <joint name="k" type="continuous"><parent link="b"/><child link="c"/><mimic joint="j"/></joint>
-</robot>"""),
+        _mimicked('fixed'),
+        _mimicked('continuous')),
     'mimic-missing-joint': Example(
-        """<robot name="r">
-  <link name="a"/><link name="b"/>
-  <joint name="k" type="continuous"><parent link="a"/><child link="b"/><mimic joint="j"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/><link name="b"/>
-  <joint name="k" type="continuous"><parent link="a"/><child link="b"/></joint>
-</robot>"""),
+        robot(AB, joint('continuous', '<mimic joint="j"/>', name='k')),
+        robot(AB, joint('continuous', name='k'))),
     'mimic-range-exceeds-limits': Example(
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <link name="c"/>
-  <joint name="s" type="revolute"><parent link="a"/><child link="b"/><limit lower="0" upper="0.8" effort="10" velocity="2"/></joint>
-  <joint name="m" type="revolute"><parent link="b"/><child link="c"/><limit lower="0" upper="0.8" effort="10" velocity="2"/><mimic joint="s" multiplier="-1"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <link name="c"/>
-  <joint name="s" type="revolute"><parent link="a"/><child link="b"/><limit lower="0" upper="0.8" effort="10" velocity="2"/></joint>
-  <joint name="m" type="revolute"><parent link="b"/><child link="c"/><limit lower="-0.8" upper="0" effort="10" velocity="2"/><mimic joint="s" multiplier="-1"/></joint>
-</robot>"""),
+        robot(ABC, joint('revolute', limit(lower='0', upper='0.8'), name='s'),
+              joint('revolute', limit(lower='0', upper='0.8') + '<mimic joint="s" multiplier="-1"/>',
+                    name='m', parent='b', child='c')),
+        robot(ABC, joint('revolute', limit(lower='0', upper='0.8'), name='s'),
+              joint('revolute', limit(lower='-0.8', upper='0') + '<mimic joint="s" multiplier="-1"/>',
+                    name='m', parent='b', child='c'))),
     'mimic-self': Example(
-        """<robot name="r">
-  <link name="a"/><link name="b"/>
-  <joint name="k" type="continuous"><parent link="a"/><child link="b"/><mimic joint="k"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/><link name="b"/>
-  <joint name="k" type="continuous"><parent link="a"/><child link="b"/></joint>
-</robot>"""),
+        robot(AB, joint('continuous', '<mimic joint="k"/>', name='k')),
+        robot(AB, joint('continuous', name='k'))),
     'mimic-unsupported-joint': Example(
-        """<robot name="r">
-  <link name="a"/><link name="b"/><link name="c"/>
-  <joint name="j" type="planar"><parent link="a"/><child link="b"/></joint>
-  <joint name="k" type="continuous"><parent link="b"/><child link="c"/><mimic joint="j"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/><link name="b"/><link name="c"/>
-  <joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>
-  <joint name="k" type="continuous"><parent link="b"/><child link="c"/><mimic joint="j"/></joint>
-</robot>"""),
+        _mimicked('planar'),
+        _mimicked('continuous')),
     'multiple-root-links': Example(
-        """<robot name="r">
-  <link name="a"/><link name="b"/>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
-</robot>"""),
+        robot(AB),
+        robot(AB, joint())),
     'no-root-link': Example(
-        """<robot name="r">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
-  <joint name="k" type="fixed"><parent link="b"/><child link="a"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
-</robot>"""),
+        robot(AB, joint(), joint(name='k', parent='b', child='a')),
+        robot(AB, joint())),
     'number-invalid': Example(
-        """<robot name="r">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/>
-    <origin xyz="0 0 1,5"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/>
-    <origin xyz="0 0 1.5"/></joint>
-</robot>"""),
+        robot(AB, joint(body='<origin xyz="0 0 1,5"/>')),
+        robot(AB, joint(body='<origin xyz="0 0 1.5"/>'))),
     'number-not-finite': Example(
-        """<robot name="r">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/>
-    <origin xyz="0 0 nan"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/>
-    <origin xyz="0 0 0"/></joint>
-</robot>"""),
+        robot(AB, joint(body='<origin xyz="0 0 nan"/>')),
+        robot(AB, joint(body='<origin xyz="0 0 0"/>'))),
     'origin-quaternion-ignored': Example(
-        """<robot name="r">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/>
-    <origin xyz="0 0 1" quat_xyzw="0 0 0.7071068 0.7071068"/></joint>
-</robot>""",
-        """<robot name="r" version="1.1">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/>
-    <origin xyz="0 0 1" quat_xyzw="0 0 0.7071068 0.7071068"/></joint>
-</robot>"""),
+        _quaternion(Q90, version=None),
+        _quaternion(Q90)),
     'origin-quaternion-invalid': Example(
-        """<robot name="r" version="1.1">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/>
-    <origin xyz="0 0 1" quat_xyzw="0 0 0 0"/></joint>
-</robot>""",
-        """<robot name="r" version="1.1">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/>
-    <origin xyz="0 0 1" quat_xyzw="0 0 0 1"/></joint>
-</robot>"""),
+        _quaternion('0 0 0 0'),
+        _quaternion('0 0 0 1')),
     'origin-quaternion-not-unit': Example(
-        """<robot name="r" version="1.1">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/>
-    <origin xyz="0 0 1" quat_xyzw="0 0 2 2"/></joint>
-</robot>""",
-        """<robot name="r" version="1.1">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/>
-    <origin xyz="0 0 1" quat_xyzw="0 0 0.7071068 0.7071068"/></joint>
-</robot>"""),
+        _quaternion('0 0 2 2'),
+        _quaternion(Q90)),
     'origin-rpy-and-quaternion': Example(
-        """<robot name="r" version="1.1">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/>
-    <origin xyz="0 0 1" rpy="0 0 1.5707963" quat_xyzw="0 0 0.7071068 0.7071068"/></joint>
-</robot>""",
-        """<robot name="r" version="1.1">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/>
-    <origin xyz="0 0 1" quat_xyzw="0 0 0.7071068 0.7071068"/></joint>
-</robot>"""),
+        _quaternion(Q90, rpy='0 0 1.5707963'),
+        _quaternion(Q90)),
     'robot-name-missing': Example(
-        """<robot version="1.0">
-  <link name="a"/>
-</robot>""",
-        """<robot name="r" version="1.0">
-  <link name="a"/>
-</robot>"""),
+        robot(A, name=None, version='1.0'),
+        robot(A, version='1.0')),
     'robot-no-links': Example(
-        """<robot name="r">
-  <material name="m"><color rgba="1 0 0 1"/></material>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-</robot>"""),
+        robot(material('m', RED)),
+        robot(A)),
     'robot-version-new': Example(
-        """<robot name="r" version="1.1">
-  <link name="a"/>
-</robot>""",
-        """<robot name="r" version="1.0">
-  <link name="a"/>
-</robot>"""),
+        robot(A, version='1.1'),
+        robot(A, version='1.0')),
     'robot-version-unsupported': Example(
-        """<robot name="r" version="2.0">
-  <link name="a"/>
-</robot>""",
-        """<robot name="r" version="1.0">
-  <link name="a"/>
-</robot>"""),
+        robot(A, version='2.0'),
+        robot(A, version='1.0')),
     'root-body-massless': Example(
-        """<robot name="r">
-<link name="a"></link>
-<link name="base"></link>
-<joint name="to_base" type="fixed"><parent link="a"/><child link="base"/></joint>
-</robot>""",
-        """<robot name="r">
-<link name="world"></link>
-<link name="base"><inertial><mass value="1"/><inertia ixx="1e-3" ixy="0" ixz="0" iyy="1e-3" iyz="0" izz="1e-3"/></inertial></link>
-<joint name="to_base" type="fixed"><parent link="world"/><child link="base"/></joint>
-</robot>"""),
+        robot(A, link('base'), joint(name='to_base', child='base')),
+        robot(link('world'), link('base', inertial()),
+              joint(name='to_base', parent='world', child='base'))),
     'root-link-inertia': Example(
-        """<robot name="r">
-  <link name="a"><inertial><mass value="2"/><inertia ixx="1e-3" ixy="0" ixz="0" iyy="1e-3" iyz="0" izz="1e-3"/></inertial></link>
-  <link name="b"><inertial><mass value="1"/><inertia ixx="1e-3" ixy="0" ixz="0" iyy="1e-3" iyz="0" izz="1e-3"/></inertial></link>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"><inertial><mass value="0"/><inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
-  <link name="b"><inertial><mass value="1"/><inertia ixx="1e-3" ixy="0" ixz="0" iyy="1e-3" iyz="0" izz="1e-3"/></inertial></link>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-</robot>"""),
-    'ros2-control-joint-missing': Example(
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>
-  <ros2_control name="c" type="system">
-    <hardware><plugin>mock_components/GenericSystem</plugin></hardware>
-    <joint name="wrist"><command_interface name="position"/></joint>
-    <transmission name="t2"><plugin>transmission_interface/SimpleTransmission</plugin><joint name="j" role="joint1"><mechanical_reduction>50</mechanical_reduction></joint><actuator name="m2" role="actuator1"/></transmission>
-  </ros2_control>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>
-  <ros2_control name="c" type="system">
-    <hardware><plugin>mock_components/GenericSystem</plugin></hardware>
-    <joint name="j"><command_interface name="position"/></joint>
-    <transmission name="t2"><plugin>transmission_interface/SimpleTransmission</plugin><joint name="j" role="joint1"><mechanical_reduction>50</mechanical_reduction></joint><actuator name="m2" role="actuator1"/></transmission>
-  </ros2_control>
-</robot>"""),
+        robot(link('a', inertial('2')), link('b', inertial()), joint('revolute', limit())),
+        robot(link('a', ZERO_INERTIAL), link('b', inertial()), joint('revolute', limit()))),
+    'ros2-control-joint-missing': Example(_ros2_control('wrist'), _ros2_control('j')),
     'safety-controller-k-velocity-missing': Example(
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="10" velocity="2"/><safety_controller /></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="10" velocity="2"/><safety_controller k_velocity="10"/></joint>
-</robot>"""),
+        _safety(''),
+        _safety('k_velocity="10"')),
     'safety-k-position-negative': Example(
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="10" velocity="2"/><safety_controller k_velocity="1" k_position="-15"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="10" velocity="2"/><safety_controller k_velocity="1" k_position="15"/></joint>
-</robot>"""),
+        _safety('k_velocity="1" k_position="-15"'),
+        _safety('k_velocity="1" k_position="15"')),
     'safety-k-velocity-negative': Example(
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="10" velocity="2"/><safety_controller k_velocity="-10"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="10" velocity="2"/><safety_controller k_velocity="10"/></joint>
-</robot>"""),
+        _safety('k_velocity="-10"'),
+        _safety('k_velocity="10"')),
     'safety-soft-limits-outside-limits': Example(
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="10" velocity="2"/><safety_controller k_velocity="1" soft_upper_limit="1.5"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="10" velocity="2"/><safety_controller k_velocity="1" soft_upper_limit="0.9"/></joint>
-</robot>"""),
+        _safety('k_velocity="1" soft_upper_limit="1.5"'),
+        _safety('k_velocity="1" soft_upper_limit="0.9"')),
     'safety-soft-lower-above-upper': Example(
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="10" velocity="2"/><safety_controller k_velocity="1" soft_lower_limit="0.5" soft_upper_limit="-0.5"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" effort="10" velocity="2"/><safety_controller k_velocity="1" soft_lower_limit="-0.5" soft_upper_limit="0.5"/></joint>
-</robot>"""),
+        _safety('k_velocity="1" soft_lower_limit="0.5" soft_upper_limit="-0.5"'),
+        _safety('k_velocity="1" soft_lower_limit="-0.5" soft_upper_limit="0.5"')),
     'suppression-unused': Example(
-        """<robot name="r">
-  <!-- urdf-tools: ignore[joint-limit-missing] -->
-  <link name="a"/>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-</robot>"""),
+        robot('<!-- urdf-tools: ignore[joint-limit-missing] -->', A),
+        robot(A)),
     'transmission-form-invalid': Example(
-        """<robot name="r">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>
-  <transmission name="t"><joint name="j"/></transmission>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>
-  <transmission name="t">
-    <type>transmission_interface/SimpleTransmission</type>
-    <joint name="j"><hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface></joint>
-    <actuator name="m"><mechanicalReduction>1</mechanicalReduction></actuator>
-  </transmission>
-</robot>"""),
-    'transmission-joint-missing': Example(
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>
-  <transmission name="t"><type>transmission_interface/SimpleTransmission</type>
-    <joint name="J"><hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface></joint>
-    <actuator name="m"><mechanicalReduction>1</mechanicalReduction></actuator>
-  </transmission>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>
-  <transmission name="t"><type>transmission_interface/SimpleTransmission</type>
-    <joint name="j"><hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface></joint>
-    <actuator name="m"><mechanicalReduction>1</mechanicalReduction></actuator>
-  </transmission>
-</robot>"""),
-    'transmission-no-actuator': Example(
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>
-  <transmission name="t"><type>transmission_interface/SimpleTransmission</type>
-    <joint name="j"><hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface></joint>
-  </transmission>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>
-  <transmission name="t"><type>transmission_interface/SimpleTransmission</type>
-    <joint name="j"><hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface></joint>
-    <actuator name="m"><mechanicalReduction>1</mechanicalReduction></actuator>
-  </transmission>
-</robot>"""),
-    'transmission-no-joint': Example(
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>
-  <transmission name="t"><type>transmission_interface/SimpleTransmission</type>
-    <actuator name="m"><mechanicalReduction>1</mechanicalReduction></actuator>
-  </transmission>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>
-  <transmission name="t"><type>transmission_interface/SimpleTransmission</type>
-    <joint name="j"><hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface></joint>
-    <actuator name="m"><mechanicalReduction>1</mechanicalReduction></actuator>
-  </transmission>
-</robot>"""),
+        robot(AB, joint('continuous'), '<transmission name="t"><joint name="j"/></transmission>'),
+        _transmitted()),
+    'transmission-joint-missing': Example(_transmitted(joint_name='J'), _transmitted()),
+    'transmission-no-actuator': Example(_transmitted(reduction=None), _transmitted()),
+    'transmission-no-joint': Example(_transmitted(joint_name=None), _transmitted()),
     'transmission-reduction-zero': Example(
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>
-  <transmission name="t"><type>transmission_interface/SimpleTransmission</type>
-    <joint name="j"><hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface></joint>
-    <actuator name="m"><mechanicalReduction>0</mechanicalReduction></actuator>
-  </transmission>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-  <joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>
-  <transmission name="t"><type>transmission_interface/SimpleTransmission</type>
-    <joint name="j"><hardwareInterface>hardware_interface/EffortJointInterface</hardwareInterface></joint>
-    <actuator name="m"><mechanicalReduction>-1</mechanicalReduction></actuator>
-  </transmission>
-</robot>"""),
+        _transmitted(reduction='0'),
+        _transmitted(reduction='-1')),
     'unknown-attribute': Example(
-        """<robot name="r">
-  <link name="a"><visual><origin xyz="0 0 0" rpi="0 0 1.57"/>
-    <geometry><box size="1 1 1"/></geometry></visual></link>
-</robot>""",
-        """<robot name="r">
-  <link name="a"><visual><origin xyz="0 0 0" rpy="0 0 1.57"/>
-    <geometry><box size="1 1 1"/></geometry></visual></link>
-</robot>"""),
+        robot(link('a', f'<visual><origin xyz="0 0 0" rpi="0 0 1.57"/><geometry>{BOX}</geometry>'
+                        '</visual>')),
+        robot(link('a', f'<visual><origin xyz="0 0 0" rpy="0 0 1.57"/><geometry>{BOX}</geometry>'
+                        '</visual>'))),
     'unknown-element': Example(
-        """<robot name="r">
-  <link name="a"><sensor name="s"/></link>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/>
-</robot>"""),
+        robot(link('a', '<sensor name="s"/>')),
+        robot(A)),
     'vector-size': Example(
-        """<robot name="r">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/>
-    <origin xyz="0 1"/></joint>
-</robot>""",
-        """<robot name="r">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/>
-    <origin xyz="0 1 0"/></joint>
-</robot>"""),
+        robot(AB, joint(body='<origin xyz="0 1"/>')),
+        robot(AB, joint(body='<origin xyz="0 1 0"/>'))),
     'xml-declaration-invalid': Example(
-        """
-<?xml version="1.0"?>
-<robot name="r">
-  <link name="a"/>
-</robot>""",
-        """<?xml version="1.0"?>
-<robot name="r">
-  <link name="a"/>
-</robot>"""),
+        '\n<?xml version="1.0"?>\n' + robot(A),
+        '<?xml version="1.0"?>\n' + robot(A)),
     'xml-namespace-undeclared': Example(
-        """<robot name="r">
-  <link name="a"/>
-  <sensor:camera name="c"/>
-</robot>""",
-        """<robot name="r" xmlns:sensor="http://playerstage.sourceforge.net/gazebo/xmlschema/#sensor">
-  <link name="a"/>
-  <sensor:camera name="c"/>
-</robot>"""),
+        robot(A, '<sensor:camera name="c"/>'),
+        robot(A, '<sensor:camera name="c"/>', **{
+            'xmlns:sensor': 'http://playerstage.sourceforge.net/gazebo/xmlschema/#sensor'})),
     'xml-trailing-content': Example(
-        """<robot name="r">
-  <link name="a"/>
-</robot>
-<link name="b"/>""",
-        """<robot name="r">
-  <link name="a"/>
-  <link name="b"/>
-</robot>"""),
+        robot(A) + '\n<link name="b"/>',
+        robot(A, link('b'))),
 }
