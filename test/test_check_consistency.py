@@ -3,7 +3,7 @@ The checker and the kinematics agree.
 
 Nothing that checks with 0 errors is refused by KinematicModel or the joint-state table (what
 the nodes build), and nothing they refuse checks clean. Run on every rule family's failing and
-passing twins and on the classes of issue 9.
+passing twins and on the classes of :data:`EXTRA`.
 """
 
 from __future__ import annotations
@@ -11,14 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-
-import test_checks_gazebo_lumping
-import test_checks_geometry
-import test_checks_inertial
-import test_checks_joints
-import test_checks_materials
-import test_checks_structure
-import test_checks_transmissions
+from test_rule_cases import FAMILIES
 
 from urdf_tools_ros.core.checks import check_description
 from urdf_tools_ros.core.description.loader import load_string
@@ -36,7 +29,7 @@ def joint(inner: str, joint_type: str = 'revolute') -> str:
             '</joint></robot>')
 
 
-#: The classes of issue 9: each must be an error in the check exactly when FK refuses it.
+#: Classes of malformed joints: each must be an error in the check exactly when FK refuses it.
 EXTRA = {
     'axis-underflow': joint(LIMIT + '<axis xyz="0 1e-13 0"/>'),
     'axis-overflow': joint(LIMIT + '<axis xyz="0 1e308 1"/>'),
@@ -66,10 +59,8 @@ EXTRA = {
 
 def documents() -> Iterator[tuple[str, str]]:
     """``(id, URDF)`` for both twins of every rule case, and :data:`EXTRA`."""
-    for module in (test_checks_gazebo_lumping, test_checks_geometry, test_checks_inertial,
-                   test_checks_joints, test_checks_materials, test_checks_structure,
-                   test_checks_transmissions):
-        for case in module.CASES:
+    for family in FAMILIES.values():
+        for case in family.CASES:
             code, bad, _, _, _, good = case.values
             yield f'{case.id}-bad', bad
             yield f'{case.id}-good', good

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from rule_cases import assert_catalog_frozen, run_family
+from rule_cases import run_family
 
 from conftest import shared_model
 from urdf_tools_ros.core.checks import CheckContext, gazebo
@@ -32,8 +32,12 @@ def run(text: str) -> list[Finding]:
     return run_family(CHECKS, text)
 
 
-def test_catalog_is_frozen() -> None:
-    assert_catalog_frozen(CATALOG)
+CASES = [
+    # code, failing URDF, element, line, text in the message, passing twin
+    pytest.param('gazebo-reference-missing', robot('  <gazebo reference="base_lnk"/>\n'),
+                 'gazebo:base_lnk', 5, 'reference="base_lnk"',
+                 robot('  <gazebo reference="base_link"/>\n'), id='reference-missing'),
+]
 
 
 @pytest.mark.parametrize('reference', ['base_link', 'j'])

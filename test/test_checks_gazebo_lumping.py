@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from rule_cases import assert_case, assert_catalog_frozen, assert_every_rule_has_a_case, \
-    run_family
+from rule_cases import run_family
 
 from urdf_tools_ros.core.checks import check_description, gazebo_lumping
 from urdf_tools_ros.core.description.loader import load_string
@@ -71,20 +70,6 @@ CASES = [
 
 def run(text: str) -> list[Finding]:
     return run_family(CHECKS, text)
-
-
-@pytest.mark.parametrize('code, bad, element, line, text, good', CASES)
-def test_rule_fires_on_the_bad_twin_only(code: str, bad: str, element: str, line: int,
-                                         text: str, good: str) -> None:
-    assert_case(run(bad), run(good), code, CATALOG, element, line, text)
-
-
-def test_catalog_is_frozen() -> None:
-    assert_catalog_frozen(CATALOG)
-
-
-def test_every_rule_has_a_case() -> None:
-    assert_every_rule_has_a_case(CASES, CATALOG)
 
 
 def test_a_massive_sibling_merged_first_makes_the_massless_merge_defined() -> None:

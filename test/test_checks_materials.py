@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from rule_cases import (assert_case, assert_catalog_frozen, assert_every_rule_has_a_case,
-                        check_family, run_family)
+from rule_cases import check_family, run_beside, Runner
 
 from urdf_tools_ros.core.checks import materials
 from urdf_tools_ros.core.description.loader import load
-from urdf_tools_ros.core.findings import Finding
 
 CHECKS = (materials.check_references, materials.check_values)
 
@@ -45,17 +42,14 @@ def robot(*lines: str) -> str:
     return '<robot name="r">\n' + ''.join(lines) + '</robot>\n'
 
 
-Runner = Callable[[str], list[Finding]]
+#: The texture beside the URDF.
+FILES = {'tex.png': b'\x89PNG\r\n'}
 
 
 @pytest.fixture
 def run(tmp_path: Path) -> Runner:
-    """Load a URDF string as ``robot.urdf`` in a directory holding ``tex.png``; check it."""
-    (tmp_path / 'tex.png').write_bytes(b'\x89PNG\r\n')
-
-    def run_checks(text: str) -> list[Finding]:
-        return run_family(CHECKS, text, str(tmp_path / 'robot.urdf'))
-    return run_checks
+    """Load a URDF string as ``robot.urdf`` in a directory holding :data:`FILES`; check it."""
+    return run_beside(CHECKS, tmp_path, FILES)
 
 
 RED_M = visual_link('a', material('m', RED))
@@ -98,22 +92,6 @@ CASES = [
                  robot(glob('t', '<texture filename="file://{dir}/tex.png"/>')),
                  id='texture-package'),
 ]
-
-
-@pytest.mark.parametrize('code, bad, element, line, text, good', CASES)
-def test_rule_fires_on_the_bad_twin_only(run: Runner, tmp_path: Path, code: str, bad: str,
-                                         element: str, line: int, text: str,
-                                         good: str) -> None:
-    good = good.replace('{dir}', str(tmp_path))
-    assert_case(run(bad), run(good), code, CATALOG, element, line, text)
-
-
-def test_catalog_is_frozen() -> None:
-    assert_catalog_frozen(CATALOG)
-
-
-def test_every_rule_has_a_case() -> None:
-    assert_every_rule_has_a_case(CASES, CATALOG)
 
 
 def test_an_empty_name_keeps_its_own_colour(run: Runner) -> None:
