@@ -7,29 +7,17 @@ XML on ``robot_description`` (reliable, transient local, depth 1: late joiners g
 graph can load it. The check report goes to ``/diagnostics``, on every load and every
 ``diagnostic_period`` s.
 
-What it refuses (:mod:`urdf_tools_ros.core.checks.publication`, CONVENTIONS C12): the node acts
-on what its own graph can use, the distro's robot_state_publisher and RViz (urdfdom) and this
-package's joint-state publisher and TF broadcaster. The distro is ``ROS_DISTRO`` when it names
-one of Humble, Jazzy, Kilted, Lyrical, Rolling, else Jazzy (as ``urdf-tools check --target ros``);
-the findings are those ``urdf-tools check --target ros-<distro>`` reports, with the suppression
-comments of the description's files and the ``select``/``ignore`` of the configuration found
-upwards from ``model`` (``.urdf-tools.toml``, ``pyproject.toml``; none for XML given as a
-parameter) applied. A description is refused, and the last good one kept, exactly when
-
-* it cannot be loaded (malformed XML, a xacro error, not a robot), or checked as configured (an
-  unknown rule code in a suppression comment or the configuration, a configuration that does
-  not parse); or
-* a reported error breaks consumer ``urdfdom`` (every distro), ``urdfdom-before-5.1`` (Humble,
-  Jazzy, Kilted: their urdfdom reads URDF 1.0 only, so a URDF 1.1 or 1.2 file is refused there
-  and published on Lyrical and Rolling) or ``urdf_tools_ros`` (this package's kinematics and
-  joint-state table: a mimic cycle, a zero axis, no single root), and ``allow_errors`` is false.
-
-Every other error breaks only consumers outside the graph (``joint_state_publisher`` 2.4, e.g. a
-revolute wheel whose ``<limit>`` has no bounds; ``urdf_parser_py``, e.g. a PR2-form
-transmission; ``ros2_control``; simulators): it is logged once, in one group that names those
-consumers, reported on ``/diagnostics``, and the description is published with it. A finding
-that a suppression comment or ``ignore`` drops refuses nothing (as ``urdf-tools check`` reports
-nothing for it).
+What it refuses is decided in :mod:`urdf_tools_ros.core.checks.publication` (CONVENTIONS C12:
+the node acts on what its own graph can use). The findings are those ``urdf-tools check
+--target ros-<distro>`` reports (``ROS_DISTRO`` when it names Humble, Jazzy, Kilted, Lyrical or
+Rolling, else Jazzy), with the suppression comments of the description's files and the
+``select``/``ignore`` of the configuration found upwards from ``model`` (``.urdf-tools.toml``,
+``pyproject.toml``; none for XML given as a parameter) applied. A description is refused, and
+the last good one kept, when it cannot be loaded or checked as configured, or when a reported
+error breaks the distro's urdfdom (robot_state_publisher, RViz) or this package's joint-state
+publisher and TF broadcaster and ``allow_errors`` is false. Every other error is logged once, in
+one group that names the consumers it breaks, reported on ``/diagnostics``, and published with
+the description.
 
 With ``watch`` the files the description was made from (the model and every xacro include) are
 polled every ``watch_period`` s of steady time (under ``use_sim_time`` too); a change reloads,
@@ -129,11 +117,6 @@ class _Candidate:
     check: GraphCheck
     refusal: str | None
 
-    @property
-    def findings(self) -> tuple[Finding, ...]:
-        """Every finding reported."""
-        return self.check.findings
-
 
 def _xacro_args(value: object) -> tuple[str, ...] | str:
     """The ``xacro_args`` parameter as a string or a tuple of strings (unset: none)."""
@@ -189,8 +172,7 @@ class RobotDescriptionNode(Node):
         self._logged: set[tuple[str, Severity, str, str]] = set()
         self._report: tuple[tuple[Finding, ...], str, bool, str] = ((), 'nothing loaded yet',
                                                                     True, '')
-        self._watched = self._source.watched()
-        self._signature = _file_signature(self._watched)
+        self._watch(self._source.watched())
         self._reload()
         if settings.watch:
             steady_timer(self, settings.watch_period, self._on_watch_timer)
@@ -221,24 +203,24 @@ class RobotDescriptionNode(Node):
         except RobotDescriptionError as exc:
             self._refused(f'cannot load: {exc}', (), failed=True)
             return
-        self._log_findings(candidate.check)
-        self._watch(candidate.description.dependencies or self._source.watched())
         if candidate.refusal is not None:
-            self._refused(candidate.refusal, candidate.findings, failed=False,
+            self._log_findings(candidate, self._source)
+            self._refused(candidate.refusal, candidate.check.findings, failed=False,
                           robot=candidate.description.robot.name)
             return
-        self._publish(candidate)
+        self._publish(candidate, self._source)
 
-    def _publish(self, candidate: _Candidate) -> None:
+    def _publish(self, candidate: _Candidate, source: DescriptionSource) -> None:
+        self._log_findings(candidate, source)
         description = candidate.description
         self._current = description
         self._publisher.publish(conversions.description_to_msg(description.xml))
         summary = (f'published robot "{description.robot.name}" from {description.filename}: '
-                   f'{counts_text(candidate.findings)}')
+                   f'{counts_text(candidate.check.findings)}')
         if candidate.check.refusals:  # allow_errors
             summary += f'; allow_errors is true: published with {candidate.check.refusal_text()}'
         self.get_logger().info(summary)
-        self._report = (candidate.findings, summary, False, description.robot.name)
+        self._report = (candidate.check.findings, summary, False, description.robot.name)
         self._publish_diagnostics()
 
     def _refused(self, reason: str, findings: tuple[Finding, ...], failed: bool,
@@ -250,9 +232,9 @@ class RobotDescriptionNode(Node):
         self._report = (findings, summary, failed, robot)
         self._publish_diagnostics()
 
-    def _log_findings(self, check: GraphCheck) -> None:
+    def _log_findings(self, candidate: _Candidate, source: DescriptionSource) -> None:
         """
-        Log each finding not logged before; a reload logs only what is new.
+        Log each finding not logged before (a reload logs only what is new); watch its files.
 
         Errors outside the graph go in one warning that names the consumers they break, one
         finding a line; every other finding is logged at its severity. Findings are the same
@@ -260,7 +242,8 @@ class RobotDescriptionNode(Node):
         not make a finding new); the summary line of each publication gives the counts.
         ``/diagnostics`` carries every finding each time.
         """
-        logger = self.get_logger()
+        self._watch(candidate.description.dependencies or source.watched())
+        check, logger = candidate.check, self.get_logger()
         new = []
         for finding in check.findings:
             key = (finding.code, finding.severity, finding.element, finding.message)
@@ -270,7 +253,7 @@ class RobotDescriptionNode(Node):
         outside = [finding for finding in new if finding in check.outside]
         if outside:
             logger.warning('\n  '.join([check.outside_text(outside), *map(str, outside)]))
-        for finding in new:
+        for finding in new:  # rclpy: one severity per call site
             if finding in outside:
                 continue
             if finding.severity is Severity.ERROR:
@@ -319,9 +302,7 @@ class RobotDescriptionNode(Node):
             self.get_logger().warning(f'parameter change refused: {candidate.refusal}')
             return SetParametersResult(successful=False, reason=candidate.refusal)
         self._source = source
-        self._log_findings(candidate.check)
-        self._watch(candidate.description.dependencies or source.watched())
-        self._publish(candidate)
+        self._publish(candidate, source)
         return SetParametersResult(successful=True)
 
 
