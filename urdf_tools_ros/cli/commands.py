@@ -351,7 +351,6 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser],
     :param only: Build this subcommand alone (the one on the command line: the parser never
         dispatches to another). Not a subcommand (a typo, none): all are added, the others
         with their help only, which ``urdf-tools --help`` and the "invalid choice" error list.
-        Every ``urdf-tools`` run pays for the parser it builds (issue 13: start-up).
         ``None``: all, with their arguments.
     """
     for name, help_text in COMMANDS.items():

@@ -3,7 +3,7 @@ Check reports: for people (text, colour), CI (JUnit XML, SARIF 2.1.0) and tools 
 
 One :class:`FileReport` per file checked; a file that cannot be loaded is a report too, whose
 one finding is the load failure (``description-unloadable``), so every format is written
-whatever happens (issue 14).
+whatever happens.
 """
 
 from __future__ import annotations

@@ -65,18 +65,6 @@ class MeshLoadError(RobotDescriptionError, ValueError):
     """A mesh file exists but cannot be read as triangles (corrupt, empty, unknown format)."""
 
 
-class InvalidDescriptionError(RobotDescriptionError, ValueError):
-    """
-    A description loaded, but its check found errors and the caller asked for a valid one.
-
-    :ivar findings: The error findings, a tuple of :class:`~urdf_tools_ros.core.checks.Finding`.
-    """
-
-    def __init__(self, message: str, findings: tuple[object, ...] = ()) -> None:
-        self.findings = findings
-        super().__init__(message)
-
-
 class UnknownJointError(RobotDescriptionError, LookupError):
     """A joint name is not part of the robot model."""
 

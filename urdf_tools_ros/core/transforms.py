@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     #: The one float array alias of the package: float64 arrays, shape given in each docstring.
     FloatArray = npt.NDArray[np.float64]
     ArrayLike = npt.ArrayLike
-else:  # annotations are not evaluated (PEP 563), and numpy.typing is 1 ms of every start-up
+else:  # annotations are not evaluated (PEP 563): numpy.typing is not imported at run time
     FloatArray = np.ndarray
     ArrayLike = object
 

@@ -32,7 +32,7 @@ from ..core.transforms import FloatArray, transform_to_quaternion
 
 __all__ = ['Edge', 'description_from_msg', 'description_to_msg',
            'diagnostics_msg', 'joint_state_from_msg', 'joint_state_to_msg', 'tf_message',
-           'tf_message_from_arrays', 'time_from_msg', 'time_to_msg', 'transform_msg',
+           'time_from_msg', 'time_to_msg',
            'TransformsBuilder']
 
 _NS = 1_000_000_000
@@ -95,19 +95,6 @@ def joint_state_from_msg(msg: JointState) -> tuple[int, JointStateSample]:
 
 
 # -- transforms ------------------------------------------------------------------------------
-def transform_msg(parent: str, child: str, T_parent_child: FloatArray,
-                  stamp_ns: int) -> TransformStamped:
-    """
-    ``geometry_msgs/TransformStamped`` of ``T_parent_child``: header.frame_id = parent.
-
-    :param T_parent_child: (4, 4) float64 rigid transform; translation in m.
-    :raises TransformError: if it holds NaN or inf.
-    """
-    translation, quaternion = transform_to_quaternion(T_parent_child)
-    return _transform_msg(parent, child, translation.tolist(), quaternion.tolist(),
-                          time_to_msg(stamp_ns))
-
-
 def _transform_msg(parent: str, child: str, translation: Sequence[float],
                    quaternion: Sequence[float], stamp: Time) -> TransformStamped:
     msg = TransformStamped()
@@ -132,33 +119,15 @@ def tf_message(transforms: Mapping[str, FloatArray], edges: Mapping[str, Edge], 
     :raises TransformError: if a transform holds NaN or inf (nothing is returned then).
     """
     names = list(transforms)
-    if not names:
-        return TFMessage()
-    translations, quaternions = transform_to_quaternion(np.stack([transforms[n] for n in names]))
-    return tf_message_from_arrays(names, translations, quaternions, edges, stamp_ns,
-                                  frame_prefix)
-
-
-def tf_message_from_arrays(joints: Sequence[str], translation: FloatArray,
-                           quaternion: FloatArray, edges: Mapping[str, Edge], stamp_ns: int,
-                           frame_prefix: str = '') -> TFMessage:
-    """
-    ``tf2_msgs/TFMessage`` of joint transforms given as arrays.
-
-    :param joints: Joint names, (J,).
-    :param translation: (J, 3) float64 translations, m.
-    :param quaternion: (J, 4) float64 unit quaternions ``(x, y, z, w)``.
-    :param edges: ``{joint: (parent link, child link)}`` for every joint.
-    :param stamp_ns: Stamp of every transform, integer nanoseconds.
-    :param frame_prefix: Put before every frame id.
-    """
-    stamp = time_to_msg(stamp_ns)
     msg = TFMessage()
+    if not names:
+        return msg
+    translations, quaternions = transform_to_quaternion(np.stack([transforms[n] for n in names]))
+    stamp = time_to_msg(stamp_ns)
     msg.transforms = [
         _transform_msg(frame_prefix + edges[name][0], frame_prefix + edges[name][1],
                        xyz, xyzw, stamp)
-        for name, xyz, xyzw in zip(joints, np.asarray(translation).tolist(),
-                                   np.asarray(quaternion).tolist())]
+        for name, xyz, xyzw in zip(names, translations.tolist(), quaternions.tolist())]
     return msg
 
 
@@ -166,9 +135,9 @@ class TransformsBuilder:
     """
     ``geometry_msgs/TransformStamped`` lists for known joints, for tf2_ros' broadcaster.
 
-    Building a TransformStamped costs about 20 µs in Python; a TF broadcaster sends the same
-    joints again and again, so the messages of each set of joints are made once (frame ids with
-    the prefix) and only their stamp, translation and rotation are written per call. The list is
+    A TF broadcaster sends the same joints again and again, so the messages of each set of
+    joints are made once (frame ids with the prefix) and only their stamp, translation and
+    rotation are written per call. The list is
     reused: publish it before the next call (``TransformBroadcaster.sendTransform`` serializes
     at once). One thread only.
 

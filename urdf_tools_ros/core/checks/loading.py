@@ -83,7 +83,7 @@ rule('xacro-warning', Severity.WARNING, 'xacro warned while processing the file'
 rule('xacro-lines-unavailable', Severity.INFO,
      'the installed xacro lacks a hook point line tracking uses: it ran through its public API '
      '(xacro.process_file) and elements of its output carry the top-level file without a line',
-     reference='xacro (issue 11: detected at load, not assumed)')
+     reference='xacro (detected at load, not assumed)')
 rule('xacro-arg-unknown', Severity.WARNING,
      'a xacro argument is given (name:=value, xacro_args) that the file and its includes '
      'neither declare nor use, or the file is not xacro: it has no effect (misspelt?)',

@@ -1,7 +1,7 @@
 """
 Choosing which findings a run reports: ``--select``/``--ignore`` and suppression comments.
 
-As ruff and flake8 users expect (issue 14): ``select`` keeps only findings whose code matches
+As ruff and flake8 users expect: ``select`` keeps only findings whose code matches
 one of its entries, ``ignore`` drops those matching one of its entries; an entry is a rule code
 (``root-link-inertia``) or a prefix of codes (``mesh-``, ``joint-limit``). A suppression is an
 XML comment right before the element a finding is about::
@@ -43,7 +43,7 @@ SUPPRESSION_UNUSED = rule(
     'suppression-unused', Severity.WARNING,
     'a <!-- urdf-tools: ignore[...] --> comment suppresses nothing (the finding is gone, or the '
     'comment is not right before the element)',
-    reference='issue 14 (as ruff RUF100 and flake8 noqa reports)')
+    reference='as ruff RUF100 and flake8 noqa report')
 
 _COMMENT = re.compile(r'<!--\s*urdf-tools:\s*ignore\[([^\]]*)\]\s*-->')
 _NEXT_ELEMENT = re.compile(r'<(?![!?/])')

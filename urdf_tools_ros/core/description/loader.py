@@ -290,7 +290,7 @@ def _unknown_arguments(args: Mapping[str, str], known: set[str] | None,
 # -- urdf_parser_py ---------------------------------------------------------------------------
 def _urdf_parser_py_findings(root: Any, location: SourceLocation | None) -> list[Finding]:
     """Read the tree with urdf_parser_py too; its refusals and warnings become findings."""
-    # imported here: only this opt-in cross-check needs it (it costs every CLI start ~25 ms)
+    # imported here: only this opt-in cross-check needs it
     from urdf_parser_py import urdf as urdf_parser
 
     from .xacro_runner import XACRO_LOCK
