@@ -20,6 +20,7 @@ from collections.abc import Iterator
 import importlib
 import os
 from pathlib import Path
+import socket
 from typing import Any
 
 from paths import REPO, SHARED_MODELS
@@ -74,6 +75,13 @@ def missing(*modules: str) -> str | None:
         except ImportError as exc:
             return f'{name} cannot be imported ({exc})'
     return None
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free now."""
+    with socket.socket() as sock:
+        sock.bind(('127.0.0.1', 0))
+        return int(sock.getsockname()[1])
 
 
 #: ``ros`` tests that skipped in this run: ``(test id, reason)``.

@@ -132,22 +132,6 @@ def test_package_path_argument_resolves_package_uri(tmp_path: Path) -> None:
     assert isinstance(mesh, Mesh) and mesh.resolved == str(share / 'meshes' / 'm.stl')
 
 
-def test_find_in_xacro_uses_package_paths(tmp_path: Path) -> None:
-    share = tmp_path / 'parts'
-    share.mkdir()
-    (share / 'part.xacro').write_text(
-        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro"><link name="from_include"/></robot>')
-    main = tmp_path / 'main.urdf.xacro'
-    main.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
-                    '  <xacro:include filename="$(find parts)/part.xacro"/>\n</robot>\n')
-    with pytest.raises(DescriptionLoadError, match=r'\$\(find parts\).*--package-path'):
-        load(main)
-    desc = load(main, package_paths={'parts': str(share)})
-    assert [link.name for link in desc.robot.links] == ['from_include']
-    assert str((share / 'part.xacro').resolve()) in desc.dependencies
-    assert desc.robot.links[0].location.filename.endswith('part.xacro')
-
-
 def test_cookie_xacro_equals_shipped_urdf() -> None:
     from_xacro = load(shared_model('cookie/xacro/cookie.xacro')).robot
     shipped = load(shared_model('cookie')).robot
@@ -327,28 +311,6 @@ def test_external_entities_are_never_resolved(tmp_path: Path, suffix: str) -> No
     with pytest.raises(DescriptionLoadError) as info:
         load(path)
     assert 'TOP-SECRET' not in str(info.value)
-
-
-def test_xacro_undefined_property_names_file_and_line(tmp_path: Path) -> None:
-    path = tmp_path / 'bad.urdf.xacro'
-    path.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
-                    '  <link name="a"/>\n'
-                    '  <link name="${undefined_thing}"/>\n'
-                    '</robot>\n')
-    with pytest.raises(DescriptionLoadError, match='undefined_thing') as info:
-        load(path)
-    assert info.value.filename == str(path)
-    assert info.value.line == 3
-
-
-def test_xacro_missing_include_names_the_include(tmp_path: Path) -> None:
-    path = tmp_path / 'bad.urdf.xacro'
-    path.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
-                    '  <xacro:include filename="nothere.xacro"/>\n'
-                    '</robot>\n')
-    with pytest.raises(DescriptionLoadError, match='nothere.xacro') as info:
-        load(path)
-    assert str(path) in str(info.value)
 
 
 def test_xacro_malformed_include_names_the_included_file(tmp_path: Path) -> None:

@@ -1,7 +1,8 @@
 """
 The forward-kinematics engine against independent references.
 
-One property: on random configurations of every shared model and every robot of the real-robot
+One property: on random configurations of the sample robot, every shared model and every robot
+of the real-robot
 corpus (``test/corpus``), every link pose of ``link_pose_array`` (one configuration) and of
 ``link_pose_batch`` (all at once) equals pinocchio's to 1e-12 (``oracle_fk``: pinocchio's own
 URDF parser and FK, mimic joints given their mimic value). And the one formulation of joint
@@ -22,7 +23,7 @@ import numpy as np
 import oracle_fk
 import pytest
 
-from conftest import SHARED_URDFS
+from conftest import SAMPLE_ROBOT, SHARED_URDFS
 from urdf_tools_ros.core.description.loader import load_string
 from urdf_tools_ros.core.kinematics.fk_plan import joint_motion
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
@@ -44,7 +45,7 @@ def rotation_exponential(axis: tuple[float, float, float], angle: float) -> np.n
     return result
 
 
-ROBOTS = {**{name: path for name, path in SHARED_URDFS.items()},
+ROBOTS = {'sample_robot': SAMPLE_ROBOT, **SHARED_URDFS,
           **{model.path.stem: model.path for model in MODELS if model.pinocchio_loads}}
 
 

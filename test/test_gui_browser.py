@@ -16,7 +16,6 @@ from pathlib import Path
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -26,7 +25,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from conftest import missing, REPO, SAMPLE_ROBOT
+from conftest import free_port, missing, REPO, SAMPLE_ROBOT
 from urdf_tools_ros.core.description.loader import load
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
 from urdf_tools_ros.gui.viewer import RobotViewer
@@ -55,12 +54,6 @@ if BROWSER_MISSING is None:
     import playwright.sync_api as playwright_api
 #: A Playwright page (typed loosely: playwright may be absent when this module is read).
 Page = Any
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(('127.0.0.1', 0))
-        return int(sock.getsockname()[1])
 
 
 def wait_for(condition: Callable[[], bool], timeout: float = 15.0) -> bool:

@@ -8,13 +8,12 @@ import itertools
 import math
 from pathlib import Path
 import re
-import socket
 import struct
 
 import numpy as np
 import pytest
 
-from conftest import SAMPLE_ROBOT
+from conftest import free_port, SAMPLE_ROBOT
 from urdf_tools_ros.core.description.loader import load, load_string, RobotDescription
 from urdf_tools_ros.core.description.model import Joint, Limit, Mimic, SafetyController
 from urdf_tools_ros.core.findings import Finding, Severity
@@ -32,12 +31,6 @@ ACTUATED = ('left_wheel_joint', 'right_wheel_joint', 'lift_joint', 'shoulder_joi
 @pytest.fixture(scope='module')
 def sample() -> RobotDescription:
     return load(SAMPLE_ROBOT)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(('127.0.0.1', 0))
-        return int(sock.getsockname()[1])
 
 
 # -- slider specs (pure) ------------------------------------------------------------------------

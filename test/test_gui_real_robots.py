@@ -21,10 +21,9 @@ from typing import Any
 from corpus_models import CORPUS_DIR, PACKAGE_PATHS
 import numpy as np
 import pytest
-from test_gui_browser import (ARTIFACTS, browser, BROWSER_MISSING, free_port,  # noqa: F401
-                              wait_for)
+from test_gui_browser import ARTIFACTS, browser, BROWSER_MISSING, wait_for  # noqa: F401
 
-from conftest import missing, REPO
+from conftest import free_port, missing, REPO
 from urdf_tools_ros.core.description.loader import load
 from urdf_tools_ros.core.description.model import Mesh
 from urdf_tools_ros.gui.viewer import RobotViewer

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hypothesis import given, settings, strategies as st
 import numpy as np
 import pytest
 
@@ -84,33 +83,6 @@ def test_all_joint_types_cover_floating_and_planar() -> None:
     kinds = {model.tree.robot.joint_map[joint].joint_type
              for joint in model.joint_transform_arrays()[0]}
     assert {'revolute', 'continuous', 'prismatic', 'floating', 'planar'} <= kinds
-
-
-_ANGLE = st.floats(-50.0, 50.0, allow_nan=False)
-
-
-@settings(max_examples=150, deadline=None)
-@given(st.data())
-def test_random_configurations(data: st.DataObject) -> None:
-    for model in _hypothesis_models():
-        values = data.draw(st.lists(_ANGLE, min_size=model.nq, max_size=model.nq))
-        q = np.array(values)
-        q = np.where(model.neutral() == 1.0, np.abs(q) + 0.1, q)  # qw > 0: never a zero quaternion
-        assert_agree(model, q)
-
-
-_CACHE: list[KinematicModel] = []
-
-
-def _hypothesis_models() -> list[KinematicModel]:
-    """all_joint_types (both floating forms) and talos, built once."""
-    if not _CACHE:
-        robot = load(ALL_JOINT_TYPES).robot
-        _CACHE.extend([KinematicModel(robot), KinematicModel(robot, floating='quaternion')])
-        talos = SHARED_URDFS['talos_full_v2']
-        if talos.exists():
-            _CACHE.append(KinematicModel(load(talos).robot))
-    return _CACHE
 
 
 def test_mimic_negative_axis_and_half_turns() -> None:

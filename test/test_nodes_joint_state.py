@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import socket
 import sys
 from typing import Any
 
@@ -14,6 +13,7 @@ import pytest
 from ros_helpers import (MIMIC_URDF, requires_ros, ros_context, ros_graph,  # noqa: F401
                          ROS_MISSING, RosGraph, settle, wait_for)
 
+from conftest import free_port
 from urdf_tools_ros.core.transforms import origin, transform_to_quaternion
 
 if ROS_MISSING is None:
@@ -274,12 +274,6 @@ def test_gui_without_viser_keeps_publishing(ros: RosGraph,
     count = len(states.messages)
     assert wait_for(lambda: len(states.messages) > count + 2)
     assert node.viewer is None
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(('127.0.0.1', 0))
-        return int(probe.getsockname()[1])
 
 
 def tf_message(parent: str, child: str, T_parent_child: np.ndarray) -> TFMessage:

@@ -18,7 +18,7 @@ import pytest
 from ros_helpers import (ABSOLUTE_TOPICS, Inbox, MIMIC_URDF, requires_ros,  # noqa: F401
                          ros_context, ros_graph, ROS_MISSING, RosGraph, settle, wait_for)
 
-from conftest import missing, REPO, SAMPLE_ROBOT, shared_model
+from conftest import missing, REPO, SAMPLE_ROBOT
 from urdf_tools_ros.core.description.loader import load, load_string
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
 from urdf_tools_ros.core.transforms import FloatArray, transform_from_quaternion
@@ -32,7 +32,7 @@ if ROS_MISSING is None:
     from std_msgs.msg import String
     from tf2_msgs.msg import TFMessage
 
-    from urdf_tools_ros.nodes.tf_broadcaster import TfBroadcasterNode, TfThrottle
+    from urdf_tools_ros.nodes.tf_broadcaster import TfBroadcasterNode
     from urdf_tools_ros.ros import qos
 
 pytestmark = requires_ros
@@ -102,16 +102,6 @@ def test_tf_equals_core_forward_kinematics(ros: RosGraph) -> None:
     mimics = [joint for joint in description.robot.joints if joint.mimic is not None]
     assert mimics and all(joint.child in received for joint in mimics)
     assert not set(positions) & {joint.name for joint in mimics}
-
-
-def test_mimic_joint_computed_from_source(ros: RosGraph) -> None:
-    _, _, joints, (tf, _) = start(ros)
-    msg = joint_state(['finger_left_joint'], [0.03])
-    assert wait_for(lambda: (joints.publish(msg), tf.messages)[1])
-    received = by_child(tf.last)
-    assert set(received) == {'finger_left', 'finger_right'}
-    np.testing.assert_allclose(matrix(received['finger_right'])[:3, 3], [0.5, -0.05, 0.0],
-                               atol=1e-12)
 
 
 def test_tf_static_reaches_late_joiner_and_changes_on_reload(ros: RosGraph) -> None:
@@ -234,34 +224,6 @@ def test_publish_frequency_limits_by_stamp(ros: RosGraph) -> None:
     stamps = {(m.transforms[0].header.stamp.sec, m.transforms[0].header.stamp.nanosec)
               for m in tf.messages}
     assert stamps == {(10, 0), (10, 100_000_000)}
-
-
-def test_throttle_rules() -> None:
-    throttle = TfThrottle(20.0, False)
-    assert throttle.admit(['a'], 1_000_000_000, 2_000_000_000)
-    assert not throttle.admit(['a'], 1_040_000_000, 2_000_000_001)
-    assert throttle.admit(['a'], 1_050_000_000, 2_000_000_002)
-    assert throttle.admit(['b'], 1_050_000_001, 2_000_000_003)  # b never published
-    assert throttle.admit(['a'], 60_000_000, 1)  # time ran backwards: start over
-    assert TfThrottle(0.0, False).admit(['a'], 5, 5) and TfThrottle(0.0, False).admit(['a'], 5, 5)
-
-
-def test_talos_all_joints(ros: RosGraph) -> None:
-    path = shared_model('talos_full_v2')
-    description = load(path)
-    model = KinematicModel(description.robot)
-    _, _, joints, (tf, tf_static) = start(ros, description.xml)
-    assert wait_for(lambda: tf_static.messages)
-    positions = {name: 0.1 for name in model.joint_names}
-    msg = joint_state(list(positions), list(positions.values()))
-    assert wait_for(lambda: (joints.publish(msg), tf.messages)[1])
-    expected = model.joint_transforms(positions)
-    assert len(tf.last.transforms) == len(expected)
-    child_joint = {joint.child: joint.name for joint in description.robot.joints}
-    for transform in tf.last.transforms:
-        np.testing.assert_allclose(matrix(transform),
-                                   expected[child_joint[transform.child_frame_id]], atol=1e-12)
-    assert load_string(description.xml).robot.name == description.robot.name
 
 
 def test_frame_prefix_set_at_run_time_republishes_static(ros: RosGraph) -> None:

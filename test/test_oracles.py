@@ -243,14 +243,6 @@ def test_gazebo_lumps_the_sample_robots_fixed_joints(sample_urdf: Path) -> None:
     assert oracles.gazebo_dropped_links(sample_urdf) == []
 
 
-@needs('pinocchio')
-@pytest.mark.parametrize('model', ['sample_robot', 'ur5_robot', 'panda', 'talos_full_v2'])
-def test_fk_agrees_with_pinocchio(model: str) -> None:
-    path = SAMPLE_ROBOT if model == 'sample_robot' else shared_model(model)
-    difference = oracle_fk.pinocchio_fk_difference(path)
-    assert difference is not None and difference < FK_TOLERANCE, difference
-
-
 FLOATING_PLANAR = (
     '<robot name="r"><link name="world"/><link name="base"/><link name="cart"/>'
     '<link name="wheel"/><link name="arm"/><link name="slider"/>'

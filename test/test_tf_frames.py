@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import REPO, shared_model
+from conftest import REPO
 from urdf_tools_ros.core.description.loader import load, load_string, RobotDescription
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
 from urdf_tools_ros.core.tf.broadcast import TfFrames, TfThrottle
@@ -161,17 +161,6 @@ def test_name_order_and_repeated_lists(frames: TfFrames) -> None:
         assert frames.moving_transforms(names, [0.3, 0.0]).joints[0] == 'turn_joint'
 
 
-def test_talos_all_joints_at_once() -> None:
-    description = load(shared_model('talos_full_v2'))
-    frames = TfFrames(description)
-    names = frames.model.joint_names
-    moved = frames.moving_transforms(names, np.full(len(names), 0.1))
-    assert moved.joints == frames.moving and len(moved.joints) == 44
-    translation, quaternion = reference(description, dict.fromkeys(names, 0.1), moved.joints)
-    np.testing.assert_allclose(moved.translation, translation, atol=1e-12)
-    np.testing.assert_allclose(moved.quaternion, quaternion, atol=1e-12)
-
-
 # -- TfThrottle ------------------------------------------------------------------------------
 def test_throttle_by_stamp() -> None:
     throttle = TfThrottle(20.0, False)  # 50 ms
@@ -193,14 +182,3 @@ def test_throttle_reset_and_no_limit() -> None:
     for unlimited in (TfThrottle(0.0, False), TfThrottle(-1.0, False), TfThrottle(10.0, True)):
         assert not unlimited.limits
         assert all(unlimited.admit(['a'], 5, 5) for _ in range(3))
-
-
-def test_core_module_imports_no_ros() -> None:
-    import subprocess
-    import sys
-    code = ('import sys, urdf_tools_ros.core.tf.broadcast; '
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-            "('rclpy', 'tf2_ros', 'sensor_msgs', 'geometry_msgs', 'tf2_msgs')))")
-    result = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
-                            cwd=REPO, check=True)
-    assert result.stdout.strip() == '[]'

@@ -353,20 +353,6 @@ def run_check(*args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
     return done.returncode, done.stdout
 
 
-def test_distro_targets_and_the_portability_line() -> None:
-    assert run_check(str(EXAMPLE), '--target', 'ros-rolling', '--no-config')[0] == 0
-    assert run_check(str(EXAMPLE), '--target', 'ros-lyrical', '--no-config')[0] == 0
-    assert run_check(str(EXAMPLE), '--target', 'pinocchio', '--no-config')[0] == 0
-    for distro in ('humble', 'jazzy', 'kilted'):
-        assert run_check(str(EXAMPLE), '--target', f'ros-{distro}', '--no-config')[0] == 1
-    code, out = run_check(str(EXAMPLE), '--no-config')
-    assert code == 1 and ('loads as written in: ros-lyrical, ros-rolling, mujoco, pinocchio; '
-                          'errors for: ros-humble, ros-jazzy, ros-kilted, gazebo') in out
-    # plain "ros" is the sourced distro
-    assert run_check(str(EXAMPLE), '--no-config', env={'ROS_DISTRO': 'rolling'})[0] == 0
-    assert run_check(str(EXAMPLE), '--no-config', env={'ROS_DISTRO': 'humble'})[0] == 1
-
-
 #: A URDF 1.2 file with what 1.1 and 1.2 add (quat_xyzw, a capsule, acceleration/deceleration/
 #: jerk limits) and nothing else to report: only the distros that read 1.2 load it.
 EXAMPLE_1_2 = Path(__file__).resolve().parent / 'urdf' / 'versions' / 'arm_1_2.urdf'

@@ -1,11 +1,10 @@
 """
-xacro through its public API, with source lines where the installed xacro allows (issue 11).
+xacro through its public API, with source lines where the installed xacro allows.
 
 The loader with the line hooks (the default where xacro has them) and without them
 (``xacro_runner.USE_LINE_HOOKS = False``: ``xacro.process_file`` only) gives the same URDF and
 the same robot model, apart from element locations, plus one ``xacro-lines-unavailable`` info;
-``$(find pkg)`` through ``package_paths`` works both ways; and xacro is not
-imported by the core until a xacro file is loaded.
+and ``$(find pkg)`` through ``package_paths`` works both ways.
 """
 
 from __future__ import annotations
@@ -13,9 +12,6 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 from pathlib import Path
-import subprocess
-import sys
-import textwrap
 from typing import Any
 
 from lxml import etree
@@ -104,6 +100,7 @@ def test_find_through_package_paths(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         return
     description = load(main, package_paths={'parts': str(share)})
     assert [link.name for link in description.robot.links] == ['from_include']
+    assert not hooks or description.robot.links[0].location.filename.endswith('part.xacro')
     assert str((share / 'part.xacro').resolve()) in {str(Path(path).resolve())
                                                      for path in description.dependencies}
     import os
@@ -122,15 +119,3 @@ def test_without_line_hooks_errors_and_entities(tmp_path: Path, no_line_hooks: N
                       '<link name="&a;"/></robot>')
     with pytest.raises(DescriptionLoadError, match='entit'):
         load(entity)
-
-
-def test_a_plain_load_does_not_import_xacro() -> None:
-    script = textwrap.dedent("""
-        import sys
-        from urdf_tools_ros.core.description.loader import load
-        load(sys.argv[1])
-        print('xacro' in sys.modules)
-    """)
-    done = subprocess.run([sys.executable, '-c', script, str(SHARED_MODELS / 'panda.urdf')],
-                          capture_output=True, text=True, cwd=REPO, check=True)
-    assert done.stdout.strip() == 'False'
