@@ -58,9 +58,6 @@ class UrdfReader:
         self._locate = locate
         self._resolve = resolve
         self.findings: list[Finding] = []
-        # Attribute texts already parsed into finite numbers: files repeat "0 0 0", "1", ...
-        self._scalars: dict[str, float] = {}
-        self._vectors: dict[str, tuple[float, ...]] = {}
         #: The file's URDF version (``<robot version>``; 1.0 when absent or malformed, which
         #: the checker reports): what urdfdom reads depends on it.
         self.version: tuple[int, int] = (1, 0)
@@ -123,9 +120,6 @@ class UrdfReader:
                 self._report('attribute-missing', Severity.ERROR, owner,
                              f'<{local_name(node.tag)}> has no {attribute}', node)
             return default
-        value = self._scalars.get(text)
-        if value is not None:
-            return value
         try:
             value = parse_number(text)
         except ValueError:
@@ -135,8 +129,6 @@ class UrdfReader:
         if not math.isfinite(value):
             self._report('number-not-finite', Severity.ERROR, owner,
                          f'<{local_name(node.tag)} {attribute}="{text}">: not finite', node)
-        else:
-            self._scalars[text] = value
         return value
 
     def _float(self, node: Element, attribute: str, owner: str, default: float,
@@ -152,9 +144,6 @@ class UrdfReader:
                 self._report('attribute-missing', Severity.ERROR, owner,
                              f'<{local_name(node.tag)}> has no {attribute}', node)
             return default
-        values = self._vectors.get(text)
-        if values is not None and len(values) == len(default):
-            return values
         try:
             values = parse_numbers(text)
         except ValueError:
@@ -169,8 +158,6 @@ class UrdfReader:
         if not all_finite(values):
             self._report('number-not-finite', Severity.ERROR, owner,
                          f'<{local_name(node.tag)} {attribute}="{text}">: not finite', node)
-        else:
-            self._vectors[text] = values
         return values
 
     def _vector3(self, node: Element, attribute: str, owner: str, default: Vector3,
