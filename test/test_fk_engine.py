@@ -1,11 +1,11 @@
 """
 The forward-kinematics engine against independent references.
 
-One property: on random configurations of the sample robot, every shared model and every robot
-of the real-robot
-corpus (``test/corpus``), every link pose of ``link_pose_array`` (one configuration) and of
-``link_pose_batch`` (all at once) equals pinocchio's to 1e-12 (``oracle_fk``: pinocchio's own
-URDF parser and FK, mimic joints given their mimic value). And the one formulation of joint
+One property: on random configurations of the sample robot, the URDF 1.1 example, every shared
+model and every robot of the real-robot corpus (``test/corpus``), every link pose of
+``link_pose_array`` (one configuration) and of ``link_pose_batch`` (all at once) equals
+pinocchio's to 1e-12 (``oracle_fk``: pinocchio's own URDF parser and FK, mimic joints given
+their mimic value). And the one formulation of joint
 motion, :func:`~urdf_tools_ros.core.kinematics.fk_plan.joint_motion`, equals the rotation matrix
 ``expm(θ [a]×)`` (a matrix exponential, computed here by its power series, independent of
 Rodrigues' closed form) about the normalised axis to 1e-12, including axes a hair off a
@@ -23,13 +23,15 @@ import numpy as np
 import oracle_fk
 import pytest
 
-from conftest import SAMPLE_ROBOT, SHARED_URDFS
+from conftest import REPO, SAMPLE_ROBOT, SHARED_URDFS
 from urdf_tools_ros.core.description.loader import load_string
 from urdf_tools_ros.core.kinematics.fk_plan import joint_motion
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
 from urdf_tools_ros.core.transforms import origin
 
 TOLERANCE = 1e-12
+#: A URDF 1.1 file (a capsule, a quaternion origin).
+CAPSULE_ARM = REPO / 'urdf' / 'examples' / 'capsule_arm_1_1.urdf'
 NEAR_UNIT_AXES = [(0.0, -1.0, 1e-8), (1e-9, 1.0, 0.0), (0.0, 0.0, -1.0), (1.0, 1e-12, -1e-12),
                   (0.3, -0.4, 0.866), (-1.0, 0.0, 0.0)]
 
@@ -45,7 +47,7 @@ def rotation_exponential(axis: tuple[float, float, float], angle: float) -> np.n
     return result
 
 
-ROBOTS = {'sample_robot': SAMPLE_ROBOT, **SHARED_URDFS,
+ROBOTS = {'sample_robot': SAMPLE_ROBOT, 'capsule_arm_1_1': CAPSULE_ARM, **SHARED_URDFS,
           **{model.path.stem: model.path for model in MODELS if model.pinocchio_loads}}
 
 

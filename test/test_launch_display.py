@@ -6,7 +6,7 @@ gui:=false frame_prefix:=r1/``: ``robot_description`` reaches a late subscriber 
 reads as the file does (``urdf_parser_py``); ``joint_states`` names every moving joint, mimic
 joints at ``multiplier * source + offset`` of the file's ``<mimic>``; every link is reachable
 through a real ``tf2_ros.Buffer`` from ``r1/<root>`` and equals the core's forward kinematics
-(checked against pinocchio in ``test_pinocchio_agreement.py``) at the published joint states to
+(checked against pinocchio in ``test_fk_engine.py``) at the published joint states to
 1e-12; at shutdown the three nodes end with 0. The helpers are in ``launch_helpers.py``.
 """
 

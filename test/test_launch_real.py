@@ -223,40 +223,6 @@ def test_ctrl_c_ends_every_node_cleanly(launched: list[Launched], install: Path,
     assert run.output.count('process has finished cleanly') == 3, run.output[-3000:]
 
 
-def test_tf_of_every_link_equals_the_cores_forward_kinematics(
-        launched: list[Launched], install: Path, tmp_path: Path) -> None:
-    import numpy as np
-
-    from urdf_tools_ros.core.description.loader import load
-    from urdf_tools_ros.core.joint_state.table import JointStateTable
-    from urdf_tools_ros.core.kinematics.forward import KinematicModel
-    from urdf_tools_ros.core.transforms import transform_to_quaternion
-
-    if missing('tf2_ros') is not None:
-        pytest.skip(str(missing('tf2_ros')))
-    run = start(launched, install, tmp_path, 'display.launch.py', False, rviz='false',
-                gui='false', frame_prefix='r1/')
-    robot = load(install / 'share' / 'urdf_tools_ros' / 'urdf' / 'sample_robot.urdf.xacro').robot
-    model = KinematicModel(robot)
-    poses = model.link_poses(JointStateTable(robot).positions())  # what joint_states starts at
-    root = model.link_names[0]
-    links = [name for name in model.link_names if name != root]
-    done = subprocess.run([sys.executable, '-c', _TF, f'r1/{root}',
-                           json.dumps([f'r1/{name}' for name in links])],
-                          env=run.env, capture_output=True, text=True, timeout=120)
-    assert run.stop(whole_group=False) == 0
-    assert done.returncode == 0, done.stderr
-    found = json.loads(done.stdout.strip().splitlines()[-1])
-    assert sorted(found) == sorted(f'r1/{name}' for name in links)  # every link reachable
-    for name in links:
-        xyz, quaternion = transform_to_quaternion(poses[name])
-        got = np.array(found[f'r1/{name}'])
-        if np.dot(got[3:], quaternion) < 0:
-            got[3:] = -got[3:]
-        assert np.allclose(got[:3], xyz, atol=1e-12), name
-        assert np.allclose(got[3:], quaternion, atol=1e-12), name
-
-
 def test_included_twice_in_two_namespaces_with_two_frame_prefixes(
         launched: list[Launched], install: Path, tmp_path: Path) -> None:
     if missing('tf2_ros') is not None:
