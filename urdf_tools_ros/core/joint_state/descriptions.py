@@ -61,13 +61,25 @@ def _first(element: Any, name: str) -> Any | None:
     return None
 
 
-def _number(text: str | None, joint: str, kind: str, which: str, filename: str,
-            line: int | None) -> float:
-    try:
-        return float((text or '').strip())
-    except ValueError:
-        raise DescriptionLoadError(f'"{which}" limit must be a float for joint "{joint}" of '
-                                   f'type "{kind}"', filename, line) from None
+def _bounds(limits: Any, names: tuple[str, str], joint: str, kind: str,
+            filename: str) -> tuple[float, float]:
+    """
+    The bounds ``names`` (lower, upper) of a limits element, as floats.
+
+    :raises DescriptionLoadError: if one is missing or not a float (joint_state_publisher's words).
+    """
+    bounds = []
+    for which in names:
+        bound = _first(limits, which)
+        if bound is None:
+            raise DescriptionLoadError(f'"{which}" limit must be specified for joint "{joint}" of '
+                                       f'type "{kind}"', filename, limits.sourceline)
+        try:
+            bounds.append(float((bound.text or '').strip()))
+        except ValueError:
+            raise DescriptionLoadError(f'"{which}" limit must be a float for joint "{joint}" of '
+                                       f'type "{kind}"', filename, bound.sourceline) from None
+    return bounds[0], bounds[1]
 
 
 def joint_state_robot(text: str, filename: str = '<robot_description>', *,
@@ -133,15 +145,7 @@ def _sdf(root: Any, filename: str) -> Robot:
                 raise DescriptionLoadError(
                     f'Limits must be specified for joint "{name}" of type "{kind}"', filename,
                     child.sourceline)
-            bounds = []
-            for which in ('lower', 'upper'):
-                bound = _first(limit_element, which)
-                if bound is None:
-                    raise DescriptionLoadError(
-                        f'"{which}" limit must be specified for joint "{name}" of type '
-                        f'"{kind}"', filename, limit_element.sourceline)
-                bounds.append(_number(bound.text, name, kind, which, filename, bound.sourceline))
-            limit = Limit(bounds[0], bounds[1])
+            limit = Limit(*_bounds(limit_element, ('lower', 'upper'), name, kind, filename))
         parent, child_link = _first(child, 'parent'), _first(child, 'child')
         joints.append(Joint(name, kind, (parent.text or '').strip() if parent is not None else '',
                             (child_link.text or '').strip() if child_link is not None else '',
@@ -179,15 +183,7 @@ def _collada(root: Any, filename: str) -> Robot:
             raise DescriptionLoadError(
                 f'Limits must be specified for joint "{name}" of type "revolute"', filename,
                 revolute.sourceline)
-        bounds = []
-        for which in ('min', 'max'):
-            bound = _first(limits, which)
-            if bound is None:
-                raise DescriptionLoadError(
-                    f'"{which}" limit must be specified for joint "{name}" of type "revolute"',
-                    filename, limits.sourceline)
-            bounds.append(_number(bound.text, name, 'revolute', which, filename,
-                                  bound.sourceline))
+        bounds = _bounds(limits, ('min', 'max'), name, 'revolute', filename)
         if bounds[0] == bounds[1]:  # a fixed joint
             continue
         joints.append(Joint(name, 'revolute', '', '',
