@@ -1,5 +1,5 @@
 """
-What the robot description node's graph can load (issue 23 item 3; CONVENTIONS C12).
+What the robot description node's graph can load (CONVENTIONS C12).
 
 :func:`check_for_graph` refuses what the distro's urdfdom (robot_state_publisher, RViz) or this
 package's nodes cannot load, and nothing else; its findings are :func:`check_description`'s,

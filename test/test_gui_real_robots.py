@@ -1,5 +1,5 @@
 """
-Real robots with real meshes drawn in the viewer page, in headless Chromium (issue 13).
+Real robots with real meshes drawn in the viewer page, in headless Chromium.
 
 The robots are copies from the ``example-robot-data`` 6.0.0 PyPI package in ``test/corpus/``
 (``test/corpus/SOURCES.md``), one per mesh format: Laikago (OBJ coloured by ``.mtl``), HyQ

@@ -133,7 +133,7 @@ def test_delta_sweeps(ros: RosGraph) -> None:
 
 
 def test_the_delta_sweep_jumps_a_continuous_joint_from_pi_to_minus_pi(ros: RosGraph) -> None:
-    """As joint_state_publisher 2.4 (issue 23): no wrap by 2 pi."""
+    """As joint_state_publisher 2.4: no wrap by 2 pi."""
     _, _, states = start(ros, delta=0.9, rate=50, **{'zeros.wheel_joint': 3.0})
 
     def wheel() -> list[float]:
@@ -147,7 +147,7 @@ def test_the_delta_sweep_jumps_a_continuous_joint_from_pi_to_minus_pi(ros: RosGr
 
 def test_without_default_positions_a_robot_with_mimic_joints_publishes_zeros(
         ros: RosGraph) -> None:
-    """robot_state_publisher drops a message without positions (issue 23)."""
+    """robot_state_publisher drops a message without positions."""
     _, _, states = start(ros, publish_default_positions=False)
     assert wait_for(lambda: states.messages)
     assert list(states.last.name) == ALL_JOINTS
@@ -166,7 +166,7 @@ def test_a_joint_of_an_unknown_type_is_published(ros: RosGraph) -> None:
 
 
 def test_parameters_typed_as_joint_state_publisher_takes_them(ros: RosGraph) -> None:
-    """A double rate, an integer delta, zeros and dependent_joints of unknown joints (issue 12)."""
+    """A double rate, an integer delta, zeros and dependent_joints of unknown joints."""
     node, _, states = start(ros, rate=40.0, delta=1,
                             **{'zeros.not_a_joint': 0.3, 'dependent_joints.ghost.parent': 'x',
                                'dependent_joints.ghost.factor': 2.0})
@@ -293,7 +293,7 @@ def close_to(viewer: Any, link: str, expected: np.ndarray) -> bool:
 
 
 def test_gui_view_is_the_forward_kinematics_of_what_it_publishes(ros: RosGraph) -> None:
-    """The page poses the robot from the table (as urdf-tools view), not from /tf (issue 22)."""
+    """The page poses the robot from the table (as urdf-tools view), not from /tf."""
     pytest.importorskip('viser')
     node, _, states = start(ros, gui=True, gui_port=free_port(), source_list=['source'],
                             **{'zeros.shoulder': 0.5})

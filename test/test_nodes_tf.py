@@ -245,7 +245,7 @@ PLANAR_URDF = """<robot name="planar_bot">
 
 
 def test_planar_and_floating_go_on_tf_only_once_named(ros: RosGraph) -> None:
-    """No made-up zero that would fight odometry on the same transform (issue 23)."""
+    """No made-up zero that would fight odometry on the same transform."""
     node, _, joints, (tf, _) = start(ros, PLANAR_URDF, publish_frequency=50.0)
     assert wait_for(lambda: ros.probe.count_publishers(ros.topic('/tf')) == 1)
     settle(1.5)  # the old node published both at zero at publish_frequency from the start
@@ -314,7 +314,7 @@ def test_without_a_description_it_says_once_what_it_waits_for(ros: RosGraph) -> 
 
 def test_the_positional_urdf_file_is_read_as_robot_state_publisher_3_3_reads_it(
         ros: RosGraph, tmp_path: Path) -> None:
-    """Foxy/Humble-era launch files pass ``arguments=[urdf_file]`` (issue 23)."""
+    """Foxy/Humble-era launch files pass ``arguments=[urdf_file]``."""
     path = tmp_path / 'mimic_bot.urdf'
     path.write_text(MIMIC_URDF)
     descriptions = ros.subscribe(String, 'robot_description', qos.LATCHED_DESCRIPTION)
@@ -392,7 +392,7 @@ ODOM_URDF = """<robot name="mobile">
 @pytest.mark.ros_install
 @pytest.mark.skipif(missing('tf2_ros') is not None, reason=str(missing('tf2_ros')))
 def test_odometry_owns_the_floating_transform_in_a_tf2_buffer(ros: RosGraph) -> None:
-    """Odometry publishes odom -> base_link; the TF node never sends it at zero (issue 23)."""
+    """Odometry publishes odom -> base_link; the TF node never sends it at zero."""
     from tf2_ros import Buffer, TransformListener
 
     buffer = Buffer()

@@ -61,7 +61,7 @@ def without_mimic(description: RobotDescription, *joints: str) -> KinematicModel
 
 def test_a_measured_mimic_joint_is_published_at_its_measured_value(
         frames: TfFrames, description: RobotDescription) -> None:
-    """robot_state_publisher takes a mimic joint the message carries as measured (issue 23)."""
+    """robot_state_publisher takes a mimic joint the message carries as measured."""
     moved = frames.moving_transforms(['follower_joint', 'other_robot_joint', 'bolted_joint'],
                                      [0.7, 1.0, 2.0])
     assert moved.joints == ('follower_joint',) and moved.problems == ()
