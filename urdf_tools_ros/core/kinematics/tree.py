@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..description.model import Joint, Robot
-from ..errors import KinematicTreeError, UnknownJointError, UnknownLinkError
+from ..errors import KinematicTreeError, UnknownLinkError
 from ..findings import Finding, Severity
 from ..location import SourceLocation
 
@@ -204,7 +204,6 @@ class KinematicTree:
         self.links: tuple[str, ...] = tuple(order)
         self.joints: tuple[Joint, ...] = tuple(self._parent_joint[link] for link in order[1:])
         self._depth = depth
-        self._joint_map = {joint.name: joint for joint in robot.joints}
 
     def _check_link(self, link: str) -> None:
         if link not in self._depth:
@@ -216,10 +215,7 @@ class KinematicTree:
 
         :raises UnknownJointError: if there is none.
         """
-        try:
-            return self._joint_map[name]
-        except KeyError:
-            raise UnknownJointError(f'robot "{self.robot.name}" has no joint "{name}"') from None
+        return self.robot.joint(name)
 
     def parent_joint(self, link: str) -> Joint | None:
         """
