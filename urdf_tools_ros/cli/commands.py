@@ -109,14 +109,11 @@ def cmd_check(args: argparse.Namespace) -> int:
         args.source = name
         try:
             description = load_from_args(args)
+        except RobotDescriptionError as exc:  # a ValueError too: before the usage errors
+            reports.append(report.load_failure(name, exc))
+            continue
         except (ValueError, argparse.ArgumentTypeError) as exc:
-            if not isinstance(exc, RobotDescriptionError):
-                return _usage_error(args, str(exc))
-            reports.append(report.load_failure(name, exc))
-            continue
-        except RobotDescriptionError as exc:
-            reports.append(report.load_failure(name, exc))
-            continue
+            return _usage_error(args, str(exc))
         try:  # suppression comments, then select and ignore, are applied in the core
             findings = check_description(description, args.target, select=select,
                                          ignore=ignore)
