@@ -62,6 +62,8 @@ setup(
                  'flake8-import-order', 'flake8-quotes', 'flake8-docstrings', 'lxml-stubs', 'pin',
                  'playwright', 'colcon-common-extensions', 'pyyaml', 'mujoco', 'jsonschema',
                  'junitparser', 'pre-commit', *VIEW],
+        # The manual in docs/ (scripts/docs.sh): Sphinx with Markdown pages (MyST).
+        'docs': ['sphinx>=7.2,<10', 'myst-parser>=3,<6'],
     },
     zip_safe=False,
     maintainer='urdf_tools_ros maintainers',
