@@ -37,9 +37,8 @@ TF = _profile(100, ReliabilityPolicy.RELIABLE, DurabilityPolicy.VOLATILE)
 TF_STATIC = _profile(1, ReliabilityPolicy.RELIABLE, DurabilityPolicy.TRANSIENT_LOCAL)
 
 #: ``joint_states`` subscriptions: sensor data (best effort), which matches reliable publishers
-#: too. Depth 50 instead of SensorDataQoS's 5: a 1 kHz stream then survives a 50 ms scheduler
-#: stall without losses (bench/bench_tf_node.py: 0 of 10,000 dropped instead of 13-61);
-#: depth plays no part in QoS matching.
+#: too. Depth 50 instead of SensorDataQoS's 5: 50 messages of a 1 kHz stream are held while
+#: the node's thread is held up (see bench/bench_tf_node.py); depth plays no part in QoS matching.
 JOINT_STATES_SUBSCRIPTION = _profile(50, ReliabilityPolicy.BEST_EFFORT, DurabilityPolicy.VOLATILE)
 
 #: ``joint_states`` publisher: as joint_state_publisher (reliable, depth 10).
