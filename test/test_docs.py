@@ -4,13 +4,15 @@ The manual (``docs/``): what it states by hand is what the code does; its genera
 The pages the Sphinx build writes from the code (``docs/_ext/generated_pages.py``) are built
 here without Sphinx: every rule, subcommand and node parameter is on its page, and the
 parameter page is built without ROS (rclpy made unimportable). The hand-written table of the
-shared robots is compared with the checker. No page names an issue or a commit.
+shared robots is compared with the checker. No page names an issue or a commit. The manual's
+Python (``docs/conf.py``, ``docs/_ext``) passes flake8 as the package does.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 import importlib
+import importlib.util
 import re
 import subprocess
 import sys
@@ -123,3 +125,10 @@ def test_no_page_names_an_issue_or_a_commit() -> None:
         hashes = [word for word in re.findall(r'\b[0-9a-f]{7,40}\b', text)
                   if re.search(r'[a-f]', word) and re.search(r'\d', word)]
         assert not hashes, (page, hashes)
+
+
+@pytest.mark.skipif(importlib.util.find_spec('flake8') is None, reason='flake8 not installed')
+def test_the_docs_python_passes_flake8() -> None:
+    done = subprocess.run([sys.executable, '-m', 'flake8', 'docs'], cwd=REPO,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
