@@ -1,5 +1,5 @@
 """
-``urdf-tools check`` reports for CI and people (issue 14, item 1).
+``urdf-tools check`` reports for CI and people.
 
 JSON, JUnit and SARIF are written even when a file cannot be loaded (the failure is a
 ``description-unloadable`` finding, exit 2); JUnit is read back with junitparser, SARIF

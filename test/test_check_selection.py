@@ -1,5 +1,5 @@
 """
-A checker people can keep on in CI (issue 14, item 2).
+A checker people can keep on in CI.
 
 ``--select``/``--ignore``, suppression comments on the element, defaults from
 ``.urdf-tools.toml`` or ``pyproject.toml``, and ``urdf-tools rules CODE``; every unknown code is

@@ -91,8 +91,7 @@ def test_unloadable_exits_2_with_a_message_not_a_traceback(tmp_path: Path, conte
 @pytest.mark.parametrize('sink', ['pipe', 'file'])
 def test_the_console_script_writes_its_whole_output_before_it_ends(
         sink: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # main() ends the process without interpreter shut-down (issue 13, start-up): the whole
-    # report must still arrive, through a pipe and into a file, with run()'s exit code.
+    # The whole report must arrive, through a pipe and into a file, with run()'s exit code.
     path = tmp_path / 'broken.urdf'
     path.write_text(BROKEN)
     # Output is block-buffered, as users have it (PYTHONUNBUFFERED would hide a lost buffer).

@@ -1,5 +1,5 @@
 """
-``urdf-tools convert FILE --to 1.0`` (issue 15, item 4).
+``urdf-tools convert FILE --to 1.0``.
 
 A URDF 1.1/1.2 file rewritten as URDF 1.0 that Humble, Jazzy and Kilted load with the same
 kinematics; what 1.0 cannot say refused.

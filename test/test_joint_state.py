@@ -62,7 +62,7 @@ def test_default_velocities_efforts_and_zeros() -> None:
     sample = table.sample()
     assert sample.velocity == (0.0,) * 4 and sample.effort == (0.0,) * 4
     silent = JointStateTable(robot(), publish_default_positions=False)
-    # a robot with mimic joints publishes zeros, as joint_state_publisher 2.4 (issue 23: an
+    # a robot with mimic joints publishes zeros, as joint_state_publisher 2.4 (an
     # empty list made robot_state_publisher drop the message)
     assert silent.sample().position == (0.0, 0.0, 0.0, 0.0)
     without_mimic = JointStateTable(robot(), publish_default_positions=False,
@@ -84,7 +84,7 @@ UNKNOWN_TYPES = """<robot name="odd">
 
 
 def test_a_joint_of_an_unknown_type_with_a_limit_is_published_as_upstream_does() -> None:
-    """joint_state_publisher 2.4 skips only fixed, floating and planar joints (issue 23)."""
+    """joint_state_publisher 2.4 skips only fixed, floating and planar joints."""
     table = JointStateTable(load_string(UNKNOWN_TYPES).robot)
     assert table.names == ('ball', 'hinge') and table.unknown_type_joints == ('ball',)
     assert (table.limits['ball'].lower, table.limits['ball'].upper) == (-0.5, 0.7)
@@ -110,7 +110,7 @@ def test_delta_sweep_bounces_and_jumps() -> None:
     table.step(0.3)
     assert table.positions()['shoulder'] == pytest.approx(0.7)
     # a continuous wheel only moves forward; past pi it jumps to -pi, as joint_state_publisher
-    # 2.4's update() does (not by 2 pi: issue 23)
+    # 2.4's update() does (not by 2 pi)
     wheel = JointStateTable(robot())
     for _ in range(10):
         wheel.step(0.3)

@@ -3,8 +3,8 @@ A launch file written for robot_state_publisher + joint_state_publisher(_gui), a
 
 The file below is urdf_launch's ``description.launch.py`` + ``display.launch.py`` (ROS 2's
 standard way to show a URDF) without RViz, with only ``package='robot_state_publisher'``,
-``'joint_state_publisher'`` and ``'joint_state_publisher_gui'`` changed to ``'urdf_tools_ros'``
-(issue 12): the description comes from ``xacro`` through ``Command`` into the
+``'joint_state_publisher'`` and ``'joint_state_publisher_gui'`` changed to ``'urdf_tools_ros'``:
+the description comes from ``xacro`` through ``Command`` into the
 ``robot_description`` parameter, the slider GUI is chosen by a launch argument. It runs as
 ``ros2 launch`` runs it (a LaunchService process, SIGINT to stop); a probe then reads the graph:
 every link of the sample robot has a transform through a real tf2_ros Buffer, joint_states and

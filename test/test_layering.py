@@ -64,7 +64,7 @@ ROS_INSTALL_ONLY = ('tf2_ros', 'tf2_py', 'launch', 'launch_ros', 'launch_testing
 @pytest.mark.ros
 @pytest.mark.skipif(ROS_MISSING is not None, reason=str(ROS_MISSING))
 def test_the_nodes_start_on_rclpy_and_the_message_packages_alone() -> None:
-    """ROS 2 from PyPI (issue 22): every node module imports and its node starts without them."""
+    """ROS 2 from PyPI: every node module imports and its node starts without them."""
     code = ('import json, sys\n'
             f'for name in {ROS_INSTALL_ONLY!r}:\n'
             '    sys.modules[name] = None  # import raises ImportError\n'

@@ -193,7 +193,7 @@ def test_watch_reloads_include_and_keeps_last_good(ros: RosGraph, tmp_path: Path
 def test_findings_are_logged_once_and_a_summary_per_reload(ros: RosGraph, tmp_path: Path,
                                                            capfd: pytest.CaptureFixture[str]
                                                            ) -> None:
-    """A reload logs only new findings; each publication logs one summary line (issue 12)."""
+    """A reload logs only new findings; each publication logs one summary line."""
     path = tmp_path / 'robot.urdf'
     write(path, MIMIC_URDF)
     _, received, _ = start(ros, model=str(path), watch=True, watch_period=0.05)
@@ -210,7 +210,7 @@ def test_findings_are_logged_once_and_a_summary_per_reload(ros: RosGraph, tmp_pa
     assert log.count('published robot "mimic_bot"') == 3
 
 
-# -- what the graph can use (issue 23 item 3) ----------------------------------------------------
+# -- what the graph can use -----------------------------------------------------------------------
 #: Upkie (PyPI upkie-description 2.2.0; test/data/SOURCES.md): cookie's sibling, wheels revolute.
 UPKIE = REPO / 'test' / 'data' / 'upkie_description' / 'urdf' / 'upkie.urdf'
 #: The PR2 of example-robot-data: four transmissions in the PR2 form urdf_parser_py refuses.

@@ -1,5 +1,5 @@
 """
-What a pip install gives (issue 13).
+What a pip install gives.
 
 The CLI alone on PATH, light dependencies, the viewer as an extra, package metadata. What a
 colcon build installs is ``test_colcon.py``'s.
@@ -108,7 +108,7 @@ def _editable_here() -> bool:
                     reason='about the venv scripts/setup.sh makes (this checkout, editable)')
 def test_set_up_leaves_the_package_byte_compiled_for_every_start() -> None:
     # Where PYTHONDONTWRITEBYTECODE is set, an editable install never gets .pyc files from its
-    # imports: every urdf-tools run compiled the package again, ~30 ms of check (issue 13).
+    # imports: every urdf-tools run compiled the package again.
     # As on a fresh clone: no .pyc of the package yet (earlier imports may have written some).
     for cache in (REPO / 'urdf_tools_ros').rglob('__pycache__'):
         shutil.rmtree(cache)

@@ -1,5 +1,5 @@
 """
-The failing and fixed example of every rule (``core/checks/examples.py``, issue 14).
+The failing and fixed example of every rule (``core/checks/examples.py``).
 
 ``urdf-tools rules CODE`` shows them, so each must do what it claims: ``bad`` gives a finding
 of its code, ``good`` gives none, through the same steps as ``urdf-tools check`` (load, then

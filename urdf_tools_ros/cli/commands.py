@@ -229,10 +229,10 @@ COLUMNS = {'ros-jazzy': 'humble jazzy kilted', 'ros-rolling': 'lyrical rolling',
 
 def rules_markdown() -> str:
     """
-    The rule catalog as a Markdown table, for the README (``urdf-tools rules --markdown``).
+    The rule catalog as a Markdown table (``urdf-tools rules --markdown``).
 
     One row per rule of :data:`RULES`: code, severity per target (E, W, I), the consumers it
-    breaks, what it checks. The README's table is this output (a test compares them).
+    breaks, what it checks. The docs' rule catalog (``docs/generated/rules.md``) is built from it.
     """
     def cell(text: str) -> str:
         return text.replace('|', '\\|').replace('<', '&lt;').replace('>', '&gt;')
@@ -409,7 +409,7 @@ def _rules_arguments(rules: argparse.ArgumentParser) -> None:
                          'summary), or explain one rule.')
     rules.add_argument('code', nargs='?', help='explain this rule')
     rules.add_argument('--markdown', action='store_true',
-                       help='print the catalog as the Markdown table of the README')
+                       help='print the catalog as a Markdown table')
     rules.set_defaults(handler=cmd_rules)
 
 

@@ -18,7 +18,7 @@ Packages by concept:
   and forward kinematics (:class:`KinematicModel` over one joint-motion formulation);
 * :mod:`.joint_state`: :class:`JointStateTable`, what a joint-state publisher holds;
 * :mod:`.tf`: what a TF broadcaster publishes (:mod:`.tf.broadcast`);
-* leaves every package above uses: :mod:`.value`, :mod:`.location` (:class:`SourceLocation`),
+* leaves every package above uses: :mod:`.location` (:class:`~.location.SourceLocation`),
   :mod:`.findings` and :mod:`.errors` (the one problem value and the exceptions that carry it),
   :mod:`.transforms` (SE(3) on ``(..., 4, 4)`` arrays).
 """

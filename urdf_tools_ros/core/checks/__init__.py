@@ -6,7 +6,7 @@ itself reports, ``urdf_tools_ros`` for what urdfdom misses), a ``reference`` (sp
 or issue the rule comes from) and the ``consumers`` it protects: the real tools that refuse a
 file with such a finding or compute something different from what the file says.
 
-Severity policy (README, "Severity policy"). A finding's severity depends on the *target*, the
+Severity policy (``docs/severity.md``). A finding's severity depends on the *target*, the
 set of consumers the user cares about (``urdf-tools check --target``, default ``ros``):
 
 * **error**: a consumer of the target refuses the file, or computes something different from
