@@ -92,7 +92,7 @@ CASES = [
                  '".ply", not one of .stl, .dae, .obj', link(visual(mesh('M.STL'))),
                  id='extension'),
     pytest.param('collision-mesh-dae', link(collision(mesh('meshes/part.dae'))), A, 2,
-                 'is COLLADA; MuJoCo refuses the file', link(visual(mesh('meshes/part.dae'))),
+                 'is COLLADA: MuJoCo refuses the file', link(visual(mesh('meshes/part.dae'))),
                  id='collision-dae'),
     pytest.param('mesh-scale-suspect',
                  link(visual(mesh('part_mm.stl')), collision('<box size="0.1 0.05 0.01"/>')),

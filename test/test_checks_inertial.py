@@ -68,7 +68,7 @@ CASES = [
                  'a body without mass has no inertia',
                  robot(inertia('0', '0 0 0 0 0 0'), 'fixed'), id='mass-zero-with-inertia'),
     pytest.param('inertia-not-positive-definite', robot(inertia('1', '-1e-3 0 0 1e-3 0 1e-3')),
-                 B, 3, 'not positive definite', robot(), id='not-pd-negative-moment'),
+                 B, 3, 'not all > 0', robot(), id='not-pd-negative-moment'),
     pytest.param('inertia-not-positive-definite', robot(inertia('1', '1e-3 2e-3 0 1e-3 0 1e-3')),
                  B, 3, 'ixy=0.002', robot(inertia('1', '1e-3 5e-4 0 1e-3 0 1e-3')),
                  id='not-pd-product'),
@@ -174,7 +174,7 @@ def test_extreme_values_never_crash_or_warn(value: str) -> None:
 def test_implausible_ratio_that_underflows_is_reported_not_raised() -> None:
     findings = run(robot(inertia('1e60', '1e-301 0 0 1e-301 0 1e-301') + box('0.1 0.1 0.2')))
     (finding,) = [f for f in findings if f.code == 'inertia-implausible']
-    assert ' is 1/' in finding.message and ' of what ' in finding.message
+    assert ' is 1/' in finding.message and ' of that of ' in finding.message
 
 
 def test_a_capsule_collision_implies_the_solid_capsule_inertia() -> None:

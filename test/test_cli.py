@@ -58,9 +58,14 @@ def test_errors_exit_1_with_compiler_style_lines(tmp_path: Path) -> None:
     path.write_text(BROKEN)
     result = cli('check', str(path))
     assert result.returncode == 1
-    # file:line: severity[code]: message [breaks: ...] (the consumers it breaks are never cut)
+    # file:line: severity[code]: message, whole; -v adds the consumers an error breaks below it
     assert re.search(rf'^{re.escape(str(path))}:8: error\[joint-limit-velocity-missing\]: '
-                     'joint "j".*\\[breaks: urdfdom', result.stdout, re.MULTILINE), result.stdout
+                     'joint "j".*velocity', result.stdout, re.MULTILINE), result.stdout
+    assert 'breaks' not in result.stdout
+    verbose = cli('check', str(path), '-v').stdout.splitlines()
+    error = next(index for index, line in enumerate(verbose)
+                 if 'error[joint-limit-velocity-missing]' in line)
+    assert verbose[error + 1].startswith('    breaks: urdfdom'), verbose
     assert re.search(rf'^{re.escape(str(path))}:8: warning\[joint-limit-lower-above-upper\]: '
                      'joint "j".*1\\.2', result.stdout, re.MULTILINE), result.stdout
     assert '    fix: swap them: lower="0.4" upper="1.2"' in result.stdout.splitlines()
@@ -287,12 +292,13 @@ def test_undeclared_namespace_is_an_error_for_ros_only(capsys: pytest.CaptureFix
 def test_cookie_wheels_are_an_error_for_joint_state_publisher(
         name: str, capsys: pytest.CaptureFixture[str]) -> None:
     """Wheel limits without lower/upper: upstream joint_state_publisher refuses cookie."""
-    assert run(['check', str(shared_model(name))]) == 1
-    out = capsys.readouterr().out
-    errors = [line for line in out.splitlines() if ': error[' in line]
-    assert len(errors) == 2 and all('[joint-limit-bound-missing]' in line
-                                    and '[breaks: joint_state_publisher]' in line
-                                    for line in errors), errors
+    assert run(['check', str(shared_model(name)), '-v']) == 1
+    lines = capsys.readouterr().out.splitlines()
+    errors = [index for index, line in enumerate(lines) if ': error[' in line]
+    breaks = '    breaks: joint_state_publisher'  # below the finding's include chain
+    assert len(errors) == 2 and all('[joint-limit-bound-missing]' in lines[index]
+                                    and breaks in lines[index:index + 4]
+                                    for index in errors), lines
     assert run(['check', str(shared_model(name)), '--target', 'gazebo']) == 0
 
 

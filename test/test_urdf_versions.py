@@ -371,7 +371,7 @@ def test_humble_jazzy_and_kilted_refuse_the_new_versions(path: Path, number: str
     """The one error names the version, the urdfdom that reads it and every distro."""
     message = (f'error[robot-version-new]: robot "{load(path).robot.name}": URDF {number} is read '
                f'by ROS 2 Lyrical and Rolling only (urdfdom {since}+): Humble, Jazzy and Kilted '
-               'refuse the file (robot_state_publisher, RViz) [breaks: urdfdom-before-5.1]')
+               'refuse the file (robot_state_publisher, RViz)\n    breaks: urdfdom-before-5.1')
     for distro in ('humble', 'jazzy', 'kilted'):
         code, out = run_check(str(path), '--target', f'ros-{distro}', '--no-config', '-v')
         assert code == 1 and message in out and f'{path}: 1 error, ' in out, out

@@ -132,3 +132,29 @@ def test_the_report_shows_the_notes_and_the_fix_whole(tmp_path: Path) -> None:
                                        capture_output=True, text=True, timeout=120).stdout)
     (finding,) = report['findings']
     assert [note['line'] for note in finding['notes']] == [line_of(entry, '<xacro:body')]
+
+
+def test_verbose_shows_the_include_chain_of_a_finding_in_an_included_file(
+        tmp_path: Path) -> None:
+    leaf = f'<?xml version="1.0"?>\n<robot {XACRO}>\n  <link name="leaf">\n' \
+        '    <visual><geometry><box size="0 1 1"/></geometry></visual>\n  </link>\n</robot>\n'
+    middle = f'<?xml version="1.0"?>\n<robot {XACRO}>\n  <xacro:include filename="leaf.xacro"/>' \
+        '\n</robot>\n'
+    entry = write(tmp_path, {
+        'robot.urdf.xacro': f'<?xml version="1.0"?>\n<robot name="r" {XACRO}>\n'
+                            '  <link name="world"/>\n  <xacro:include filename="mid.xacro"/>\n'
+                            '  <joint name="j" type="fixed"><parent link="world"/>'
+                            '<child link="leaf"/></joint>\n</robot>\n',
+        'mid.xacro': middle, 'leaf.xacro': leaf})
+    command = [sys.executable, '-m', 'urdf_tools_ros.cli.main', 'check', entry.name]
+    env = {**os.environ, 'PYTHONPATH': os.pathsep.join(
+        [str(REPO), *filter(None, [os.environ.get('PYTHONPATH')])])}
+    plain, verbose = (subprocess.run([*command, *flags], cwd=tmp_path, env=env,
+                                     capture_output=True, text=True, timeout=120).stdout
+                      .splitlines() for flags in ([], ['-v']))
+    finding = 'leaf.xacro:4: warning[geometry-size-zero]: '
+    assert [line for line in plain if line.startswith(finding)]
+    assert not [line for line in plain if 'included from' in line]
+    index = next(index for index, line in enumerate(verbose) if line.startswith(finding))
+    assert verbose[index + 1:index + 3] == ['    mid.xacro:3: note: included from here',
+                                            '    robot.urdf.xacro:4: note: included from here']

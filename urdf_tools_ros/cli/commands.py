@@ -119,7 +119,8 @@ def cmd_check(args: argparse.Namespace) -> int:
                                          ignore=ignore)
         except UnknownCodeError as exc:
             return _usage_error(args, str(exc))
-        reports.append(report.FileReport(description.filename, tuple(findings)))
+        reports.append(report.FileReport(description.filename, tuple(findings),
+                                         included_from=description.included_from))
     every = [f for item in reports for f in item.findings]
     if args.format == 'json':
         text = report.format_json(reports, target=args.target)

@@ -9,8 +9,8 @@ whatever happens.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 import os
 
 from ..core.checks import (broken_consumers, count, counts_text, DEFAULT_TARGET, portability,
@@ -20,11 +20,9 @@ from ..core.errors import RobotDescriptionError
 from ..core.findings import Finding, Severity
 from ..core.location import SourceLocation
 
-__all__ = ['FileReport', 'GROUP_SHOWN', 'LINE_WIDTH', 'finding_dict', 'format_json',
+__all__ = ['FileReport', 'GROUP_SHOWN', 'finding_dict', 'format_json',
            'format_junit', 'format_sarif', 'format_text', 'line', 'load_failure', 'summary']
 
-#: Width a text line is cut to (with an ellipsis) unless ``-v``: one finding, one line.
-LINE_WIDTH = 160
 #: How many findings of one code the text shows before it groups the rest (``-v``: all).
 GROUP_SHOWN = 3
 
@@ -42,11 +40,14 @@ class FileReport:
     :ivar findings: Its findings, most severe first; when it could not be loaded, the one
         ``description-unloadable`` finding.
     :ivar loaded: Whether the file was loaded (and checked).
+    :ivar included_from: ``{file: location of the <xacro:include> that read it}`` (xacro input),
+        for the include chain ``-v`` shows under a finding in an included file.
     """
 
     filename: str
     findings: tuple[Finding, ...]
     loaded: bool = True
+    included_from: Mapping[str, SourceLocation] = field(default_factory=dict)
 
 
 def load_failure(filename: str, error: RobotDescriptionError) -> FileReport:
@@ -97,32 +98,45 @@ def _where(finding: Finding | SourceLocation) -> str:
     return f'{name}:{location.line}: ' if location.line is not None else f'{name}: '
 
 
-def _cut(text: str, width: int) -> str:
-    return text if len(text) <= width else text[:width - 1].rstrip() + '…'
+def _include_chain(location: SourceLocation | None,
+                   included_from: Mapping[str, SourceLocation]) -> list[SourceLocation]:
+    """The ``<xacro:include>`` elements that lead to ``location``'s file, innermost first."""
+    chain: list[SourceLocation] = []
+    while location is not None and location.filename in included_from \
+            and len(chain) < len(included_from):
+        location = included_from[location.filename]
+        chain.append(location)
+    return chain
 
 
-def _text_lines(finding: Finding, target: str, verbose: bool, colour: bool) -> list[str]:
-    """The finding's line (cut to :data:`LINE_WIDTH` unless verbose) and its fix below."""
-    broken = broken_consumers(finding, target)
-    tail = f' [breaks: {", ".join(broken)}]' if finding.severity is Severity.ERROR and broken \
-        else ''
-    head = f'{_where(finding)}{finding.severity.value}[{finding.code}]: '
-    body = finding.message
-    if not verbose:  # the message is cut, never the consumers it breaks
-        body = _cut(body, max(LINE_WIDTH - len(head) - len(tail), 40))
-    body += tail
+def _text_lines(finding: Finding, target: str, verbose: bool, colour: bool,
+                included_from: Mapping[str, SourceLocation] | None = None) -> list[str]:
+    """
+    The finding's line, whole, then its notes and its fix, each whole on an indented line.
+
+    ``file:line: severity[code]: message``; ``verbose`` adds the context: the include chain of
+    the finding's file (xacro input) and the consumers, those of ``target`` an error breaks
+    (``breaks: urdfdom, ...``), else those the finding concerns.
+    """
+    where = _where(finding)
+    head = f'{where}{finding.severity.value}[{finding.code}]: '
     if colour:
-        head = (f'{_where(finding)}{_COLOURS[finding.severity]}{finding.severity.value}'
+        head = (f'{where}{_COLOURS[finding.severity]}{finding.severity.value}'
                 f'{_RESET}[{_BOLD}{finding.code}{_RESET}]: ')
-    lines = [head + body]
-    for location, text in finding.notes:
-        note = f'    {_where(location)}note: {text}'
-        lines.append(f'{_DIM}{note}{_RESET}' if colour else note)
+    extra = [f'    {_where(location)}note: {text}' for location, text in finding.notes]
+    if verbose:
+        if not finding.notes:  # a xacro failure's notes are its chain already
+            extra += [f'    {_where(where)}note: included from here'
+                      for where in _include_chain(finding.location, included_from or {})]
+        broken = broken_consumers(finding, target)
+        if finding.severity is Severity.ERROR and broken:
+            extra.append(f'    breaks: {", ".join(broken)}')
+        elif finding.consumers:
+            extra.append(f'    concerns: {", ".join(finding.consumers)}')
     if finding.fix:
-        fix = f'    fix: {finding.fix}'
-        fix = fix if verbose else _cut(fix, LINE_WIDTH)
-        lines.append(f'{_DIM}{fix}{_RESET}' if colour else fix)
-    return lines
+        extra.append(f'    fix: {finding.fix}')
+    extra = [f'{_DIM}{line}{_RESET}' if colour else line for line in extra]
+    return [head + finding.message, *extra]
 
 
 def format_text(filename: str | Sequence[FileReport], findings: Sequence[Finding] = (),
@@ -141,7 +155,7 @@ def format_text(filename: str | Sequence[FileReport], findings: Sequence[Finding
     :param findings: The file's findings (one file).
     :param show_info: Include info findings (always counted).
     :param target: The target the severities were computed for (names the broken consumers).
-    :param verbose: Every finding in full, uncut and ungrouped.
+    :param verbose: Every finding, ungrouped, with the consumers it concerns.
     :param colour: ANSI colours (a terminal, without ``NO_COLOR``).
     :param portable: Print the ``loads as written in`` line of each loaded file.
     """
@@ -162,7 +176,7 @@ def format_text(filename: str | Sequence[FileReport], findings: Sequence[Finding
                 printed[finding.code] += 1
                 if printed[finding.code] > GROUP_SHOWN:
                     continue
-            out.extend(_text_lines(finding, target, verbose, colour))
+            out.extend(_text_lines(finding, target, verbose, colour, report.included_from))
         codes = Counter(f.code for f in report.findings)
         if len(codes) > 1:
             out.append('by code: ' + ', '.join(f'{n} {code}' for code, n in codes.most_common()))

@@ -135,10 +135,9 @@ def check_gazebo_lumping(ctx: CheckContext) -> Iterator[Finding]:
         return
     for joint in result.undefined:
         yield ctx.finding(MASSLESS_LUMP, f'joint:{joint.name}',
-                          f'fixed joint "{joint.name}" welds "{joint.child}" (an <inertial> '
-                          f'with mass 0, its welded links included) to "{joint.parent}", '
-                          'which has no mass so far: Gazebo lumps them into a body of mass 0, '
-                          'divides by it and refuses the file ("Pose values must be finite")',
+                          f'fixed joint "{joint.name}" welds "{joint.child}" (mass 0) to '
+                          f'"{joint.parent}" (no mass so far): Gazebo lumps them into a body of '
+                          'mass 0 and refuses the file',
                           joint.location,
                           f'remove the <inertial> of massless frame links (a frame needs '
                           f'none) or give "{joint.child}" its real mass')
@@ -148,12 +147,9 @@ def check_gazebo_lumping(ctx: CheckContext) -> Iterator[Finding]:
         if mass > GZ_MASS_EPSILON or name in moving or name == 'world':
             continue
         yield ctx.finding(ROOT_MASSLESS, f'link:{name}',
-                          f'link "{name}" is a static body (not moved by a joint) without mass '
-                          f'(mass={mass:g} kg with the links welded to it, <= '
-                          f'{GZ_MASS_EPSILON:g}); Gazebo does not model a massless link '
-                          'other than "world" and drops it with everything attached to it (all '
-                          'of the robot if it is the root: "A model must have at least one '
-                          'link")', links[name].location,
+                          f'link "{name}" is a static body without mass ({mass:g} kg with the '
+                          'links welded to it): Gazebo drops it and everything attached to it',
+                          links[name].location,
                           f'to fix the robot in place (what mass 0 means to pybullet), add a '
                           f'root link "world" and a fixed joint from it to "{name}"; otherwise '
                           'give it its real mass')

@@ -196,8 +196,7 @@ def check_meshes(ctx: CheckContext) -> Iterator[Finding]:
                 seen.add(('dae', mesh.filename))
                 yield ctx.finding(COLLISION_MESH_DAE, f'link:{link.name}',
                                   f'link "{link.name}": {label} mesh "{mesh.filename}" is '
-                                  'COLLADA; MuJoCo refuses the file ("no decoder found for mesh '
-                                  'file"), ROS tools, Gazebo and pybullet read it', where,
+                                  'COLLADA: MuJoCo refuses the file', where,
                                   'for MuJoCo, export the collision mesh as .stl or .obj (the '
                                   'visual may stay .dae)')
             if ('file', mesh.filename) in seen:

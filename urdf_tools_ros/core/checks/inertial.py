@@ -389,9 +389,8 @@ def check_link_inertials(ctx: CheckContext) -> Iterator[Finding]:
         yield ctx.finding(LINK_INVALID, element,
                           f'link "{link.name}" ({role}): its own inertia '
                           f'{describe_inertia(inertia)} has principal moments '
-                          f'({_moments_text(principal_moments(inertia))}) kg·m²; {mujoco}, '
-                          'which checks every link before lumping; ROS consumers see it only '
-                          'as part of its body', where,
+                          f'({_moments_text(principal_moments(inertia))}) kg·m²; {mujoco} '
+                          '(it checks each link before lumping)', where,
                           _solid_fix(link) or 'recompute the tensor (e.g. from CAD)',
                           consumers=('mujoco',))
 
@@ -426,10 +425,9 @@ def check_bodies(ctx: CheckContext) -> Iterator[Finding]:
             reason = 'no link of it has an <inertial>' if not body.has_inertial \
                 else 'its mass is 0'
             yield ctx.finding(MISSING_ON_MOVING, element,
-                              f'{what} moves but has no mass ({reason}): Gazebo drops it with '
-                              'its joint and everything attached to it, MuJoCo refuses the '
-                              'file, pybullet gives it 1 kg, Isaac Sim leaves PhysX to compute '
-                              'one from its collision shapes', link.location,
+                              f'{what} moves but has no mass ({reason}): Gazebo drops it and '
+                              'everything attached to it, MuJoCo refuses the file',
+                              link.location,
                               'add <inertial> with its mass and inertia')
             continue
         problem = ros_problem(body.inertia)
@@ -441,16 +439,15 @@ def check_bodies(ctx: CheckContext) -> Iterator[Finding]:
                     ('gazebo', body.mass <= GZ_MASS_EPSILON
                      or gazebo_refuses(body.mass, body.inertia)),
                     ('mujoco', body.mass < MJ_MINVAL or min(moments) < MJ_MINVAL)) if breaks]
-                said = {'gazebo': ('Gazebo drops it (mass <= 1e-6 is "no inertia" to '
-                                   'SDFormat) with everything attached to it'
+                said = {'gazebo': ('Gazebo drops it and everything attached to it'
                                    if body.mass <= GZ_MASS_EPSILON else
                                    'Gazebo refuses its rounding-noise tensor ("has invalid '
                                    'inertia": a moment < 0)'),
                         'mujoco': 'MuJoCo refuses it'}
                 yield ctx.finding(NEAR_ZERO, element,
-                                  f'{what} moves but has mass={body.mass:g} kg and largest '
-                                  f'principal moment {largest:.3g} kg·m² (limits {MIN_MASS:g} '
-                                  f'kg, {MIN_MOMENT:g} kg·m²); simulators become unstable'
+                                  f'{what} moves with mass={body.mass:g} kg, largest principal '
+                                  f'moment {largest:.3g} kg·m² (below {MIN_MASS:g} kg or '
+                                  f'{MIN_MOMENT:g} kg·m²): simulators become unstable'
                                   + ''.join(f'; {said[name]}' for name in broken), where,
                                   _solid_fix(link) or 'give the real mass and inertia',
                                   consumers=broken)
@@ -462,15 +459,14 @@ def check_bodies(ctx: CheckContext) -> Iterator[Finding]:
                                                         link.inertial.inertia):
             consumers.append('mujoco')
         tensor = f'inertia {describe_inertia(body.inertia)}'
-        said = {'gazebo': 'Gazebo refuses it ("has invalid inertia")',
-                'mujoco': 'MuJoCo refuses it'}
-        refusals = '; '.join(said[name] for name in consumers)
-        tail = f'; {refusals}' if refusals else '; ROS tools load it'
+        said = {'gazebo': 'Gazebo', 'mujoco': 'MuJoCo'}
+        refusals = ' and '.join(said[name] for name in consumers)
+        tail = f'; {refusals} refuse{"s" if len(consumers) == 1 else ""} it' if refusals \
+            else '; ROS tools load it'
         if problem == 'not positive definite':
             yield ctx.finding(NOT_POSITIVE_DEFINITE, element,
                               f'{what} has {tensor} with principal moments '
-                              f'({_moments_text(moments)}) kg·m², not all > 0: not positive '
-                              f'definite{tail}', where,
+                              f'({_moments_text(moments)}) kg·m², not all > 0{tail}', where,
                               _solid_fix(link) or 'each product of inertia needs |ixy| < '
                               'sqrt(ixx iyy) (likewise ixz, iyz); recompute the tensor',
                               consumers=consumers)
@@ -478,7 +474,7 @@ def check_bodies(ctx: CheckContext) -> Iterator[Finding]:
             a, b, c = moments
             yield ctx.finding(TRIANGLE, element,
                               f'{what} has {tensor} with principal moments {a:.4g} + {b:.4g} < '
-                              f'{c:.4g} kg·m², which no rigid body has{tail}', where,
+                              f'{c:.4g} kg·m² (no rigid body has){tail}', where,
                               _solid_fix(link) or 'recompute the tensor (e.g. from CAD)',
                               consumers=consumers)
 
@@ -508,9 +504,8 @@ def check_plausibility(ctx: CheckContext) -> Iterator[Finding]:
         how = f'{ratio:.3g} times' if ratio > 1 else f'1/{implied_sum / declared_sum:.3g} of'
         yield ctx.finding(IMPLAUSIBLE, f'link:{link.name}',
                           f'link "{link.name}": inertia {describe_inertia(inertial.inertia)} '
-                          f'is {how} what {describe_solid(geometry, inertial.mass)} (its '
-                          'collision geometry) would have about its centre of mass (sum of '
-                          'principal moments)',
+                          f'is {how} that of {describe_solid(geometry, inertial.mass)} (its '
+                          'collision geometry)',
                           inertial.location or link.location, _solid_fix(link))
 
 
@@ -531,8 +526,8 @@ def check_root_inertia(ctx: CheckContext) -> Iterator[Finding]:
         return
     yield ctx.finding(ROOT_INERTIA, f'link:{link.name}',
                       f'root link "{link.name}" has an <inertial> (mass='
-                      f'{link.inertial.mass:g} kg); KDL does not support inertia on the root and '
-                      'ignores it in its dynamics solvers (kdl_parser warns the same); TF is not '
-                      'affected', link.inertial.location or link.location,
+                      f'{link.inertial.mass:g} kg): KDL ignores inertia on the root in its '
+                      'dynamics solvers; TF is not affected',
+                      link.inertial.location or link.location,
                       'if KDL dynamics need it, add a link without <inertial> as the new root '
                       f'and a fixed joint from it to "{link.name}"')

@@ -96,8 +96,8 @@ def check_references(ctx: CheckContext) -> Iterator[Finding]:
         which = 'the global <material>' if is_global else "an earlier visual's material"
         yield ctx.finding(REDEFINED, element,
                           f'{owner} gives {_describe(material)}, but {which} "{material.name}"'
-                          f'{at} gives {_describe(first)}; urdfdom looks names up there first, '
-                          'so rviz, Gazebo and MoveIt show that one', where,
+                          f'{at} gives {_describe(first)}: rviz, Gazebo and MoveIt show that one',
+                          where,
                           'give this material its own name')
 
 

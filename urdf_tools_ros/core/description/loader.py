@@ -60,6 +60,8 @@ class RobotDescription:
         (:func:`urdf_tools_ros.core.checks.check_description`).
     :ivar dependencies: Every file read: the file itself and each xacro include.
     :ivar is_xacro: Whether xacro processed the input.
+    :ivar included_from: ``{file: where the <xacro:include> that read it stands}`` for xacro
+        input (the file names as element locations give them), for a finding's include chain.
     :ivar locate: The package locator the loader resolved ``package://`` with (``None``: none),
         for tools that look further than ROS does (the viewer's :func:`~.packages.draw_path`).
     """
@@ -71,6 +73,8 @@ class RobotDescription:
     dependencies: tuple[str, ...] = ()
     is_xacro: bool = False
     locate: PackageLocator | None = field(default=None, compare=False, repr=False)
+    included_from: dict[str, SourceLocation] = field(default_factory=dict, compare=False,
+                                                     repr=False)
 
 
 def _read_bounded(stream: BinaryIO, filename: str) -> bytes:
@@ -166,13 +170,14 @@ def _recover(text: str, filename: str, messages: list[str],
             return None
         line = text.count('\n', 0, match.start()) + 1
         misplaced = match.start() > 0
-        what = ('comes after other text (it must be the very first thing in the file)'
+        what = ('comes after other text (it must come first)'
                 if misplaced else f'names an XML version libxml2 does not know: '
                 f'{match.group(0)[:60]}')
         findings.append(Finding(
             'xml-declaration-invalid', Severity.WARNING, 'robot',
-            f'the XML declaration {what}; urdfdom reads the file, urdf_parser_py (lxml) refuses '
-            'it' + (' and so does joint_state_publisher (expat)' if misplaced else ''),
+            f'the XML declaration {what}: urdf_parser_py'
+            + (' and joint_state_publisher refuse' if misplaced else ' refuses')
+            + ' the file; urdfdom reads it',
             SourceLocation(filename, line),
             'start the file with <?xml version="1.0"?> (or leave the declaration out)',
             ('urdf_parser_py', 'joint_state_publisher') if misplaced else ('urdf_parser_py',)))
@@ -242,9 +247,9 @@ def parse_xml(text: str, filename: str, *, any_root: bool = False) -> tuple[Any,
             for prefix, line in prefixes.items():
                 findings.append(Finding(
                     'xml-namespace-undeclared', Severity.WARNING, 'robot',
-                    f'namespace prefix "{prefix}" is used but never declared; the document is '
-                    'not namespace-well-formed XML (check_urdf accepts it, urdf_parser_py and '
-                    'other XML tools do not)', SourceLocation(filename, line),
+                    f'namespace prefix "{prefix}" is used but never declared: urdf_parser_py '
+                    'and other XML tools refuse the file (check_urdf reads it)',
+                    SourceLocation(filename, line),
                     f'declare it on <robot>, e.g. xmlns:{prefix}="..."'))
             break
     else:
@@ -394,7 +399,7 @@ def load_string(text: str, filename: str = '<string>', *,
     if cross_check:
         findings.extend(_urdf_parser_py_findings(root, robot.location))
     return RobotDescription(robot, xml_text, filename, tuple(findings), files, use_xacro,
-                            locate)
+                            locate, dict(run.included_from) if use_xacro else {})
 
 
 def load(source: str | os.PathLike[str], *,

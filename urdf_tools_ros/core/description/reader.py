@@ -250,9 +250,8 @@ class UrdfReader:
                     + '"'  # + 0.0: no "-0"
             self._report('origin-quaternion-ignored', Severity.ERROR, owner,
                          f'<origin quat_xyzw="{text}"> in a URDF {self.version[0]}.'
-                         f'{self.version[1]} file: urdfdom (robot_state_publisher, RViz, '
-                         f'Gazebo) ignores it ("requiring URDF version 1.1") and poses the '
-                         f'element with {kept}', node,
+                         f'{self.version[1]} file: urdfdom ignores it and poses the element '
+                         f'with {kept}', node,
                          f'add version="1.1" to <robot> (read by {ros_distros((1, 1))} '
                          f'only){hint}')
             return Origin(xyz, rpy, location=where)
@@ -491,8 +490,7 @@ class UrdfReader:
                                  f'{" and no ".join(missing)}; '
                                  + ('urdfdom 6.0 refuses it in a URDF 1.2 file, '
                                     if strict else 'URDF reads 0, ')
-                                 + 'joint_state_publisher refuses the robot ("lower" limit '
-                                 'must be specified)', child,
+                                 + 'joint_state_publisher refuses the robot', child,
                                  'write both bounds, e.g. lower="-1.57" upper="1.57"',
                                  ('joint_state_publisher', 'urdfdom') if strict else None)
                 limit = Limit(self._float(child, 'lower', owner, 0.0),
@@ -611,11 +609,12 @@ class UrdfReader:
         if pr2_form or not missing:
             return
         self._report('transmission-form-invalid', Severity.WARNING, owner,
-                     f'<transmission> lacks {", ".join(missing)}: it is in neither form '
-                     'urdf_parser_py reads (ROS 1: <type>, <joint> with <hardwareInterface>, '
-                     '<actuator>; PR2: type attribute, one <joint>, one <actuator>, '
-                     '<mechanicalReduction>), so urdf_parser_py refuses the file', node,
-                     'add ' + ', '.join(missing) + ' (http://wiki.ros.org/urdf/XML/Transmission)')
+                     f'<transmission> lacks {", ".join(missing)}: urdf_parser_py refuses the '
+                     'file', node,
+                     'add ' + ', '.join(missing) + ' (the ROS 1 form: <type>, <joint> with '
+                     '<hardwareInterface>, <actuator>; or the PR2 form: type attribute, one '
+                     '<joint>, one <actuator>, <mechanicalReduction>; '
+                     'http://wiki.ros.org/urdf/XML/Transmission)')
 
     def transmission(self, node: Element, top_level: bool = True) -> Transmission:
         """

@@ -84,6 +84,8 @@ class XacroRun:
     :ivar warnings: xacro's warnings, one text each.
     :ivar arguments: Names of the xacro arguments the documents declare or use.
     :ivar missing: Why the line hooks were not used (``''`` when they were).
+    :ivar included_from: ``{file: location of the <xacro:include> that first read it}``, the
+        names as the elements' locations give them (with line hooks only).
     """
 
     xml: str
@@ -93,6 +95,7 @@ class XacroRun:
     warnings: list[str] = field(default_factory=list)
     arguments: set[str] = field(default_factory=set)
     missing: str = ''
+    included_from: dict[str, SourceLocation] = field(default_factory=dict)
 
 
 def _xacro(filename: str = '<string>') -> ModuleType:
@@ -254,6 +257,9 @@ class _Session:
                 xacro.filestack.pop()
                 raise xacro.XacroException(f'{exc.reason}: {path}', exc=exc) from None
             self.run.files.append(os.path.abspath(path))
+            include = self.located(self.nodes[-1]) if self.nodes else None
+            if include is not None:
+                self.run.included_from.setdefault(name, include)
         elif isinstance(inp, str):
             text = inp
         else:
