@@ -78,12 +78,17 @@ def _triangle_meshes(path: str) -> list[tuple[FloatArray, Any]]:
         raise FileNotFoundError(path)
     try:
         scene = trimesh.load(path, process=False, force='scene')
-        meshes = [mesh for mesh in scene.dump() if isinstance(mesh, trimesh.Trimesh)
-                  and len(mesh.faces)]
+        placed = []  # each instance's vertices in the file's frame (not Scene.dump(), which
+        for node in scene.graph.nodes_geometry:  # also copies textures and needs Pillow)
+            T_file_node, name = scene.graph[node]
+            mesh = scene.geometry[name]
+            if isinstance(mesh, trimesh.Trimesh) and len(mesh.faces):
+                vertices = np.asarray(mesh.vertices, dtype=np.float64)
+                placed.append((vertices @ T_file_node[:3, :3].T + T_file_node[:3, 3], mesh))
     except Exception as exc:  # trimesh raises ValueError, KeyError, IndexError, lxml errors...
         raise MeshLoadError(f'{path}: cannot read mesh: {type(exc).__name__}: {exc}') from exc
     unit = collada_unit(path) if path.lower().endswith('.dae') else 1.0
-    return [(np.asarray(mesh.vertices, dtype=np.float64) * unit, mesh) for mesh in meshes]
+    return [(vertices * unit, mesh) for vertices, mesh in placed]
 
 
 def load_mesh(path: str, scale: Vector3 = (1.0, 1.0, 1.0)) -> tuple[MeshPart, ...]:
