@@ -94,7 +94,7 @@ def test_an_unresolved_find_is_at_the_include_and_says_how_to_give_the_package(
 @pytest.mark.parametrize(('text', 'said', 'fix'), [
     ('<link name="${width}_x"/>', 'no property or argument named "width"', '<xacro:property'),
     ('<link name="$(arg prefix)x"/>', 'argument "prefix" is not given', 'prefix:=VALUE'),
-    ('<xacro:include filename="nowhere.xacro"/>', 'cannot include', 'filename'),
+    ('<xacro:include filename="nowhere.xacro"/>', 'cannot read', 'file name'),
     ('<xacro:wheel/>', 'no macro named "wheel"', '<xacro:macro'),
 ], ids=['property', 'argument', 'include', 'macro'])
 def test_each_cause_in_an_included_file_is_at_its_element(tmp_path: Path, text: str, said: str,

@@ -98,7 +98,8 @@ def explain(exc: BaseException, xacro: ModuleType) -> tuple[str, str | None]:
         if isinstance(item, (FileNotFoundError, IsADirectoryError, PermissionError)):
             name = getattr(item, 'filename', None) or str(item)
             reason = getattr(item, 'strerror', None) or 'cannot be read'
-            return f'cannot include {name}: {reason}', 'fix the filename of the <xacro:include>'
+            return (f'cannot read {name}: {reason}',
+                    'check the file name, and the arguments and properties it is made of')
         text = _own_text(item, xacro)
         match = _INVALID_PARAMETER.search(text)
         if match:

@@ -9,13 +9,16 @@ Two ways to run it, chosen per call by :func:`line_hooks_missing`, which inspect
 xacro (detected, not assumed; the answer is cached per xacro module):
 
 * **With source lines** (every xacro 2.0.x and 2.1.x so far): while one document is processed,
-  five of xacro's module attributes are replaced, under a process-wide lock, and restored
+  eight of xacro's module attributes are replaced, under a process-wide lock, and restored
   afterwards: ``xacro.parse`` (our parser: entity-free, bounded, and it tags each element with
   its file and line, so that each URDF element keeps the ``.xacro`` file:line it came from, the
-  macro body for macro output), ``xacro.eval_all`` (wrapped, to name the element an error
-  happened in), ``xacro.warning`` (to collect warnings as findings), ``xacro.verbosity`` (0)
-  and ``xacro.substitution_args._eval_find`` (``$(find pkg)`` through the package locator, so
-  ``--package-path`` works). Each is checked first: present, callable with the arguments used;
+  macro body for macro output; xacro's own elements carry theirs as minidom user data, kept on
+  clones), ``xacro.eval_all``, ``xacro.handle_macro_call``, ``xacro.process_include`` and
+  ``xacro.grab_property`` (wrapped, to know the element an error happened in and the calls and
+  includes around it, :mod:`.xacro_errors` words it), ``xacro.warning`` (to collect warnings
+  as findings), ``xacro.verbosity`` (0) and ``xacro.substitution_args._eval_find``
+  (``$(find pkg)`` through the package locator, so ``--package-path`` works). Each is checked
+  first: present, callable with the arguments used;
   ``xacro.root_dir`` (2.1 only) is read if present.
 * **Public API only**, when a hook point is missing or :data:`USE_LINE_HOOKS` is false:
   ``xacro.process_file(path, mappings=..., verbosity=0)``. Elements then carry the location of
@@ -133,7 +136,9 @@ def line_hooks_missing(xacro: ModuleType | None = None) -> str | None:
     Why the line hooks cannot be used with the installed xacro, or ``None`` when they can.
 
     Checks each hook point of the module doc: ``parse(inp, filename)``,
-    ``eval_all(node, macros, symbols)``, ``warning(...)``, ``verbosity``, ``filestack``,
+    ``eval_all(node, macros, symbols)``, ``handle_macro_call(node, macros, symbols)``,
+    ``process_include(elt, macros, symbols, func)``, ``grab_property(elt, table)``,
+    ``warning(...)``, ``verbosity``, ``filestack``,
     ``init_stacks(file)``, ``process_doc(doc, mappings=...)``, ``XacroException`` and
     ``substitution_args._eval_find(pkg)``. Also ``'disabled'`` when :data:`USE_LINE_HOOKS` is
     false.
@@ -152,6 +157,8 @@ def line_hooks_missing(xacro: ModuleType | None = None) -> str | None:
                 _takes(getattr(module, 'handle_macro_call', None), None, None, None),
             'xacro.process_include(elt, macros, symbols, func)':
                 _takes(getattr(module, 'process_include', None), None, None, None, None),
+            'xacro.grab_property(elt, table)':
+                _takes(getattr(module, 'grab_property', None), None, None),
             'xacro.warning': callable(getattr(module, 'warning', None)),
             'xacro.verbosity': isinstance(getattr(module, 'verbosity', None), int),
             'xacro.filestack': hasattr(module, 'filestack'),
@@ -226,7 +233,8 @@ class _KeepOnClone:
 _LOCATION = 'urdf_tools_ros.location'
 _KEEP_ON_CLONE = _KeepOnClone()
 #: xacro elements on the evaluation stack that are not macro calls.
-_NOT_CALLS = ('xacro:macro', 'xacro:if', 'xacro:unless', 'xacro:element', 'xacro:attribute')
+_NOT_CALLS = ('xacro:macro', 'xacro:if', 'xacro:unless', 'xacro:element', 'xacro:attribute',
+              'xacro:property')
 
 
 def _arguments_of(text: str) -> set[str]:
@@ -323,6 +331,14 @@ def _hooks(session: _Session) -> Iterator[None]:
         session.nodes.pop()
         return result
 
+    original_property = xacro.grab_property
+
+    def grab_property(elt: Any, table: Any) -> Any:
+        session.nodes.append(elt)  # a property evaluated now (scope="parent", lazy_eval="false")
+        result = original_property(elt, table)
+        session.nodes.pop()
+        return result
+
     original_include = xacro.process_include
 
     def process_include(elt: Any, macros: Any, symbols: Any, func: Any) -> Any:
@@ -333,11 +349,12 @@ def _hooks(session: _Session) -> Iterator[None]:
 
     substitution = xacro.substitution_args
     saved = (xacro.parse, xacro.eval_all, xacro.handle_macro_call, xacro.process_include,
-             xacro.warning, xacro.verbosity, substitution._eval_find)
+             xacro.grab_property, xacro.warning, xacro.verbosity, substitution._eval_find)
     xacro.parse = session.parse
     xacro.eval_all = eval_all
     xacro.handle_macro_call = handle_macro_call
     xacro.process_include = process_include
+    xacro.grab_property = grab_property
     xacro.warning = lambda *args, **_: session.run.warnings.append(' '.join(map(str, args)))
     xacro.verbosity = 0
     substitution._eval_find = session.eval_find
@@ -345,7 +362,7 @@ def _hooks(session: _Session) -> Iterator[None]:
         yield
     finally:
         (xacro.parse, xacro.eval_all, xacro.handle_macro_call, xacro.process_include,
-         xacro.warning, xacro.verbosity, substitution._eval_find) = saved
+         xacro.grab_property, xacro.warning, xacro.verbosity, substitution._eval_find) = saved
 
 
 def _where(xacro: ModuleType, filename: str) -> str:
