@@ -14,28 +14,9 @@ if [ "${1:-}" = "--test" ]; then
   extras=view,test
 fi
 
-if [ ! -x "$venv/bin/python" ]; then
-  if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then
-    echo "error: $python is missing or older than 3.10; install Python >= 3.10" >&2
-    exit 1
-  fi
-  echo "setup: creating the virtualenv $venv" >&2
-  if ! "$python" -m venv "$venv" >>"$log" 2>&1; then
-    # Debian/Ubuntu ship venv separately.
-    if command -v apt-get >/dev/null 2>&1; then
-      echo "setup: installing python3-venv with apt-get" >&2
-      apt-get update -qq >>"$log" 2>&1 || true
-      ver="$("$python" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')"
-      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "python${ver}-venv" >>"$log" 2>&1 \
-        || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >>"$log" 2>&1
-      rm -rf "$venv"
-      "$python" -m venv "$venv"
-    else
-      echo "error: cannot create a virtualenv with $python (see $log)" >&2
-      exit 1
-    fi
-  fi
-fi
+# shellcheck source=scripts/make-venv.sh
+. "$root/scripts/make-venv.sh"
+make_venv "$python" "$venv" "$log" setup
 
 # Re-install only when the package metadata changed, or more extras are wanted. A venv set up
 # with the test tools also serves the main command (its stamp covers both).
