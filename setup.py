@@ -61,7 +61,7 @@ setup(
         'test': ['pytest==7.4.4', 'pytest-rerunfailures<15', 'hypothesis', 'mypy', 'flake8',
                  'flake8-import-order', 'flake8-quotes', 'flake8-docstrings', 'lxml-stubs', 'pin',
                  'playwright', 'colcon-common-extensions', 'pyyaml', 'mujoco', 'jsonschema',
-                 'junitparser', 'pre-commit', *VIEW],
+                 'junitparser', 'pre-commit', 'example-robot-data', *VIEW],
         # The manual in docs/ (scripts/docs.sh): Sphinx with Markdown pages (MyST).
         'docs': ['sphinx>=7.2,<10', 'myst-parser>=3,<6'],
     },

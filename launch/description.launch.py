@@ -37,6 +37,13 @@ def generate_launch_description() -> LaunchDescription:
             'watch', default_value='false', choices=['true', 'false'],
             description='Reload, re-check and republish the model when it or a xacro include '
                         'changes'),
+        DeclareLaunchArgument(
+            'serve_meshes', default_value='false', choices=['true', 'false'],
+            description='Serve the meshes over ROS for RViz on another machine (Lyrical, '
+                        'Rolling); robot_description then carries service:// URLs'),
+        DeclareLaunchArgument(
+            'serve_meshes_kilted', default_value='false', choices=['true', 'false'],
+            description="With serve_meshes, also answer Kilted RViz's /rviz/get_resource"),
         # Scoped: the use_sim_time set here reaches this file's nodes only; without the
         # argument the nodes keep what a bringup set globally (SetParameter) or the default.
         GroupAction([
@@ -51,7 +58,11 @@ def generate_launch_description() -> LaunchDescription:
                     {'model': ParameterValue(LaunchConfiguration('model'), value_type=str),
                      'xacro_args': ParameterValue(LaunchConfiguration('xacro_args'),
                                                   value_type=str),
-                     'watch': ParameterValue(LaunchConfiguration('watch'), value_type=bool)}]),
+                     'watch': ParameterValue(LaunchConfiguration('watch'), value_type=bool),
+                     'serve_meshes': ParameterValue(LaunchConfiguration('serve_meshes'),
+                                                    value_type=bool),
+                     'serve_meshes_kilted': ParameterValue(
+                         LaunchConfiguration('serve_meshes_kilted'), value_type=bool)}]),
             Node(
                 package='urdf_tools_ros', executable='tf_broadcaster',
                 name='tf_broadcaster', output='screen',

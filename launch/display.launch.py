@@ -49,6 +49,13 @@ def generate_launch_description() -> LaunchDescription:
         DeclareLaunchArgument(
             'frame_prefix', default_value='',
             description='Put before every TF frame id, e.g. robot1/'),
+        DeclareLaunchArgument(
+            'serve_meshes', default_value='false', choices=['true', 'false'],
+            description='Serve the meshes over ROS for RViz on another machine (Lyrical, '
+                        'Rolling); robot_description then carries service:// URLs'),
+        DeclareLaunchArgument(
+            'serve_meshes_kilted', default_value='false', choices=['true', 'false'],
+            description="With serve_meshes, also answer Kilted RViz's /rviz/get_resource"),
         # Scoped: the use_sim_time set here reaches this file's nodes only; without the
         # argument the nodes keep what a bringup set globally (SetParameter) or the default.
         GroupAction([
@@ -63,7 +70,9 @@ def generate_launch_description() -> LaunchDescription:
                     'xacro_args': LaunchConfiguration('xacro_args'),
                     'use_sim_time': use_sim_time,
                     'frame_prefix': LaunchConfiguration('frame_prefix'),
-                    'watch': 'true'}.items()),
+                    'watch': 'true',
+                    'serve_meshes': LaunchConfiguration('serve_meshes'),
+                    'serve_meshes_kilted': LaunchConfiguration('serve_meshes_kilted')}.items()),
             Node(
                 package='urdf_tools_ros', executable='joint_state_publisher',
                 name='joint_state_publisher', output='screen',

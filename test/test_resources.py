@@ -13,6 +13,7 @@ import hashlib
 import os
 from pathlib import Path
 import shutil
+import sysconfig
 
 from corpus_models import CORPUS_DIR, PACKAGE_PATHS
 import pytest
@@ -31,6 +32,10 @@ ROBOTS = {
     'kuka iiwa (relative paths)': 'pybullet_data/kuka_iiwa/model.urdf',
 }
 SERVICE = '/robot1/robot_description_publisher/resource_provider'
+#: The share folder of the PyPI package example-robot-data (a cmeel wheel), where installed.
+ERD_SHARE = Path(sysconfig.get_paths()['purelib']) / 'cmeel.prefix' / 'share' / \
+    'example-robot-data'
+ERD_ROBOTS = sorted(ERD_SHARE.glob('robots/**/*.urdf'))
 
 
 def _meshes(description) -> list[Mesh]:
@@ -71,6 +76,25 @@ def test_every_file_of_a_real_robot_is_served_with_its_bytes_and_etag(robot) -> 
         again = index.get(resource.path, reply.etag)
         assert (again.status, again.body, again.etag) == \
             (ResourceStatus.NOT_MODIFIED, b'', reply.etag)
+
+
+@pytest.mark.skipif(not ERD_ROBOTS, reason=f'example-robot-data is not installed ({ERD_SHARE})')
+def test_every_file_of_every_example_robot_data_robot_is_served_or_refused_as_missing() -> None:
+    served = refused = 0
+    for urdf in ERD_ROBOTS:
+        description = load(urdf, package_paths={'example-robot-data': str(ERD_SHARE)})
+        index = ResourceIndex.of(description)
+        for mesh in _meshes(description):
+            assert index.lookup(mesh.filename, as_written=True)
+        for resource in index:
+            reply = index.get(resource.path)
+            if os.path.isfile(resource.file):
+                assert reply.body == Path(resource.file).read_bytes(), resource
+                served += 1
+            else:  # an OBJ naming a .mtl the package does not ship; /usr/Romeo/... paths
+                assert 'No such file' in reply.error_reason, resource
+                refused += 1
+    assert served > 10 * refused
 
 
 def test_material_libraries_and_textures_are_served_beside_their_mesh() -> None:
@@ -215,3 +239,29 @@ def test_a_path_with_a_colon_is_left_as_written(tmp_path: Path) -> None:
     index = ResourceIndex.of(_robot(share, 'package://bot/meshes/a:b.obj'))
     assert index.get('package/bot/meshes/a:b.obj').status is ResourceStatus.OK
     assert 'package://bot/meshes/a:b.obj' not in index.urls(SERVICE)
+
+
+def test_the_viewer_draws_each_mesh_from_the_file_the_server_serves(robot) -> None:
+    from urdf_tools_ros.gui.meshes import MeshCache
+    from urdf_tools_ros.gui.scene import RobotScene
+
+    class Recording(MeshCache):
+        def __init__(self) -> None:
+            super().__init__()
+            self.paths: set[str] = set()
+
+        def load(self, path: str, scale=(1.0, 1.0, 1.0)):
+            self.paths.add(os.path.normpath(os.path.abspath(path)))
+            return super().load(path, scale)
+
+    class Scene:
+        def __getattr__(self, kind: str) -> object:
+            return lambda *args, **kwargs: type('Node', (), {'remove': lambda self: None})()
+
+    cache = Recording()
+    RobotScene(Scene(), robot.robot, mesh_cache=cache, locate=robot.locate)
+    index = ResourceIndex.of(robot)
+    assert cache.paths and cache.paths <= {resource.file for resource in index}
+    for path in cache.paths:
+        resource = next(item for item in index if item.file == path)
+        assert index.get(resource.path).body == Path(path).read_bytes()

@@ -28,6 +28,10 @@ reason when it cannot be published.
 
 XML given as a parameter is never run through xacro (xacro files are programs; a parameter can
 be set from anywhere on the network).
+
+With ``serve_meshes`` the files the description references are served over ROS
+(:mod:`urdf_tools_ros.ros.resource_service`) and ``robot_description``, the topic and this node's
+parameter, carries ``service://`` URLs of them; the files on disk are unchanged.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ from ..core.errors import DescriptionLoadError, RobotDescriptionError
 from ..core.findings import Finding, Severity
 from ..ros import conversions, parameters, qos
 from ..ros.clock import steady_timer
+from ..ros.resource_service import ResourceServers
 from ..ros.spin import spin_node
 
 __all__ = ['DescriptionSource', 'RobotDescriptionNode', 'main']
@@ -167,6 +172,11 @@ class RobotDescriptionNode(Node):
                                                 qos.LATCHED_DESCRIPTION)
         self._diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics',
                                                   qos.DIAGNOSTICS)
+        self._resources = ResourceServers(self, settings.mesh_service,
+                                          settings.serve_meshes_kilted) \
+            if settings.serve_meshes else None
+        #: The XML published last when it differs from the description's (service:// URLs).
+        self._published_xml = ''
         self._current: RobotDescription | None = None
         #: (code, severity, element, message) of every finding logged so far (logged once).
         self._logged: set[tuple[str, Severity, str, str]] = set()
@@ -214,7 +224,8 @@ class RobotDescriptionNode(Node):
         self._log_findings(candidate, source)
         description = candidate.description
         self._current = description
-        self._publisher.publish(conversions.description_to_msg(description.xml))
+        xml = self._served(description)
+        self._publisher.publish(conversions.description_to_msg(xml))
         summary = (f'published robot "{description.robot.name}" from {description.filename}: '
                    f'{counts_text(candidate.check.findings)}')
         if candidate.check.refusals:  # allow_errors
@@ -222,6 +233,18 @@ class RobotDescriptionNode(Node):
         self.get_logger().info(summary)
         self._report = (candidate.check.findings, summary, False, description.robot.name)
         self._publish_diagnostics()
+
+    def _served(self, description: RobotDescription) -> str:
+        """Serve ``description``'s files (``serve_meshes``); the XML to publish."""
+        if self._resources is None:
+            return description.xml
+        count = self._resources.serve(description)
+        xml = self._resources.rewrite(description.xml)
+        self.get_logger().info(f'serving {count} files of robot "{description.robot.name}"')
+        if xml != description.xml:
+            self._published_xml = xml
+            timer = steady_timer(self, 0.001, lambda: self._on_mirror_timer(timer))
+        return xml
 
     def _refused(self, reason: str, findings: tuple[Finding, ...], failed: bool,
                  robot: str = '') -> None:
@@ -284,9 +307,16 @@ class RobotDescriptionNode(Node):
     def _on_diagnostics_timer(self) -> None:
         self._publish_diagnostics()
 
+    def _on_mirror_timer(self, timer: Any) -> None:
+        """Set the parameter to the XML published (not from inside a parameter callback)."""
+        self.destroy_timer(timer)
+        self.set_parameters([Parameter('robot_description', Parameter.Type.STRING,
+                                       self._published_xml)])
+
     def _on_set_parameters(self, changes: list[Parameter]) -> SetParametersResult:
         given = {change.name: change.value for change in changes}
-        if not any(name in given for name in _SOURCE_PARAMETERS):
+        if not any(name in given for name in _SOURCE_PARAMETERS) or \
+                (self._published_xml and given == {'robot_description': self._published_xml}):
             return SetParametersResult(successful=True)
         source = DescriptionSource(
             str(given.get('model', self._source.model)),

@@ -122,6 +122,17 @@ DESCRIPTION_PARAMETERS: tuple[ParameterSpec, ...] = (
     ParameterSpec('diagnostic_period', 1.0,
                   'Republish the check report on /diagnostics every this many s (0: only when '
                   'the description changes).', minimum=0.0, maximum=3600.0),
+    ParameterSpec('serve_meshes', False,
+                  'Serve the files the description references (meshes, textures) over ROS, so '
+                  'that RViz on another machine shows the robot: robot_description (topic and '
+                  'parameter) then carries service:// URLs of mesh_service, which every reader '
+                  'of it sees. Needs resource_retriever_interfaces (ROS 2 Lyrical, Rolling).'),
+    ParameterSpec('mesh_service', '~/resource_provider',
+                  'Name of the resource_retriever_interfaces/srv/GetResource service of '
+                  "serve_meshes (relative: in the namespace; ~: the node's own)."),
+    ParameterSpec('serve_meshes_kilted', False,
+                  "With serve_meshes, also answer Kilted RViz's /rviz/get_resource "
+                  '(rviz_resource_interfaces; URLs as written, one server per graph).'),
 )
 
 #: The joint-state publisher node (joint_state_publisher's names and defaults).
@@ -298,6 +309,9 @@ class DescriptionSettings:
     watch: bool
     watch_period: float          # s
     diagnostic_period: float     # s
+    serve_meshes: bool
+    mesh_service: str
+    serve_meshes_kilted: bool
 
 
 @dataclass(frozen=True)

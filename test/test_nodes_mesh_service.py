@@ -1,0 +1,226 @@
+"""
+``serve_meshes``: the description node serves a robot's files over GetResource, on real rclpy.
+
+A client on the Lyrical/Rolling interface (``resource_retriever_interfaces``) fetches every file of
+real meshed robots through the service URL the published description names, and gets the bytes
+on disk; the etag gets NOT_MODIFIED; each refusal class is refused with its reason; robots in
+other namespaces or nodes do not collide; Kilted's ``/rviz/get_resource`` answers URLs as
+written. Where the interfaces are not installed (scripts/setup-ros.sh builds them) each test
+skips with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from corpus_models import CORPUS_DIR, PACKAGE_PATHS
+import pytest
+from ros_helpers import (requires_ros, ros_context, ros_graph,  # noqa: F401
+                         ROS_MISSING, RosGraph, wait_for)
+from test_resources import _meshes, _package, _robot, ERD_SHARE, plugin_accepts
+
+from conftest import missing, REPO
+from urdf_tools_ros.core.description.loader import load, load_string, parse_xacro_args
+from urdf_tools_ros.core.description.packages import draw_path, PACKAGE_PATH_ENV
+from urdf_tools_ros.core.description.resources import MAX_RESOURCE_BYTES
+
+LYRICAL_MISSING = missing('resource_retriever_interfaces.srv')
+KILTED_MISSING = missing('rviz_resource_interfaces.srv')
+pytestmark = [*requires_ros, pytest.mark.skipif(
+    ROS_MISSING is None and LYRICAL_MISSING is not None, reason=str(LYRICAL_MISSING))]
+if ROS_MISSING is None and LYRICAL_MISSING is None:
+    from rclpy.parameter import Parameter
+    from resource_retriever_interfaces.srv import GetResource
+    from std_msgs.msg import String
+
+    from urdf_tools_ros.nodes.robot_description import RobotDescriptionNode
+    from urdf_tools_ros.ros import qos, resource_service
+
+SHARED = REPO.parent / 'shared' / 'ros2_descriptions'
+#: Robots with meshes: example-robot-data 6.0.0 and pybullet_data copies (STL, COLLADA, OBJ with
+#: material libraries, a PNG texture) and the meshed packages of ../shared/ros2_descriptions.
+CORPUS_ROBOTS = ['example-robot-data/robots/pr2_description/urdf/pr2.urdf',
+                 'example-robot-data/robots/hyq_description/robots/hyq_no_sensors.urdf',
+                 'example-robot-data/robots/laikago_description/urdf/laikago.urdf',
+                 'example-robot-data/robots/solo_description/robots/solo12.urdf',
+                 'pybullet_data/duck_vhacd.urdf', 'pybullet_data/kuka_iiwa/model.urdf']
+SHARED_ROBOTS = ['robotiq_2f_85', 'r2c_r6bot', 'interbotix_wx250s', 'kuka_lbr_iiwa14_r820']
+#: The large robots of the installed example-robot-data package (STL; COLLADA with PNG textures).
+ERD_ROBOTS = ['talos_data/robots/talos_full_v2.urdf', 'tiago_description/robots/tiago.urdf']
+
+
+def _shared_case(case_id: str) -> tuple[str, str]:
+    if not SHARED.is_dir():
+        pytest.skip(f'{SHARED} is not here')
+    case = {case['id']: case for case in json.loads((SHARED / 'cases.json').read_text())
+            ['cases']}[case_id]
+    return str(SHARED / case['entry']), ' '.join(case['args'])
+
+
+def _call(ros: RosGraph, client, path: str, etag: str = ''):
+    assert client.wait_for_service(timeout_sec=10.0), client.srv_name
+    future = client.call_async(GetResource.Request(path=path, etag=etag))
+    assert wait_for(future.done, timeout=30.0)
+    return future.result()
+
+
+def _published(ros: RosGraph, monkeypatch: pytest.MonkeyPatch, packages: dict[str, str],
+               **params: object) -> tuple[object, str]:
+    monkeypatch.setenv(PACKAGE_PATH_ENV, os.pathsep.join(f'{name}={path}'
+                                                         for name, path in packages.items()))
+    node = ros.add(RobotDescriptionNode, parameters={'serve_meshes': True, **params})
+    received = ros.subscribe(String, 'robot_description', qos.LATCHED_DESCRIPTION)
+    assert wait_for(lambda: received.messages)
+    return node, received.last.data
+
+
+def _fetch_every_mesh(ros: RosGraph, monkeypatch: pytest.MonkeyPatch, model: str,
+                      xacro_args: str, packages: dict[str, str]) -> None:
+    on_disk = Path(model).read_bytes()
+    node, xml = _published(ros, monkeypatch, packages, model=model, xacro_args=xacro_args)
+    original = load(model, xacro_args=parse_xacro_args(xacro_args.split()),
+                    package_paths=packages)
+    served = _meshes(load_string(xml, '<published>'))
+    assert len(served) == len(_meshes(original)) > 0
+    clients: dict[str, object] = {}
+    for before, after in zip(_meshes(original), served):
+        assert plugin_accepts(after.filename), after.filename
+        name, _, path = after.filename[len('service://'):].partition(':')
+        client = clients.setdefault(name, ros.probe.create_client(GetResource, name))
+        disk = Path(draw_path(before.filename, before.resolved, original.locate)).read_bytes()
+        reply = _call(ros, client, path)
+        assert (reply.status_code, reply.error_reason) == (GetResource.Response.OK, '')
+        assert bytes(reply.body) == disk
+        again = _call(ros, client, path, reply.etag)
+        assert (again.status_code, len(again.body), again.etag) == \
+            (GetResource.Response.NOT_MODIFIED, 0, reply.etag)
+    assert list(clients) == [f'{ros.namespace}/robot_description_publisher/resource_provider']
+    assert wait_for(lambda: node.get_parameter('robot_description').value == xml)
+    assert Path(model).read_bytes() == on_disk
+
+
+@pytest.mark.parametrize('robot', CORPUS_ROBOTS)
+def test_every_mesh_of_a_real_robot_comes_through_the_service(
+        ros: RosGraph, monkeypatch: pytest.MonkeyPatch, robot: str) -> None:
+    _fetch_every_mesh(ros, monkeypatch, str(CORPUS_DIR / robot), '', PACKAGE_PATHS)
+
+
+@pytest.mark.parametrize('robot', ERD_ROBOTS)
+def test_every_mesh_of_a_large_example_robot_data_robot_comes_through_the_service(
+        ros: RosGraph, monkeypatch: pytest.MonkeyPatch, robot: str) -> None:
+    if not (ERD_SHARE / 'robots' / robot).is_file():
+        pytest.skip(f'example-robot-data is not installed ({ERD_SHARE})')
+    _fetch_every_mesh(ros, monkeypatch, str(ERD_SHARE / 'robots' / robot), '',
+                      {'example-robot-data': str(ERD_SHARE)})
+
+
+@pytest.mark.parametrize('case_id', SHARED_ROBOTS)
+def test_every_mesh_of_a_ros2_description_package_comes_through_the_service(
+        ros: RosGraph, monkeypatch: pytest.MonkeyPatch, case_id: str) -> None:
+    model, args = _shared_case(case_id)
+    packages = {path.name: str(path) for path in SHARED.iterdir() if path.is_dir()}
+    _fetch_every_mesh(ros, monkeypatch, model, args, packages)
+
+
+def test_refusals_come_back_with_their_reason(ros: RosGraph, monkeypatch: pytest.MonkeyPatch,
+                                              tmp_path: Path) -> None:
+    share = _package(tmp_path)
+    outside = tmp_path / 'outside.stl'
+    outside.write_bytes(b'solid outside')
+    (share / 'meshes' / 'link.stl').symlink_to(outside)
+    (share / 'meshes' / 'huge.stl').touch()
+    os.truncate(share / 'meshes' / 'huge.stl', MAX_RESOURCE_BYTES + 1)
+    robot = _robot(share, 'package://bot/meshes/base.obj', 'package://bot/meshes/link.stl',
+                   'package://bot/meshes/huge.stl', 'package://bot/meshes/gone.stl')
+    _, xml = _published(ros, monkeypatch, {'bot': str(share)}, robot_description=robot.xml)
+    name = f'{ros.namespace}/robot_description_publisher/resource_provider'
+    client = ros.probe.create_client(GetResource, name)
+    for path, reason in [('package/bot/secret.txt', 'not a file of the robot description'),
+                         ('package/bot/meshes/../../../../etc/passwd', "'..'"),
+                         ('file/etc/passwd', 'not a file of the robot description'),
+                         ('package/bot/meshes/link.stl', 'outside its package'),
+                         ('package/bot/meshes/huge.stl', 'over the 64 MiB limit'),
+                         ('package/bot/meshes/gone.stl', 'No such file')]:
+        reply = _call(ros, client, path)
+        assert (reply.status_code, len(reply.body)) == (GetResource.Response.ERROR, 0), path
+        assert reason in reply.error_reason, (path, reply.error_reason)
+    assert f'service://{name}:package/bot/meshes/base.obj' in xml
+
+
+def test_robots_in_other_namespaces_and_nodes_do_not_collide(
+        ros: RosGraph, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    shares = {name: _package(tmp_path / name, name) for name in ('left', 'right')}
+    for name, share in shares.items():
+        (share / 'meshes' / 'base.obj').write_text(f'# {name}\n')
+    monkeypatch.setenv(PACKAGE_PATH_ENV, os.pathsep.join(f'{n}={s}' for n, s in shares.items()))
+    kwargs = ros.node_kwargs
+    names = {}
+    for name, share in shares.items():
+        xml = _robot(share, f'package://{name}/meshes/base.obj').xml
+        for node_name, namespace in [(f'{name}_description', ros.namespace),
+                                     ('robot_description_publisher', f'{ros.namespace}/{name}')]:
+            options = kwargs({'serve_meshes': True, 'robot_description': xml})
+            options['namespace'] = namespace
+            node = RobotDescriptionNode(node_name, **options)
+            ros._nodes.append(node)
+            ros.executor.add_node(node)
+            names[(name, namespace)] = node
+    services = set()
+    for (name, _), node in names.items():
+        service = node._resources.service_name
+        services.add(service)
+        client = ros.probe.create_client(GetResource, service)
+        assert bytes(_call(ros, client, f'package/{name}/meshes/base.obj').body) == \
+            f'# {name}\n'.encode()
+        other = 'right' if name == 'left' else 'left'
+        assert _call(ros, client, f'package/{other}/meshes/base.obj').status_code == \
+            GetResource.Response.ERROR
+    assert len(services) == 4
+
+
+@pytest.mark.skipif(KILTED_MISSING is not None, reason=str(KILTED_MISSING))
+def test_kilted_rviz_gets_urls_as_written_from_one_server(
+        ros: RosGraph, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from rviz_resource_interfaces.srv import GetResource as KiltedGetResource
+    share = _package(tmp_path)
+    (share / 'meshes' / 'base.obj').write_text('mtllib base.mtl\n')
+    xml = _robot(share, 'package://bot/meshes/base.obj').xml
+    first, _ = _published(ros, monkeypatch, {'bot': str(share)}, robot_description=xml,
+                          serve_meshes_kilted=True)
+    second = ros.add(RobotDescriptionNode, 'second', parameters={
+        'serve_meshes': True, 'serve_meshes_kilted': True, 'robot_description': xml})
+    assert second._resources.serving  # on its own Lyrical service only
+    client = ros.probe.create_client(KiltedGetResource, resource_service.KILTED_SERVICE)
+    assert client.wait_for_service(timeout_sec=10.0)
+    for url, file in [('package://bot/meshes/base.obj', 'meshes/base.obj'),
+                      ('package://bot/meshes/../textures/skin.png', 'textures/skin.png')]:
+        future = client.call_async(KiltedGetResource.Request(path=url))
+        assert wait_for(future.done)
+        assert bytes(future.result().body) == (share / file).read_bytes()
+
+    def served_by(node: object) -> list[str]:
+        return [name for name, _ in ros.probe.get_service_names_and_types_by_node(
+            node.get_name(), ros.namespace) if name == resource_service.KILTED_SERVICE]
+
+    assert wait_for(lambda: served_by(first)) and not served_by(second)
+
+
+def test_off_by_default_and_off_without_the_interface(
+        ros: RosGraph, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    share = _package(tmp_path)
+    xml = _robot(share, 'package://bot/meshes/base.obj').xml
+    monkeypatch.setenv(PACKAGE_PATH_ENV, f'bot={share}')
+    received = ros.subscribe(String, 'robot_description', qos.LATCHED_DESCRIPTION)
+    ros.add(RobotDescriptionNode, parameters={'robot_description': xml})
+    assert wait_for(lambda: received.messages)
+    assert received.last.data == xml
+    monkeypatch.setattr(resource_service, '_service_type', lambda package: None)
+    node = ros.add(RobotDescriptionNode, 'without', parameters={
+        'robot_description': xml, 'serve_meshes': True})
+    assert not node._resources.serving
+    assert 'service://' not in node._resources.rewrite(xml)
+    names = [name for name, _ in ros.probe.get_service_names_and_types()]
+    assert not [name for name in names if name.endswith('resource_provider')]
+    assert node.set_parameters([Parameter('robot_description', value=xml)])[0].successful
