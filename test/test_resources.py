@@ -265,3 +265,11 @@ def test_the_viewer_draws_each_mesh_from_the_file_the_server_serves(robot) -> No
     for path in cache.paths:
         resource = next(item for item in index if item.file == path)
         assert index.get(resource.path).body == Path(path).read_bytes()
+
+
+def test_the_served_description_draws_from_the_same_files_on_this_machine(robot) -> None:
+    rewritten = load_string(rewrite_urls(robot.xml, ResourceIndex.of(robot).urls(SERVICE)),
+                            str(CORPUS_DIR / 'elsewhere.urdf'), package_paths=PACKAGE_PATHS)
+    assert [os.path.normpath(mesh.resolved) for mesh in _meshes(rewritten)] == \
+        [os.path.normpath(draw_path(mesh.filename, mesh.resolved, robot.locate))
+         for mesh in _meshes(robot)]

@@ -140,7 +140,17 @@ def resolve_resource(filename: str, base_dir: str | None,
     :param locate: Package locator, or ``None`` to leave ``package://`` unresolved.
     :return: A local path, or ``None`` when the reference cannot be mapped (unknown package,
         ``http://`` and other schemes, which are never fetched).
+
+    A ``service://<service>:<path>`` URL of a served description
+    (:mod:`~urdf_tools_ros.core.description.resources`: ``<path>`` is ``package/<pkg>/<rest>``
+    or ``file/<absolute path>``) maps to the file it was made from, where that package is
+    known: the viewer of the machine that serves it draws the same files.
     """
+    if filename.startswith('service://'):
+        path = filename[len('service://'):].partition(':')[2]
+        if path.startswith('package/'):
+            return resolve_resource('package://' + path[len('package/'):], base_dir, locate)
+        return '/' + path[len('file/'):] if path.startswith('file/') else None
     if filename.startswith('package://'):
         rest = filename[len('package://'):]
         package, _, relative = rest.partition('/')
