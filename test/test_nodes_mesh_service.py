@@ -224,3 +224,17 @@ def test_off_by_default_and_off_without_the_interface(
     names = [name for name, _ in ros.probe.get_service_names_and_types()]
     assert not [name for name in names if name.endswith('resource_provider')]
     assert node.set_parameters([Parameter('robot_description', value=xml)])[0].successful
+
+
+@pytest.mark.skipif(KILTED_MISSING is not None, reason=str(KILTED_MISSING))
+def test_on_kilted_alone_the_description_keeps_its_urls(
+        ros: RosGraph, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    share = _package(tmp_path)
+    xml = _robot(share, 'package://bot/meshes/base.obj').xml
+    real = resource_service._service_type
+    monkeypatch.setattr(resource_service, '_service_type', lambda package: None if
+                        package == 'resource_retriever_interfaces' else real(package))
+    node, published = _published(ros, monkeypatch, {'bot': str(share)}, robot_description=xml,
+                                 serve_meshes_kilted=True)
+    assert published == xml and node._resources.serving
+    assert node._resources.service_name is None
