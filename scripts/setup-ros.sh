@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Install real ROS 2 (rclpy + message packages) from PyPI, Jazzy or Kilted, and build +
-# install the tiny tf2_msgs interface package kept in scripts/ros/tf2_msgs/ (tf2_msgs is not
-# published on PyPI; this project's own definition, same type hash as the real one).
+# install every tiny interface package kept in scripts/ros/ (one folder each): tf2_msgs
+# (msg/TFMessage), resource_retriever_interfaces and rviz_resource_interfaces (srv/GetResource).
+# None of them is published on PyPI; each is this project's own definition with the same
+# type name and type hash as the real one.
 #
 # Usage: scripts/setup-ros.sh [--force] [--distro jazzy|kilted] [--prefix DIR] [VENV_DIR]
 #   VENV_DIR  an existing CPython 3.11 virtualenv (default: <repo>/.venv); its pip installs
@@ -83,7 +85,10 @@ ros_packages() {
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
 SCRIPT_PATH="$SCRIPT_DIR/$(basename "${BASH_SOURCE[0]}")"
-TF2_SRC="$SCRIPT_DIR/ros/tf2_msgs"
+ROS_SRC="$SCRIPT_DIR/ros"
+# The interface packages to build: every folder of scripts/ros/ with a package.xml.
+ROS_SRC_PKGS=()
+for f in "$ROS_SRC"/*/package.xml; do ROS_SRC_PKGS+=("$(basename "$(dirname "$f")")"); done
 
 FORCE="${SETUP_ROS_FORCE:-0}"
 DISTRO=jazzy
@@ -91,7 +96,7 @@ PREFIX_ARG=""
 VENV_ARG=""
 while [ "$#" -gt 0 ]; do
   case "$1" in
-    -h|--help) sed -n '2,29p' "$SCRIPT_PATH" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,31p' "$SCRIPT_PATH" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -f|--force) FORCE=1 ;;
     --distro) shift; DISTRO="${1:-}" ;;
     --distro=*) DISTRO="${1#*=}" ;;
@@ -134,19 +139,23 @@ fi
 STAMP="$TARGET/.urdf_tools_ros_ros_ready"
 
 # --- Fast path: nothing changed since the last successful run ----------------------
-# The stamp holds a hash of this script (so of the package lists) and of the tf2_msgs
-# sources. Plain file checks only: no Python start-up.
+# The stamp holds a hash of this script (so of the package lists) and of everything under
+# scripts/ros/. Plain file checks only: no Python start-up.
 wanted_hash() {
   {
     cat "$SCRIPT_PATH"
     echo "$DISTRO $VENV $TARGET"
-    (cd "$TF2_SRC" && find . -type f | LC_ALL=C sort | while read -r f; do echo "== $f"; cat "$f"; done)
+    (cd "$ROS_SRC" && find . -type f | LC_ALL=C sort | while read -r f; do echo "== $f"; cat "$f"; done)
   } | sha256sum | cut -d' ' -f1
 }
 HASH="$(wanted_hash)"
 is_ready() {
-  [ "$FORCE" != 1 ] && [ -f "$STAMP" ] && [ "$(head -n1 "$STAMP")" = "$HASH" ] \
-    && [ -f "$TARGET/lib/libtf2_msgs__rosidl_typesupport_c.so" ] && [ -d "$TARGET/share/tf2_msgs" ]
+  [ "$FORCE" != 1 ] && [ -f "$STAMP" ] && [ "$(head -n1 "$STAMP")" = "$HASH" ] || return 1
+  local pkg
+  for pkg in "${ROS_SRC_PKGS[@]}"; do
+    [ -f "$TARGET/lib/lib${pkg}__rosidl_typesupport_c.so" ] && [ -d "$TARGET/share/$pkg" ] \
+      || return 1
+  done
 }
 if is_ready; then
   say "ROS 2 $DISTRO_NAME already set up in $TARGET (stamp matches), nothing to do ($(elapsed))"
@@ -230,7 +239,7 @@ fi
 rm -f "$STAMP"
 say "setting up ROS 2 $DISTRO_NAME in $TARGET ($PY_DESC, pip of $VENV); log: ${LOG#"$REPO_ROOT"/}"
 
-# --- System tools for the tf2_msgs build: cmake, C/C++ compilers, make, Python.h ------
+# --- System tools for the interface builds: cmake, C/C++ compilers, make, Python.h ------
 STEP="checking build tools"
 PY_INC="$("$PY" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"
 PY_BASE="$("$PY" -c 'import sys; print(sys.base_prefix)')"
@@ -332,20 +341,28 @@ in_ros() {
   fi
 }
 
-# --- Build and install tf2_msgs into the ROS prefix ------------------------------------------
-STEP="building tf2_msgs"
-say "building tf2_msgs (msg/TFMessage) into $TARGET"
-BUILD="$WORK/tf2_msgs"
-rm -rf "$BUILD"   # only reached when something changed: always a clean configure
-{
-  in_ros cmake -S "$TF2_SRC" -B "$BUILD" \
-    -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_INSTALL_PREFIX="$TARGET" \
-    -DPython3_EXECUTABLE="$PY" \
-    -DBUILD_TESTING=OFF
-  in_ros cmake --build "$BUILD" -j "$(nproc 2>/dev/null || echo 2)"
-  in_ros cmake --install "$BUILD"
-} >> "$LOG" 2>&1 < /dev/null
+# --- Build and install each package of scripts/ros/ into the ROS prefix ------------------------
+BUILT=()
+for pkg in "${ROS_SRC_PKGS[@]}"; do
+  types=()   # its interfaces, e.g. tf2_msgs/msg/TFMessage
+  for f in "$ROS_SRC/$pkg"/msg/*.msg "$ROS_SRC/$pkg"/srv/*.srv; do
+    if [ -f "$f" ]; then types+=("$pkg/$(basename "$(dirname "$f")")/$(basename "${f%.*}")"); fi
+  done
+  STEP="building $pkg"
+  say "building $pkg (${types[*]#"$pkg/"}) into $TARGET"
+  BUILD="$WORK/$pkg"
+  rm -rf "$BUILD"   # only reached when something changed: always a clean configure
+  {
+    in_ros cmake -S "$ROS_SRC/$pkg" -B "$BUILD" \
+      -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_INSTALL_PREFIX="$TARGET" \
+      -DPython3_EXECUTABLE="$PY" \
+      -DBUILD_TESTING=OFF
+    in_ros cmake --build "$BUILD" -j "$(nproc 2>/dev/null || echo 2)"
+    in_ros cmake --install "$BUILD"
+  } >> "$LOG" 2>&1 < /dev/null
+  BUILT+=("${types[@]}")
+done
 
 # --- Smoke check through the venv's python (bootstrapper re-exec, or setup.sh sourced) ------
 STEP="import check"
@@ -354,9 +371,13 @@ import rclpy, rclpy.utilities
 import std_msgs.msg, sensor_msgs.msg, geometry_msgs.msg, diagnostic_msgs.msg
 import tf2_msgs.msg
 tf2_msgs.msg.TFMessage(transforms=[geometry_msgs.msg.TransformStamped()])
+import resource_retriever_interfaces.srv, rviz_resource_interfaces.srv
+for srv in resource_retriever_interfaces.srv.GetResource, rviz_resource_interfaces.srv.GetResource:
+    srv.Request(path="package://p/m.stl", etag="")
+    srv.Response(status_code=srv.Response.OK, body=[1, 2, 3])
 from importlib.metadata import version
 print("rclpy", version("ros-rclpy"), "with", rclpy.utilities.get_rmw_implementation_identifier())
 ' 2>> "$LOG")"
 
-printf '%s\n%s\n' "$HASH" "$CHECK, tf2_msgs built $(date -u +%FT%TZ)" > "$STAMP"
-say "ready: ROS 2 $DISTRO_NAME, $CHECK, tf2_msgs/msg/TFMessage built into $TARGET; took $(elapsed)"
+printf '%s\n%s\n' "$HASH" "$CHECK, ${ROS_SRC_PKGS[*]} built $(date -u +%FT%TZ)" > "$STAMP"
+say "ready: ROS 2 $DISTRO_NAME, $CHECK, ${BUILT[*]} built into $TARGET; took $(elapsed)"
