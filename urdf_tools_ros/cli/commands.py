@@ -70,17 +70,54 @@ def _entries(values: list[str] | None) -> list[str]:
     return [part.strip() for value in values or () for part in value.split(',') if part.strip()]
 
 
+def _matrix_runs(args: argparse.Namespace,
+                 files: list[str]) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
+    """
+    The ``(file, combination)`` pairs to check: each file once, or once per combination.
+
+    :raises MatrixError: on a malformed ``--matrix``, a name given twice (also as
+        ``name:=value``), or a matrix for standard input or a file xacro does not process.
+    """
+    from ..core.description.loader import looks_like_xacro, read_file
+    from ..core.description.matrix import combinations, MatrixError, parse_matrix
+    from ..core.errors import RobotDescriptionError
+
+    if not args.matrix:
+        return [(name, ()) for name in files]
+    fixed = [item.partition(':=')[0] for item in args.xacro_args]
+    matrix = parse_matrix(args.matrix, fixed)
+    for name in files:
+        if name == '-':
+            raise MatrixError('--matrix needs files: standard input is read once')
+        if args.xacro == 'no':
+            raise MatrixError('--matrix sets xacro arguments, and --xacro no runs no xacro')
+        if args.xacro == 'auto':
+            try:
+                text = read_file(name).decode('utf-8', errors='replace')
+            except RobotDescriptionError:
+                continue  # not readable: the check reports it, once per combination
+            if not looks_like_xacro(name, text):
+                raise MatrixError(f'--matrix: {name} is not xacro (not named .xacro, no '
+                                  'xacro: element, ${...} or $(...)), so it takes no xacro '
+                                  'arguments; --xacro yes runs xacro on it anyway')
+    every = combinations(matrix)
+    return [(name, combination) for name in files for combination in every]
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     """
     Check each file; print or write the report; exit 0 clean, 1 errors, 2 a file unloadable.
 
     A file that cannot be loaded is reported (every format) as one ``description-unloadable``
-    error, and the exit status is 2.
+    error, and the exit status is 2. With ``--matrix``, each file is loaded and checked once
+    for each combination of the matrix's values (:mod:`~urdf_tools_ros.core.description.matrix`),
+    with the ``name:=value`` arguments in every combination; the exit status is the worst.
     """
     from pathlib import Path
 
     from ..core.checks.config import Config, ConfigError, find_config
     from ..core.checks.selection import codes_matching, UnknownCodeError
+    from ..core.description.matrix import label, MatrixError
     from ..core.errors import RobotDescriptionError
 
     files = [item for item in args.file if ':=' not in item]
@@ -90,6 +127,11 @@ def cmd_check(args: argparse.Namespace) -> int:
             return _usage_error(args, f'{item!r}: not a file; xacro arguments are name:=value')
     if not files:
         return _usage_error(args, 'no file given')
+    try:
+        runs = _matrix_runs(args, files)
+    except MatrixError as exc:
+        return _usage_error(args, str(exc))
+    fixed_args = list(args.xacro_args)
     try:
         config = Config() if args.no_config else \
             find_config(Path(files[0]) if files[0] != '-' else Path.cwd())
@@ -105,12 +147,13 @@ def cmd_check(args: argparse.Namespace) -> int:
     args.target = args.target or config.target or DEFAULT_TARGET
     args.werror = args.werror or config.werror
     reports: list[report.FileReport] = []
-    for name in files:
+    for name, combination in runs:
         args.source = name
+        args.xacro_args = fixed_args + [f'{key}:={value}' for key, value in combination]
         try:
             description = load_from_args(args)
         except RobotDescriptionError as exc:  # a ValueError too: before the usage errors
-            reports.append(report.load_failure(name, exc))
+            reports.append(report.load_failure(name, exc, combination))
             continue
         except (ValueError, argparse.ArgumentTypeError) as exc:
             return _usage_error(args, str(exc))
@@ -120,7 +163,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         except UnknownCodeError as exc:
             return _usage_error(args, str(exc))
         reports.append(report.FileReport(description.filename, tuple(findings),
-                                         included_from=description.included_from))
+                                         included_from=description.included_from,
+                                         combination=combination))
     every = [f for item in reports for f in item.findings]
     if args.format == 'json':
         text = report.format_json(reports, target=args.target)
@@ -138,14 +182,15 @@ def cmd_check(args: argparse.Namespace) -> int:
             out.write(text)
         if args.format != 'text':
             for item in reports:
-                print(report.summary(item.filename, item.findings))
+                print(report.summary(item.title, item.findings))
     else:
         sys.stdout.write(text)
     if not all(item.loaded for item in reports):
         for item in reports:
             if not item.loaded:
-                print(f'urdf-tools: {item.findings[0].location}: {item.findings[0].message}',
-                      file=sys.stderr)
+                where = f' [{label(item.combination)}]' if item.combination else ''
+                print(f'urdf-tools: {item.findings[0].location}{where}: '
+                      f'{item.findings[0].message}', file=sys.stderr)
         return 2
     counts = count(every)
     failed = counts[Severity.ERROR] > 0 or (args.werror and counts[Severity.WARNING] > 0)
@@ -373,6 +418,11 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser],
 def _check_arguments(check: argparse.ArgumentParser) -> None:
     check.description = 'Check a robot description against every rule.'
     _add_source(check, several=True)
+    check.add_argument('--matrix', action='append', default=[], metavar='NAME=V1,V2,...',
+                       help='check each file once for every combination of these xacro '
+                            'argument values (repeatable: the product; an empty value is '
+                            'allowed: prefix=,left_); each is named in the report, the exit '
+                            'status is the worst')
     check.add_argument('--format', choices=FORMATS, default='text',
                        help='output format: text, json, junit (CI test reports), sarif '
                             '(GitHub code scanning)')

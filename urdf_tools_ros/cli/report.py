@@ -1,9 +1,10 @@
 """
 Check reports: for people (text, colour), CI (JUnit XML, SARIF 2.1.0) and tools (JSON).
 
-One :class:`FileReport` per file checked; a file that cannot be loaded is a report too, whose
-one finding is the load failure (``description-unloadable``), so every format is written
-whatever happens.
+One :class:`FileReport` per file checked (per file and combination of xacro arguments with
+``--matrix``, each named by its combination in every format); a file that cannot be loaded is a
+report too, whose one finding is the load failure (``description-unloadable``), so every format
+is written whatever happens.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import os
 from ..core.checks import (broken_consumers, count, counts_text, DEFAULT_TARGET, portability,
                            RULES)
 from ..core.checks.loading import UNLOADABLE
+from ..core.description.matrix import Combination, label
 from ..core.errors import RobotDescriptionError
 from ..core.findings import Finding, Severity
 from ..core.location import SourceLocation
@@ -42,20 +44,31 @@ class FileReport:
     :ivar loaded: Whether the file was loaded (and checked).
     :ivar included_from: ``{file: location of the <xacro:include> that read it}`` (xacro input),
         for the include chain ``-v`` shows under a finding in an included file.
+    :ivar combination: The matrix's xacro arguments this report is for (``--matrix``), in the
+        matrix's order; empty without a matrix.
     """
 
     filename: str
     findings: tuple[Finding, ...]
     loaded: bool = True
     included_from: Mapping[str, SourceLocation] = field(default_factory=dict)
+    combination: Combination = ()
+
+    @property
+    def title(self) -> str:
+        """The file, and its combination when there is one: ``robot.urdf.xacro [prefix=a_]``."""
+        return f'{self.filename} [{label(self.combination)}]' if self.combination \
+            else self.filename
 
 
-def load_failure(filename: str, error: RobotDescriptionError) -> FileReport:
+def load_failure(filename: str, error: RobotDescriptionError,
+                 combination: Combination = ()) -> FileReport:
     """
     The report of a file that cannot be loaded: one error finding with the loader's message.
 
     :param filename: The file as given.
     :param error: What the loader raised (its file and line become the finding's location).
+    :param combination: The matrix's xacro arguments it was loaded with (``--matrix``).
     """
     where = getattr(error, 'filename', None) or filename
     location = SourceLocation(where, getattr(error, 'line', None))
@@ -65,7 +78,7 @@ def load_failure(filename: str, error: RobotDescriptionError) -> FileReport:
     return FileReport(filename, (Finding(
         UNLOADABLE, Severity.ERROR, 'robot', f'cannot be loaded: {message}', location, fix,
         RULES[UNLOADABLE].consumers if UNLOADABLE in RULES else (),
-        tuple(getattr(error, 'notes', ()))),), loaded=False)
+        tuple(getattr(error, 'notes', ()))),), loaded=False, combination=combination)
 
 
 def summary(filename: str, findings: Sequence[Finding]) -> str:
@@ -163,6 +176,8 @@ def format_text(filename: str | Sequence[FileReport], findings: Sequence[Finding
         else list(filename)
     out: list[str] = []
     for report in reports:
+        if report.combination:  # the findings of each combination under its name
+            out.append(f'{_BOLD}{report.title}{_RESET}' if colour else report.title)
         shown = [f for f in report.findings if show_info or f.severity is not Severity.INFO
                  or not report.loaded]
         by_code = Counter(f.code for f in shown)
@@ -182,11 +197,21 @@ def format_text(filename: str | Sequence[FileReport], findings: Sequence[Finding
             out.append('by code: ' + ', '.join(f'{n} {code}' for code, n in codes.most_common()))
         if portable and report.loaded:
             out.append(portability_line(report.findings))
-        out.append(summary(report.filename, report.findings))
+        out.append(summary(report.title, report.findings))
     if len(reports) > 1:
         every = [f for report in reports for f in report.findings]
-        out.append(f'total: {len(reports)} files, {counts_text(every)}')
+        out.append(f'total: {_checked(reports)}, {counts_text(every)}')
     return '\n'.join(out) + '\n'
+
+
+def _checked(reports: Sequence[FileReport]) -> str:
+    """``3 files``; with a matrix ``4 combinations`` or ``2 files × 4 combinations``."""
+    files = len(dict.fromkeys(report.filename for report in reports))
+    combinations = len(dict.fromkeys(report.combination for report in reports))
+    if combinations == 1 and not reports[0].combination:
+        return f'{len(reports)} files'
+    per_file = f'{combinations} combination' + ('s' if combinations != 1 else '')
+    return per_file if files == 1 else f'{files} files × {per_file}'
 
 
 def portability_line(findings: Sequence[Finding]) -> str:
@@ -231,12 +256,17 @@ def format_json(filename: str | Sequence[FileReport], findings: Sequence[Finding
     The report as indented JSON.
 
     One file: ``{"file", "target", "loaded", "counts", "findings"}``; several:
-    ``{"target", "counts", "files": [one such object each]}``.
+    ``{"target", "counts", "files": [one such object each]}``. A file checked for a
+    combination of a matrix has its arguments, ``"xacro_args": {name: value}``, and their
+    name, ``"combination": "ur_type=ur3 prefix=left_"``.
     """
     import json  # here, as in format_sarif: the text report (every check run) needs no JSON
     reports = [FileReport(filename, tuple(findings))] if isinstance(filename, str) \
         else list(filename)
-    files = [{'file': report.filename, 'target': target, 'loaded': report.loaded,
+    files = [{'file': report.filename,
+              **({'combination': label(report.combination),
+                  'xacro_args': dict(report.combination)} if report.combination else {}),
+              'target': target, 'loaded': report.loaded,
               'counts': _counts(report.findings),
               'loads_in': portability(report.findings) if report.loaded else {},
               'findings': [finding_dict(f, target) for f in report.findings]}
@@ -256,7 +286,9 @@ def format_junit(filename: str | Sequence[FileReport], findings: Sequence[Findin
     A rule with errors (or warnings under ``werror``) is a failing case listing them; a rule
     with only warnings or info is a passing case whose ``<system-out>`` lists them (CI systems
     show it); the rules without findings are one passing case, ``other rules``. A file that
-    cannot be loaded is one failing case, ``description-unloadable``.
+    cannot be loaded is one failing case, ``description-unloadable``. A combination of a
+    matrix is a suite of its own, named (and its cases' ``classname``) ``file [combination]``,
+    with its xacro arguments as ``xacro_arg:NAME`` properties.
     """
     from lxml import etree
 
@@ -267,10 +299,14 @@ def format_junit(filename: str | Sequence[FileReport], findings: Sequence[Findin
         by_code: dict[str, list[Finding]] = {}
         for finding in report.findings:
             by_code.setdefault(finding.code, []).append(finding)
-        suite = etree.SubElement(root, 'testsuite', name=f'urdf-tools check {report.filename}')
+        suite = etree.SubElement(root, 'testsuite', name=f'urdf-tools check {report.title}')
+        if report.combination:
+            properties = etree.SubElement(suite, 'properties')
+            for name, value in report.combination:
+                etree.SubElement(properties, 'property', name=f'xacro_arg:{name}', value=value)
         failures = 0
         for code, items in by_code.items():
-            case = etree.SubElement(suite, 'testcase', classname=report.filename, name=code)
+            case = etree.SubElement(suite, 'testcase', classname=report.title, name=code)
             failing = [f for f in items if f.severity is Severity.ERROR
                        or (werror and f.severity is Severity.WARNING)]
             text = '\n'.join(str(f) + ''.join(f'\n    {where}: note: {note}'
@@ -285,11 +321,11 @@ def format_junit(filename: str | Sequence[FileReport], findings: Sequence[Findin
                 etree.SubElement(case, 'system-out').text = text
         rest = [code for code in RULES if code not in by_code] if report.loaded else []
         if rest:
-            case = etree.SubElement(suite, 'testcase', classname=report.filename,
+            case = etree.SubElement(suite, 'testcase', classname=report.title,
                                     name='other rules')
             etree.SubElement(case, 'system-out').text = \
                 f'{len(rest)} rules without findings: {", ".join(rest)}'
-        suite.set('tests', str(len(suite)))
+        suite.set('tests', str(len(suite.findall('testcase'))))
         suite.set('failures', str(failures))
         suite.set('errors', '0')
     return etree.tostring(root, encoding='unicode', pretty_print=True,
@@ -314,7 +350,10 @@ def format_sarif(reports: Sequence[FileReport], version: str,
     SARIF 2.1.0 (OASIS), as GitHub code scanning reads it: one run of the ``urdf-tools`` driver.
 
     Each finding is a result with its rule id, level (error, warning, note for info), message
-    (with the fix), and the file and line; the rules used are described in the driver.
+    (with the fix), and the file and line; the rules used are described in the driver. With a
+    matrix, a result's message starts with its combination (``[ur_type=ur3] ...``) and its
+    ``properties`` hold it (``combination``, ``xacroArgs``); the run's ``properties`` list every
+    combination checked.
 
     :param reports: The files checked.
     :param version: The tool's version.
@@ -341,10 +380,15 @@ def format_sarif(reports: Sequence[FileReport], version: str,
             if location is not None and location.line is not None and location.line >= 1:
                 physical['region'] = {'startLine': location.line}
             message = finding.message + (f' (fix: {finding.fix})' if finding.fix else '')
+            if report.combination:
+                message = f'[{label(report.combination)}] {message}'
             result: dict[str, object] = {
                 'ruleId': finding.code, 'ruleIndex': used.index(finding.code),
                 'level': _SARIF_LEVEL[finding.severity], 'message': {'text': message},
                 'locations': [{'physicalLocation': physical}]}
+            if report.combination:
+                result['properties'] = {'combination': label(report.combination),
+                                        'xacroArgs': dict(report.combination)}
             if finding.notes:
                 result['relatedLocations'] = [
                     {'id': index, 'message': {'text': text}, 'physicalLocation': {
@@ -352,10 +396,14 @@ def format_sarif(reports: Sequence[FileReport], version: str,
                         **({'region': {'startLine': where.line}} if where.line else {})}}
                     for index, (where, text) in enumerate(finding.notes)]
             results.append(result)
+    run: dict[str, object] = {'tool': {'driver': {
+        'name': 'urdf-tools', 'version': version, 'rules': rules}}, 'results': results}
+    checked = list(dict.fromkeys(label(report.combination) for report in reports
+                                 if report.combination))
+    if checked:
+        run['properties'] = {'combinations': checked}
     return json.dumps({
         '$schema': 'https://json.schemastore.org/sarif-2.1.0.json',
         'version': '2.1.0',
-        'runs': [{'tool': {'driver': {
-            'name': 'urdf-tools', 'version': version, 'rules': rules}},
-            'results': results}],
+        'runs': [run],
     }, indent=2) + '\n'
