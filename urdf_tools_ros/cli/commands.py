@@ -383,6 +383,7 @@ COMMANDS = {
     'tree': 'print the link/joint tree (like check_urdf)',
     'inertia': 'inertia of a solid box, cylinder, sphere or capsule',
     'view': 'joint sliders and a live 3D view in the browser (no ROS needed)',
+    'diff': 'compare two robot descriptions as robots; exit 0 same, 1 different, 2 not loaded',
 }
 
 
@@ -411,6 +412,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser],
         elif name == 'view':
             from .view import add_view_arguments
             add_view_arguments(parser, _add_source, load_from_args)
+        elif name == 'diff':
+            from .diff import add_diff_arguments
+            add_diff_arguments(parser, load_from_args)
         else:
             _ARGUMENTS[name](parser)
 

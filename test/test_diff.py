@@ -1,0 +1,296 @@
+"""
+``diff_descriptions`` on real robots: a robot compared with itself, and known edits of a copy.
+
+Each edit is made by the test on a copy of a real description (the corpus under
+``test/corpus``, the ROS 2 packages of ``../shared/ros2_descriptions``) and the expectation is
+computed here from the edit itself: the 2 mm the test adds, the links below the joint read from
+the XML, the 1.3 factor of the mass, the names the test gives.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+import shutil
+
+from corpus_models import MODELS, PACKAGE_PATHS
+from lxml import etree
+import pytest
+
+from conftest import REPO, SAMPLE_ROBOT
+from urdf_tools_ros.core.description.loader import load, parse_xacro_args, RobotDescription
+from urdf_tools_ros.core.diff import diff_descriptions, Tolerance
+from urdf_tools_ros.core.diff.records import ElementChange, FrameMove, ValueChange
+
+ROOT = REPO.parent / 'shared' / 'ros2_descriptions'
+CASES = json.loads((ROOT / 'cases.json').read_text())['cases'] if ROOT.is_dir() else []
+PACKAGES = {path.name: str(path) for path in ROOT.iterdir() if path.is_dir()} \
+    if ROOT.is_dir() else {}
+no_cases = pytest.mark.skipif(not CASES, reason=f'{ROOT} is not here')
+
+#: Corpus arms and trees the edits are made on: (file, joint edited).
+EDITED = {
+    'kuka_iiwa': (REPO / 'test/corpus/pybullet_data/kuka_iiwa/model.urdf', 'lbr_iiwa_joint_4'),
+    'xarm6': (REPO / 'test/corpus/pybullet_data/xarm/xarm6_with_gripper.urdf', 'joint3'),
+    'pr2': (REPO / 'test/corpus/example-robot-data/robots/pr2_description/urdf/pr2.urdf',
+            'torso_lift_joint'),
+}
+
+
+def load_case(case: dict, extra: tuple[str, ...] = ()) -> RobotDescription:
+    return load(ROOT / case['entry'], xacro_args=parse_xacro_args([*case['args'], *extra]),
+                package_paths=PACKAGES)
+
+
+def case_named(name: str) -> dict:
+    return next(case for case in CASES if case['id'] == name)
+
+
+# -- a robot compared with itself ---------------------------------------------------------
+@no_cases
+@pytest.mark.parametrize('case', CASES, ids=[case['id'] for case in CASES])
+def test_a_shared_robot_loaded_twice_is_the_same_robot(case: dict) -> None:
+    result = diff_descriptions(load_case(case), load_case(case))
+    assert result.same and result.changes == () and result.notes == ()
+
+
+@pytest.mark.parametrize('model', MODELS, ids=[model.path.stem for model in MODELS])
+def test_a_corpus_robot_loaded_twice_is_the_same_robot(model: object) -> None:
+    path = model.path  # type: ignore[attr-defined]
+    first = load(path, package_paths=PACKAGE_PATHS)
+    second = load(path, package_paths=PACKAGE_PATHS)
+    result = diff_descriptions(first, second)
+    assert result.same and result.changes == ()
+
+
+# -- edits of a copy ------------------------------------------------------------------------
+Pair = tuple[RobotDescription, RobotDescription]
+
+
+def edited_copies(tmp_path: Path, source: Path, edit: object) -> Pair:
+    """The file copied twice into ``tmp_path`` (same folder: same relative meshes), one edited."""
+    tree = etree.parse(str(source))
+    old = tmp_path / 'old.urdf'
+    old.write_bytes(etree.tostring(tree))
+    edit(tree.getroot())  # type: ignore[operator]
+    new = tmp_path / 'new.urdf'
+    new.write_bytes(etree.tostring(tree))
+    return (load(old, package_paths=PACKAGE_PATHS), load(new, package_paths=PACKAGE_PATHS))
+
+
+def joint_element(root: etree._Element, name: str) -> etree._Element:
+    return next(element for element in root.iter('joint') if element.get('name') == name)
+
+
+def links_below(root: etree._Element, joint: str) -> set[str]:
+    """The child link of ``joint`` and every link below it, read from the XML."""
+    children: dict[str, list[str]] = {}
+    for element in root.findall('joint'):
+        children.setdefault(element.find('parent').get('link'), []).append(
+            element.find('child').get('link'))
+    found, stack = set(), [joint_element(root, joint).find('child').get('link')]
+    while stack:
+        link = stack.pop()
+        found.add(link)
+        stack.extend(children.get(link, []))
+    return found
+
+
+@pytest.mark.parametrize('robot', sorted(EDITED))
+def test_a_joint_origin_moved_2_mm_moves_that_joint_and_every_link_below_by_2_mm(
+        tmp_path: Path, robot: str) -> None:
+    source, joint = EDITED[robot]
+    root = etree.parse(str(source)).getroot()
+    xyz = [float(value) for value in joint_element(root, joint).find('origin').get('xyz').split()]
+    below = links_below(root, joint)
+
+    def move(element: etree._Element) -> None:
+        joint_element(element, joint).find('origin').set(
+            'xyz', f'{xyz[0] + 0.002!r} {xyz[1]!r} {xyz[2]!r}')
+
+    result = diff_descriptions(*edited_copies(tmp_path, source, move))
+    (change,) = result.values
+    assert (change.element, change.attribute, change.unit) == \
+        (f'joint:{joint}', 'origin.xyz', 'm')
+    assert change.new[0] - change.old[0] == pytest.approx(0.002, abs=1e-12)
+    assert change.new[1:] == change.old[1:] == tuple(xyz[1:])
+    assert change.delta == 'Δ +2, 0, 0 mm'
+    assert {move.link for move in result.frames} == below
+    for frame in result.frames:
+        assert frame.configuration == 'zero'
+        assert frame.distance == pytest.approx(0.002, abs=1e-9)
+        assert frame.rotation == pytest.approx(0.0, abs=1e-9)
+    assert (result.elements, result.blocks, result.findings) == ((), (), ())
+
+
+def test_a_move_below_the_tolerance_is_not_a_frame_move(tmp_path: Path) -> None:
+    source, joint = EDITED['kuka_iiwa']
+    root = etree.parse(str(source)).getroot()
+    xyz = [float(value) for value in joint_element(root, joint).find('origin').get('xyz').split()]
+
+    def move(element: etree._Element) -> None:
+        joint_element(element, joint).find('origin').set(
+            'xyz', f'{xyz[0] + 0.00005!r} {xyz[1]!r} {xyz[2]!r}')  # 0.05 mm
+
+    old, new = edited_copies(tmp_path, source, move)
+    assert diff_descriptions(old, new).frames == ()
+    assert len(diff_descriptions(old, new, tolerance=Tolerance(distance=1e-5)).frames) == \
+        len(links_below(root, joint))
+
+
+@pytest.mark.parametrize('robot', sorted(EDITED))
+def test_a_changed_limit_is_that_one_value(tmp_path: Path, robot: str) -> None:
+    source, joint = EDITED[robot]
+    root = etree.parse(str(source)).getroot()
+    upper = float(joint_element(root, joint).find('limit').get('upper'))
+
+    def narrow(element: etree._Element) -> None:
+        joint_element(element, joint).find('limit').set('upper', repr(upper - 0.1))
+
+    result = diff_descriptions(*edited_copies(tmp_path, source, narrow))
+    unit = 'm' if joint_element(root, joint).get('type') == 'prismatic' else 'rad'
+    assert result.values == (ValueChange(f'joint:{joint}', 'limit.upper', upper, upper - 0.1,
+                                         unit),)
+    assert (result.elements, result.frames, result.blocks) == ((), (), ())
+    # pr2's torso keeps its soft upper limit, now above the hard one: the checker says so
+    assert [(change.change, change.element) for change in result.findings] == (
+        [('appeared', f'joint:{joint}')] if robot == 'pr2' else [])
+    if unit == 'rad':
+        assert result.values[0].delta == f'{-math.degrees(0.1):+.4g}°'
+        assert f'({math.degrees(upper):.5g}°)' in result.values[0].text
+
+
+@pytest.mark.parametrize('robot', sorted(EDITED))
+def test_a_renamed_link_is_a_rename_not_a_removal_and_an_addition(
+        tmp_path: Path, robot: str) -> None:
+    source, joint = EDITED[robot]
+    link = joint_element(etree.parse(str(source)).getroot(), joint).find('child').get('link')
+
+    def rename(element: etree._Element) -> None:
+        for item in element.iter():
+            for attribute in ('name', 'link', 'reference'):
+                if item.get(attribute) == link and item.tag in ('link', 'parent', 'child',
+                                                                'gazebo'):
+                    item.set(attribute, 'renamed_' + link)
+
+    result = diff_descriptions(*edited_copies(tmp_path, source, rename))
+    assert result.changes == (ElementChange('link', 'renamed', link, 'renamed_' + link),)
+
+
+@pytest.mark.parametrize('robot', sorted(EDITED))
+def test_a_mass_30_percent_heavier(tmp_path: Path, robot: str) -> None:
+    source, joint = EDITED[robot]
+    root = etree.parse(str(source)).getroot()
+    link = joint_element(root, joint).find('child').get('link')
+    mass_of = next(item for item in root.iter('link') if item.get('name') == link)
+    mass = float(mass_of.find('inertial/mass').get('value'))
+
+    def heavier(element: etree._Element) -> None:
+        target = next(item for item in element.iter('link') if item.get('name') == link)
+        target.find('inertial/mass').set('value', repr(mass * 1.3))
+
+    result = diff_descriptions(*edited_copies(tmp_path, source, heavier))
+    assert result.values == (ValueChange(f'link:{link}', 'inertial.mass', mass, mass * 1.3,
+                                         'kg'),)
+    assert result.values[0].delta == '+30 %'
+    assert (result.elements, result.frames, result.blocks) == ((), (), ())
+    assert all(change.element == f'link:{link}' for change in result.findings)
+
+
+def test_an_axis_change_shows_at_the_given_positions_not_at_zero(tmp_path: Path) -> None:
+    source, joint = EDITED['kuka_iiwa']
+    root = etree.parse(str(source)).getroot()
+    below = links_below(root, joint)
+
+    def flip(element: etree._Element) -> None:
+        joint_element(element, joint).find('axis').set('xyz', '0 0 -1')
+
+    old, new = edited_copies(tmp_path, source, flip)
+    at_zero = diff_descriptions(old, new)
+    assert [change.attribute for change in at_zero.values] == ['axis'] and at_zero.frames == ()
+    turned = diff_descriptions(old, new, positions={joint: 0.5})
+    assert {move.link for move in turned.frames} == below
+    # the child frame turned by 0.5 rad one way instead of the other: 1 rad apart
+    child = joint_element(root, joint).find('child').get('link')
+    (frame,) = [move for move in turned.frames if move.link == child]
+    assert isinstance(frame, FrameMove) and frame.configuration == 'positions'
+    assert frame.rotation == pytest.approx(1.0, abs=1e-9)
+
+
+# -- xacro arguments of real packages ---------------------------------------------------------
+@no_cases
+def test_a_prefix_argument_renames_every_link_and_joint_of_the_kuka_arm() -> None:
+    case = case_named('kuka_kr6_r700_sixx')
+    old, new = load_case(case), load_case(case, ('prefix:=r1_',))
+    result = diff_descriptions(old, new)
+    renamed = {(change.kind, change.name, change.new_name) for change in result.elements}
+    expected = {('link', link.name, 'r1_' + link.name) for link in old.robot.links
+                if link.name != 'world'} | \
+        {('joint', joint.name, 'r1_' + joint.name) for joint in old.robot.joints}
+    assert renamed == expected
+    assert result.values == () and result.frames == ()
+    # the ros2_control block is named with the prefix too: that, and nothing else, changed
+    (block,) = result.blocks
+    assert (block.tag, block.key, block.change) == ('ros2_control', 'r1_kr6_r700_sixx',
+                                                    'changed')
+    assert [line for line in block.lines if line[:1] in '+-'] == [
+        '-<ros2_control name="kr6_r700_sixx" type="system">',
+        '+<ros2_control name="r1_kr6_r700_sixx" type="system">']
+
+
+@no_cases
+def test_the_mode_argument_changes_the_kuka_ros2_control_hardware() -> None:
+    case = case_named('kuka_kr6_r700_sixx')
+    result = diff_descriptions(load_case(case), load_case(case, ('mode:=hardware',)))
+    assert (result.elements, result.values, result.frames) == ((), (), ())
+    (block,) = result.blocks
+    assert block.tag == 'ros2_control' and block.change == 'changed'
+    assert '-    <plugin>kuka_mock_hardware_interface::KukaMockHardwareInterface' in block.lines
+    assert '+    <plugin>kuka_rsi_driver::KukaRSIHardwareInterface' in block.lines
+
+
+@no_cases
+def test_a_robot_name_argument_renames_the_interbotix_arm() -> None:
+    case = case_named('interbotix_wx250s')
+    old = load_case(case)
+    new = load_case(case, ('robot_name:=arm2',))
+    result = diff_descriptions(old, new)
+    expected = {link.name: link.name.replace('wx250s/', 'arm2/', 1) for link in old.robot.links}
+    renamed = {change.name: change.new_name for change in result.elements
+               if change.kind == 'link'}
+    assert renamed == {old_name: new_name for old_name, new_name in expected.items()
+                       if old_name != new_name}
+    assert all(change.change == 'renamed' for change in result.elements)
+    assert result.frames == ()
+
+
+def test_with_extras_adds_a_planar_and_a_floating_branch_to_the_sample_robot() -> None:
+    old = load(SAMPLE_ROBOT)
+    new = load(SAMPLE_ROBOT, xacro_args={'with_extras': 'true'})
+    result = diff_descriptions(old, new)
+    added = {(change.kind, change.name) for change in result.elements}
+    new_links = set(new.robot.link_map) - set(old.robot.link_map)
+    new_joints = set(new.robot.joint_map) - set(old.robot.joint_map)
+    assert added == {('link', name) for name in new_links} | \
+        {('joint', name) for name in new_joints}
+    assert all(change.change == 'added' for change in result.elements)
+    assert len(added) == 4 and result.values == () and result.frames == ()
+
+
+def test_a_changed_include_moves_links_no_line_of_the_main_file_mentions(tmp_path: Path) -> None:
+    """The sample robot's forearm length is a property: the wrist and all below it move."""
+    folder = tmp_path / 'urdf'
+    shutil.copytree(SAMPLE_ROBOT.parent, folder)
+    main = folder / SAMPLE_ROBOT.name
+    text = main.read_text()
+    assert '<xacro:property name="forearm_x" value="0.12"/>' in text
+    old = load(main)
+    main.write_text(text.replace('<xacro:property name="forearm_x" value="0.12"/>',
+                                 '<xacro:property name="forearm_x" value="0.125"/>'))
+    new = load(main)
+    result = diff_descriptions(old, new)
+    root = etree.fromstring(new.xml.encode())
+    moved = {move.link: move for move in result.frames}
+    assert set(moved) == links_below(root, 'wrist_joint')
+    assert all(move.distance == pytest.approx(0.005, abs=1e-9) for move in moved.values())

@@ -1,0 +1,290 @@
+"""
+``urdf-tools diff``: exit codes, the three formats, xacro arguments per side, and ``--git``.
+
+The ``--git`` tests build a small xacro package in a temporary git repository (a main file that
+includes a second one and names a mesh by ``package://``), commit two revisions, and compare the
+work tree with each: what is reported is the edit the test made between them, read from the
+revision (its include and mesh, not the work tree's).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import REPO, SAMPLE_ROBOT
+
+SAMPLE = str(SAMPLE_ROBOT.relative_to(REPO))
+no_git = pytest.mark.skipif(shutil.which('git') is None, reason='git is not installed')
+
+ARM = """<?xml version="1.0"?>
+<robot name="arm">
+  <link name="base"><inertial><mass value="2"/>
+    <inertia ixx="0.02" ixy="0" ixz="0" iyy="0.02" iyz="0" izz="0.02"/></inertial></link>
+  <link name="upper"><inertial><mass value="1"/>
+    <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>
+  <joint name="shoulder" type="revolute">
+    <parent link="base"/><child link="upper"/>
+    <origin xyz="0 0 0.3" rpy="0 0 0"/>
+    <axis xyz="0 0 1"/>
+    <limit lower="-1.5" upper="1.5" effort="10" velocity="2"/>
+  </joint>
+</robot>
+"""
+
+
+def cli(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
+    """Run urdf-tools in a fresh interpreter, as a user would."""
+    return subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, 'PYTHONPATH': str(REPO)})
+
+
+def test_a_robot_and_itself_exit_0() -> None:
+    done = cli('diff', SAMPLE, SAMPLE)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f'{SAMPLE} -> {SAMPLE}: the same robot\n'
+
+
+def test_a_limit_change_exits_1_with_degrees_in_text_markdown_and_json(tmp_path: Path) -> None:
+    old, new = tmp_path / 'old.urdf', tmp_path / 'new.urdf'
+    old.write_text(ARM)
+    new.write_text(ARM.replace('upper="1.5"', 'upper="1.2"'))
+    text = cli('diff', str(old), str(new))
+    assert text.returncode == 1, text.stderr
+    assert 'joint "shoulder":' in text.stdout.splitlines()
+    # 1.5 rad = 85.944°, 1.2 rad = 68.755°: 0.3 rad less = -17.19°
+    assert '  limit.upper: 1.5 rad (85.944°) -> 1.2 rad (68.755°) (-17.19°)' in \
+        text.stdout.splitlines()
+    markdown = cli('diff', '--format', 'markdown', str(old), str(new))
+    assert markdown.returncode == 1
+    assert '| `joint:shoulder` | `limit.upper` | 1.5 rad (85.944°) | 1.2 rad (68.755°) | ' \
+        '-17.19° |' in markdown.stdout.splitlines()
+    done = cli('diff', '--format', 'json', str(old), str(new))
+    assert done.returncode == 1
+    document = json.loads(done.stdout)
+    assert document['same'] is False
+    values = [change for change in document['changes'] if change['category'] == 'value']
+    assert [(change['element'], change['attribute'], change['old'], change['new'],
+             change['unit']) for change in values] == [('joint:shoulder', 'limit.upper', 1.5,
+                                                        1.2, 'rad')]
+    # the same changes as the text report, one line each
+    texts = [change['text'] for change in document['changes']]
+    assert all(f'  {line}' in text.stdout.splitlines() for line in texts)
+
+
+def test_json_carries_every_change_of_the_text_report() -> None:
+    text = cli('diff', SAMPLE, SAMPLE, '--new-arg', 'prefix:=r1_')
+    done = cli('diff', SAMPLE, SAMPLE, '--new-arg', 'prefix:=r1_', '--format', 'json')
+    assert text.returncode == done.returncode == 1
+    document = json.loads(done.stdout)
+    renames = [change for change in document['changes'] if change['category'] == 'element']
+    # every link but world and every joint of the sample robot (13 links, 12 joints)
+    assert len(renames) == 12 + 12
+    assert all(change['new_name'] == 'r1_' + change['name'] for change in renames)
+    for change in document['changes']:
+        assert change['text'] in text.stdout
+    assert text.stdout.splitlines()[0].endswith(document['summary'])
+
+
+def test_shared_and_per_side_xacro_arguments() -> None:
+    # prefix:=r1_ for both: the same robot; with_extras only on the new side: 4 added
+    same = cli('diff', SAMPLE, SAMPLE, 'prefix:=r1_')
+    assert same.returncode == 0, same.stdout + same.stderr
+    done = cli('diff', SAMPLE, SAMPLE, 'prefix:=r1_', '--new-arg', 'with_extras:=true',
+               '--format', 'json')
+    assert done.returncode == 1
+    changes = json.loads(done.stdout)['changes']
+    assert sorted((change['kind'], change['change']) for change in changes) == \
+        [('joint', 'added')] * 2 + [('link', 'added')] * 2
+    # a side-specific argument wins over the shared one of the same name
+    assert cli('diff', SAMPLE, SAMPLE, 'with_extras:=true', '--old-arg',
+               'with_extras:=false').returncode == 1
+
+
+def test_positions_and_tolerance(tmp_path: Path) -> None:
+    old, new = tmp_path / 'old.urdf', tmp_path / 'new.urdf'
+    old.write_text(ARM)
+    new.write_text(ARM.replace('<origin xyz="0 0 0.3"', '<origin xyz="0 0 0.3005"'))
+    # 0.5 mm: a frame move over 0.1 mm, none under a 1 mm tolerance (the origin still differs)
+    moved = json.loads(cli('diff', str(old), str(new), '--format', 'json').stdout)
+    frames = [change for change in moved['changes'] if change['category'] == 'frame']
+    assert [(frame['link'], round(frame['distance'], 12)) for frame in frames] == \
+        [('upper', 0.0005)]
+    loose = json.loads(cli('diff', str(old), str(new), '--tolerance', '1',
+                           '--format', 'json').stdout)
+    assert [change['category'] for change in loose['changes']] == ['value']
+    # a turned axis shows at the given positions only
+    new.write_text(ARM.replace('<axis xyz="0 0 1"/>', '<axis xyz="0 0 -1"/>'))
+    turned = cli('diff', str(old), str(new), '--positions', 'shoulder=0.25', '--format', 'json')
+    frames = [change for change in json.loads(turned.stdout)['changes']
+              if change['category'] == 'frame']
+    assert [(frame['configuration'], round(frame['rotation'], 9)) for frame in frames] == \
+        [('positions', 0.5)]
+
+
+def test_a_description_that_cannot_be_loaded_exits_2_with_file_and_line(tmp_path: Path) -> None:
+    old, new = tmp_path / 'old.urdf', tmp_path / 'new.urdf'
+    old.write_text(ARM)
+    new.write_text(ARM.replace('</joint>', '</join>'))
+    done = cli('diff', str(old), str(new))
+    assert done.returncode == 2 and done.stdout == ''
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and 'Traceback' not in done.stderr
+    line = ARM.splitlines().index('  </joint>') + 1
+    assert lines[0].startswith(f'urdf-tools diff: {new}:{line}: malformed XML'), lines
+
+
+@pytest.mark.parametrize('args, message', [
+    (['only_one.urdf'], 'expected 2 files'),
+    ([SAMPLE, SAMPLE, '--positions', 'shoulder'], 'expected joint=value'),
+    ([SAMPLE, SAMPLE, '--positions', 'no_such_joint=1'], 'no_such_joint'),
+    ([SAMPLE, SAMPLE, '--old-arg', 'prefix'], 'expected name:=value'),
+])
+def test_usage_errors_exit_2(args: list[str], message: str) -> None:
+    done = cli('diff', *args)
+    assert done.returncode == 2 and message in done.stderr and 'Traceback' not in done.stderr
+
+
+# -- --git -----------------------------------------------------------------------------------
+MAIN = """<?xml version="1.0"?>
+<robot name="tiny" xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <xacro:include filename="$(find tiny_description)/urdf/parts.xacro"/>
+  <link name="base"/>
+  <xacro:arm_link name="upper" length="${upper_length}"/>
+  <joint name="shoulder" type="revolute">
+    <parent link="base"/><child link="upper"/>
+    <origin xyz="0 0 0.1"/>
+    <axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="5" velocity="1"/>
+  </joint>
+  <xacro:arm_link name="lower" length="0.2"/>
+  <joint name="elbow" type="revolute">
+    <parent link="upper"/><child link="lower"/>
+    <origin xyz="0 0 ${upper_length}"/>
+    <axis xyz="0 1 0"/>
+    <limit lower="-1" upper="1" effort="5" velocity="1"/>
+  </joint>
+</robot>
+"""
+
+PARTS = """<?xml version="1.0"?>
+<robot xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <xacro:property name="upper_length" value="{length}"/>
+  <xacro:macro name="arm_link" params="name length">
+    <link name="${{name}}">
+      <visual><geometry><mesh filename="package://tiny_description/meshes/part.stl"/>
+      </geometry></visual>
+      <inertial><origin xyz="0 0 ${{length / 2}}"/><mass value="1"/>
+        <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.001"/></inertial>
+    </link>
+  </xacro:macro>
+</robot>
+"""
+
+PACKAGE = """<?xml version="1.0"?>
+<package format="3"><name>tiny_description</name><version>0.0.1</version>
+<description>t</description><maintainer email="a@b.c">a</maintainer><license>MIT</license>
+</package>
+"""
+
+STL = b'solid part\nendsolid part\n'
+
+
+def git(folder: Path, *args: str) -> None:
+    subprocess.run(['git', '-c', 'user.name=test', '-c', 'user.email=test@example.com',
+                    '-c', 'commit.gpgsign=false', *args], cwd=folder, check=True,
+                   capture_output=True)
+
+
+@pytest.fixture
+def repository(tmp_path: Path) -> Path:
+    """Two commits of a package in a folder ``src/tiny_description`` of a git repository."""
+    top = tmp_path / 'repo'
+    package = top / 'src' / 'tiny_description'
+    (package / 'urdf').mkdir(parents=True)
+    (package / 'meshes').mkdir()
+    (package / 'package.xml').write_text(PACKAGE)
+    (package / 'urdf' / 'tiny.urdf.xacro').write_text(MAIN)
+    (package / 'urdf' / 'parts.xacro').write_text(PARTS.format(length='0.3'))
+    (package / 'meshes' / 'part.stl').write_bytes(STL)
+    git(top, 'init', '-q')
+    git(top, 'add', '.')
+    git(top, 'commit', '-q', '-m', 'first')
+    # the second revision: the include makes the upper link 3 mm longer; the mesh is gone
+    (package / 'urdf' / 'parts.xacro').write_text(PARTS.format(length='0.303'))
+    (package / 'meshes' / 'part.stl').unlink()
+    git(top, 'add', '-A')
+    git(top, 'commit', '-q', '-m', 'second')
+    return package / 'urdf' / 'tiny.urdf.xacro'
+
+
+@no_git
+def test_git_compares_the_work_tree_with_a_revision_read_from_the_revision(
+        repository: Path) -> None:
+    package = repository.parent.parent
+    # the package is not known to ROS here: both sides find it inside the repository
+    done = cli('diff', '--git', 'HEAD~1', str(repository), '--format', 'json',
+               cwd=repository.parent)
+    assert done.returncode == 1, done.stderr
+    document = json.loads(done.stdout)
+    assert document['old'] == 'HEAD~1:src/tiny_description/urdf/tiny.urdf.xacro'
+    changes = document['changes']
+    elbow = [change for change in changes if change.get('element') == 'joint:elbow']
+    assert [(change['attribute'], change['old'], change['new']) for change in elbow] == \
+        [('origin.xyz', [0, 0, 0.3], [0, 0, 0.303])]
+    com = [change for change in changes if change.get('attribute') == 'inertial.origin.xyz']
+    assert [(change['element'], change['old'][2], change['new'][2]) for change in com] == \
+        [('link:upper', 0.15, 0.1515)]
+    frames = [change for change in changes if change['category'] == 'frame']
+    assert [(frame['link'], round(frame['distance'], 12)) for frame in frames] == \
+        [('lower', 0.003)]
+    # the mesh was there in HEAD~1 (read from the revision) and is gone from the work tree
+    appeared = [change for change in changes if change['category'] == 'finding']
+    assert {(change['change'], change['code']) for change in appeared} == \
+        {('appeared', 'mesh-file-missing')}
+    assert len(appeared) == 2  # upper and lower name the mesh
+    assert not (package / 'meshes' / 'part.stl').exists()
+
+
+@no_git
+def test_git_head_is_the_same_robot_until_the_work_tree_changes(repository: Path) -> None:
+    same = cli('diff', '--git', 'HEAD', str(repository))
+    assert same.returncode == 0, same.stdout + same.stderr
+    parts = repository.parent / 'parts.xacro'
+    parts.write_text(PARTS.format(length='0.31'))  # not committed
+    changed = cli('diff', '--git', 'HEAD', str(repository), '--no-findings')
+    assert changed.returncode == 1
+    assert '  origin.xyz: (0, 0, 0.303) m = (0, 0, 303) mm -> (0, 0, 0.31) m = (0, 0, 310) mm ' \
+        '(Δ 0, 0, +7 mm)' in changed.stdout.splitlines()
+
+
+@no_git
+def test_git_a_revision_that_does_not_exist_or_no_repository_exits_2(
+        repository: Path, tmp_path: Path) -> None:
+    done = cli('diff', '--git', 'no-such-revision', str(repository))
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1
+    assert 'no-such-revision' in done.stderr and 'Traceback' not in done.stderr
+    outside = tmp_path / 'outside'
+    outside.mkdir()
+    (outside / 'arm.urdf').write_text(ARM)
+    done = cli('diff', '--git', 'HEAD', str(outside / 'arm.urdf'), cwd=outside)
+    assert done.returncode == 2 and 'not inside a git repository' in done.stderr
+
+
+@no_git
+def test_git_a_file_new_since_the_revision_exits_2_naming_the_revision(repository: Path) -> None:
+    extra = repository.parent / 'extra.urdf'
+    extra.write_text(ARM)
+    git(repository.parent, 'add', 'extra.urdf')
+    git(repository.parent, 'commit', '-q', '-m', 'third')
+    done = cli('diff', '--git', 'HEAD~1', str(extra))
+    assert done.returncode == 2
+    assert done.stderr.startswith('urdf-tools diff: HEAD~1:src/tiny_description/urdf/extra.urdf'
+                                  ': cannot read'), done.stderr

@@ -1,0 +1,112 @@
+"""
+``<ros2_control>``, ``<gazebo>`` and ``<transmission>`` blocks compared as canonical XML.
+
+The typed model keeps of these blocks what the checker needs (a ros2_control joint's
+interfaces, not its ``<param>``s), so they are compared from the description's URDF XML (the
+xacro output), the text ``robot_description`` carries: each top-level block of the three tags,
+keyed by its ``name`` (ros2_control, transmission) or ``reference`` (gazebo; ``''`` for the
+robot's own), written canonically one element per line: attributes sorted by name, comments
+and processing instructions dropped, text stripped of surrounding whitespace. In the old block a
+renamed link's or joint's old name (as a whole attribute value or text) becomes the new name,
+so a rename alone changes no block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+import difflib
+from typing import Any
+
+from .records import BlockChange
+from ..description.loader import parse_xml
+
+#: The block tags compared, each with the attribute that keys it.
+BLOCK_TAGS = {'ros2_control': 'name', 'gazebo': 'reference', 'transmission': 'name'}
+
+
+def canonical_lines(element: Any, renamed: Mapping[str, str] | None = None,
+                    depth: int = 0) -> list[str]:
+    """
+    An lxml element as canonical lines (see the module doc), children indented by two spaces.
+
+    :param element: The element.
+    :param renamed: ``{old name: new name}`` applied to whole attribute values and texts.
+    :param depth: Indentation level of ``element``.
+    :return: One line per element (``<tag a="1">text``), none for comments.
+    """
+    table = renamed or {}
+    if not isinstance(element.tag, str):  # a comment or processing instruction
+        return []
+    attributes = ''.join(f' {key}="{table.get(value, value)}"'
+                         for key, value in sorted(element.attrib.items()))
+    text = (element.text or '').strip()
+    lines = ['  ' * depth + f'<{element.tag}{attributes}>' + table.get(text, text)]
+    for child in element:
+        lines.extend(canonical_lines(child, table, depth + 1))
+    return lines
+
+
+def blocks(xml: str, filename: str = '<string>',
+           renamed: Mapping[str, str] | None = None) -> dict[tuple[str, str], list[str]]:
+    """
+    The blocks of a URDF as canonical lines, keyed by ``(tag, key)``.
+
+    A repeated key (two ``<gazebo reference="base">`` blocks) gets ``#2``, ``#3`` ... in file
+    order.
+
+    :param xml: The URDF XML (:attr:`RobotDescription.xml`).
+    :param filename: Named in the error of XML that does not parse.
+    :param renamed: Applied as in :func:`canonical_lines`, also to the keys.
+    :raises DescriptionLoadError: if ``xml`` is not a ``<robot>`` document.
+    """
+    root, _ = parse_xml(xml, filename)
+    table = renamed or {}
+    result: dict[tuple[str, str], list[str]] = {}
+    for child in root:
+        if not isinstance(child.tag, str) or child.tag not in BLOCK_TAGS:
+            continue
+        key = child.get(BLOCK_TAGS[child.tag], '')
+        key = table.get(key, key)
+        unique, count = key, 1
+        while (child.tag, unique) in result:
+            count += 1
+            unique = f'{key}#{count}'
+        result[(child.tag, unique)] = canonical_lines(child, table)
+    return result
+
+
+def compare_blocks(old_xml: str, new_xml: str, renamed: Mapping[str, str] | None = None,
+                   old_name: str = '<old>', new_name: str = '<new>') -> list[BlockChange]:
+    """
+    The blocks added, removed or changed between two URDF documents.
+
+    :param old_xml: The old URDF XML.
+    :param new_xml: The new URDF XML.
+    :param renamed: ``{old name: new name}`` of renamed links and joints.
+    :return: Removed and changed blocks in the old order, then added ones in the new order;
+        each with the unified diff of its canonical lines (no file header). Where one block of
+        a tag is gone and one has come (its key renamed), it is one block, changed.
+    """
+    old, new = blocks(old_xml, old_name, renamed), blocks(new_xml, new_name)
+    removed = [key for key in old if key not in new]
+    added = [key for key in new if key not in old]
+    pairs = {key: key for key in old if key in new}
+    for tag in BLOCK_TAGS:  # one block of a tag renamed: the same block, changed
+        gone = [key for key in removed if key[0] == tag]
+        come = [key for key in added if key[0] == tag]
+        if len(gone) == 1 and len(come) == 1:
+            pairs[gone[0]] = come[0]
+    changes = []
+    for key, lines in old.items():
+        other = pairs.get(key)
+        if other is None:
+            changes.append(BlockChange(*key, 'removed', tuple('-' + line for line in lines)))
+        elif new[other] != lines:
+            diff = [line for line in difflib.unified_diff(lines, new[other], lineterm='', n=1)
+                    if not line.startswith(('---', '+++'))]
+            changes.append(BlockChange(*other, 'changed', tuple(diff)))
+    paired = set(pairs.values())
+    for key, lines in new.items():
+        if key not in paired:
+            changes.append(BlockChange(*key, 'added', tuple('+' + line for line in lines)))
+    return changes

@@ -1,0 +1,260 @@
+"""
+Attribute by attribute: what changed in matched joints, links and global materials.
+
+Each function returns :class:`~.records.ValueChange` records in the new description's names.
+Two numbers are the same when they agree to 1e-9 relative or 1e-12 absolute (the same text
+evaluated by xacro twice; an edit someone meant is far larger). Names that refer to other
+elements (a joint's parent and child, a mimic's joint) are compared through the rename table,
+so a renamed link changes no joint that names it.
+
+Units (REP 103; URDF spec, joint): positions and their limits in rad for revolute and
+continuous joints and in m for prismatic ones; effort in N·m or N, velocity in rad/s or m/s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+import math
+from typing import Union
+
+import numpy as np
+
+from .matching import Matching
+from .records import Value, ValueChange
+from ..description.model import (Box, Capsule, Collision, Cylinder, Geometry, Inertial, Joint,
+                                 Link, Material, Mesh, Origin, Robot, Sphere, Visual)
+from ..kinematics.inertia import inertia_matrix, principal_moments
+
+Shape = Union[Visual, Collision]
+Shapes = Sequence[Shape]
+
+_FIELDS = {
+    'limit': ('lower', 'upper', 'effort', 'velocity', 'acceleration', 'deceleration', 'jerk'),
+    'safety_controller': ('soft_lower_limit', 'soft_upper_limit', 'k_position', 'k_velocity'),
+    'mimic': ('joint', 'multiplier', 'offset'),
+    'dynamics': ('damping', 'friction'),
+    'calibration': ('rising', 'falling'),
+}
+
+
+def same(old: Value, new: Value) -> bool:
+    """Whether two values are equal: numbers to 1e-9 relative or 1e-12 absolute, NaN to NaN."""
+    if isinstance(old, float) and isinstance(new, float):
+        if math.isnan(old) or math.isnan(new):
+            return math.isnan(old) and math.isnan(new)
+        return math.isclose(old, new, rel_tol=1e-9, abs_tol=1e-12)
+    if isinstance(old, tuple) and isinstance(new, tuple):
+        return len(old) == len(new) and all(same(float(a), float(b)) for a, b in zip(old, new))
+    return old == new
+
+
+def _value(value: object) -> Value:
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (tuple, list)):
+        return tuple(float(item) for item in value)
+    return float(value)  # type: ignore[arg-type]
+
+
+class _Collector:
+    """The changes of one element: ``add`` keeps a value pair when the values differ."""
+
+    def __init__(self, element: str) -> None:
+        self.element = element
+        self.changes: list[ValueChange] = []
+
+    def add(self, attribute: str, old: object, new: object, unit: str = '') -> None:
+        old_value, new_value = _value(old), _value(new)
+        if not same(old_value, new_value):
+            self.changes.append(ValueChange(self.element, attribute, old_value, new_value, unit))
+
+    def origin(self, prefix: str, old: Origin | None, new: Origin | None) -> None:
+        self.add(f'{prefix}origin.xyz', old.xyz if old else None, new.xyz if new else None, 'm')
+        self.add(f'{prefix}origin.rpy', old.rpy if old else None, new.rpy if new else None,
+                 'rad')
+
+
+def joint_units(joint_type: str) -> dict[str, str]:
+    """Units of a joint's position-like, effort and velocity values by its type."""
+    if joint_type == 'prismatic':
+        return {'position': 'm', 'effort': 'N', 'velocity': 'm/s', 'acceleration': 'm/s²',
+                'jerk': 'm/s³', 'damping': 'N·s/m', 'friction': 'N'}
+    if joint_type in ('revolute', 'continuous'):
+        return {'position': 'rad', 'effort': 'N·m', 'velocity': 'rad/s',
+                'acceleration': 'rad/s²', 'jerk': 'rad/s³', 'damping': 'N·m·s/rad',
+                'friction': 'N·m'}
+    return {}
+
+
+_UNIT_OF = {'lower': 'position', 'upper': 'position', 'soft_lower_limit': 'position',
+            'soft_upper_limit': 'position', 'offset': 'position', 'rising': 'position',
+            'falling': 'position', 'effort': 'effort', 'velocity': 'velocity',
+            'acceleration': 'acceleration', 'deceleration': 'acceleration', 'jerk': 'jerk',
+            'damping': 'damping', 'friction': 'friction'}
+
+
+def compare_joint(old: Joint, new: Joint, matching: Matching) -> list[ValueChange]:
+    """
+    Type, parent, child, origin, axis and every sub-element field of two matched joints.
+
+    :param old: The joint in the old model.
+    :param new: The same joint in the new model.
+    :param matching: The rename table (parent, child and mimic joint are compared through it).
+    :return: One change per attribute that differs (``limit.upper``, ``mimic.joint`` ...); a
+        sub-element present on one side only gives each of its fields against ``None``.
+    """
+    out = _Collector(f'joint:{new.name}')
+    out.add('joint_type', old.joint_type, new.joint_type)
+    out.add('parent', matching.link(old.parent), new.parent)
+    out.add('child', matching.link(old.child), new.child)
+    out.origin('', old.origin, new.origin)
+    out.add('axis', old.axis, new.axis)
+    units = joint_units(new.joint_type) or joint_units(old.joint_type)
+    for element, names in _FIELDS.items():
+        old_part, new_part = getattr(old, element), getattr(new, element)
+        if old_part is None and new_part is None:
+            continue
+        for name in names:
+            old_value = getattr(old_part, name) if old_part is not None else None
+            new_value = getattr(new_part, name) if new_part is not None else None
+            if element == 'mimic' and name == 'joint' and old_value is not None:
+                old_value = matching.joint(old_value)
+            out.add(f'{element}.{name}', old_value, new_value, units.get(_UNIT_OF.get(name, ''),
+                                                                         ''))
+    return out.changes
+
+
+def geometry_text(geometry: Geometry | None, unknown: str | None = None) -> str:
+    """A shape in a few words: ``box 0.1 × 0.2 × 0.3 m``, ``mesh "package://a/b.stl"``."""
+    if isinstance(geometry, Box):
+        return 'box ' + ' × '.join(f'{side:g}' for side in geometry.size) + ' m'
+    if isinstance(geometry, (Cylinder, Capsule)):
+        kind = 'cylinder' if isinstance(geometry, Cylinder) else 'capsule'
+        return f'{kind} r={geometry.radius:g} m, length={geometry.length:g} m'
+    if isinstance(geometry, Sphere):
+        return f'sphere r={geometry.radius:g} m'
+    if isinstance(geometry, Mesh):
+        return f'mesh "{geometry.filename}"'
+    return f'<{unknown}>' if unknown else '(no geometry)'
+
+
+def _shape(geometry: Geometry | None) -> str | None:
+    return None if geometry is None else type(geometry).__name__.lower()
+
+
+def _compare_geometry(out: _Collector, prefix: str, old: Geometry | None,
+                      new: Geometry | None) -> None:
+    if _shape(old) != _shape(new):
+        out.add(f'{prefix}geometry', geometry_text(old), geometry_text(new))
+        return
+    if isinstance(old, Box) and isinstance(new, Box):
+        out.add(f'{prefix}geometry.size', old.size, new.size, 'm')
+    elif isinstance(old, (Cylinder, Capsule, Sphere)) and isinstance(new, type(old)):
+        out.add(f'{prefix}geometry.radius', old.radius, new.radius, 'm')
+        if not isinstance(old, Sphere):
+            out.add(f'{prefix}geometry.length', old.length, new.length, 'm')  # type: ignore
+    elif isinstance(old, Mesh) and isinstance(new, Mesh):
+        out.add(f'{prefix}geometry.filename', old.filename, new.filename)
+        out.add(f'{prefix}geometry.scale', old.scale, new.scale)
+
+
+def _material(robot: Robot, visual: Visual) -> Material | None:
+    return robot.material(visual.material) if visual.material is not None else None
+
+
+Pair = tuple[str, Union[Shape, None], Union[Shape, None]]
+
+
+def _pairs(old: Shapes, new: Shapes, kind: str) -> Iterator[Pair]:
+    """Pair elements by name where both are named alike, else by position: ``(label, o, n)``."""
+    names = [element.name or '' for element in old]
+    by_name = all(names) and len(set(names)) == len(names) and \
+        sorted(names) == sorted(element.name or '' for element in new)
+    if by_name:
+        lookup = {element.name: element for element in new}
+        for element in old:
+            yield f'{kind} "{element.name}".', element, lookup[str(element.name)]
+        return
+    for index in range(max(len(old), len(new))):
+        yield (f'{kind}[{index}].', old[index] if index < len(old) else None,
+               new[index] if index < len(new) else None)
+
+
+def _compare_shapes(out: _Collector, kind: str, old_robot: Robot, new_robot: Robot,
+                    old: Shapes, new: Shapes) -> None:
+    for prefix, first, second in _pairs(old, new, kind):
+        if first is None or second is None:
+            present = first if second is None else second
+            if present is None:
+                continue
+            text = geometry_text(present.geometry, present.unknown_shape)
+            out.add(prefix.rstrip('.'), text if first is not None else None,
+                    text if second is not None else None)
+            continue
+        _compare_geometry(out, prefix, first.geometry, second.geometry)
+        out.origin(prefix, first.origin, second.origin)
+        if isinstance(first, Visual) and isinstance(second, Visual):
+            old_material = _material(old_robot, first)
+            new_material = _material(new_robot, second)
+            for name in ('name', 'color', 'texture'):
+                out.add(f'{prefix}material.{name}',
+                        getattr(old_material, name) if old_material else None,
+                        getattr(new_material, name) if new_material else None)
+
+
+def _entries(inertial: Inertial) -> tuple[float, ...]:
+    """``(ixx, ixy, ixz, iyy, iyz, izz)``, kg·m²."""
+    inertia = inertial.inertia
+    return (inertia.ixx, inertia.ixy, inertia.ixz, inertia.iyy, inertia.iyz, inertia.izz)
+
+
+def _compare_inertial(out: _Collector, old: Inertial | None, new: Inertial | None) -> None:
+    if old is None or new is None:
+        out.add('inertial.mass', old.mass if old else None, new.mass if new else None, 'kg')
+        return
+    out.add('inertial.mass', old.mass, new.mass, 'kg')
+    out.origin('inertial.', old.origin, new.origin)
+    old_moments = tuple(principal_moments(old.inertia))
+    new_moments = tuple(principal_moments(new.inertia))
+    out.add('inertial.principal_moments', old_moments, new_moments, 'kg·m²')
+    if same(_value(old_moments), _value(new_moments)) and not np.allclose(
+            inertia_matrix(old.inertia), inertia_matrix(new.inertia), rtol=1e-9, atol=1e-15):
+        out.add('inertial.inertia', _entries(old), _entries(new), 'kg·m²')
+
+
+def compare_link(old: Link, new: Link, old_robot: Robot, new_robot: Robot) -> list[ValueChange]:
+    """
+    Inertial, visuals (with their resolved materials) and collisions of two matched links.
+
+    The inertial is compared as a body: mass (kg, and %), centre of mass (``inertial.origin``,
+    m and mm), principal moments (``numpy.linalg.eigvalsh`` of the tensor, kg·m², and % each);
+    the six entries only when the moments agree but the entries do not (the principal axes
+    turned). Visuals and collisions are paired by name when every one is named, else in file
+    order; each pair's shape, sizes (m), mesh file and scale, origin and (visuals) material
+    name, ``rgba`` colour and texture file.
+
+    :return: One change per attribute that differs.
+    """
+    out = _Collector(f'link:{new.name}')
+    _compare_inertial(out, old.inertial, new.inertial)
+    _compare_shapes(out, 'visual', old_robot, new_robot, old.visuals, new.visuals)
+    _compare_shapes(out, 'collision', old_robot, new_robot, old.collisions, new.collisions)
+    return out.changes
+
+
+def compare_robot(old: Robot, new: Robot) -> list[ValueChange]:
+    """The robot's name and URDF version, and the global materials (colour, texture) by name."""
+    out = _Collector('robot')
+    out.add('name', old.name, new.name)
+    out.add('version', old.version, new.version)
+    changes = out.changes
+    for name in dict.fromkeys([*old.material_map, *new.material_map]):
+        first, second = old.material_map.get(name), new.material_map.get(name)
+        material = _Collector(f'material:{name}')
+        if first is None or second is None:
+            material.add('material', name if first else None, name if second else None)
+        else:
+            material.add('color', first.color, second.color)
+            material.add('texture', first.texture, second.texture)
+        changes.extend(material.changes)
+    return changes

@@ -1,0 +1,298 @@
+"""
+The change records of a robot diff: frozen values, each able to say itself in one line.
+
+Units follow the model (REP 103): lengths in m, angles in rad, masses in kg, inertias in
+kg·m². The one-line texts add what a reader compares at a glance: an angle also in degrees,
+a length also in mm, a mass and a principal moment also as a relative change in %.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+import math
+from typing import Union
+
+#: A value as the model holds it: a number, a name or file, a vector, or absent (``None``).
+Value = Union[float, str, tuple[float, ...], None]
+
+#: Units whose numbers are also shown converted: ``{unit: (factor, shown unit)}``.
+_SHOWN_AS = {'rad': (180.0 / math.pi, '°'), 'm': (1000.0, ' mm')}
+#: Units whose change is also shown in % of the old value.
+_RELATIVE = ('kg', 'kg·m²')
+
+
+def number(value: float, digits: int = 6) -> str:
+    """``value`` with up to ``digits`` significant digits, ``-0`` written ``0``."""
+    text = f'{value:.{digits}g}'
+    return '0' if text == '-0' else text
+
+
+def signed(value: float, digits: int = 4) -> str:
+    """``value`` with a sign (``+2``, ``-0.5``, ``0``), to ``digits`` significant digits."""
+    text = number(value, digits)
+    return text if text.startswith('-') or text == '0' else '+' + text
+
+
+def format_value(value: Value, unit: str = '') -> str:
+    """
+    One value with its unit, as the text reports write it.
+
+    :param value: The value; ``None`` is written ``(none)``, a string in double quotes.
+    :param unit: ``rad`` (degrees added: ``1.5708 rad (90°)``), ``m`` (mm added), any other unit
+        written after the number, or ``''``.
+    """
+    if value is None:
+        return '(none)'
+    if isinstance(value, str):
+        return f'"{value}"'
+    suffix = f' {unit}' if unit else ''
+    shown = _SHOWN_AS.get(unit)
+    if isinstance(value, tuple):
+        text = '(' + ', '.join(number(item) for item in value) + ')' + suffix
+        if shown is not None and any(value):
+            factor, name = shown
+            text += ' = (' + ', '.join(number(item * factor, 5) for item in value) + ')' + name
+        return text
+    text = number(value) + suffix
+    if shown is not None and value != 0.0:
+        factor, name = shown
+        text += f' ({number(value * factor, 5)}{name})'
+    return text
+
+
+def format_delta(old: Value, new: Value, unit: str = '') -> str:
+    """
+    The change from ``old`` to ``new`` in the unit a reader compares: ``''`` when there is none.
+
+    Lengths in mm, angles in degrees, masses and inertias in % of the old value; vectors
+    component by component (``Δ 0, 0, +2 mm``).
+    """
+    shown = _SHOWN_AS.get(unit)
+    if isinstance(old, float) and isinstance(new, float):
+        if unit in _RELATIVE and old != 0.0:
+            return f'{signed(100.0 * (new - old) / abs(old), 3)} %'
+        if shown is not None:
+            factor, name = shown
+            return f'{signed((new - old) * factor)}{name}'
+        return ''
+    if isinstance(old, tuple) and isinstance(new, tuple) and len(old) == len(new):
+        if unit in _RELATIVE and all(item != 0.0 for item in old):
+            return 'Δ ' + ', '.join(signed(100.0 * (b - a) / abs(a), 3)
+                                    for a, b in zip(old, new)) + ' %'
+        if shown is not None:
+            factor, name = shown
+            return 'Δ ' + ', '.join(signed((b - a) * factor) for a, b in zip(old, new)) + name
+    return ''
+
+
+@dataclass(frozen=True)
+class ElementChange:
+    """
+    A link or joint added, removed or renamed.
+
+    A rename is found by structure (:mod:`.matching`): the same place in the tree under names
+    that changed.
+
+    :ivar kind: ``'link'`` or ``'joint'``.
+    :ivar change: ``'added'``, ``'removed'`` or ``'renamed'``.
+    :ivar name: The name in the old description (added: in the new one).
+    :ivar new_name: The name in the new description, for ``'renamed'``; else ``None``.
+    """
+
+    kind: str
+    change: str
+    name: str
+    new_name: str | None = None
+    category: str = field(default='element', init=False)
+
+    @property
+    def text(self) -> str:
+        """One line: ``joint "a" renamed to "b"``, ``link "x" added``."""
+        if self.change == 'renamed':
+            return f'{self.kind} "{self.name}" renamed to "{self.new_name}"'
+        return f'{self.kind} "{self.name}" {self.change}'
+
+
+@dataclass(frozen=True)
+class ValueChange:
+    """
+    One attribute of one element with another value.
+
+    :ivar element: ``kind:name`` in the new description's names (``joint:elbow``,
+        ``link:forearm``, ``material:blue``, ``robot``).
+    :ivar attribute: The attribute in URDF's words, dotted: ``origin.xyz``, ``limit.upper``,
+        ``inertial.mass``, ``visual[0].geometry.radius``, ``collision "c".origin.rpy``.
+    :ivar old: The old value (``None``: absent).
+    :ivar new: The new value (``None``: absent).
+    :ivar unit: Unit of both values: ``m``, ``rad``, ``kg``, ``kg·m²``, ``N``, ``N·m``,
+        ``m/s``, ``rad/s`` ..., or ``''`` (a ratio, a name, a file).
+    """
+
+    element: str
+    attribute: str
+    old: Value
+    new: Value
+    unit: str = ''
+    category: str = field(default='value', init=False)
+
+    @property
+    def delta(self) -> str:
+        """The change in mm, degrees or %: ``+2 mm``, ``+30 %``; ``''`` where none applies."""
+        return format_delta(self.old, self.new, self.unit)
+
+    @property
+    def text(self) -> str:
+        """One line: ``limit.upper: 1.5708 rad (90°) -> 1.2 rad (68.755°) (-21.25°)``."""
+        delta = self.delta
+        return (f'{self.attribute}: {format_value(self.old, self.unit)} -> '
+                f'{format_value(self.new, self.unit)}' + (f' ({delta})' if delta else ''))
+
+
+@dataclass(frozen=True)
+class FrameMove:
+    """
+    A link frame that stands elsewhere in the root frame at one configuration.
+
+    Found by forward kinematics of both descriptions (the same joint positions), so a changed
+    macro argument that moves a link no line of the diff mentions is reported too.
+
+    :ivar link: The link, in the new description's names.
+    :ivar configuration: ``'zero'`` (every joint at 0) or ``'positions'`` (the given ones).
+    :ivar translation: ``(dx, dy, dz)`` of the frame's origin in the root frame, m
+        (``p_new - p_old``).
+    :ivar distance: Length of ``translation``, m.
+    :ivar rotation: Angle of ``R_old^T R_new``, rad, in [0, π].
+    """
+
+    link: str
+    configuration: str
+    translation: tuple[float, float, float]
+    distance: float
+    rotation: float
+    category: str = field(default='frame', init=False)
+
+    @property
+    def text(self) -> str:
+        """One line: ``link "forearm" moved 2 mm (Δ 0, 0, +2 mm), turned 0°``."""
+        moved = ', '.join(signed(value * 1000.0) for value in self.translation)
+        return (f'link "{self.link}" moved {number(self.distance * 1000.0, 4)} mm '
+                f'(Δ {moved} mm), turned {number(math.degrees(self.rotation), 4)}°')
+
+
+@dataclass(frozen=True)
+class BlockChange:
+    """
+    A ``<ros2_control>``, ``<gazebo>`` or ``<transmission>`` block added, removed or changed.
+
+    Blocks are compared as canonical XML (:func:`.blocks.canonical_lines`): attributes sorted,
+    comments and layout whitespace dropped, and in the old block a renamed link's or joint's
+    old name replaced by its new one.
+
+    :ivar tag: ``'ros2_control'``, ``'gazebo'`` or ``'transmission'``.
+    :ivar key: What identifies it: the ``name`` (ros2_control, transmission) or the
+        ``reference`` of a gazebo block (``''`` for the robot), ``#2`` ... on repeats.
+    :ivar change: ``'added'``, ``'removed'`` or ``'changed'``.
+    :ivar lines: The canonical XML's unified diff (``-``/``+`` lines; of a whole block when
+        added or removed).
+    """
+
+    tag: str
+    key: str
+    change: str
+    lines: tuple[str, ...] = ()
+    category: str = field(default='block', init=False)
+
+    @property
+    def text(self) -> str:
+        """One line: ``<gazebo reference="wheel"> changed``."""
+        attribute = 'reference' if self.tag == 'gazebo' else 'name'
+        head = f'<{self.tag} {attribute}="{self.key}">' if self.key else f'<{self.tag}>'
+        return f'{head} {self.change}'
+
+
+@dataclass(frozen=True)
+class FindingChange:
+    """
+    A checker finding that appeared or disappeared.
+
+    Findings are those of :func:`~urdf_tools_ros.core.checks.check_description`, compared by
+    code, element and message (in the new description's names).
+
+    :ivar change: ``'appeared'`` or ``'disappeared'``.
+    :ivar code: The rule code.
+    :ivar severity: ``'error'``, ``'warning'`` or ``'info'``.
+    :ivar element: ``kind:name``.
+    :ivar message: The checker's message.
+    :ivar location: ``file:line`` of the finding in the description it belongs to, or ``''``.
+    """
+
+    change: str
+    code: str
+    severity: str
+    element: str
+    message: str
+    location: str = ''
+    category: str = field(default='finding', init=False)
+
+    @property
+    def text(self) -> str:
+        """One line: ``appeared: warning[code]: message``."""
+        return f'{self.change}: {self.severity}[{self.code}]: {self.message}'
+
+
+Change = Union[ElementChange, ValueChange, FrameMove, BlockChange, FindingChange]
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """
+    How far a link frame may move before it is reported: 0.1 mm and 0.01° by default.
+
+    Far below what a CAD model or a calibration resolves, far above the rounding of forward
+    kinematics (about 1e-15 m): any edit someone meant shows, a re-expressed same number does
+    not.
+
+    :ivar distance: Largest translation not reported, m.
+    :ivar angle: Largest rotation not reported, rad.
+    """
+
+    distance: float = 1e-4
+    angle: float = math.radians(0.01)
+
+
+@dataclass(frozen=True)
+class DescriptionDiff:
+    """
+    Everything that differs between two robot descriptions, as the robots, not as text.
+
+    :ivar old: Label of the old description (its file, or ``REV:path``).
+    :ivar new: Label of the new description.
+    :ivar elements: Links and joints added, removed or renamed.
+    :ivar values: Attributes with other values (joints, inertials, geometry, materials, robot).
+    :ivar frames: Link frames moved at the zero configuration (and at the given positions).
+    :ivar blocks: ``<ros2_control>``, ``<gazebo>``, ``<transmission>`` blocks that differ.
+    :ivar findings: Checker findings that appeared or disappeared.
+    :ivar notes: What could not be compared and why (e.g. forward kinematics of a description
+        that is no tree); notes are not changes.
+    :ivar tolerance: The tolerance frame moves were measured against.
+    """
+
+    old: str
+    new: str
+    elements: tuple[ElementChange, ...] = ()
+    values: tuple[ValueChange, ...] = ()
+    frames: tuple[FrameMove, ...] = ()
+    blocks: tuple[BlockChange, ...] = ()
+    findings: tuple[FindingChange, ...] = ()
+    notes: tuple[str, ...] = ()
+    tolerance: Tolerance = Tolerance()
+
+    @property
+    def changes(self) -> tuple[Change, ...]:
+        """Every change in report order: elements, values, frames, blocks, findings."""
+        return (*self.elements, *self.values, *self.frames, *self.blocks, *self.findings)
+
+    @property
+    def same(self) -> bool:
+        """Whether the two descriptions are the same robot (no change; notes do not count)."""
+        return not self.changes
