@@ -1,0 +1,462 @@
+"""
+The pytest plugin: ``@pytest.mark.urdf_matrix(path, name=[values])``, one item per combination.
+
+Run through pytester (in-process, so that the loader can be counted) and in subprocesses
+(what pytest imports, what it collects with and without the plugin). Link names and ros2_control
+plugins are compared with what xacro itself gives and with the xacro source, never with the
+plugin's output. Runs on every pytest the suite runs on (6.2.5 to 9).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+import importlib.util
+import itertools
+import json
+import os
+from pathlib import Path
+import re
+import subprocess
+import sys
+import textwrap
+from typing import Any
+
+import pytest
+import xacro
+
+from conftest import REPO, SAMPLE_ROBOT
+# pytester's in-process runs forget the modules they import, and numpy cannot be imported twice
+# in one process: what the plugin imports when a marked test runs is imported here, before them
+import urdf_tools_ros.core.checks  # noqa: F401,I100
+from urdf_tools_ros.core.description import loader
+import urdf_tools_ros.core.description.xacro_runner  # noqa: F401
+
+pytest_plugins = ['pytester']
+
+PLUGIN = 'urdf_tools_ros.pytest_plugin'
+DESCRIPTIONS = REPO.parent / 'shared' / 'ros2_descriptions'
+KUKA = DESCRIPTIONS / 'kuka_agilus_support' / 'urdf' / 'kr6_r700_sixx.urdf.xacro'
+
+#: ``bad:=true`` drops the joint's velocity limit (urdfdom refuses it: an error); ``maybe`` is
+#: no boolean (xacro fails); ``prefix`` goes before every name.
+CONDITIONAL = """<?xml version="1.0"?>
+<robot name="conditional" xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <xacro:arg name="prefix" default=""/>
+  <xacro:arg name="bad" default="false"/>
+  <link name="$(arg prefix)base"/>
+  <link name="$(arg prefix)arm">
+    <visual><geometry><mesh filename="arm.stl"/></geometry></visual>
+    <inertial>
+      <mass value="1"/>
+      <inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/>
+    </inertial>
+  </link>
+  <joint name="$(arg prefix)shoulder" type="revolute">
+    <parent link="$(arg prefix)base"/>
+    <child link="$(arg prefix)arm"/>
+    <axis xyz="0 0 1"/>
+    <xacro:if value="$(arg bad)">
+      <limit lower="-1" upper="1" effort="10"/>
+    </xacro:if>
+    <xacro:unless value="$(arg bad)">
+      <limit lower="-1" upper="1" effort="10" velocity="1"/>
+    </xacro:unless>
+  </joint>
+</robot>
+"""
+
+
+def xacro_links(path: Path, args: dict[str, str]) -> list[str]:
+    """The link names xacro itself writes (xacro's own API, not this package's loader)."""
+    document = xacro.process_file(str(path), mappings=dict(args))
+    return sorted(element.getAttribute('name')
+                  for element in document.getElementsByTagName('link'))
+
+
+def collected(result: Any) -> list[str]:
+    """The node ids ``--collect-only -q`` lists."""
+    return [line for line in result.outlines if '::' in line]
+
+
+def records(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+@pytest.fixture
+def loads(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, str]]:
+    """The xacro arguments of every load the plugin makes in this process."""
+    calls: list[dict[str, str]] = []
+    real = loader.load
+
+    def counting(source: Any, **kwargs: Any) -> Any:
+        calls.append(dict(kwargs.get('xacro_args') or {}))
+        return real(source, **kwargs)
+
+    monkeypatch.setattr(loader, 'load', counting)
+    return calls
+
+
+def test_one_item_per_combination_each_with_its_own_description(
+        pytester: pytest.Pytester, loads: list[dict[str, str]]) -> None:
+    """What Universal_Robots_ROS2_Description's test once did wrong cannot happen here."""
+    out = pytester.path / 'seen.jsonl'
+    pytester.makepyfile(test_robot=f"""
+        import json
+        import pytest
+
+        @pytest.mark.urdf_matrix({str(SAMPLE_ROBOT)!r}, prefix=['', 'a_', 'b_'],
+                                 with_extras=['false', 'true'])
+        def test_sample(urdf_description, urdf_args, request):
+            with open({str(out)!r}, 'a') as stream:
+                stream.write(json.dumps({{
+                    'id': request.node.name, 'args': urdf_args,
+                    'links': sorted(link.name for link in urdf_description.robot.links),
+                    'object': id(urdf_description)}}) + '\\n')
+    """)
+    matrix = list(itertools.product(['', 'a_', 'b_'], ['false', 'true']))
+    names = [f"test_sample[prefix={prefix or repr('')} with_extras={extras}]"
+             for prefix, extras in matrix]
+    listing = pytester.runpytest('-p', PLUGIN, '--collect-only', '-q')
+    assert collected(listing) == [f'test_robot.py::{name}' for name in names]
+    assert loads == []  # collecting loads nothing
+    result = pytester.runpytest('-p', PLUGIN)
+    result.assert_outcomes(passed=6)
+    assert Counter(tuple(args.values()) for args in loads) == Counter(matrix)  # once each
+    seen = records(out)
+    assert [item['id'] for item in seen] == names
+    for item, (prefix, extras) in zip(seen, matrix):
+        assert item['args'] == {'prefix': prefix, 'with_extras': extras}
+        assert item['links'] == xacro_links(SAMPLE_ROBOT, item['args'])
+        assert all(name.startswith(prefix) for name in item['links'] if name != 'world')
+    assert len({json.dumps(item['links']) for item in seen}) == 6  # six different robots
+
+
+def test_a_failing_combination_lists_its_findings(pytester: pytest.Pytester) -> None:
+    robot = pytester.path / 'urdf' / 'arm.urdf.xacro'
+    robot.parent.mkdir()
+    robot.write_text(CONDITIONAL)
+    pytester.makepyfile(test_arm="""
+        import pytest
+
+        @pytest.mark.urdf_matrix('urdf/arm.urdf.xacro', prefix=['', 'left_'],
+                                 bad=['false', 'true', 'maybe'])
+        def test_arm(urdf_findings):
+            pass
+    """)
+    result = pytester.runpytest('-p', PLUGIN, '-rfE')
+    result.assert_outcomes(passed=2, failed=2, errors=2)
+    text = result.stdout.str()
+    line = CONDITIONAL.splitlines().index('      <limit lower="-1" upper="1" effort="10"/>') + 1
+    for prefix in ('', 'left_'):
+        name = f"{robot} [prefix={prefix or repr('')} bad=true]"
+        assert f'{name}: 1 error:\n{robot}:{line}: error[joint-limit-velocity-missing]: ' \
+               f'joint:{prefix}shoulder: joint "{prefix}shoulder" (revolute)' in text, text
+        assert f"{robot} [prefix={prefix or repr('')} bad=maybe]: cannot be loaded: " in text
+    assert text.count('not a boolean expression') >= 2
+    assert text.count('mesh-file-missing') == 0  # a warning: it fails nothing
+
+
+@pytest.mark.parametrize('options, outcome', [
+    ('', 'passed'), ('werror=True', 'failed'), ("werror=True, ignore=['mesh-']", 'passed'),
+    ("werror=True, select=['joint-']", 'passed'), ("target='mujoco'", 'passed')])
+def test_the_options_are_those_of_urdf_tools_check(
+        pytester: pytest.Pytester, options: str, outcome: str) -> None:
+    (pytester.path / 'arm.urdf.xacro').write_text(CONDITIONAL)
+    pytester.makepyfile(test_arm=f"""
+        import pytest
+
+        @pytest.mark.urdf_matrix('arm.urdf.xacro', bad='false', {options})
+        def test_arm(urdf_findings):
+            pass
+    """)
+    result = pytester.runpytest('-p', PLUGIN)
+    result.assert_outcomes(**{outcome: 1})
+    if outcome == 'failed':
+        assert ': 1 warning (werror):' in result.stdout.str()
+        assert 'warning[mesh-file-missing]' in result.stdout.str()
+
+
+def test_the_configuration_file_next_to_the_description_applies(
+        pytester: pytest.Pytester) -> None:
+    (pytester.path / 'arm.urdf.xacro').write_text(CONDITIONAL)
+    (pytester.path / '.urdf-tools.toml').write_text('werror = true\n')
+    pytester.makepyfile(test_arm="""
+        import pytest
+
+        @pytest.mark.urdf_matrix('arm.urdf.xacro', prefix=['', 'x_'])
+        def test_arm(urdf_description):
+            pass
+    """)
+    pytester.runpytest('-p', PLUGIN).assert_outcomes(failed=2)
+
+
+def test_findings_as_a_fixture_and_a_name_that_is_an_option(pytester: pytest.Pytester) -> None:
+    """A xacro argument named like an option (or no identifier) goes in the dict."""
+    (pytester.path / 'arm.urdf.xacro').write_text(
+        CONDITIONAL.replace('"prefix"', '"target"').replace('arg prefix', 'arg target'))
+    pytester.makepyfile(test_arm="""
+        import pytest
+
+        @pytest.mark.urdf_matrix('arm.urdf.xacro', {'target': ['p_', 'q_']})
+        def test_arm(urdf_findings, urdf_description, urdf_args):
+            assert {f.code for f in urdf_findings} >= {'mesh-file-missing'}
+            assert urdf_description.robot.links[0].name == urdf_args['target'] + 'base'
+    """)
+    result = pytester.runpytest('-p', PLUGIN, '-v')
+    result.assert_outcomes(passed=2)
+    assert 'test_arm[target=p_] PASSED' in result.stdout.str()
+
+
+def test_the_test_packages_own_package_is_found(pytester: pytest.Pytester) -> None:
+    """``$(find my_robot)`` in a package's test resolves to the package's own folder."""
+    package = pytester.path / 'my_robot'
+    (package / 'urdf').mkdir(parents=True)
+    (package / 'test').mkdir()
+    (package / 'package.xml').write_text(
+        '<?xml version="1.0"?>\n<package format="3">\n  <name>my_robot</name>\n'
+        '  <version>0.0.0</version>\n</package>\n')
+    (package / 'urdf' / 'part.xacro').write_text(
+        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro">'
+        '<xacro:macro name="part" params="name"><link name="${name}"/></xacro:macro></robot>')
+    (package / 'urdf' / 'robot.urdf.xacro').write_text(
+        '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+        '  <xacro:arg name="prefix" default=""/>\n'
+        '  <xacro:include filename="$(find my_robot)/urdf/part.xacro"/>\n'
+        '  <xacro:part name="$(arg prefix)base"/>\n</robot>\n')
+    (package / 'test' / 'test_urdf.py').write_text(textwrap.dedent("""
+        import pytest
+
+        @pytest.mark.urdf_matrix('../urdf/robot.urdf.xacro', prefix=['', 'r2_'])
+        def test_urdf(urdf_description, urdf_args):
+            assert [link.name for link in urdf_description.robot.links] == [
+                urdf_args['prefix'] + 'base']
+    """))
+    pytester.runpytest('-p', PLUGIN, str(package / 'test')).assert_outcomes(passed=2)
+
+
+@pytest.mark.parametrize('marker, message', [
+    ("'robot.urdf.xacro', prefix=['a', 'b']", 'takes none of the fixtures'),
+    ("'robot.urdf.xacro', prefix=[1, 2]", 'strings, or a list of strings'),
+    ("'robot.urdf.xacro', prefix=['a', 'a']", 'a value is given twice'),
+    ("'robot.urdf.xacro', {'prefix': ['a']}, prefix=['b']", "'prefix' is given twice"),
+    ("'robot.urdf.xacro', prefix=[]", 'expected a list of values'),
+    ('prefix=["a"]', 'expected urdf_matrix(path'),
+])
+def test_a_wrong_marker_is_a_collection_error_naming_the_test(
+        pytester: pytest.Pytester, marker: str, message: str) -> None:
+    argument = '' if 'fixtures' in message else 'urdf_description'
+    pytester.makepyfile(test_wrong=f"""
+        import pytest
+
+        @pytest.mark.urdf_matrix({marker})
+        def test_wrong({argument}):
+            pass
+
+        def test_other():
+            pass
+    """)
+    result = pytester.runpytest('-p', PLUGIN)
+    assert result.ret != 0
+    result.assert_outcomes(errors=1)
+    text = result.stdout.str()
+    assert 'test_wrong.py::test_wrong: @pytest.mark.urdf_matrix: ' in text and message in text
+
+
+def test_the_fixtures_without_the_marker_fail_with_a_message(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_plain="""
+        def test_plain(urdf_description):
+            pass
+    """)
+    result = pytester.runpytest('-p', PLUGIN)
+    result.assert_outcomes(errors=1)
+    assert 'is given by @pytest.mark.urdf_matrix(path, ...), which the test lacks' in \
+        result.stdout.str()
+
+
+# -- an unrelated run ---------------------------------------------------------------------------
+UNRELATED = """
+import pytest
+
+@pytest.mark.parametrize('n', [1, 2, 3])
+def test_numbers(n):
+    assert n < 3
+
+@pytest.mark.skip(reason='not today')
+def test_skipped():
+    pass
+
+class TestGroup:
+    def test_method(self, tmp_path):
+        assert tmp_path.is_dir()
+"""
+CONFTEST = """
+import json, os, sys
+
+def pytest_collection_finish(session):
+    with open(os.environ['MODULES_OUT'], 'w') as stream:
+        json.dump(sorted(sys.modules), stream)
+"""
+
+
+def run_pytest(folder: Path, modules: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run pytest in a fresh interpreter; the conftest writes ``sys.modules`` after collecting."""
+    env = {key: value for key, value in os.environ.items()
+           if key not in ('PYTEST_ADDOPTS', 'PYTEST_PLUGINS', 'PYTEST_DISABLE_PLUGIN_AUTOLOAD')}
+    env['MODULES_OUT'] = str(modules)
+    return subprocess.run([sys.executable, '-m', 'pytest', '-p', 'no:cacheprovider', *args],
+                          cwd=folder, env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_an_unrelated_run_is_unchanged_and_imports_nothing_of_the_package(
+        tmp_path: Path) -> None:
+    (tmp_path / 'test_unrelated.py').write_text(UNRELATED)
+    (tmp_path / 'conftest.py').write_text(CONFTEST)
+    runs = {}
+    for number, switch in enumerate((PLUGIN, f'no:{PLUGIN}')):
+        modules = tmp_path / f'modules{number}.json'
+        done = run_pytest(tmp_path, modules, '-p', switch, '-v')
+        outcome = [line for line in done.stdout.splitlines()
+                   if line.startswith('test_unrelated.py::')]
+        summary = re.sub(r' in [\d.]+s', '', done.stdout.strip().splitlines()[-1])
+        helped = run_pytest(tmp_path, tmp_path / 'unused.json', '-p', switch, '--help').stdout
+        runs[switch] = (done.returncode, outcome, summary,
+                        set(json.loads(modules.read_text())), helped)
+    with_plugin, without = runs[PLUGIN], runs[f'no:{PLUGIN}']
+    assert with_plugin[0] == without[0] == 1  # test_numbers[3] fails either way
+    assert with_plugin[1] == without[1] and len(with_plugin[1]) == 5
+    assert with_plugin[2] == without[2] and '1 failed, 3 passed, 1 skipped' in without[2]
+    added = with_plugin[3] - without[3]
+    assert PLUGIN in with_plugin[3] and PLUGIN not in without[3]
+    assert added <= {'urdf_tools_ros', PLUGIN}, sorted(added)
+    assert not {'lxml', 'numpy', 'xacro', 'urdf_tools_ros.core'} & with_plugin[3]
+    assert with_plugin[4] == without[4]  # no command-line or ini option of its own
+
+
+def test_loading_the_plugin_imports_only_pytest() -> None:
+    code = ('import sys\nimport pytest\nwith_pytest = set(sys.modules)\n'
+            f'import {PLUGIN}\nprint(sorted(set(sys.modules) - with_pytest))\n')
+    done = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == str(sorted(['urdf_tools_ros', PLUGIN]))
+
+
+# -- real description packages ------------------------------------------------------------------
+@pytest.mark.skipif(not KUKA.is_file(), reason=f'{DESCRIPTIONS} is not here')
+def test_a_kuka_arm_over_its_modes_and_prefixes(pytester: pytest.Pytester,
+                                                loads: list[dict[str, str]]) -> None:
+    """
+    kr6_r700_sixx: ``mode`` chooses the ros2_control hardware plugin, ``prefix`` the names.
+
+    The plugin each mode selects is read from the macro's source; the link names from the
+    unprefixed robot, whose names the prefixed ones must repeat with the prefix.
+    """
+    macro = (KUKA.parent / 'kr_agilus_ros2_control_macro.xacro').read_text()
+    mock = re.search(r"mode == 'mock'\}\">\s*<plugin>([^<]+)</plugin>", macro).group(1)
+    rsi = re.search(r"driver_version == 'rsi_only'\}\">\s*<plugin>([^<]+)</plugin>",
+                    macro).group(1)
+    assert 'driver_version" default="rsi_only"' in KUKA.read_text()
+    out = pytester.path / 'seen.jsonl'
+    packages = {path.name: str(path) for path in DESCRIPTIONS.iterdir() if path.is_dir()}
+    pytester.makepyfile(test_kuka=f"""
+        import json
+        import re
+        import pytest
+
+        @pytest.mark.urdf_matrix({str(KUKA)!r}, mode=['mock', 'hardware'],
+                                 prefix=['', 'left_'], package_paths={packages!r})
+        def test_kuka(urdf_description, urdf_args):
+            with open({str(out)!r}, 'a') as stream:
+                stream.write(json.dumps({{
+                    'args': urdf_args,
+                    'links': [link.name for link in urdf_description.robot.links],
+                    'plugins': re.findall(r'<plugin>([^<]+)</plugin>',
+                                          urdf_description.xml)}}) + '\\n')
+    """)
+    result = pytester.runpytest('-p', PLUGIN, '-v')
+    result.assert_outcomes(passed=4)
+    matrix = [(mode, prefix) for mode in ('mock', 'hardware') for prefix in ('', 'left_')]
+    for mode, prefix in matrix:
+        shown = f"test_kuka[mode={mode} prefix={prefix or repr('')}] PASSED"
+        assert shown in result.stdout.str()
+    assert sorted((args['mode'], args['prefix']) for args in loads) == sorted(matrix)
+    seen = {(item['args']['mode'], item['args']['prefix']): item for item in records(out)}
+    assert sorted(seen) == sorted(matrix)
+    bare = seen['mock', '']['links']
+    assert len(bare) == 11 and 'base_link' in bare  # cases.json: 11 links
+    for (mode, prefix), item in seen.items():
+        assert item['links'] == [name if name == 'world' else prefix + name for name in bare]
+        assert item['plugins'] == [mock if mode == 'mock' else rsi]
+
+
+# -- the entry point, under colcon test ---------------------------------------------------------
+DEPENDENT_TEST = """
+import pytest
+
+
+@pytest.mark.urdf_matrix('../urdf/robot.urdf.xacro', prefix=['', 'left_'],
+                         bad=['false', 'true'])
+def test_robot_description(urdf_description):
+    pass
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(importlib.util.find_spec('colcon_core') is None,
+                    reason='colcon is not installed: pip install colcon-common-extensions')
+@pytest.mark.skipif(os.environ.get('URDF_TOOLS_COLCON_INNER') == '1',
+                    reason='already inside a colcon test of this package')
+def test_colcon_test_of_a_dependent_package_runs_each_combination(tmp_path: Path) -> None:
+    """A description package's test, with no ``-p``: colcon's build registers the plugin."""
+    import shutil
+
+    from test_colcon import colcon, COPY_IGNORE
+
+    workspace = tmp_path / 'ws'
+    shutil.copytree(REPO, workspace / 'src' / 'urdf_tools_ros', ignore=COPY_IGNORE)
+    package = workspace / 'src' / 'my_robot_description'
+    for folder in ('urdf', 'test', 'resource'):
+        (package / folder).mkdir(parents=True)
+    (package / 'resource' / 'my_robot_description').write_text('')
+    (package / 'urdf' / 'robot.urdf.xacro').write_text(CONDITIONAL)
+    (package / 'test' / 'test_urdf.py').write_text(DEPENDENT_TEST)
+    (package / 'package.xml').write_text(textwrap.dedent("""\
+        <?xml version="1.0"?>
+        <package format="3">
+          <name>my_robot_description</name>
+          <version>0.0.0</version>
+          <description>A robot</description>
+          <maintainer email="a@b.invalid">a</maintainer>
+          <license>Apache-2.0</license>
+          <test_depend>urdf_tools_ros</test_depend>
+          <test_depend>python3-pytest</test_depend>
+          <export><build_type>ament_python</build_type></export>
+        </package>
+    """))
+    (package / 'setup.py').write_text(textwrap.dedent("""\
+        from setuptools import setup
+        setup(name='my_robot_description', version='0.0.0', packages=[],
+              data_files=[('share/ament_index/resource_index/packages',
+                           ['resource/my_robot_description']),
+                          ('share/my_robot_description', ['package.xml'])],
+              tests_require=['pytest'])
+    """))
+    built = colcon(workspace, 'build', '--event-handlers', 'console_direct-')
+    assert built.returncode == 0, built.stdout + built.stderr
+    (entry_points,) = (workspace / 'install' / 'urdf_tools_ros').rglob(
+        'urdf_tools_ros-*.egg-info/entry_points.txt')
+    assert f'[pytest11]\n{PLUGIN} = {PLUGIN}\n' in entry_points.read_text()
+    tested = colcon(workspace, 'test', '--packages-select', 'my_robot_description',
+                    '--event-handlers', 'console_direct-')
+    assert tested.returncode == 0, tested.stdout + tested.stderr
+    (report,) = (workspace / 'build' / 'my_robot_description').rglob('pytest.xml')
+    from xml.etree import ElementTree
+    cases = {case.get('name'): case for case in ElementTree.parse(report).iter('testcase')}
+    assert sorted(cases) == sorted(
+        f"test_robot_description[prefix={prefix or repr('')} bad={bad}]"
+        for prefix in ('', 'left_') for bad in ('false', 'true'))
+    for name, case in cases.items():
+        failure = case.find('failure')
+        assert (failure is not None) is ('bad=true' in name), name
+        if failure is not None:
+            assert 'error[joint-limit-velocity-missing]' in (failure.get('message') or '') + \
+                (failure.text or '')

@@ -1,0 +1,274 @@
+"""
+pytest plugin: check a robot description once for every combination of xacro arguments.
+
+A description package's test, one item per combination (``ur_type=ur3 prefix=left_``)::
+
+    @pytest.mark.urdf_matrix('../urdf/ur.urdf.xacro', ur_type=['ur3', 'ur5e'],
+                             prefix=['', 'left_'])
+    def test_ur_description(urdf_description):
+        pass
+
+Each combination is its own test item, its id the combination's name
+(:func:`urdf_tools_ros.core.description.matrix.label`), with its own description loaded from
+its own arguments: no combination can be dropped or overwritten in the test's body. An item
+fails, listing every finding that fails it (``file:line: severity[code]: element: message``),
+when its description has errors (warnings too with ``werror=True``), as ``urdf-tools check``
+exits 1; it errors at set-up, with the loader's message, when it cannot be loaded (exit 2).
+The test's body runs after the check passes, with the fixtures:
+
+* ``urdf_description``: the :class:`~urdf_tools_ros.core.description.loader.RobotDescription`;
+* ``urdf_findings``: its findings, as ``urdf-tools check`` reports them (info included);
+* ``urdf_args``: the xacro arguments ``{name: value}`` of the item.
+
+A marked test takes at least one of them. The marker: ``urdf_matrix(path, matrix=None, **args)``;
+``path`` relative to the test file's folder; each argument's values a list of strings (a string
+is one value for every combination), as keywords or, for a name that is not a Python keyword
+argument or is one of the options, in the ``matrix`` dict. Options: ``package_paths``
+(``{name: share dir}``; the package whose ``package.xml`` is nearest above the test file is
+found by itself, and so are ``URDF_TOOLS_PACKAGE_PATH`` and, in a sourced ROS environment, the
+ament index), ``target``, ``select``, ``ignore``, ``werror`` (as ``urdf-tools check``'s; the
+``.urdf-tools.toml`` or ``pyproject.toml`` nearest the description applies as there).
+
+Registered as the ``pytest11`` entry point ``urdf_tools_ros.pytest_plugin``, so every pytest of
+an environment with urdf_tools_ros installed (``colcon test`` of a package that depends on it)
+has it; ``-p no:urdf_tools_ros.pytest_plugin`` turns it off. Loading it imports pytest and the
+standard library only; urdf_tools_ros' core is imported when a marked test is collected (the
+combinations) and run (load and check). It adds no command-line option, and a run without the
+marker is the run without the plugin.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+import os
+from pathlib import Path
+import re
+from typing import Any, TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:  # never at run time: loading the plugin imports no urdf_tools_ros module
+    from .core.description.loader import RobotDescription
+    from .core.findings import Finding
+
+__all__ = ['MARKER', 'MatrixCase', 'OPTIONS']
+
+#: The marker's name.
+MARKER = 'urdf_matrix'
+#: The marker's keywords that are options, not xacro arguments.
+OPTIONS = ('package_paths', 'target', 'select', 'ignore', 'werror')
+#: The fixtures a marked test takes (at least one).
+FIXTURES = ('urdf_description', 'urdf_findings', 'urdf_args')
+_CASE = 'urdf_matrix_case'
+#: The item attribute that holds one item's load and check (each done once).
+_RESULT = '_urdf_matrix_result'
+
+
+@dataclass(frozen=True)
+class MatrixCase:
+    """
+    One combination of a marked test: the description to load and the arguments to load it with.
+
+    :ivar path: The description file.
+    :ivar combination: The matrix's arguments, ``((name, value), ...)`` in the marker's order.
+    :ivar options: The marker's options (:data:`OPTIONS`) it gives.
+    :ivar packages: Share directories by package name: the test's own package (the
+        ``package.xml`` nearest above the test file), then the ``package_paths`` option.
+    """
+
+    path: Path
+    combination: tuple[tuple[str, str], ...]
+    options: Mapping[str, Any] = field(default_factory=dict, hash=False, compare=False)
+    packages: Mapping[str, str] = field(default_factory=dict, hash=False, compare=False)
+
+    @property
+    def name(self) -> str:
+        """The file and the combination: ``robot.urdf.xacro [prefix=left_]``."""
+        from .core.description.matrix import label
+        return f'{self.path} [{label(self.combination)}]' if self.combination \
+            else str(self.path)
+
+
+@dataclass
+class _Result:
+    """What one item loaded and found: each computed once, when first asked."""
+
+    description: RobotDescription | None = None
+    error: str | None = None
+    findings: list[Finding] | None = None
+    werror: bool = False
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Declare the marker (``pytest --markers``, ``--strict-markers``)."""
+    config.addinivalue_line(
+        'markers', f'{MARKER}(path, matrix=None, **args): check the robot description at path '
+        '(relative to the test file) once per combination of the xacro argument values '
+        '(lists of strings), one test item each; the test takes urdf_description, '
+        'urdf_findings or urdf_args. Options: package_paths, target, select, ignore, werror.')
+
+
+def _fail(where: str, message: str) -> None:
+    pytest.fail(f'{where}: @pytest.mark.{MARKER}: {message}', pytrace=False)
+
+
+def _cases(marker: pytest.Mark, test_file: Path, where: str) -> list[MatrixCase]:
+    """The combinations one marker stands for (collection of a marked test only)."""
+    from .core.description.matrix import combinations, MatrixError
+
+    if len(marker.args) not in (1, 2) or not isinstance(marker.args[0], (str, os.PathLike)):
+        _fail(where, 'expected urdf_matrix(path, matrix=None, **args)')
+    given = dict(marker.args[1]) if len(marker.args) == 2 and marker.args[1] else {}
+    options = {name: marker.kwargs[name] for name in OPTIONS if name in marker.kwargs}
+    for name, values in marker.kwargs.items():
+        if name in options:
+            continue
+        if name in given:
+            _fail(where, f'xacro argument {name!r} is given twice')
+        given[name] = values
+    matrix: dict[str, list[str]] = {}
+    for name, values in given.items():
+        values = [values] if isinstance(values, str) else values
+        if not isinstance(values, Sequence) or not all(isinstance(v, str) for v in values):
+            _fail(where, f'{name}={values!r}: the values of a xacro argument are strings, or a '
+                  'list of strings')
+        if len(set(values)) != len(values):
+            _fail(where, f'{name}={values!r}: a value is given twice')
+        matrix[str(name)] = list(values)
+    try:
+        every = combinations(matrix)
+    except MatrixError as exc:
+        _fail(where, str(exc))
+    path = test_file.parent / os.fspath(marker.args[0])
+    packages = {**_own_package(test_file.parent), **dict(options.get('package_paths') or {})}
+    return [MatrixCase(path, combination, options, packages) for combination in every]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Make one item per combination of each ``urdf_matrix`` marker of the test."""
+    markers = list(metafunc.definition.iter_markers(MARKER))
+    if not markers:
+        return
+    from .core.description.matrix import label
+
+    where = metafunc.definition.nodeid
+    if _CASE not in metafunc.fixturenames:
+        _fail(where, f'the test takes none of the fixtures {", ".join(FIXTURES)}; take '
+              'urdf_description (or urdf_findings, urdf_args)')
+    test_file = Path(os.path.abspath(str(metafunc.module.__file__)))
+    cases = [case for marker in reversed(markers) for case in _cases(marker, test_file, where)]
+    several = len({case.path for case in cases}) > 1
+    ids = [' '.join(part for part in (case.path.name if several or not case.combination
+                                      else '', label(case.combination)) if part)
+           for case in cases]
+    metafunc.parametrize(_CASE, cases, ids=ids, indirect=True)
+
+
+@pytest.fixture
+def urdf_matrix_case(request: pytest.FixtureRequest) -> MatrixCase:
+    """The combination of this item (``@pytest.mark.urdf_matrix``)."""
+    case = getattr(request, 'param', None)
+    if not isinstance(case, MatrixCase):
+        pytest.fail(f'{request.node.nodeid}: {request.fixturename} is given by '
+                    f'@pytest.mark.{MARKER}(path, ...), which the test lacks', pytrace=False)
+    return case
+
+
+@pytest.fixture
+def urdf_args(urdf_matrix_case: MatrixCase) -> dict[str, str]:
+    """The xacro arguments ``{name: value}`` of this item's combination."""
+    return dict(urdf_matrix_case.combination)
+
+
+@pytest.fixture
+def urdf_description(request: pytest.FixtureRequest,
+                     urdf_matrix_case: MatrixCase) -> RobotDescription:
+    """This item's description, loaded with its combination's arguments (once per item)."""
+    result = _load(request.node, urdf_matrix_case)
+    if result.description is None:
+        pytest.fail(str(result.error), pytrace=False)
+    return result.description
+
+
+@pytest.fixture
+def urdf_findings(request: pytest.FixtureRequest, urdf_matrix_case: MatrixCase,
+                  urdf_description: RobotDescription) -> list[Finding]:
+    """The findings of this item's description, as ``urdf-tools check`` reports them."""
+    return _check(request.node, urdf_matrix_case).findings or []
+
+
+def _own_package(start: Path) -> dict[str, str]:
+    """``{name: folder}`` of the package whose ``package.xml`` is nearest above ``start``."""
+    for folder in [start, *start.parents]:
+        manifest = folder / 'package.xml'
+        if manifest.is_file():
+            match = re.search(r'<name>\s*([^<\s]+)\s*</name>',
+                              manifest.read_text(encoding='utf-8', errors='replace'))
+            return {match.group(1): str(folder)} if match else {}
+    return {}
+
+
+def _load(item: pytest.Item, case: MatrixCase) -> _Result:
+    """Load the item's description, once; a failure is kept as its message."""
+    result: _Result | None = getattr(item, _RESULT, None)
+    if result is not None:
+        return result
+    from .core.description.loader import load
+    from .core.description.packages import ament_package_locator
+    from .core.errors import RobotDescriptionError
+
+    result = _Result()
+    setattr(item, _RESULT, result)
+    try:
+        result.description = load(case.path, xacro_args=dict(case.combination),
+                                  package_paths=case.packages, locator=ament_package_locator)
+    except RobotDescriptionError as exc:
+        result.error = f'{case.name}: cannot be loaded: {exc}'
+    return result
+
+
+def _check(item: pytest.Item, case: MatrixCase) -> _Result:
+    """Check the item's description, once (the configuration nearest it, then the options)."""
+    result = _load(item, case)
+    if result.findings is not None or result.description is None:
+        return result
+    from .core.checks import check_description, DEFAULT_TARGET
+    from .core.checks.config import find_config
+
+    config = find_config(case.path)
+    options = case.options
+    select = list(options.get('select') or config.select)
+    ignore = [*config.ignore, *(options.get('ignore') or ())]
+    target = options.get('target') or config.target or DEFAULT_TARGET
+    werror = options.get('werror')
+    result.werror = bool(config.werror if werror is None else werror)
+    result.findings = check_description(result.description, target, select=select,
+                                        ignore=ignore)
+    return result
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> None:
+    """
+    Before a marked test's body: fail it with the findings that fail its combination.
+
+    Returns ``None`` so that pytest then calls the test function as usual.
+    """
+    callspec = getattr(pyfuncitem, 'callspec', None)
+    case = callspec.params.get(_CASE) if callspec is not None else None
+    if not isinstance(case, MatrixCase):
+        return
+    result = _check(pyfuncitem, case)
+    if result.description is None:
+        pytest.fail(str(result.error), pytrace=False)
+    failing = [finding for finding in result.findings or ()
+               if finding.severity.value == 'error'
+               or (result.werror and finding.severity.value == 'warning')]
+    if failing:
+        kinds = Counter(finding.severity.value for finding in failing)
+        counts = ', '.join(f'{kinds[kind]} {kind}' + ('s' if kinds[kind] != 1 else '')
+                           for kind in ('error', 'warning') if kinds[kind])
+        pytest.fail(f'{case.name}: {counts}' + (' (werror)' if kinds['warning'] else '') + ':\n'
+                    + '\n'.join(str(finding) for finding in failing), pytrace=False)
