@@ -96,6 +96,21 @@ def loads(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, str]]:
     return calls
 
 
+@pytest.fixture
+def checks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The robot names of every check the plugin makes in this process."""
+    import urdf_tools_ros.core.checks as checking
+    calls: list[str] = []
+    real = checking.check_description
+
+    def counting(description: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(description.robot.links[0].name)
+        return real(description, *args, **kwargs)
+
+    monkeypatch.setattr(checking, 'check_description', counting)
+    return calls
+
+
 def test_one_item_per_combination_each_with_its_own_description(
         pytester: pytest.Pytester, loads: list[dict[str, str]]) -> None:
     """What Universal_Robots_ROS2_Description's test once did wrong cannot happen here."""
@@ -131,7 +146,9 @@ def test_one_item_per_combination_each_with_its_own_description(
     assert len({json.dumps(item['links']) for item in seen}) == 6  # six different robots
 
 
-def test_a_failing_combination_lists_its_findings(pytester: pytest.Pytester) -> None:
+def test_a_failing_combination_lists_its_findings(pytester: pytest.Pytester,
+                                                  loads: list[dict[str, str]],
+                                                  checks: list[str]) -> None:
     robot = pytester.path / 'urdf' / 'arm.urdf.xacro'
     robot.parent.mkdir()
     robot.write_text(CONDITIONAL)
@@ -145,6 +162,10 @@ def test_a_failing_combination_lists_its_findings(pytester: pytest.Pytester) -> 
     """)
     result = pytester.runpytest('-p', PLUGIN, '-rfE')
     result.assert_outcomes(passed=2, failed=2, errors=2)
+    # the fixture and the check before the body share one load and one check per item
+    assert sorted((args['prefix'], args['bad']) for args in loads) == sorted(
+        itertools.product(['', 'left_'], ['false', 'true', 'maybe']))
+    assert sorted(checks) == ['base', 'base', 'left_base', 'left_base']  # 'maybe' never loads
     text = result.stdout.str()
     line = CONDITIONAL.splitlines().index('      <limit lower="-1" upper="1" effort="10"/>') + 1
     for prefix in ('', 'left_'):
@@ -207,6 +228,34 @@ def test_findings_as_a_fixture_and_a_name_that_is_an_option(pytester: pytest.Pyt
     assert 'test_arm[target=p_] PASSED' in result.stdout.str()
 
 
+def test_several_markers_name_their_files_and_a_class_marker_applies(
+        pytester: pytest.Pytester) -> None:
+    for name in ('one.urdf.xacro', 'two.urdf.xacro'):
+        (pytester.path / name).write_text(CONDITIONAL)
+    pytester.makepyfile(test_arms="""
+        import pytest
+
+        @pytest.mark.urdf_matrix('one.urdf.xacro', prefix=['', 'a_'])
+        @pytest.mark.urdf_matrix('two.urdf.xacro', prefix=['b_'], bad='true')
+        def test_arms(urdf_args):
+            pass
+
+        @pytest.mark.urdf_matrix('one.urdf.xacro', bad='true', ignore=['joint-limit-'])
+        class TestArm:
+            def test_method(self, urdf_findings):
+                assert not [f for f in urdf_findings if f.code.startswith('joint-limit-')]
+    """)
+    listing = pytester.runpytest('-p', PLUGIN, '--collect-only', '-q')
+    assert collected(listing) == [
+        "test_arms.py::test_arms[one.urdf.xacro prefix='']",
+        'test_arms.py::test_arms[one.urdf.xacro prefix=a_]',
+        'test_arms.py::test_arms[two.urdf.xacro prefix=b_ bad=true]',
+        'test_arms.py::TestArm::test_method[bad=true]']
+    result = pytester.runpytest('-p', PLUGIN)
+    result.assert_outcomes(passed=3, failed=1)
+    assert 'two.urdf.xacro [prefix=b_ bad=true]: 1 error:' in result.stdout.str()
+
+
 def test_the_test_packages_own_package_is_found(pytester: pytest.Pytester) -> None:
     """``$(find my_robot)`` in a package's test resolves to the package's own folder."""
     package = pytester.path / 'my_robot'
@@ -241,6 +290,7 @@ def test_the_test_packages_own_package_is_found(pytester: pytest.Pytester) -> No
     ("'robot.urdf.xacro', {'prefix': ['a']}, prefix=['b']", "'prefix' is given twice"),
     ("'robot.urdf.xacro', prefix=[]", 'expected a list of values'),
     ('prefix=["a"]', 'expected urdf_matrix(path'),
+    ("'robot.urdf.xacro', ['prefix']", 'matrix a dict'),
 ])
 def test_a_wrong_marker_is_a_collection_error_naming_the_test(
         pytester: pytest.Pytester, marker: str, message: str) -> None:

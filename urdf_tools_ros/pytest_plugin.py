@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 import os
 from pathlib import Path
 import re
-from typing import Any, TYPE_CHECKING
+from typing import Any, NoReturn, TYPE_CHECKING
 
 import pytest
 
@@ -110,7 +110,7 @@ def pytest_configure(config: pytest.Config) -> None:
         'urdf_findings or urdf_args. Options: package_paths, target, select, ignore, werror.')
 
 
-def _fail(where: str, message: str) -> None:
+def _fail(where: str, message: str) -> NoReturn:
     pytest.fail(f'{where}: @pytest.mark.{MARKER}: {message}', pytrace=False)
 
 
@@ -118,8 +118,10 @@ def _cases(marker: pytest.Mark, test_file: Path, where: str) -> list[MatrixCase]
     """The combinations one marker stands for (collection of a marked test only)."""
     from .core.description.matrix import combinations, MatrixError
 
-    if len(marker.args) not in (1, 2) or not isinstance(marker.args[0], (str, os.PathLike)):
-        _fail(where, 'expected urdf_matrix(path, matrix=None, **args)')
+    matrix_arg = marker.args[1] if len(marker.args) == 2 else None
+    if len(marker.args) not in (1, 2) or not isinstance(marker.args[0], (str, os.PathLike)) \
+            or not isinstance(matrix_arg, (Mapping, type(None))):
+        _fail(where, 'expected urdf_matrix(path, matrix=None, **args), matrix a dict')
     given = dict(marker.args[1]) if len(marker.args) == 2 and marker.args[1] else {}
     options = {name: marker.kwargs[name] for name in OPTIONS if name in marker.kwargs}
     for name, values in marker.kwargs.items():
