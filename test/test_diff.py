@@ -294,3 +294,20 @@ def test_a_changed_include_moves_links_no_line_of_the_main_file_mentions(tmp_pat
     moved = {move.link: move for move in result.frames}
     assert set(moved) == links_below(root, 'wrist_joint')
     assert all(move.distance == pytest.approx(0.005, abs=1e-9) for move in moved.values())
+
+
+def test_a_renamed_joint_that_mimic_joints_follow_is_one_rename(tmp_path: Path) -> None:
+    source, _ = EDITED['xarm6']
+    root = etree.parse(str(source)).getroot()
+    followers = [element.get('name') for element in root.iter('joint')
+                 if element.find('mimic') is not None
+                 and element.find('mimic').get('joint') == 'drive_joint']
+    assert len(followers) == 5
+
+    def rename(element: etree._Element) -> None:
+        for item in element.iter('joint', 'mimic'):
+            if item.get('name' if item.tag == 'joint' else 'joint') == 'drive_joint':
+                item.set('name' if item.tag == 'joint' else 'joint', 'gripper_drive')
+
+    result = diff_descriptions(*edited_copies(tmp_path, source, rename))
+    assert result.changes == (ElementChange('joint', 'renamed', 'drive_joint', 'gripper_drive'),)

@@ -2,9 +2,9 @@
 ``urdf-tools diff``: exit codes, the three formats, xacro arguments per side, and ``--git``.
 
 The ``--git`` tests build a small xacro package in a temporary git repository (a main file that
-includes a second one and names a mesh by ``package://``), commit two revisions, and compare the
-work tree with each: what is reported is the edit the test made between them, read from the
-revision (its include and mesh, not the work tree's).
+includes a second one, loads a YAML file and names a mesh by ``package://``), commit two
+revisions, and compare the work tree with each: what is reported is the edit the test made
+between them, read from the revision (its include, YAML and mesh, not the work tree's).
 """
 
 from __future__ import annotations
@@ -156,6 +156,8 @@ def test_usage_errors_exit_2(args: list[str], message: str) -> None:
 MAIN = """<?xml version="1.0"?>
 <robot name="tiny" xmlns:xacro="http://www.ros.org/wiki/xacro">
   <xacro:include filename="$(find tiny_description)/urdf/parts.xacro"/>
+  <xacro:property name="limits"
+    value="${xacro.load_yaml('$(find tiny_description)/config/limits.yaml')}"/>
   <link name="base"/>
   <xacro:arm_link name="upper" length="${upper_length}"/>
   <joint name="shoulder" type="revolute">
@@ -169,7 +171,7 @@ MAIN = """<?xml version="1.0"?>
     <parent link="upper"/><child link="lower"/>
     <origin xyz="0 0 ${upper_length}"/>
     <axis xyz="0 1 0"/>
-    <limit lower="-1" upper="1" effort="5" velocity="1"/>
+    <limit lower="-1" upper="${limits['elbow_upper']}" effort="5" velocity="1"/>
   </joint>
 </robot>
 """
@@ -214,11 +216,15 @@ def repository(tmp_path: Path) -> Path:
     (package / 'urdf' / 'tiny.urdf.xacro').write_text(MAIN)
     (package / 'urdf' / 'parts.xacro').write_text(PARTS.format(length='0.3'))
     (package / 'meshes' / 'part.stl').write_bytes(STL)
+    (package / 'config').mkdir()
+    (package / 'config' / 'limits.yaml').write_text('elbow_upper: 1.0\n')
     git(top, 'init', '-q')
     git(top, 'add', '.')
     git(top, 'commit', '-q', '-m', 'first')
-    # the second revision: the include makes the upper link 3 mm longer; the mesh is gone
+    # the second revision: the include makes the upper link 3 mm longer, the YAML file lowers
+    # the elbow's upper limit, the mesh is gone
     (package / 'urdf' / 'parts.xacro').write_text(PARTS.format(length='0.303'))
+    (package / 'config' / 'limits.yaml').write_text('elbow_upper: 0.9\n')
     (package / 'meshes' / 'part.stl').unlink()
     git(top, 'add', '-A')
     git(top, 'commit', '-q', '-m', 'second')
@@ -238,7 +244,7 @@ def test_git_compares_the_work_tree_with_a_revision_read_from_the_revision(
     changes = document['changes']
     elbow = [change for change in changes if change.get('element') == 'joint:elbow']
     assert [(change['attribute'], change['old'], change['new']) for change in elbow] == \
-        [('origin.xyz', [0, 0, 0.3], [0, 0, 0.303])]
+        [('origin.xyz', [0, 0, 0.3], [0, 0, 0.303]), ('limit.upper', 1.0, 0.9)]
     com = [change for change in changes if change.get('attribute') == 'inertial.origin.xyz']
     assert [(change['element'], change['old'][2], change['new'][2]) for change in com] == \
         [('link:upper', 0.15, 0.1515)]
@@ -288,3 +294,29 @@ def test_git_a_file_new_since_the_revision_exits_2_naming_the_revision(repositor
     assert done.returncode == 2
     assert done.stderr.startswith('urdf-tools diff: HEAD~1:src/tiny_description/urdf/extra.urdf'
                                   ': cannot read'), done.stderr
+
+
+@no_git
+def test_git_a_finding_gone_since_the_revision_stands_at_its_place_in_the_revision(
+        repository: Path) -> None:
+    # HEAD has no mesh; the work tree has it again (not committed): the finding disappeared
+    (repository.parent.parent / 'meshes' / 'part.stl').write_bytes(STL)
+    done = cli('diff', '--git', 'HEAD', str(repository), '--format', 'json')
+    assert done.returncode == 1, done.stderr
+    changes = json.loads(done.stdout)['changes']
+    assert {(change['category'], change['change'], change['code']) for change in changes} == \
+        {('finding', 'disappeared', 'mesh-file-missing')}
+    line = next(number for number, text in enumerate(PARTS.splitlines(), 1) if '<mesh' in text)
+    assert {change['location'] for change in changes} == \
+        {f'HEAD:src/tiny_description/urdf/parts.xacro:{line}'}
+
+
+def test_json_stays_json_when_a_value_is_not_finite(tmp_path: Path) -> None:
+    old, new = tmp_path / 'old.urdf', tmp_path / 'new.urdf'
+    old.write_text(ARM)
+    new.write_text(ARM.replace('effort="10"', 'effort="nan"'))
+    done = cli('diff', str(old), str(new), '--format', 'json', '--no-findings')
+    assert done.returncode == 1
+    document = json.loads(done.stdout, parse_constant=lambda name: pytest.fail(name))
+    assert [(change['attribute'], change['old'], change['new'])
+            for change in document['changes']] == [('limit.effort', 10, 'nan')]

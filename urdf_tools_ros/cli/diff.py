@@ -166,7 +166,7 @@ def cmd_diff(args: argparse.Namespace, loader: Loader) -> int:
         old = _load(loader, _side(args, files[0], shared, args.old_arg, {}))
         new = _load(loader, _side(args, files[1], shared, args.new_arg, {}))
         return _report(args, old, new, positions, _label(files[0], args.old_arg),
-                       _label(files[1], args.new_arg), {})
+                       _label(files[1], args.new_arg), {}, {})
     except _LoadFailure as exc:
         print(f'urdf-tools diff: {exc}', file=sys.stderr)
         return 2
@@ -191,18 +191,20 @@ def _diff_git(args: argparse.Namespace, loader: Loader, file: str, shared: list[
                     (folder, f'{args.git}:'))
         new = _load(loader, _side(args, file, shared, args.new_arg, new_packages))
         return _report(args, old, new, positions, _label(revision.label, args.old_arg),
-                       _label(file, args.new_arg), {folder: revision.top})
+                       _label(file, args.new_arg), {folder: revision.top},
+                       {folder + os.sep: f'{args.git}:'})
     finally:
         git.remove(folder)
 
 
 def _report(args: argparse.Namespace, old: RobotDescription, new: RobotDescription,
             positions: dict[str, float], old_label: str, new_label: str,
-            paths: dict[str, str]) -> int:
+            paths: dict[str, str], locations: dict[str, str]) -> int:
     from ..core.diff import diff_descriptions
     tolerance = Tolerance(args.tolerance / 1000.0, math.radians(args.angle_tolerance))
     result = diff_descriptions(old, new, positions=positions, tolerance=tolerance,
                                findings=not args.no_findings, paths=paths,
+                               locations=locations,
                                old_label=old_label, new_label=new_label)
     text = {'text': format_text, 'markdown': format_markdown,
             'json': format_json}[args.format](result)
@@ -327,9 +329,18 @@ def _element_change_markdown(change: ElementChange) -> str:
     return f'{change.kind} {_code(change.name)} {change.change}'
 
 
+def _finite(value: Any) -> Any:
+    """JSON has no NaN or infinity: such a number (as the file wrote it) becomes its text."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, (tuple, list)):
+        return [_finite(item) for item in value]
+    return value
+
+
 def _record(change: ElementChange | ValueChange | FrameMove | BlockChange | FindingChange
             ) -> dict[str, Any]:
-    record = dataclasses.asdict(change)
+    record = {key: _finite(value) for key, value in dataclasses.asdict(change).items()}
     record['text'] = change.text
     if isinstance(change, ValueChange):
         record['delta'] = format_delta(change.old, change.new, change.unit)
@@ -341,7 +352,8 @@ def format_json(result: DescriptionDiff) -> str:
     The report as JSON: ``old``, ``new``, ``same``, ``summary``, ``tolerance``, ``changes``.
 
     Each change is its record's fields (``category``: ``element``, ``value``, ``frame``,
-    ``block``, ``finding``; values in the model's units: m, rad, kg) with its ``text``.
+    ``block``, ``finding``; values in the model's units: m, rad, kg; a NaN or infinite value
+    as the string ``"nan"``, ``"inf"``) with its ``text``.
     """
     document = {
         'old': result.old, 'new': result.new, 'same': result.same, 'summary': summary(result),

@@ -123,8 +123,15 @@ def _finding_key(finding: Finding, renamed: Mapping[str, str],
     return finding.code, element, message
 
 
+def _where(finding: Finding, paths: Mapping[str, str]) -> str:
+    where = str(finding.location or '')
+    for before, after in paths.items():
+        where = where.replace(before, after)
+    return where
+
+
 def _findings(old: list[Finding], new: list[Finding], renamed: Mapping[str, str],
-              paths: Mapping[str, str]) -> list[FindingChange]:
+              paths: Mapping[str, str], locations: Mapping[str, str]) -> list[FindingChange]:
     old_keys = Counter(_finding_key(finding, renamed, paths) for finding in old)
     new_keys = Counter(_finding_key(finding, {}, {}) for finding in new)
     changes = []
@@ -136,8 +143,9 @@ def _findings(old: list[Finding], new: list[Finding], renamed: Mapping[str, str]
                 _finding_key(finding, {}, {})
             if left[key] > 0:
                 left[key] -= 1
+                where = _where(finding, locations if change == 'disappeared' else {})
                 changes.append(FindingChange(change, key[0], finding.severity.value,
-                                             key[1], key[2], str(finding.location or '')))
+                                             key[1], key[2], where))
     return changes
 
 
@@ -148,6 +156,7 @@ def diff_descriptions(old: RobotDescription, new: RobotDescription, *,
                       old_findings: list[Finding] | None = None,
                       new_findings: list[Finding] | None = None,
                       paths: Mapping[str, str] | None = None,
+                      locations: Mapping[str, str] | None = None,
                       old_label: str | None = None,
                       new_label: str | None = None) -> DescriptionDiff:
     """
@@ -166,6 +175,8 @@ def diff_descriptions(old: RobotDescription, new: RobotDescription, *,
     :param new_findings: Likewise for the new description.
     :param paths: ``{old prefix: new prefix}`` replaced in the old findings' messages (an old
         revision read from a temporary copy of the repository: its folder -> the work tree's).
+    :param locations: ``{old prefix: new prefix}`` replaced in the locations of the old
+        findings reported (the copy's folder -> ``REV:``); default: ``paths``.
     :param old_label: How reports name the old description; default its filename.
     :param new_label: How reports name the new description; default its filename.
     :return: The changes; :attr:`DescriptionDiff.same` when there is none.
@@ -184,7 +195,8 @@ def diff_descriptions(old: RobotDescription, new: RobotDescription, *,
         from ..checks import check_description  # the checker only when findings are compared
         before = check_description(old) if old_findings is None else old_findings
         after = check_description(new) if new_findings is None else new_findings
-        finding_changes = _findings(before, after, renamed, paths or {})
+        finding_changes = _findings(before, after, renamed, paths or {},
+                                    paths or {} if locations is None else locations)
     return DescriptionDiff(
         old_label or old.filename, new_label or new.filename,
         elements=tuple(_elements(old, new, matching)),
