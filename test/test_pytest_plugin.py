@@ -230,13 +230,14 @@ def test_findings_as_a_fixture_and_a_name_that_is_an_option(pytester: pytest.Pyt
 
 def test_several_markers_name_their_files_and_a_class_marker_applies(
         pytester: pytest.Pytester) -> None:
-    for name in ('one.urdf.xacro', 'two.urdf.xacro'):
+    (pytester.path / 'urdf').mkdir()
+    for name in ('one.urdf.xacro', 'urdf/two.urdf.xacro'):
         (pytester.path / name).write_text(CONDITIONAL)
     pytester.makepyfile(test_arms="""
         import pytest
 
         @pytest.mark.urdf_matrix('one.urdf.xacro', prefix=['', 'a_'])
-        @pytest.mark.urdf_matrix('two.urdf.xacro', prefix=['b_'], bad='true')
+        @pytest.mark.urdf_matrix('urdf/two.urdf.xacro', prefix=['b_'], bad='true')
         def test_arms(urdf_args):
             pass
 
@@ -249,7 +250,7 @@ def test_several_markers_name_their_files_and_a_class_marker_applies(
     assert collected(listing) == [
         "test_arms.py::test_arms[one.urdf.xacro prefix='']",
         'test_arms.py::test_arms[one.urdf.xacro prefix=a_]',
-        'test_arms.py::test_arms[two.urdf.xacro prefix=b_ bad=true]',
+        'test_arms.py::test_arms[urdf/two.urdf.xacro prefix=b_ bad=true]',
         'test_arms.py::TestArm::test_method[bad=true]']
     result = pytester.runpytest('-p', PLUGIN)
     result.assert_outcomes(passed=3, failed=1)
@@ -436,6 +437,64 @@ def test_a_kuka_arm_over_its_modes_and_prefixes(pytester: pytest.Pytester,
     for (mode, prefix), item in seen.items():
         assert item['links'] == [name if name == 'world' else prefix + name for name in bare]
         assert item['plugins'] == [mock if mode == 'mock' else rsi]
+
+
+TURTLEBOT4 = DESCRIPTIONS / 'turtlebot4_description' / 'urdf'
+
+
+@pytest.mark.skipif(not TURTLEBOT4.is_dir(), reason=f'{DESCRIPTIONS} is not here')
+def test_turtlebot4_standard_and_lite_over_simulator_and_namespace(
+        pytester: pytest.Pytester, loads: list[dict[str, str]]) -> None:
+    """
+    Two files of one package, two markers: ``gazebo`` picks the simulator's sensor plugins.
+
+    The links of each robot are those cases.json counts from the real xacro (49 standard, 39
+    lite), whatever the simulator and namespace; Gazebo Classic's plugins are the
+    ``libgazebo_ros_*`` libraries, Ignition's the ``libignition-gazebo-*`` ones.
+    """
+    cases = {case['id']: case for case in json.loads((DESCRIPTIONS / 'cases.json').read_text())[
+        'cases']}
+    links = {'standard': cases['turtlebot4_standard']['links'],
+             'lite': cases['turtlebot4_lite']['links']}
+    out = pytester.path / 'seen.jsonl'
+    packages = {path.name: str(path) for path in DESCRIPTIONS.iterdir() if path.is_dir()}
+    pytester.makepyfile(test_tb4=f"""
+        import json
+        import re
+        import pytest
+
+        MATRIX = dict(gazebo=['ignition', 'classic'], namespace=['', 'tb4'],
+                      package_paths={packages!r})
+
+        @pytest.mark.urdf_matrix({str(TURTLEBOT4 / 'standard' / 'turtlebot4.urdf.xacro')!r},
+                                 **MATRIX)
+        @pytest.mark.urdf_matrix({str(TURTLEBOT4 / 'lite' / 'turtlebot4.urdf.xacro')!r},
+                                 **MATRIX)
+        def test_tb4(urdf_description, urdf_args, request):
+            with open({str(out)!r}, 'a') as stream:
+                stream.write(json.dumps({{
+                    'id': request.node.name, 'args': urdf_args,
+                    'file': urdf_description.filename,
+                    'links': len(urdf_description.robot.links),
+                    'libraries': re.findall(r'filename="(lib[^"]+)"',
+                                            urdf_description.xml)}}) + '\\n')
+    """)
+    result = pytester.runpytest('-p', PLUGIN)
+    result.assert_outcomes(passed=8)
+    assert len(loads) == 8
+    seen = records(out)
+    assert len({item['id'] for item in seen}) == 8
+    assert sorted((Path(item['file']).parent.name, item['args']['gazebo'],
+                   item['args']['namespace']) for item in seen) == sorted(
+        itertools.product(['standard', 'lite'], ['ignition', 'classic'], ['', 'tb4']))
+    for item in seen:
+        model = Path(item['file']).parent.name
+        assert item['id'].startswith(f"test_tb4[{TURTLEBOT4 / model / 'turtlebot4.urdf.xacro'} ")
+        assert item['links'] == links[model]
+        classic = [name for name in item['libraries'] if name.startswith('libgazebo_ros')]
+        ignition = [name for name in item['libraries'] if name.startswith('libignition-gazebo')]
+        assert (bool(classic), bool(ignition)) == (item['args']['gazebo'] == 'classic',
+                                                   item['args']['gazebo'] == 'ignition')
 
 
 # -- the entry point, under colcon test ---------------------------------------------------------

@@ -76,12 +76,14 @@ class MatrixCase:
     :ivar options: The marker's options (:data:`OPTIONS`) it gives.
     :ivar packages: Share directories by package name: the test's own package (the
         ``package.xml`` nearest above the test file), then the ``package_paths`` option.
+    :ivar written: The path as the marker writes it (the test id's, when a test has several).
     """
 
     path: Path
     combination: tuple[tuple[str, str], ...]
     options: Mapping[str, Any] = field(default_factory=dict, hash=False, compare=False)
     packages: Mapping[str, str] = field(default_factory=dict, hash=False, compare=False)
+    written: str = ''
 
     @property
     def name(self) -> str:
@@ -145,7 +147,8 @@ def _cases(marker: pytest.Mark, test_file: Path, where: str) -> list[MatrixCase]
         _fail(where, str(exc))
     path = test_file.parent / os.fspath(marker.args[0])
     packages = {**_own_package(test_file.parent), **dict(options.get('package_paths') or {})}
-    return [MatrixCase(path, combination, options, packages) for combination in every]
+    return [MatrixCase(path, combination, options, packages, os.fspath(marker.args[0]))
+            for combination in every]
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -162,8 +165,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     test_file = Path(os.path.abspath(str(metafunc.module.__file__)))
     cases = [case for marker in reversed(markers) for case in _cases(marker, test_file, where)]
     several = len({case.path for case in cases}) > 1
-    ids = [' '.join(part for part in (case.path.name if several or not case.combination
-                                      else '', label(case.combination)) if part)
+    ids = [' '.join(part for part in (case.written if several else '' if case.combination
+                                      else case.path.name, label(case.combination)) if part)
            for case in cases]
     metafunc.parametrize(_CASE, cases, ids=ids, indirect=True)
 
