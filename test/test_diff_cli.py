@@ -320,3 +320,22 @@ def test_json_stays_json_when_a_value_is_not_finite(tmp_path: Path) -> None:
     document = json.loads(done.stdout, parse_constant=lambda name: pytest.fail(name))
     assert [(change['attribute'], change['old'], change['new'])
             for change in document['changes']] == [('limit.effort', 10, 'nan')]
+
+
+def test_markdown_has_the_frames_table_and_each_block_as_a_diff(tmp_path: Path) -> None:
+    old, new = tmp_path / 'old.urdf', tmp_path / 'new.urdf'
+    old.write_text(ARM)
+    new.write_text(ARM.replace('<origin xyz="0 0 0.3"', '<origin xyz="0 0.002 0.3"'))
+    out = tmp_path / 'diff.md'
+    done = cli('diff', str(old), str(new), '--format', 'markdown', '-o', str(out))
+    assert done.returncode == 1
+    assert done.stdout == f'wrote {out}: 2 changes: 1 value, 1 frame moved\n'
+    lines = out.read_text().splitlines()
+    header = lines.index('| link | moved (mm) | Δx, Δy, Δz (mm) | turned (°) |')
+    assert lines[header + 2] == '| `upper` | 2 | 0, 2, 0 | 0 |'
+    blocks = cli('diff', SAMPLE, SAMPLE, '--new-arg', 'prefix:=r1_', '--format', 'markdown',
+                 '--no-findings').stdout.splitlines()
+    start = blocks.index('#### `<ros2_control name="r1_SampleRobotSystem">` changed')
+    assert blocks[start + 2] == '```diff'
+    assert '-<ros2_control name="SampleRobotSystem" type="system">' in blocks[start + 3:]
+    assert '+<ros2_control name="r1_SampleRobotSystem" type="system">' in blocks[start + 3:]
