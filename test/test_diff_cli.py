@@ -339,3 +339,20 @@ def test_markdown_has_the_frames_table_and_each_block_as_a_diff(tmp_path: Path) 
     assert blocks[start + 2] == '```diff'
     assert '-<ros2_control name="SampleRobotSystem" type="system">' in blocks[start + 3:]
     assert '+<ros2_control name="r1_SampleRobotSystem" type="system">' in blocks[start + 3:]
+
+
+def test_findings_are_compared_under_the_configuration_of_new(tmp_path: Path) -> None:
+    old, new = tmp_path / 'old.urdf', tmp_path / 'new.urdf'
+    old.write_text(ARM)
+    new.write_text(ARM.replace('<link name="upper">', '<link name="upper"><visual><geometry>'
+                                                      '<mesh filename="missing.stl"/>'
+                                                      '</geometry></visual>'))
+    appeared = json.loads(cli('diff', str(old), str(new), '--format', 'json').stdout)
+    assert [(change['category'], change.get('code')) for change in appeared['changes']] == \
+        [('value', None), ('finding', 'mesh-file-missing')]
+    (tmp_path / '.urdf-tools.toml').write_text('ignore = ["mesh-file-missing"]\n')
+    ignored = json.loads(cli('diff', str(old), str(new), '--format', 'json').stdout)
+    assert [change['category'] for change in ignored['changes']] == ['value']
+    (tmp_path / '.urdf-tools.toml').write_text('ignore = 3\n')
+    broken = cli('diff', str(old), str(new))
+    assert broken.returncode == 2 and '.urdf-tools.toml: ignore must be' in broken.stderr

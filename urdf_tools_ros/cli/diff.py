@@ -9,6 +9,10 @@ compares FILE with the whole description as of git revision REV (includes, YAML 
 read from REV: :mod:`urdf_tools_ros.core.diff.git`), with the ROS packages inside the
 repository resolved to their folders, on both sides.
 
+Findings are compared as ``urdf-tools check NEW`` reports them: the ``.urdf-tools.toml`` (or
+``pyproject.toml``) found upwards from NEW gives the target, ``select`` and ``ignore`` for both
+sides, and the suppression comments of each side's files apply to it.
+
 Output: ``--format text`` (a terminal), ``markdown`` (a pull-request comment) or ``json``
 (tools). Exit 0 when the robots are the same, 1 when they differ, 2 when one cannot be loaded
 (one line naming the file and line) or the arguments are wrong.
@@ -202,9 +206,21 @@ def _report(args: argparse.Namespace, old: RobotDescription, new: RobotDescripti
             paths: dict[str, str], locations: dict[str, str]) -> int:
     from ..core.diff import diff_descriptions
     tolerance = Tolerance(args.tolerance / 1000.0, math.radians(args.angle_tolerance))
+    old_findings = new_findings = None
+    if not args.no_findings:  # as `urdf-tools check NEW` reports them (its configuration)
+        from pathlib import Path
+
+        from ..core.checks import check_description, DEFAULT_TARGET
+        from ..core.checks.config import find_config
+        config = find_config(Path(new.filename) if not new.filename.startswith('<')
+                             else Path.cwd())
+        target = config.target or DEFAULT_TARGET
+        old_findings, new_findings = (
+            check_description(description, target, select=config.select, ignore=config.ignore)
+            for description in (old, new))
     result = diff_descriptions(old, new, positions=positions, tolerance=tolerance,
-                               findings=not args.no_findings, paths=paths,
-                               locations=locations,
+                               findings=not args.no_findings, old_findings=old_findings,
+                               new_findings=new_findings, paths=paths, locations=locations,
                                old_label=old_label, new_label=new_label)
     text = {'text': format_text, 'markdown': format_markdown,
             'json': format_json}[args.format](result)
