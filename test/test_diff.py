@@ -311,3 +311,70 @@ def test_a_renamed_joint_that_mimic_joints_follow_is_one_rename(tmp_path: Path) 
 
     result = diff_descriptions(*edited_copies(tmp_path, source, rename))
     assert result.changes == (ElementChange('joint', 'renamed', 'drive_joint', 'gripper_drive'),)
+
+
+def test_geometry_and_material_changes_of_the_kuka_arm(tmp_path: Path) -> None:
+    source, _ = EDITED['kuka_iiwa']
+    root = etree.parse(str(source)).getroot()
+    blue_users = [link.get('name') for link in root.iter('link')
+                  if any(material.get('name') == 'Blue' for material in link.iter('material'))]
+    old_rgba = tuple(float(value) for value in
+                     root.find('material[@name="Blue"]/color').get('rgba').split())
+
+    def edit(element: etree._Element) -> None:
+        element.find('material[@name="Blue"]/color').set('rgba', '0.5 0.7 0.9 1')
+        first, second = (next(link for link in element.iter('link') if link.get('name') == name)
+                         for name in ('lbr_iiwa_link_1', 'lbr_iiwa_link_2'))
+        first.find('visual/geometry/mesh').set('scale', '1.01 1.01 1.01')
+        first.find('collision/origin').set('xyz', '0 0 0.001')
+        geometry = second.find('collision/geometry')
+        geometry.remove(geometry.find('mesh'))
+        etree.SubElement(geometry, 'box', size='0.1 0.1 0.2')
+
+    result = diff_descriptions(*edited_copies(tmp_path, source, edit))
+    new_rgba = (0.5, 0.7, 0.9, 1.0)
+    expected = {ValueChange('material:Blue', 'color', old_rgba, new_rgba),
+                ValueChange('link:lbr_iiwa_link_1', 'visual[0].geometry.scale', (1.0, 1.0, 1.0),
+                            (1.01, 1.01, 1.01)),
+                ValueChange('link:lbr_iiwa_link_1', 'collision[0].origin.xyz', (0.0, 0.0, 0.0),
+                            (0.0, 0.0, 0.001), 'm'),
+                ValueChange('link:lbr_iiwa_link_2', 'collision[0].geometry',
+                            'mesh "meshes/link_2.stl"', 'box 0.1 × 0.1 × 0.2 m')}
+    expected |= {ValueChange(f'link:{name}', 'visual[0].material.color', old_rgba, new_rgba)
+                 for name in blue_users}
+    assert len(blue_users) >= 1
+    assert set(result.values) == expected and len(result.values) == len(expected)
+    origin = next(change for change in result.values if change.attribute.endswith('origin.xyz'))
+    assert origin.delta == 'Δ 0, 0, +1 mm'
+    assert (result.elements, result.frames, result.blocks) == ((), (), ())
+
+
+def test_joint_sub_elements_of_the_sample_robot(tmp_path: Path) -> None:
+    """Its expanded URDF edited: safety controller, calibration, dynamics, mimic, joint type."""
+    description = load(SAMPLE_ROBOT)
+    root = etree.fromstring(description.xml.encode())
+    elbow, lift, finger = (joint_element(root, name) for name in
+                           ('elbow_joint', 'lift_joint', 'right_finger_joint'))
+    k_velocity = float(elbow.find('safety_controller').get('k_velocity'))
+    rising = float(elbow.find('calibration').get('rising'))
+    damping = float(lift.find('dynamics').get('damping'))
+    multiplier = float(finger.find('mimic').get('multiplier'))
+    old = tmp_path / 'old.urdf'
+    old.write_bytes(etree.tostring(root))
+    elbow.find('safety_controller').set('k_velocity', repr(k_velocity * 2))
+    elbow.find('calibration').set('rising', repr(rising + 0.01))
+    lift.find('dynamics').set('damping', repr(damping + 1.0))
+    finger.find('mimic').set('multiplier', repr(multiplier * 0.5))
+    joint_element(root, 'shoulder_joint').set('type', 'continuous')
+    new = tmp_path / 'new.urdf'
+    new.write_bytes(etree.tostring(root))
+    result = diff_descriptions(load(old), load(new))
+    assert {(change.element, change.attribute, change.old, change.new, change.unit)
+            for change in result.values} == {
+        ('joint:elbow_joint', 'safety_controller.k_velocity', k_velocity, k_velocity * 2, ''),
+        ('joint:elbow_joint', 'calibration.rising', rising, rising + 0.01, 'rad'),
+        ('joint:lift_joint', 'dynamics.damping', damping, damping + 1.0, 'N·s/m'),
+        ('joint:right_finger_joint', 'mimic.multiplier', multiplier, multiplier * 0.5, ''),
+        ('joint:shoulder_joint', 'joint_type', 'revolute', 'continuous', '')}
+    assert len(result.values) == 5
+    assert (result.elements, result.frames) == ((), ())
