@@ -378,3 +378,14 @@ def test_joint_sub_elements_of_the_sample_robot(tmp_path: Path) -> None:
         ('joint:shoulder_joint', 'joint_type', 'revolute', 'continuous', '')}
     assert len(result.values) == 5
     assert (result.elements, result.frames) == ((), ())
+
+
+def test_positions_of_a_floating_joint_by_variable() -> None:
+    old = load(SAMPLE_ROBOT, xacro_args={'with_extras': 'true'})
+    new = load(SAMPLE_ROBOT, xacro_args={'with_extras': 'true', 'prefix': 'r1_'})
+    result = diff_descriptions(old, new, positions={'r1_floating_joint/x': 0.1,
+                                                    'r1_planar_joint/yaw': 0.3})
+    assert result.frames == () and result.notes == ()
+    assert all(change.change == 'renamed' for change in result.elements)
+    with pytest.raises(LookupError, match='no_such_joint'):
+        diff_descriptions(old, new, positions={'no_such_joint/x': 0.1})

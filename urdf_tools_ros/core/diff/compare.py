@@ -79,13 +79,19 @@ def _poses(description: RobotDescription, positions: Mapping[str, float]
     return model.link_poses(usable)
 
 
+def _renamed(variable: str, table: Mapping[str, str]) -> str:
+    """A variable (``joint`` or ``joint/x`` of a planar or floating joint) under ``table``."""
+    joint, slash, part = variable.partition('/')
+    return table.get(joint, joint) + slash + part
+
+
 def _frames(old: RobotDescription, new: RobotDescription, matching: Matching,
             positions: Mapping[str, float] | None, tolerance: Tolerance,
             notes: list[str]) -> list[FrameMove]:
     configurations: list[tuple[str, dict[str, float], dict[str, float]]] = [('zero', {}, {})]
     if positions:
         back = {new_name: old_name for old_name, new_name in matching.joints.items()}
-        configurations.append(('positions', {back.get(name, name): value
+        configurations.append(('positions', {_renamed(name, back): value
                                              for name, value in positions.items()},
                                dict(positions)))
     moves = []
@@ -166,7 +172,8 @@ def diff_descriptions(old: RobotDescription, new: RobotDescription, *,
     :param new: The new description.
     :param positions: Joint positions (rad or m) by joint name, old or new name, at which the
         link frames are compared too (besides the zero configuration); other joints at 0,
-        mimic joints following their source.
+        mimic joints following their source; a planar or floating joint's values by variable
+        (``joint/x``, ``joint/yaw``, as ``KinematicModel.variable_names`` names them).
     :param tolerance: Frame moves up to this are not reported (0.1 mm, 0.01° by default).
     :param findings: Compare the checker's findings
         (:func:`~urdf_tools_ros.core.checks.check_description`, default target).
@@ -184,7 +191,8 @@ def diff_descriptions(old: RobotDescription, new: RobotDescription, *,
     """
     matching = match(old.robot, new.robot)
     renamed = matching.renamed()
-    for name in positions or {}:
+    for variable in positions or {}:
+        name = variable.partition('/')[0]  # planar and floating joints: joint/x, joint/yaw ...
         if name not in new.robot.joint_map and name not in old.robot.joint_map:
             raise UnknownJointError(f'position for joint "{name}": neither {old.filename} nor '
                                     f'{new.filename} has a joint of that name')
