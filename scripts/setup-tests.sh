@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Set up everything the test suite uses (cached; each step skips what is already there):
 # .venv with the package and the test tools, real ROS 2 Jazzy rclpy and message packages from
-# PyPI with tf2_msgs/TFMessage generated locally (CPython 3.11 on Linux only; elsewhere the ROS
-# tests skip), the real consumers the oracle tests ask (check_urdf, SDFormat probe), and
+# PyPI with the interfaces of scripts/ros/ generated locally (tf2_msgs/TFMessage, the GetResource
+# services; CPython 3.11 on Linux only; elsewhere the ROS tests skip), the real consumers the oracle tests ask (check_urdf, SDFormat probe), and
 # headless Chromium for the browser tests. What only a ROS 2 install gives (launch,
 # launch_testing, launch_pytest, launch_ros, ros2cli, tf2_ros) is on no registry: those tests
 # run where a sourced ROS 2 has them and skip, with the reason, elsewhere.

@@ -16,12 +16,13 @@ import os
 from pathlib import Path
 
 from corpus_models import CORPUS_DIR, PACKAGE_PATHS
+from paths import SHARED as SHARED_ROOT
 import pytest
 from ros_helpers import (requires_ros, ros_context, ros_graph,  # noqa: F401
                          ROS_MISSING, RosGraph, wait_for)
 from test_resources import _meshes, _package, _robot, ERD_SHARE, plugin_accepts
 
-from conftest import missing, REPO
+from conftest import missing
 from urdf_tools_ros.core.description.loader import load, load_string, parse_xacro_args
 from urdf_tools_ros.core.description.packages import draw_path, PACKAGE_PATH_ENV
 from urdf_tools_ros.core.description.resources import MAX_RESOURCE_BYTES
@@ -38,7 +39,7 @@ if ROS_MISSING is None and LYRICAL_MISSING is None:
     from urdf_tools_ros.nodes.robot_description import RobotDescriptionNode
     from urdf_tools_ros.ros import qos, resource_service
 
-SHARED = REPO.parent / 'shared' / 'ros2_descriptions'
+SHARED = SHARED_ROOT / 'ros2_descriptions'
 #: Robots with meshes: example-robot-data 6.0.0 and pybullet_data copies (STL, COLLADA, OBJ with
 #: material libraries, a PNG texture) and the meshed packages of ../shared/ros2_descriptions.
 CORPUS_ROBOTS = ['example-robot-data/robots/pr2_description/urdf/pr2.urdf',

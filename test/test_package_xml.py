@@ -11,6 +11,7 @@ without that archive the test skips.
 from __future__ import annotations
 
 import functools
+import re
 import tarfile
 from typing import Any
 
@@ -66,17 +67,27 @@ def resolves_on_ubuntu(rule: Any, codename: str) -> bool:
     return False
 
 
-def dependencies() -> list[tuple[str, str]]:
+def dependencies() -> list[tuple[str, str, str]]:
+    """``(tag, key, condition)`` of every dependency; ``condition`` is '' when there is none."""
     root = etree.parse(str(REPO / 'package.xml')).getroot()
-    return [(element.tag, (element.text or '').strip()) for element in root
-            if isinstance(element.tag, str) and element.tag in DEPEND_TAGS]
+    return [(element.tag, (element.text or '').strip(), element.get('condition', ''))
+            for element in root if isinstance(element.tag, str) and element.tag in DEPEND_TAGS]
+
+
+def applies(condition: str, distro: str) -> bool:
+    """Whether a format-3 ``condition`` (``$ROS_DISTRO == a or $ROS_DISTRO == b``) holds."""
+    assert condition == '' or re.fullmatch(
+        r'\$ROS_DISTRO == \w+( or \$ROS_DISTRO == \w+)*', condition), condition
+    return condition == '' or distro in re.findall(r'== (\w+)', condition)
 
 
 @pytest.mark.skipif(not ARCHIVE.exists(), reason=f'{ARCHIVE} is not present')
-@pytest.mark.parametrize('tag, key', dependencies())
-def test_dependency_installs_on_humble_and_jazzy(tag: str, key: str) -> None:
+@pytest.mark.parametrize('tag, key, condition', dependencies())
+def test_dependency_installs_on_humble_and_jazzy(tag: str, key: str, condition: str) -> None:
     data = rosdistro()
     for distro, codename in UBUNTU.items():
+        if not applies(condition, distro):
+            continue
         released = key in data[distro]
         assert released or resolves_on_ubuntu(data['rosdep'].get(key), codename), \
             f'<{tag}>{key}</{tag}> is neither released for {distro} nor a rosdep key for ' \
@@ -90,3 +101,5 @@ def test_the_check_would_see_a_bad_key() -> None:
     assert not resolves_on_ubuntu(data['rosdep'].get('python3-viser'), 'noble')
     assert 'viser' not in data['jazzy']
     assert resolves_on_ubuntu(data['rosdep']['python3-numpy'], 'noble')
+    assert applies('$ROS_DISTRO == kilted or $ROS_DISTRO == jazzy', 'jazzy')
+    assert not applies('$ROS_DISTRO == kilted', 'jazzy')
