@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `colcon build && colcon test` of the package as a ROS user runs them on a sourced underlay:
 # ROS 2 (rclpy, the message packages, the interfaces of scripts/ros/) from the PyPI wheels in a
-# prefix of its own, .cache/ros-<distro> (scripts/setup-ros.sh --prefix), reached only through what sourcing its
-# setup.sh prepends (PYTHONPATH, AMENT_PREFIX_PATH, LD_LIBRARY_PATH, as
+# prefix of its own, .cache/ros-<distro> (scripts/setup-ros.sh --prefix), reached only through
+# what sourcing its setup.sh prepends (PYTHONPATH, AMENT_PREFIX_PATH, LD_LIBRARY_PATH, as
 # /opt/ros/<distro>/setup.bash does); colcon, pytest 7.4.4 and the test tools in a venv of their
 # own (.cache/venv-colcon, not the test venv; the package itself only in the workspace's install
 # space). The workspace is .cache/colcon-ws (made anew), its install space is sourced before
