@@ -146,6 +146,11 @@ def cmd_check(args: argparse.Namespace) -> int:
         return _usage_error(args, str(exc))
     args.target = args.target or config.target or DEFAULT_TARGET
     args.werror = args.werror or config.werror
+    if args.diff or args.fix:
+        from .fix import run_fixes
+        status = run_fixes(args, files, select, ignore, load_from_args)
+        if status is not None:
+            return status
     reports: list[report.FileReport] = []
     for name, combination in runs:
         args.source = name
@@ -456,6 +461,8 @@ def _check_arguments(check: argparse.ArgumentParser) -> None:
     check.add_argument('--urdf-parser-py', action='store_true',
                        help='also read the description with urdf_parser_py and report what it '
                             'refuses (slower)')
+    from .fix import add_fix_arguments
+    add_fix_arguments(check)
     check.set_defaults(handler=cmd_check)
 
 

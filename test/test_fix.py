@@ -1,0 +1,331 @@
+"""
+``urdf-tools check --diff`` and ``--fix`` on real descriptions with injected defects.
+
+Copies of the corpus robots (``test/corpus``) and of the ROS 2 description packages
+(``../shared/ros2_descriptions``) get one defect each (an axis scaled, a limit swapped, an
+element written twice, an inertia broken); ``--fix`` must repair exactly that, leave every other
+byte, check clean for the code, and a second ``--fix`` must change nothing. Expected values are
+computed here from the original file, never taken from the fixer.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+import re
+import shutil
+
+from corpus_models import MODELS, PACKAGE_PATHS
+import numpy as np
+import pytest
+
+from conftest import REPO
+from urdf_tools_ros.cli.main import run
+from urdf_tools_ros.core.checks import check_description
+from urdf_tools_ros.core.description.loader import load, parse_xacro_args
+from urdf_tools_ros.core.description.model import Box, Cylinder, Sphere
+
+ROS2 = REPO.parent / 'shared' / 'ros2_descriptions'
+CASES = {case['id']: case for case in json.loads((ROS2 / 'cases.json').read_text())['cases']} \
+    if ROS2.is_dir() else {}
+PACKAGE_ARGS = [f'--package-path={name}={path}' for name, path in PACKAGE_PATHS.items()]
+#: Corpus robots with a revolute or prismatic joint whose <axis> and <limit> are written.
+JOINTED = [model for model in MODELS if re.search(rb'<limit[^>]*lower', model.path.read_bytes())
+           and re.search(rb'<axis', model.path.read_bytes())]
+
+
+def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = run(['check', *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _codes(path: Path, *args: str) -> set[str]:
+    packages = {name: value for name, value in PACKAGE_PATHS.items()}
+    description = load(path, package_paths=packages, xacro_args=parse_xacro_args(list(args)))
+    return {finding.code for finding in check_description(description)}
+
+
+def _copy(model_path: Path, tmp_path: Path) -> Path:
+    target = tmp_path / model_path.name
+    shutil.copyfile(model_path, target)
+    return target
+
+
+def _fix_twice(capsys: pytest.CaptureFixture[str], path: Path, *extra: str) -> str:
+    """``--fix`` the file, then ``--fix`` again and require that no byte changes."""
+    _cli(capsys, '--fix', *extra, *PACKAGE_ARGS, str(path))
+    fixed = path.read_bytes()
+    _cli(capsys, '--fix', *extra, *PACKAGE_ARGS, str(path))
+    assert path.read_bytes() == fixed, 'a second --fix changed the file'
+    return fixed.decode('utf-8')
+
+
+@pytest.mark.parametrize('model', MODELS, ids=[model.path.name for model in MODELS])
+def test_an_unchanged_corpus_robot_has_an_empty_diff(model, capsys, tmp_path) -> None:
+    path = _copy(model.path, tmp_path)
+    code, out, _ = _cli(capsys, '--diff', *PACKAGE_ARGS, str(path))
+    assert out == ''
+    assert code in (0, 1)
+
+
+def _axis_match(path: Path, text: str) -> re.Match[str]:
+    """The ``xyz`` of the first ``<axis>`` of a revolute, continuous or prismatic joint."""
+    robot = load(path, package_paths=PACKAGE_PATHS).robot
+    joint = next(joint for joint in robot.joints if joint.axis_location is not None
+                 and joint.is_single_dof and any(joint.axis))
+    line_start = sum(len(line) for line in text.splitlines(keepends=True)[
+        :joint.axis_location.line - 1])
+    match = re.compile(r'<axis\s+xyz\s*=\s*"([^"]*)"').search(text, line_start)
+    assert match is not None
+    return match
+
+
+@pytest.mark.parametrize('model', JOINTED, ids=[model.path.name for model in JOINTED])
+def test_a_scaled_axis_is_normalised_and_nothing_else_changes(model, capsys, tmp_path) -> None:
+    path = _copy(model.path, tmp_path)
+    original = path.read_text(encoding='utf-8')
+    match = _axis_match(path, original)
+    values = np.array([float(value) for value in match.group(1).split()])
+    scaled = ' '.join(repr(float(value) * 3.5) for value in values)
+    broken = original[:match.start(1)] + scaled + original[match.end(1):]
+    path.write_text(broken, encoding='utf-8')
+    assert 'joint-axis-not-unit' in _codes(path)
+    code, diff, _ = _cli(capsys, '--diff', *PACKAGE_ARGS, str(path))
+    line = original.count('\n', 0, match.start()) + 1
+    assert f'-{broken.splitlines()[line - 1]}' in diff.splitlines()
+    fixed = _fix_twice(capsys, path)
+    head, tail = original[:match.start(1)], original[match.end(1):]
+    assert fixed.startswith(head) and fixed.endswith(tail)
+    written = np.array([float(value) for value in fixed[len(head):len(fixed) - len(tail)].split()])
+    np.testing.assert_allclose(written, values / np.linalg.norm(values), atol=1e-6)
+    assert 'joint-axis-not-unit' not in _codes(path)
+
+
+@pytest.mark.parametrize('model', JOINTED, ids=[model.path.name for model in JOINTED])
+def test_a_swapped_limit_is_swapped_back_to_the_original_bytes(model, capsys, tmp_path) -> None:
+    path = _copy(model.path, tmp_path)
+    original = path.read_text(encoding='utf-8')
+    for match in re.finditer(r'<limit([^>]*)>', original):
+        lower = re.search(r'\blower="([^"]*)"', match.group(1))
+        upper = re.search(r'\bupper="([^"]*)"', match.group(1))
+        if lower and upper and float(lower.group(1)) < float(upper.group(1)):
+            break
+    else:
+        pytest.skip('no limit with lower < upper')
+    base = match.start(1)
+    spans = sorted([(base + lower.start(1), base + lower.end(1), upper.group(1)),
+                    (base + upper.start(1), base + upper.end(1), lower.group(1))])
+    broken = original
+    for start, end, new in reversed(spans):
+        broken = broken[:start] + new + broken[end:]
+    path.write_text(broken, encoding='utf-8')
+    assert 'joint-limit-lower-above-upper' in _codes(path)
+    assert _fix_twice(capsys, path) == original
+    assert 'joint-limit-lower-above-upper' not in _codes(path)
+
+
+@pytest.mark.parametrize('model', JOINTED, ids=[model.path.name for model in JOINTED])
+def test_an_element_written_twice_is_removed_and_the_file_is_the_original(
+        model, capsys, tmp_path) -> None:
+    path = _copy(model.path, tmp_path)
+    original = path.read_text(encoding='utf-8')
+    match = re.search(r'\n([ \t]*)(<limit[^>]*/>)[ \t]*\n', original)
+    assert match is not None
+    at = match.end()
+    broken = original[:at] + match.group(1) + match.group(2) + '\n' + original[at:]
+    path.write_text(broken, encoding='utf-8')
+    assert 'element-duplicate' in _codes(path)
+    assert _fix_twice(capsys, path) == original
+    assert 'element-duplicate' not in _codes(path)
+
+
+@pytest.mark.parametrize('model', MODELS, ids=[model.path.name for model in MODELS])
+def test_a_link_written_twice_is_removed_whole(model, capsys, tmp_path) -> None:
+    path = _copy(model.path, tmp_path)
+    original = path.read_text(encoding='utf-8')
+    links = list(re.finditer(r'\n([ \t]*)(<link\b[^>]*[^/]>.*?</link>)[ \t]*\n', original,
+                             re.DOTALL))
+    if not links:
+        pytest.skip('no link with children')
+    match = links[-1]
+    broken = original[:match.end()] + match.group(1) + match.group(2) + '\n' + \
+        original[match.end():]
+    path.write_text(broken, encoding='utf-8')
+    assert 'link-duplicate' in _codes(path)
+    assert _fix_twice(capsys, path) == original
+    assert 'link-duplicate' not in _codes(path)
+
+
+def test_two_different_duplicates_are_left_with_a_note(capsys, tmp_path) -> None:
+    path = _copy(JOINTED[0].path, tmp_path)
+    original = path.read_text(encoding='utf-8')
+    match = re.search(r'\n([ \t]*)(<limit[^>]*/>)[ \t]*\n', original)
+    assert match is not None
+    other = match.group(2).replace('effort="', 'effort="1')
+    broken = original[:match.end()] + match.group(1) + other + '\n' + original[match.end():]
+    path.write_text(broken, encoding='utf-8')
+    code, out, err = _cli(capsys, '--diff', *PACKAGE_ARGS, str(path))
+    assert out == ''
+    line = broken.count('\n', 0, match.end()) + 1
+    assert f'{path}:{line}: note[element-duplicate]' in err
+    assert 'choose which to keep' in err
+
+
+def _rotation(rpy: tuple[float, float, float]) -> np.ndarray:
+    """R = Rz(yaw) Ry(pitch) Rx(roll) (REP 103 fixed axes)."""
+    r, p, y = rpy
+    rx = np.array([[1, 0, 0], [0, math.cos(r), -math.sin(r)], [0, math.sin(r), math.cos(r)]])
+    ry = np.array([[math.cos(p), 0, math.sin(p)], [0, 1, 0], [-math.sin(p), 0, math.cos(p)]])
+    rz = np.array([[math.cos(y), -math.sin(y), 0], [math.sin(y), math.cos(y), 0], [0, 0, 1]])
+    return rz @ ry @ rx
+
+
+def _solid(geometry: object, mass: float) -> np.ndarray:
+    """Moments of inertia of solid primitives about their centre (standard tables)."""
+    if isinstance(geometry, Box):
+        x, y, z = geometry.size
+        return np.diag([y * y + z * z, x * x + z * z, x * x + y * y]) * mass / 12
+    if isinstance(geometry, Cylinder):
+        r, h = geometry.radius, geometry.length
+        side = mass * (3 * r * r + h * h) / 12
+        return np.diag([side, side, mass * r * r / 2])
+    assert isinstance(geometry, Sphere)
+    return np.eye(3) * 2 * mass * geometry.radius ** 2 / 5
+
+
+@pytest.mark.parametrize('name', ['laikago.urdf', 'hyq_no_sensors.urdf', 'cube.urdf'])
+def test_a_broken_inertia_becomes_the_solid_of_its_collision(name, capsys, tmp_path) -> None:
+    model = next(model for model in MODELS if model.path.name == name)
+    path = _copy(model.path, tmp_path)
+    robot = load(path, package_paths=PACKAGE_PATHS).robot
+    link = next(link for link in robot.links if link.inertial is not None
+                and len(link.collisions) == 1 and link.inertial.mass > 0
+                and isinstance(link.collisions[0].geometry, (Box, Cylinder, Sphere)))
+    original = path.read_text(encoding='utf-8')
+    start = original.index(f'name="{link.name}"')
+    match = re.compile(r'<inertia\b[^>]*/>').search(original, start)
+    assert match is not None
+
+    def broken_value(moment: re.Match[str]) -> str:
+        name = moment.group(1)
+        return f'{name}="{1000.0 if name[1] == name[2] else 0.0}"'
+
+    broken_element = re.sub(r'(i[xyz]{2})\s*=\s*"[^"]*"', broken_value, match.group(0))
+    broken = original[:match.start()] + broken_element + original[match.end():]
+    path.write_text(broken, encoding='utf-8')
+    assert 'inertia-implausible' in _codes(path)
+    _cli(capsys, '--fix', *PACKAGE_ARGS, str(path))
+    assert path.read_text(encoding='utf-8') == broken, '--fix without --fix-inertia'
+    fixed = _fix_twice(capsys, path, '--fix-inertia')
+    assert fixed[:match.start()] == broken[:match.start()]
+    tail = broken[match.start() + len(broken_element):]
+    assert fixed.endswith(tail)
+    element = fixed[match.start():len(fixed) - len(tail)]
+    written = {key: float(value) for key, value in
+               re.findall(r'(i[xyz]{2})\s*=\s*"([^"]*)"', element)}
+    collision, inertial = link.collisions[0], link.inertial
+    rotation = _rotation(inertial.origin.rpy).T @ _rotation(collision.origin.rpy)
+    expected = rotation @ _solid(collision.geometry, inertial.mass) @ rotation.T
+    got = np.array([[written.get('ixx', 0), written.get('ixy', 0), written.get('ixz', 0)],
+                    [written.get('ixy', 0), written.get('iyy', 0), written.get('iyz', 0)],
+                    [written.get('ixz', 0), written.get('iyz', 0), written.get('izz', 0)]])
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-9 * np.abs(expected).max())
+    after = check_description(load(path, package_paths=PACKAGE_PATHS))
+    assert not [finding for finding in after if finding.element == f'link:{link.name}'
+                and finding.code.startswith('inertia')]
+
+
+def test_diff_and_fix_refuse_standard_input_and_a_matrix(capsys, tmp_path) -> None:
+    path = _copy(JOINTED[0].path, tmp_path)
+    assert _cli(capsys, '--diff', '-')[0] == 2
+    assert _cli(capsys, '--fix', '--matrix', 'a=1,2', str(path))[0] == 2
+
+
+# -- xacro: real ROS 2 description packages -----------------------------------------------------
+ros2 = pytest.mark.skipif('r2c_rrbot' not in CASES, reason=f'{ROS2} is not here')
+
+
+def _package_copy(tmp_path: Path) -> tuple[Path, list[str]]:
+    root = tmp_path / 'ros2_descriptions'
+    shutil.copytree(ROS2, root, ignore=shutil.ignore_patterns('*.stl', '*.STL', '*.dae', '*.obj'))
+    packages = [f'--package-path={path.name}={path}' for path in root.iterdir() if path.is_dir()]
+    return root, packages
+
+
+@ros2
+def test_an_unchanged_ros2_description_has_an_empty_diff(capsys, tmp_path) -> None:
+    root, packages = _package_copy(tmp_path)
+    for case in CASES.values():
+        code, out, _ = _cli(capsys, '--diff', *packages, str(root / case['entry']), *case['args'])
+        assert out == '', case['id']
+        assert code in (0, 1), case['id']
+
+
+@ros2
+def test_a_literal_axis_in_a_xacro_file_is_patched_there(capsys, tmp_path) -> None:
+    root, packages = _package_copy(tmp_path)
+    case = CASES['r2c_rrbot']
+    entry = root / case['entry']
+    description = load(entry, xacro_args=parse_xacro_args(case['args']),
+                       package_paths={p.split('=')[1]: p.split('=', 2)[2] for p in packages})
+    joint = next(joint for joint in description.robot.joints if joint.axis_location is not None
+                 and joint.joint_type != 'fixed')
+    source = Path(joint.axis_location.filename)
+    lines = source.read_text(encoding='utf-8').splitlines(keepends=True)
+    line = lines[joint.axis_location.line - 1]
+    literal = re.search(r'xyz="([^"$]*)"', line)
+    assert literal is not None, line
+    values = np.array([float(value) for value in literal.group(1).split()])
+    lines[joint.axis_location.line - 1] = line.replace(
+        literal.group(0), 'xyz="' + ' '.join(repr(float(v) * 2) for v in values) + '"')
+    source.write_text(''.join(lines), encoding='utf-8')
+    broken = source.read_text(encoding='utf-8')
+    code, diff, _ = _cli(capsys, '--diff', *packages, str(entry), *case['args'])
+    assert diff.splitlines()[:2] == [f'--- {source}', f'+++ {source}']
+    assert f'-{lines[joint.axis_location.line - 1]}'.rstrip('\n') in diff.splitlines()
+    fixed = _fix_twice_xacro(capsys, entry, packages, case['args'])
+    assert fixed == {}
+    after = source.read_text(encoding='utf-8').splitlines()
+    number = joint.axis_location.line
+    assert after[:number - 1] == broken.splitlines()[:number - 1]
+    assert after[number:] == broken.splitlines()[number:]
+    written = re.search(r'xyz="([^"]*)"', after[joint.axis_location.line - 1])
+    np.testing.assert_allclose([float(v) for v in written.group(1).split()],
+                               values / np.linalg.norm(values), atol=1e-6)
+
+
+def _fix_twice_xacro(capsys, entry: Path, packages: list[str], args: list[str]) -> dict:
+    """``--fix`` twice; the files the second one changes (none expected)."""
+    run(['check', '--fix', *packages, str(entry), *args])
+    before = {path: path.read_bytes() for path in entry.parents[2].rglob('*.xacro')}
+    run(['check', '--fix', *packages, str(entry), *args])
+    capsys.readouterr()
+    return {path: data for path, data in before.items() if path.read_bytes() != data}
+
+
+@ros2
+def test_a_computed_axis_in_a_xacro_file_is_reported_not_patched(capsys, tmp_path) -> None:
+    root, packages = _package_copy(tmp_path)
+    case = CASES['r2c_rrbot']
+    entry = root / case['entry']
+    description = load(entry, xacro_args=parse_xacro_args(case['args']),
+                       package_paths={p.split('=')[1]: p.split('=', 2)[2] for p in packages})
+    joint = next(joint for joint in description.robot.joints if joint.axis_location is not None
+                 and joint.joint_type != 'fixed')
+    source = Path(joint.axis_location.filename)
+    lines = source.read_text(encoding='utf-8').splitlines(keepends=True)
+    number = joint.axis_location.line
+    literal = re.search(r'xyz="([^"$]*)"', lines[number - 1])
+    computed = ' '.join(f'${{{float(v) * 2!r}}}' for v in literal.group(1).split())
+    lines[number - 1] = lines[number - 1].replace(literal.group(0), f'xyz="{computed}"')
+    source.write_text(''.join(lines), encoding='utf-8')
+    before = source.read_bytes()
+    code, diff, err = _cli(capsys, '--diff', *packages, str(entry), *case['args'])
+    assert diff == ''
+    assert f'note[joint-axis-not-unit]: joint:{joint.name}: not fixed: xyz is computed at ' \
+           f'{source}:{number}' in err
+    assert code in (0, 1)
+    _cli(capsys, '--fix', *packages, str(entry), *case['args'])
+    assert source.read_bytes() == before

@@ -1,0 +1,132 @@
+"""
+``urdf-tools check --diff`` and ``--fix``: the mechanical fixes of :mod:`~..core.checks.fixes`.
+
+``--diff`` prints the fixes as a unified diff on standard output (nothing when there is none)
+and exits as ``check`` would after them; ``--fix`` writes them into the files, then ``check``
+reports the fixed files as usual. Findings of a fixable code that are not patched (a value
+computed by xacro, two different duplicates) are ``note:`` lines on standard error, with the
+place to fix them by hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+import difflib
+import sys
+
+from ..core.checks import check_description
+from ..core.checks.fixes import apply_edits, FixPlan, plan_fixes, TextEdit
+from ..core.description.loader import RobotDescription
+from ..core.errors import RobotDescriptionError
+from ..core.findings import Finding, Severity
+
+
+def add_fix_arguments(check: argparse.ArgumentParser) -> None:
+    """Add ``--diff``, ``--fix`` and ``--fix-inertia`` to the ``check`` parser."""
+    group = check.add_mutually_exclusive_group()
+    group.add_argument('--diff', action='store_true',
+                       help='print the mechanical fixes (unit joint axis, swapped inverted '
+                            'limits, exact duplicate elements removed) as a unified diff; exit '
+                            'as check would after them')
+    group.add_argument('--fix', action='store_true',
+                       help='write the mechanical fixes into the files (for xacro: where the '
+                            'value is literal), then check them')
+    check.add_argument('--fix-inertia', action='store_true',
+                       help='with --diff or --fix: also set an implausible or invalid inertia '
+                            'to that of the single collision box, cylinder or sphere at the '
+                            "link's mass")
+
+
+def read_text(filename: str) -> str:
+    """A source file's text, its newlines as written."""
+    with open(filename, encoding='utf-8', newline='') as stream:
+        return stream.read()
+
+
+def _plan(description: RobotDescription, args: argparse.Namespace, select: Sequence[str],
+          ignore: Sequence[str]) -> tuple[list[Finding], FixPlan]:
+    findings = check_description(description, args.target, select=select, ignore=ignore)
+    return findings, plan_fixes(description.robot, findings, read_text,
+                                inertia=args.fix_inertia)
+
+
+def _by_file(edits: Sequence[TextEdit]) -> dict[str, list[TextEdit]]:
+    files: dict[str, list[TextEdit]] = {}
+    for edit in edits:
+        files.setdefault(edit.filename, []).append(edit)
+    return files
+
+
+def unified_diff(edits: Sequence[TextEdit], read: Callable[[str], str] = read_text) -> str:
+    """The edits as a unified diff, ``--- FILE`` and ``+++ FILE`` as the locations name them."""
+    parts: list[str] = []
+    for filename, group in _by_file(edits).items():
+        old = read(filename)
+        new = apply_edits(old, group)
+        parts.extend(difflib.unified_diff(old.splitlines(keepends=True),
+                                          new.splitlines(keepends=True), filename, filename))
+    return ''.join(line if line.endswith('\n') else line + '\n\\ No newline at end of file\n'
+                   for line in parts)
+
+
+def _print_notes(plan: FixPlan) -> None:
+    for note in plan.notes:
+        where = f'{note.finding.location}: ' if note.finding.location else ''
+        print(f'{where}note[{note.finding.code}]: {note.finding.element}: not fixed: '
+              f'{note.reason}', file=sys.stderr)
+
+
+def run_fixes(args: argparse.Namespace, files: Sequence[str], select: Sequence[str],
+              ignore: Sequence[str],
+              load: Callable[[argparse.Namespace], RobotDescription]) -> int | None:
+    """
+    Do ``--diff`` or ``--fix`` for ``check``.
+
+    :return: The exit status of ``--diff`` (0 no errors left after the fixes, 1 errors left, 2
+        a file cannot be loaded or its source changed meanwhile); ``None`` after ``--fix``,
+        whose files ``check`` then reports as usual.
+    """
+    if args.matrix:
+        print('urdf-tools check: --diff and --fix take no --matrix (the combinations could '
+              'need different fixes of one file)', file=sys.stderr)
+        return 2
+    if '-' in files:
+        print('urdf-tools check: --diff and --fix need files, not standard input',
+              file=sys.stderr)
+        return 2
+    status = 0
+    for name in files:
+        args.source = name
+        try:
+            description = load(args)
+        except RobotDescriptionError as exc:
+            if args.fix:
+                continue  # check reports it (exit 2)
+            print(f'urdf-tools: {exc}', file=sys.stderr)
+            status = 2
+            continue
+        findings, plan = _plan(description, args, select, ignore)
+        _print_notes(plan)
+        if args.diff:
+            try:
+                sys.stdout.write(unified_diff(plan.edits))
+            except (OSError, ValueError) as exc:
+                print(f'urdf-tools: {exc}', file=sys.stderr)
+                status = 2
+                continue
+            left = [finding for finding in findings if finding not in plan.fixed]
+            bad = any(f.severity is Severity.ERROR or
+                      (args.werror and f.severity is Severity.WARNING) for f in left)
+            status = max(status, 1 if bad else 0)
+            continue
+        for filename, group in _by_file(plan.edits).items():
+            text = read_text(filename)
+            with open(filename, 'w', encoding='utf-8', newline='') as stream:
+                stream.write(apply_edits(text, group))
+            for edit in group:
+                print(f'{edit.filename}:{edit.line}: fixed[{edit.code}]: {edit.element}: '
+                      f'{edit.old!r} -> {edit.new!r}' if edit.new else
+                      f'{edit.filename}:{edit.line}: fixed[{edit.code}]: {edit.element}: '
+                      f'removed {edit.old.strip()!r}')
+    return status if args.diff else None

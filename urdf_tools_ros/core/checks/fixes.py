@@ -1,0 +1,350 @@
+"""
+Mechanical fixes: the findings whose fix needs no judgement, as text edits of the source files.
+
+``urdf-tools check --diff`` prints and ``--fix`` applies them. Each fix is one
+:class:`TextEdit` of the file and line the finding stands at (for xacro input, the ``.xacro``
+file and line): the text of an attribute value is replaced, or the whole text of an element is
+removed; every other character of the file stays as it is (comments, attribute order, quoting,
+blanks). Nothing is re-serialised.
+
+Fixed, from the checker's own findings and fix values:
+
+* ``joint-axis-not-unit``: ``<axis xyz>`` becomes the unit axis the finding's fix gives
+  (:func:`~urdf_tools_ros.core.checks.joints.unit_axis_text`).
+* ``joint-limit-lower-above-upper``: the texts of ``lower`` and ``upper`` are swapped.
+* ``element-duplicate``, ``link-duplicate``, ``joint-duplicate``, ``material-duplicate``: the
+  second element is removed when it is written exactly as the first (same tag, attributes,
+  text and children); two different ones need a choice and are left.
+* With ``inertia=True``: ``inertia-implausible``, ``inertia-not-positive-definite``,
+  ``inertia-triangle-inequality`` and ``link-inertia-invalid`` of a link with one solid
+  collision primitive and a mass: the ``<inertia>`` becomes that of the solid at that mass about
+  the centre of mass, the checker's computation (:mod:`.inertial`), 6 significant digits as in
+  its fix hint.
+
+A value that is not written literally where the finding stands (``${...}``, ``$(...)``, a macro
+parameter) is not patched: a :class:`FixNote` says where it is computed. Numbers are written as
+the shortest text that reads back as the value (:func:`~.registry.format_value`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+import math
+import re
+
+from . import inertial as inertial_rules
+from .fix_source import Element, elements_at, removal_span, same_element, scan
+from .joints import unit_axis_text
+from .registry import format_value
+from ..description.model import Robot
+from ..findings import Finding
+
+#: The codes fixed without being asked.
+MECHANICAL_CODES = ('joint-axis-not-unit', 'joint-limit-lower-above-upper', 'element-duplicate',
+                    'link-duplicate', 'joint-duplicate', 'material-duplicate')
+#: The codes fixed with ``inertia=True`` (``--fix-inertia``).
+INERTIA_CODES = ('inertia-implausible', 'inertia-not-positive-definite',
+                 'inertia-triangle-inequality', 'link-inertia-invalid')
+_MOMENTS = ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')
+_NAMED_DUPLICATES = {'link-duplicate': 'link', 'joint-duplicate': 'joint',
+                     'material-duplicate': 'material'}
+
+
+@dataclass(frozen=True)
+class TextEdit:
+    """
+    Replace ``old`` at ``[start, end)`` of a file's text with ``new``.
+
+    :ivar filename: The file, as the finding's location names it.
+    :ivar line: 1-based line of ``start``.
+    :ivar column: 1-based column of ``start`` on that line.
+    :ivar start: Character offset in the file's text.
+    :ivar end: Character offset just after ``old``.
+    :ivar old: The text replaced (``text[start:end]``).
+    :ivar new: The text written instead (empty: removed).
+    :ivar code: The finding's code.
+    :ivar element: The finding's element (``joint:shoulder``).
+    """
+
+    filename: str
+    line: int
+    column: int
+    start: int
+    end: int
+    old: str
+    new: str
+    code: str
+    element: str
+
+
+@dataclass(frozen=True)
+class FixNote:
+    """A finding of a fixable code that is not patched, and why (``value computed at ...``)."""
+
+    finding: Finding
+    reason: str
+
+
+@dataclass(frozen=True)
+class FixPlan:
+    """The edits of every file, in file and offset order, and the findings left as notes."""
+
+    edits: tuple[TextEdit, ...]
+    notes: tuple[FixNote, ...]
+    #: The findings an edit fixes.
+    fixed: tuple[Finding, ...]
+
+
+def _literal(text: str) -> tuple[float, ...] | None:
+    """The numbers of an attribute value written literally, else ``None`` (xacro, entities)."""
+    if '$' in text or '&' in text:
+        return None
+    try:
+        return tuple(float(part) for part in text.split())
+    except ValueError:
+        return None
+
+
+def _same(values: Iterable[float], model: Iterable[float]) -> bool:
+    return all(a == b or (math.isnan(a) and math.isnan(b)) for a, b in zip(values, model))
+
+
+class _Planner:
+    """Collects the edits and notes of one plan; one instance per :func:`plan_fixes`."""
+
+    def __init__(self, robot: Robot, read: Callable[[str], str]) -> None:
+        self.robot = robot
+        self._read = read
+        self._sources: dict[str, tuple[str, list[Element]] | None] = {}
+        self.edits: list[TextEdit] = []
+        self.notes: list[FixNote] = []
+        self.fixed: list[Finding] = []
+
+    def source(self, filename: str) -> tuple[str, list[Element]] | None:
+        if filename not in self._sources:
+            try:
+                text = self._read(filename)
+                self._sources[filename] = (text, scan(text))
+            except (OSError, ValueError):
+                self._sources[filename] = None
+        return self._sources[filename]
+
+    def edit(self, finding: Finding, filename: str, text: str, start: int, end: int,
+             new: str) -> TextEdit:
+        line = text.count('\n', 0, start) + 1
+        column = start - (text.rfind('\n', 0, start) + 1) + 1
+        return TextEdit(filename, line, column, start, end, text[start:end], new, finding.code,
+                        finding.element)
+
+    def element(self, finding: Finding, tag: str) -> tuple[str, str, Element] | str:
+        """The one ``tag`` element the finding's location points at, or why there is none."""
+        location = finding.location
+        if location is None or location.line is None:
+            return 'the finding has no line'
+        source = self.source(location.filename)
+        if source is None:
+            return f'{location.filename} cannot be read as XML text'
+        text, elements = source
+        found = elements_at(elements, location.line, tag)
+        if len(found) != 1:
+            return (f'no <{tag}> written at {location}' if not found else
+                    f'{len(found)} <{tag}> elements at {location}: which one is not known')
+        return location.filename, text, found[0]
+
+    def add(self, finding: Finding, result: list[TextEdit] | str) -> None:
+        if isinstance(result, str):
+            self.notes.append(FixNote(finding, result))
+        elif result:
+            self.edits.extend(result)
+            self.fixed.append(finding)
+
+    # -- one method per fix ---------------------------------------------------------------
+    def axis(self, finding: Finding) -> list[TextEdit] | str:
+        joint = self.robot.joint_map.get(finding.element.partition(':')[2])
+        unit = unit_axis_text(joint.axis) if joint is not None else None
+        if joint is None or unit is None:
+            return 'no unit axis that checks clean'
+        found = self.element(finding, 'axis')
+        if isinstance(found, str):
+            return found
+        filename, text, element = found
+        attribute = element.attribute('xyz')
+        if attribute is None or _literal(attribute.value) is None:
+            return (f'xyz is computed at {filename}:{element.first_line} '
+                    f'({attribute.value if attribute else "absent"}): write xyz="{unit}" there')
+        if not _same(_literal(attribute.value) or (), joint.axis):
+            return (f'xyz="{attribute.value}" at {filename}:{element.first_line} is not the '
+                    'axis read')
+        return [self.edit(finding, filename, text, attribute.start, attribute.end, unit)]
+
+    def limits(self, finding: Finding) -> list[TextEdit] | str:
+        found = self.element(finding, 'limit')
+        if isinstance(found, str):
+            return found
+        filename, text, element = found
+        lower, upper = element.attribute('lower'), element.attribute('upper')
+        where = f'{filename}:{element.first_line}'
+        if lower is None or upper is None:
+            return f'lower or upper is not written at {where}'
+        low, high = _literal(lower.value), _literal(upper.value)
+        if low is None or high is None or len(low) != 1 or len(high) != 1:
+            return (f'lower="{lower.value}" upper="{upper.value}" at {where}: computed, swap '
+                    'them where they are computed')
+        if not low[0] > high[0]:
+            return f'lower="{lower.value}" upper="{upper.value}" at {where} is not the limit read'
+        return [self.edit(finding, filename, text, lower.start, lower.end, upper.value),
+                self.edit(finding, filename, text, upper.start, upper.end, lower.value)]
+
+    def duplicate(self, finding: Finding) -> list[TextEdit] | str:
+        location = finding.location
+        if location is None or location.line is None:
+            return 'the finding has no line'
+        source = self.source(location.filename)
+        if source is None:
+            return f'{location.filename} cannot be read as XML text'
+        text, elements = source
+        kind = _NAMED_DUPLICATES.get(finding.code)
+        name = finding.element.partition(':')[2]
+        if kind is not None:
+            candidates = [(element, next(other for other in elements if other.tag == kind
+                                         and other.parent is element.parent
+                                         and _name(other) == name))
+                          for element in elements_at(elements, location.line, kind)
+                          if _name(element) == name]
+        else:
+            said = re.search(r'second <([\w:.-]+)>|holds <([\w:.-]+)>', finding.message)
+            tag = next((group for group in said.groups() if group), None) if said else None
+            candidates = []
+            for element in elements:
+                if element.first_line <= location.line <= element.last_line \
+                        and element.parent is not None and tag in (None, element.tag):
+                    siblings = [child for child in element.parent.children
+                                if child.tag == element.tag]
+                    candidates.append((element, siblings[0]))
+        candidates = [(second, first) for second, first in candidates if second is not first]
+        if len(candidates) != 1:
+            return (f'the repeat is not written in {location} itself (a macro expanded twice?)'
+                    if not candidates else f'several candidates at {location}')
+        second, first = candidates[0]
+        if not same_element(text, first, second):
+            return (f'<{second.tag}> at {location} differs from the one at line '
+                    f'{first.first_line}: choose which to keep')
+        start, end = removal_span(text, second)
+        return [self.edit(finding, location.filename, text, start, end, '')]
+
+    def inertia(self, finding: Finding) -> list[TextEdit] | str:
+        link = self.robot.link_map.get(finding.element.partition(':')[2])
+        tensor = _solid_inertia(self.robot, finding.element.partition(':')[2])
+        if link is None or link.inertial is None or link.inertial.location is None or \
+                tensor is None:
+            return 'no single solid collision primitive (box, cylinder, sphere) and mass > 0'
+        found = self.element(Finding(finding.code, finding.severity, finding.element,
+                                     finding.message, link.inertial.location), 'inertial')
+        if isinstance(found, str):
+            return found
+        filename, text, element = found
+        inertia = [child for child in element.children if child.local_tag == 'inertia']
+        if len(inertia) != 1:
+            return f'no <inertia> written in the <inertial> at {filename}:{element.first_line}'
+        target, edits = inertia[0], []
+        for name, value in zip(_MOMENTS, tensor):
+            written = target.attribute(name)
+            if written is None:
+                if value != 0.0:
+                    end = target.attributes[-1].end + 1 if target.attributes else \
+                        target.start + 1 + len(target.tag)
+                    edits.append(self.edit(finding, filename, text, end, end,
+                                           f' {name}="{format_value(value)}"'))
+                continue
+            old = _literal(written.value)
+            if old is None or len(old) != 1:
+                return (f'{name}="{written.value}" is computed at {filename}:'
+                        f'{target.first_line}: write the inertia of the solid there')
+            if old[0] != value:
+                edits.append(self.edit(finding, filename, text, written.start, written.end,
+                                       format_value(value)))
+        return edits or 'the inertia written is already that of the solid'
+
+
+def _name(element: Element) -> str | None:
+    attribute = element.attribute('name')
+    return attribute.value if attribute is not None else None
+
+
+def _solid_inertia(robot: Robot, name: str) -> tuple[float, ...] | None:
+    """
+    The link's inertia as the solid of its single collision primitive, 6 significant digits.
+
+    The checker's computation (:mod:`.inertial`: the primitive placed at the centre of mass in
+    the collision's orientation), kept only when the rounded tensor is physically valid.
+    """
+    link = robot.link_map.get(name)
+    inertial = link.inertial if link is not None else None
+    primitive = inertial_rules._primitive_collision(link) if link is not None else None
+    if inertial is None or primitive is None or not inertial.mass > 0 \
+            or not all(map(math.isfinite, (*inertial.origin.xyz, *inertial.origin.rpy))):
+        return None
+    implied = inertial_rules._implied(primitive[0], primitive[1], inertial)
+    if implied is None:
+        return None
+    values = tuple(float(f'{getattr(implied, moment):.6g}') + 0.0 for moment in _MOMENTS)
+    from ..description.model import Inertia
+    if inertial_rules.ros_problem(Inertia(*values)) is not None:
+        return None
+    return values
+
+
+def plan_fixes(robot: Robot, findings: Iterable[Finding], read: Callable[[str], str], *,
+               inertia: bool = False) -> FixPlan:
+    """
+    Turn the fixable findings of a description into text edits of its source files.
+
+    :param robot: The model the findings are about.
+    :param findings: The findings, as :func:`~urdf_tools_ros.core.checks.check_description`
+        returns them (suppressed and unselected ones left out).
+    :param read: Returns a file's text by the name a location gives (newlines as in the file).
+    :param inertia: Also replace implausible or invalid inertias by the solid's (see the module).
+    :return: Non-overlapping edits sorted by file and offset; an edit inside a removed element
+        is dropped, and of two edits of one span that disagree both are (each finding a note).
+    """
+    planner = _Planner(robot, read)
+    methods = {'joint-axis-not-unit': planner.axis, 'joint-limit-lower-above-upper':
+               planner.limits, **{code: planner.duplicate for code in
+                                  ('element-duplicate', *_NAMED_DUPLICATES)}}
+    if inertia:
+        methods.update({code: planner.inertia for code in INERTIA_CODES})
+    done: set[tuple[str, str]] = set()
+    for finding in findings:
+        method = methods.get(finding.code)
+        key = (finding.code, finding.element)
+        if method is None or (finding.code in INERTIA_CODES and key in done):
+            continue
+        done.add(key)
+        planner.add(finding, method(finding))
+    return FixPlan(_merge(planner.edits), tuple(planner.notes), tuple(planner.fixed))
+
+
+def _merge(edits: list[TextEdit]) -> tuple[TextEdit, ...]:
+    """One of each edit; no edit inside a removed span; overlapping different edits dropped."""
+    unique = sorted(set(edits), key=lambda edit: (edit.filename, edit.start, -edit.end))
+    result: list[TextEdit] = []
+    for edit in unique:
+        previous = result[-1] if result else None
+        if previous is not None and previous.filename == edit.filename and \
+                edit.start < previous.end:
+            if previous.new == '' and edit.end <= previous.end:
+                continue  # inside a removed element
+            result.pop()
+            continue
+        result.append(edit)
+    return tuple(result)
+
+
+def apply_edits(text: str, edits: Iterable[TextEdit]) -> str:
+    """Return ``text`` with the edits (of one file, non-overlapping) applied."""
+    for edit in sorted(edits, key=lambda item: item.start, reverse=True):
+        if text[edit.start:edit.end] != edit.old:
+            raise ValueError(f'{edit.filename}:{edit.line}: the text is no longer {edit.old!r}')
+        text = text[:edit.start] + edit.new + text[edit.end:]
+    return text
