@@ -329,3 +329,61 @@ def test_a_computed_axis_in_a_xacro_file_is_reported_not_patched(capsys, tmp_pat
     assert code in (0, 1)
     _cli(capsys, '--fix', *packages, str(entry), *case['args'])
     assert source.read_bytes() == before
+
+
+def test_crlf_line_ends_and_comments_stay(capsys, tmp_path) -> None:
+    original = (REPO / 'urdf' / 'examples' / 'arm.urdf').read_text(encoding='utf-8')
+    original = original.replace('<robot name="arm">', '<robot name="arm"> <!-- a comment -->')
+    path = tmp_path / 'arm.urdf'
+    path.write_bytes(original.replace('\n', '\r\n').encode('utf-8'))
+    fixed = _fix_twice(capsys, path).encode('utf-8')
+    expected = original.replace('xyz="0 0 2"', 'xyz="0 0 1"').replace(
+        'lower="1.2" upper="0.4"', 'lower="0.4" upper="1.2"')
+    assert fixed == expected.replace('\n', '\r\n').encode('utf-8')
+
+
+def test_exit_codes_are_those_of_check_after_the_fixes(capsys, tmp_path) -> None:
+    arm = _copy(REPO / 'urdf' / 'examples' / 'arm.urdf', tmp_path)
+    assert _cli(capsys, '--diff', str(arm))[0] == 1  # joint-limit-missing, joint-child-missing
+    model = JOINTED[0]
+    path = _copy(model.path, tmp_path)
+    original = path.read_text(encoding='utf-8')
+    match = _axis_match(path, original)
+    path.write_text(original[:match.start(1)] + '0 0 7' + original[match.end(1):],
+                    encoding='utf-8')
+    assert 'joint-axis-not-unit' in _codes(path)
+    code, out, _ = _cli(capsys, '--diff', '--werror', *PACKAGE_ARGS, str(path))
+    left = {finding.severity.value for finding in check_description(
+        load(model.path, package_paths=PACKAGE_PATHS))}
+    assert out and code == (1 if {'error', 'warning'} & left else 0)
+    missing = tmp_path / 'missing.urdf'
+    assert _cli(capsys, '--diff', str(missing))[0] == 2
+    assert _cli(capsys, '--fix', str(missing))[0] == 2
+
+
+def test_one_literal_two_expansions_would_fix_differently_is_a_note(capsys, tmp_path) -> None:
+    path = tmp_path / 'two.urdf.xacro'
+    path.write_text(
+        '<robot name="two" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+        '  <xacro:macro name="part" params="name mass">\n'
+        '    <link name="${name}">\n'
+        '      <inertial>\n'
+        '        <mass value="${mass}"/>\n'
+        '        <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>\n'
+        '      </inertial>\n'
+        '      <collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision>\n'
+        '    </link>\n'
+        '  </xacro:macro>\n'
+        '  <link name="base"/>\n'
+        '  <xacro:part name="a" mass="1"/>\n'
+        '  <xacro:part name="b" mass="2"/>\n'
+        '  <joint name="ja" type="continuous"><parent link="base"/><child link="a"/></joint>\n'
+        '  <joint name="jb" type="continuous"><parent link="a"/><child link="b"/></joint>\n'
+        '</robot>\n', encoding='utf-8')
+    before = path.read_bytes()
+    code, out, err = _cli(capsys, '--diff', '--fix-inertia', str(path))
+    assert out == ''
+    assert err.count('note[inertia-implausible]') == 2
+    assert 'differs from the edit of another finding' in err
+    _cli(capsys, '--fix', '--fix-inertia', str(path))
+    assert path.read_bytes() == before

@@ -322,23 +322,42 @@ def plan_fixes(robot: Robot, findings: Iterable[Finding], read: Callable[[str], 
             continue
         done.add(key)
         planner.add(finding, method(finding))
-    return FixPlan(_merge(planner.edits), tuple(planner.notes), tuple(planner.fixed))
+    kept, conflicting = _merge(planner.edits)
+    clashes = {(edit.code, edit.element) for edit in conflicting}
+    # a finding whose edits are not all kept is not fixed: none of its edits is applied
+    failed = {(finding.code, finding.element) for finding in planner.fixed
+              if (finding.code, finding.element) in clashes}
+    notes = list(planner.notes)
+    for finding in planner.fixed:
+        if (finding.code, finding.element) in failed:
+            notes.append(FixNote(finding, f'its edit of the text at {finding.location} differs '
+                                 'from the edit of another finding there (a macro body '
+                                 'expanded with different values?)'))
+    return FixPlan(tuple(edit for edit in kept if (edit.code, edit.element) not in failed),
+                   tuple(notes), tuple(finding for finding in planner.fixed
+                                       if (finding.code, finding.element) not in failed))
 
 
-def _merge(edits: list[TextEdit]) -> tuple[TextEdit, ...]:
-    """One of each edit; no edit inside a removed span; overlapping different edits dropped."""
+def _merge(edits: list[TextEdit]) -> tuple[list[TextEdit], list[TextEdit]]:
+    """
+    One of each edit, none inside a removed span; ``(kept, conflicting)``.
+
+    Two different edits of overlapping text (a literal in a macro body that two expansions
+    would fix differently) are both conflicting: neither is applied.
+    """
     unique = sorted(set(edits), key=lambda edit: (edit.filename, edit.start, -edit.end))
-    result: list[TextEdit] = []
+    kept: list[TextEdit] = []
+    conflicting: list[TextEdit] = []
     for edit in unique:
-        previous = result[-1] if result else None
+        previous = kept[-1] if kept else None
         if previous is not None and previous.filename == edit.filename and \
                 edit.start < previous.end:
             if previous.new == '' and edit.end <= previous.end:
                 continue  # inside a removed element
-            result.pop()
+            conflicting.extend((kept.pop(), edit))
             continue
-        result.append(edit)
-    return tuple(result)
+        kept.append(edit)
+    return kept, conflicting
 
 
 def apply_edits(text: str, edits: Iterable[TextEdit]) -> str:
