@@ -39,11 +39,10 @@ ROS_SCRIPTS = [
     'robot_state_publisher = urdf_tools_ros.nodes.entry:robot_state_publisher',
 ]
 COLCON_BUILD = bool({'install', 'develop'} & set(sys.argv[1:]))
-#: The pytest plugin (``@pytest.mark.urdf_matrix``), loaded by every pytest of a colcon
-#: workspace that has the package (``colcon test`` of a package that depends on it); named as
-#: its module, so that ``-p urdf_tools_ros.pytest_plugin`` and the entry point are one plugin.
-#: A pip install's wheel declares the console script alone; there, pytest loads the plugin
-#: with ``-p urdf_tools_ros.pytest_plugin`` (or ``pytest_plugins`` in a conftest.py).
+#: The pytest plugin (``@pytest.mark.urdf_matrix``), loaded by every pytest of an environment
+#: that has the package (a pip install, or ``colcon test`` of a package that depends on it);
+#: named as its module, so that ``-p urdf_tools_ros.pytest_plugin`` and the entry point are one
+#: plugin. Loading it imports pytest and the standard library only.
 PYTEST_PLUGINS = ['urdf_tools_ros.pytest_plugin = urdf_tools_ros.pytest_plugin']
 
 setup(
@@ -97,6 +96,6 @@ setup(
     ],
     entry_points={
         'console_scripts': CLI_SCRIPTS + (ROS_SCRIPTS if COLCON_BUILD else []),
-        'pytest11': PYTEST_PLUGINS if COLCON_BUILD else [],
+        'pytest11': PYTEST_PLUGINS,
     },
 )

@@ -7,6 +7,7 @@ colcon build installs is ``test_colcon.py``'s.
 
 from __future__ import annotations
 
+import configparser
 import importlib.util
 import os
 from pathlib import Path
@@ -52,10 +53,13 @@ def metadata_file(wheel: zipfile.ZipFile, name: str) -> str:
 
 
 def test_a_pip_install_puts_only_urdf_tools_on_path(wheel: zipfile.ZipFile) -> None:
-    entry_points = metadata_file(wheel, 'entry_points.txt')
-    scripts = [line.split('=', 1)[0].strip() for line in entry_points.splitlines()
-               if '=' in line]
-    assert scripts == ['urdf-tools']
+    entry_points = configparser.ConfigParser()
+    entry_points.read_string(metadata_file(wheel, 'entry_points.txt'))
+    assert list(entry_points['console_scripts']) == ['urdf-tools']
+    assert set(entry_points.sections()) == {'console_scripts', 'pytest11'}
+    assert entry_points['pytest11']['urdf_tools_ros.pytest_plugin'] == \
+        'urdf_tools_ros.pytest_plugin'
+    scripts = list(entry_points['console_scripts'])
     ros = [script.split('=', 1)[0].strip() for script in setup_lists('ROS_SCRIPTS')]
     assert 'joint_state_publisher' in ros and not set(ros) & set(scripts)
 

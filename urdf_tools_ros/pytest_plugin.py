@@ -29,10 +29,10 @@ found by itself, and so are ``URDF_TOOLS_PACKAGE_PATH`` and, in a sourced ROS en
 ament index), ``target``, ``select``, ``ignore``, ``werror`` (as ``urdf-tools check``'s; the
 ``.urdf-tools.toml`` or ``pyproject.toml`` nearest the description applies as there).
 
-A colcon build registers it as the ``pytest11`` entry point ``urdf_tools_ros.pytest_plugin``,
-so every pytest of the workspace has it (``colcon test`` of a package that depends on
-urdf_tools_ros); after a pip install, ``-p urdf_tools_ros.pytest_plugin`` (or ``pytest_plugins``
-in a conftest.py) loads it. ``-p no:urdf_tools_ros.pytest_plugin`` turns it off. Loading it
+The package registers it as the ``pytest11`` entry point ``urdf_tools_ros.pytest_plugin``, so
+every pytest of an environment that has the package (a pip install, or a colcon workspace:
+``colcon test`` of a package that depends on urdf_tools_ros) has it.
+``-p no:urdf_tools_ros.pytest_plugin`` turns it off. Loading it
 imports pytest and the standard library only; urdf_tools_ros' core is imported when a marked
 test is collected (the combinations) and run (load and check). It adds no command-line option,
 and a run without the marker is the run without the plugin.
