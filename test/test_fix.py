@@ -387,3 +387,21 @@ def test_one_literal_two_expansions_would_fix_differently_is_a_note(capsys, tmp_
     assert 'differs from the edit of another finding' in err
     _cli(capsys, '--fix', '--fix-inertia', str(path))
     assert path.read_bytes() == before
+
+
+def test_diff_exits_as_check_of_the_fixed_file(capsys, tmp_path) -> None:
+    """Swapping the limits also ends the soft limits' finding: both --diff and --fix exit 0."""
+    text = (REPO / 'urdf' / 'examples' / 'arm.urdf').read_text(encoding='utf-8')
+    text = text.replace('soft_lower_limit="-2" soft_upper_limit="0.3"',
+                        'soft_lower_limit="0.5" soft_upper_limit="1"')
+    text = text[:text.index('  <joint name="finger"')] + '</robot>\n'
+    path = tmp_path / 'arm.urdf'
+    path.write_text(text, encoding='utf-8')
+    before = _codes(path)
+    assert {'safety-soft-limits-outside-limits', 'joint-limit-lower-above-upper'} <= before
+    assert _cli(capsys, '--diff', '--werror', '--ignore', 'joint-axis-not-unit,inertia',
+                str(path))[0] == 0
+    assert _cli(capsys, '--fix', '--werror', '--ignore', 'joint-axis-not-unit,inertia',
+                str(path))[0] == 0
+    assert not {'safety-soft-limits-outside-limits', 'joint-limit-lower-above-upper'} & \
+        _codes(path)

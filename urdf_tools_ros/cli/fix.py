@@ -70,6 +70,32 @@ def unified_diff(edits: Sequence[TextEdit], read: Callable[[str], str] = read_te
                    for line in parts)
 
 
+def _findings_after(description: RobotDescription, plan: FixPlan, args: argparse.Namespace,
+                    select: Sequence[str], ignore: Sequence[str]) -> list[Finding] | None:
+    """
+    The findings of the description as the edits leave it, when they are all in its own file.
+
+    The edited text is loaded in the file's name (its includes, meshes and packages as
+    before). No edit, or edits of included ``.xacro`` files, give ``None``: the caller then
+    takes the findings less those the edits fix.
+    """
+    from ..core.description.loader import load_string, parse_xacro_args
+    from ..core.description.packages import ament_package_locator, parse_package_path
+    files = {edit.filename for edit in plan.edits}
+    if files != {description.filename}:
+        return None
+    text = apply_edits(read_text(description.filename), plan.edits)
+    pairs, _ = parse_package_path(args.package_path)
+    forced = {'auto': None, 'yes': True, 'no': False}[args.xacro]
+    try:
+        fixed = load_string(text, description.filename,
+                            xacro_args=parse_xacro_args(args.xacro_args), package_paths=pairs,
+                            locator=ament_package_locator, is_xacro=forced)
+    except RobotDescriptionError:
+        return None
+    return check_description(fixed, args.target, select=select, ignore=ignore)
+
+
 def _print_notes(plan: FixPlan) -> None:
     for note in plan.notes:
         where = f'{note.finding.location}: ' if note.finding.location else ''
@@ -115,7 +141,9 @@ def run_fixes(args: argparse.Namespace, files: Sequence[str], select: Sequence[s
                 print(f'urdf-tools: {exc}', file=sys.stderr)
                 status = 2
                 continue
-            left = [finding for finding in findings if finding not in plan.fixed]
+            left = _findings_after(description, plan, args, select, ignore)
+            if left is None:
+                left = [finding for finding in findings if finding not in plan.fixed]
             bad = any(f.severity is Severity.ERROR or
                       (args.werror and f.severity is Severity.WARNING) for f in left)
             status = max(status, 1 if bad else 0)
