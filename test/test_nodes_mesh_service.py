@@ -239,3 +239,22 @@ def test_on_kilted_alone_the_description_keeps_its_urls(
                                  serve_meshes_kilted=True)
     assert published == xml and node._resources.serving
     assert node._resources.service_name is None
+
+
+def test_a_new_description_is_served_instead_of_the_old_one(
+        ros: RosGraph, monkeypatch: pytest.MonkeyPatch) -> None:
+    first, second = (CORPUS_DIR / robot for robot in CORPUS_ROBOTS[-2:])
+    node, xml = _published(ros, monkeypatch, PACKAGE_PATHS, model=str(first))
+    received = ros.subscribe(String, 'robot_description', qos.LATCHED_DESCRIPTION)
+    assert node.set_parameters([Parameter('model', value=str(second))])[0].successful
+    assert wait_for(lambda: received.messages and received.last.data != xml)
+    new = received.last.data
+    assert wait_for(lambda: node.get_parameter('robot_description').value == new)
+    client = ros.probe.create_client(GetResource, node._resources.service_name)
+    for old_mesh, new_mesh in zip(_meshes(load_string(xml, '<old>')),
+                                  _meshes(load_string(new, '<new>'))):
+        assert _call(ros, client, new_mesh.filename.partition(':')[2].partition(':')[2]) \
+            .status_code == GetResource.Response.OK
+        old_path = old_mesh.filename.partition(':')[2].partition(':')[2]
+        if old_path not in new:
+            assert _call(ros, client, old_path).status_code == GetResource.Response.ERROR

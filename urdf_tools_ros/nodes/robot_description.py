@@ -175,7 +175,7 @@ class RobotDescriptionNode(Node):
         self._resources = ResourceServers(self, settings.mesh_service,
                                           settings.serve_meshes_kilted) \
             if settings.serve_meshes else None
-        #: The XML published last when it differs from the description's (service:// URLs).
+        #: The XML published last with serve_meshes (service:// URLs), mirrored in the parameter.
         self._published_xml = ''
         self._current: RobotDescription | None = None
         #: (code, severity, element, message) of every finding logged so far (logged once).
@@ -241,9 +241,8 @@ class RobotDescriptionNode(Node):
         count = self._resources.serve(description)
         xml = self._resources.rewrite(description.xml)
         self.get_logger().info(f'serving {count} files of robot "{description.robot.name}"')
-        if xml != description.xml:
-            self._published_xml = xml
-            timer = steady_timer(self, 0.001, lambda: self._on_mirror_timer(timer))
+        self._published_xml = xml
+        timer = steady_timer(self, 0.001, lambda: self._on_mirror_timer(timer))
         return xml
 
     def _refused(self, reason: str, findings: tuple[Finding, ...], failed: bool,
