@@ -405,3 +405,34 @@ def test_diff_exits_as_check_of_the_fixed_file(capsys, tmp_path) -> None:
                 str(path))[0] == 0
     assert not {'safety-soft-limits-outside-limits', 'joint-limit-lower-above-upper'} & \
         _codes(path)
+
+
+GLOBAL_MATERIAL = re.compile(r'\n([ \t]*)(<material\b[^>]*[^/]>.*?</material>)[ \t]*\n', re.DOTALL)
+WITH_MATERIAL = [model for model in MODELS if any(
+    match.group(1) == '  ' for match in GLOBAL_MATERIAL.finditer(model.path.read_text()))]
+
+
+@pytest.mark.parametrize('model', WITH_MATERIAL, ids=[model.path.name for model in WITH_MATERIAL])
+def test_a_global_material_written_twice_is_removed(model, capsys, tmp_path) -> None:
+    path = _copy(model.path, tmp_path)
+    original = path.read_text(encoding='utf-8')
+    match = next(match for match in GLOBAL_MATERIAL.finditer(original) if match.group(1) == '  ')
+    broken = original[:match.end()] + match.group(1) + match.group(2) + '\n' + \
+        original[match.end():]
+    path.write_text(broken, encoding='utf-8')
+    assert 'material-duplicate' in _codes(path)
+    assert _fix_twice(capsys, path) == original
+    assert 'material-duplicate' not in _codes(path)
+
+
+def test_a_repeat_on_the_line_of_the_first_goes_and_the_line_stays(capsys, tmp_path) -> None:
+    original = (REPO / 'urdf' / 'examples' / 'arm.urdf').read_text(encoding='utf-8')
+    path = tmp_path / 'arm.urdf'
+    path.write_text(original.replace('<child link="upper"/>',
+                                     '<child link="upper"/> <child link="upper"/>'),
+                    encoding='utf-8')
+    assert 'element-duplicate' in _codes(path)
+    fixed = _fix_twice(capsys, path)
+    assert fixed == original.replace('<child link="upper"/>', '<child link="upper"/> ') \
+        .replace('xyz="0 0 2"', 'xyz="0 0 1"').replace('lower="1.2" upper="0.4"',
+                                                       'lower="0.4" upper="1.2"')

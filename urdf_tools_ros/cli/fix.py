@@ -16,7 +16,8 @@ import difflib
 import sys
 
 from ..core.checks import check_description
-from ..core.checks.fixes import apply_edits, FixPlan, plan_fixes, TextEdit
+from ..core.checks.fix_source import apply_edits, TextEdit
+from ..core.checks.fixes import FixPlan, plan_fixes
 from ..core.description.loader import RobotDescription
 from ..core.errors import RobotDescriptionError
 from ..core.findings import Finding, Severity

@@ -7,10 +7,12 @@ character stays. This module scans XML text (a ``.urdf`` or a ``.xacro`` file) i
 elements with their character offsets, skipping comments, CDATA, processing instructions and
 the document type declaration (XML 1.0, 2.5 to 2.8), and finds the element a model location
 (file, 1-based line) points at. It does not validate: the loader has already parsed the file.
+A :class:`TextEdit` replaces one span; :func:`apply_edits` applies those of one file.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 import re
 
@@ -189,3 +191,39 @@ def _own_text(text: str, element: Element) -> str:
     closing = text.rfind('</', position, element.end)
     parts.append(text[position:closing])
     return ''.join(_SKIP.sub('', ''.join(parts)).split())
+
+
+@dataclass(frozen=True)
+class TextEdit:
+    """
+    Replace ``old`` at ``[start, end)`` of a file's text with ``new``.
+
+    :ivar filename: The file, as the finding's location names it.
+    :ivar line: 1-based line of ``start``.
+    :ivar column: 1-based column of ``start`` on that line.
+    :ivar start: Character offset in the file's text.
+    :ivar end: Character offset just after ``old``.
+    :ivar old: The text replaced (``text[start:end]``).
+    :ivar new: The text written instead (empty: removed).
+    :ivar code: The finding's code.
+    :ivar element: The finding's element (``joint:shoulder``).
+    """
+
+    filename: str
+    line: int
+    column: int
+    start: int
+    end: int
+    old: str
+    new: str
+    code: str
+    element: str
+
+
+def apply_edits(text: str, edits: Iterable[TextEdit]) -> str:
+    """Return ``text`` with the edits (of one file, non-overlapping) applied."""
+    for edit in sorted(edits, key=lambda item: item.start, reverse=True):
+        if text[edit.start:edit.end] != edit.old:
+            raise ValueError(f'{edit.filename}:{edit.line}: the text is no longer {edit.old!r}')
+        text = text[:edit.start] + edit.new + text[edit.end:]
+    return text

@@ -34,10 +34,11 @@ import math
 import re
 
 from . import inertial as inertial_rules
-from .fix_source import Element, elements_at, removal_span, same_element, scan
+from .fix_source import (Element, elements_at, removal_span, same_element, scan,
+                         TextEdit)
 from .joints import unit_axis_text
 from .registry import format_value
-from ..description.model import Robot
+from ..description.model import Inertia, Robot
 from ..findings import Finding
 
 #: The codes fixed without being asked.
@@ -49,33 +50,6 @@ INERTIA_CODES = ('inertia-implausible', 'inertia-not-positive-definite',
 _MOMENTS = ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')
 _NAMED_DUPLICATES = {'link-duplicate': 'link', 'joint-duplicate': 'joint',
                      'material-duplicate': 'material'}
-
-
-@dataclass(frozen=True)
-class TextEdit:
-    """
-    Replace ``old`` at ``[start, end)`` of a file's text with ``new``.
-
-    :ivar filename: The file, as the finding's location names it.
-    :ivar line: 1-based line of ``start``.
-    :ivar column: 1-based column of ``start`` on that line.
-    :ivar start: Character offset in the file's text.
-    :ivar end: Character offset just after ``old``.
-    :ivar old: The text replaced (``text[start:end]``).
-    :ivar new: The text written instead (empty: removed).
-    :ivar code: The finding's code.
-    :ivar element: The finding's element (``joint:shoulder``).
-    """
-
-    filename: str
-    line: int
-    column: int
-    start: int
-    end: int
-    old: str
-    new: str
-    code: str
-    element: str
 
 
 @dataclass(frozen=True)
@@ -289,7 +263,6 @@ def _solid_inertia(robot: Robot, name: str) -> tuple[float, ...] | None:
     if implied is None:
         return None
     values = tuple(float(f'{getattr(implied, moment):.6g}') + 0.0 for moment in _MOMENTS)
-    from ..description.model import Inertia
     if inertial_rules.ros_problem(Inertia(*values)) is not None:
         return None
     return values
@@ -358,12 +331,3 @@ def _merge(edits: list[TextEdit]) -> tuple[list[TextEdit], list[TextEdit]]:
             continue
         kept.append(edit)
     return kept, conflicting
-
-
-def apply_edits(text: str, edits: Iterable[TextEdit]) -> str:
-    """Return ``text`` with the edits (of one file, non-overlapping) applied."""
-    for edit in sorted(edits, key=lambda item: item.start, reverse=True):
-        if text[edit.start:edit.end] != edit.old:
-            raise ValueError(f'{edit.filename}:{edit.line}: the text is no longer {edit.old!r}')
-        text = text[:edit.start] + edit.new + text[edit.end:]
-    return text
