@@ -436,3 +436,12 @@ def test_a_repeat_on_the_line_of_the_first_goes_and_the_line_stays(capsys, tmp_p
     assert fixed == original.replace('<child link="upper"/>', '<child link="upper"/> ') \
         .replace('xyz="0 0 2"', 'xyz="0 0 1"').replace('lower="1.2" upper="0.4"',
                                                        'lower="0.4" upper="1.2"')
+
+
+def test_fix_with_a_json_report_keeps_standard_output_json(capsys, tmp_path) -> None:
+    path = _copy(REPO / 'urdf' / 'examples' / 'arm.urdf', tmp_path)
+    code, out, err = _cli(capsys, '--fix', '--format', 'json', str(path))
+    report = json.loads(out)
+    assert 'joint-axis-not-unit' not in json.dumps(report)
+    assert f'{path}:13: fixed[joint-axis-not-unit]: joint:shoulder: ' in err
+    assert code == 1

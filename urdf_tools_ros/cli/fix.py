@@ -110,6 +110,9 @@ def run_fixes(args: argparse.Namespace, files: Sequence[str], select: Sequence[s
     """
     Do ``--diff`` or ``--fix`` for ``check``.
 
+    ``--fix`` prints a ``fixed[code]`` line per edit, on standard output before the text
+    report, on standard error when the report is JSON, JUnit, SARIF or goes to a file.
+
     :return: The exit status of ``--diff`` (0 no errors left after the fixes, 1 errors left, 2
         a file cannot be loaded or its source changed meanwhile); ``None`` after ``--fix``,
         whose files ``check`` then reports as usual.
@@ -157,5 +160,6 @@ def run_fixes(args: argparse.Namespace, files: Sequence[str], select: Sequence[s
                 print(f'{edit.filename}:{edit.line}: fixed[{edit.code}]: {edit.element}: '
                       f'{edit.old!r} -> {edit.new!r}' if edit.new else
                       f'{edit.filename}:{edit.line}: fixed[{edit.code}]: {edit.element}: '
-                      f'removed {edit.old.strip()!r}')
+                      f'removed {edit.old.strip()!r}',
+                      file=sys.stdout if args.format == 'text' and not args.output else sys.stderr)
     return status if args.diff else None
