@@ -195,7 +195,7 @@ def _solid(geometry: object, mass: float) -> np.ndarray:
     return np.eye(3) * 2 * mass * geometry.radius ** 2 / 5
 
 
-@pytest.mark.parametrize('name', ['laikago.urdf', 'hyq_no_sensors.urdf', 'cube.urdf'])
+@pytest.mark.parametrize('name', ['laikago.urdf', 'pr2.urdf', 'cube.urdf'])
 def test_a_broken_inertia_becomes_the_solid_of_its_collision(name, capsys, tmp_path) -> None:
     model = next(model for model in MODELS if model.path.name == name)
     path = _copy(model.path, tmp_path)
@@ -235,6 +235,39 @@ def test_a_broken_inertia_becomes_the_solid_of_its_collision(name, capsys, tmp_p
     after = check_description(load(path, package_paths=PACKAGE_PATHS))
     assert not [finding for finding in after if finding.element == f'link:{link.name}'
                 and finding.code.startswith('inertia')]
+
+
+INERTIA = re.compile(r'<inertia\b[^>]*/>')
+
+
+def _tensor(element: str) -> np.ndarray:
+    """The 3×3 tensor of an ``<inertia>`` element as written (absent entries 0)."""
+    values = dict(re.findall(r'(i[xyz]{2})\s*=\s*"([^"]*)"', element))
+    return np.array([[float(values.get('i' + ''.join(sorted(a + b)), 0.0)) for b in 'xyz']
+                     for a in 'xyz'])
+
+
+@pytest.mark.parametrize('model', MODELS, ids=[model.path.name for model in MODELS])
+def test_fix_inertia_on_a_real_robot_writes_only_solid_tensors(model, capsys, tmp_path) -> None:
+    """Each <inertia> that changes is the solid of the link's collision; nothing else changes."""
+    path = _copy(model.path, tmp_path)
+    original = path.read_bytes().decode('utf-8')  # line ends as written
+    robot = load(path, package_paths=PACKAGE_PATHS).robot
+    fixed = _fix_twice(capsys, path, '--fix-inertia')
+    before, after = INERTIA.findall(original), INERTIA.findall(fixed)
+    assert INERTIA.sub('', fixed) == INERTIA.sub('', original)
+    assert len(before) == len(after)
+    links = [link for link in robot.links if link.inertial is not None]
+    assert len(links) == len(before)
+    for link, old, new in zip(links, before, after):
+        if old == new:
+            continue
+        assert len(link.collisions) == 1
+        collision, inertial = link.collisions[0], link.inertial
+        rotation = _rotation(inertial.origin.rpy).T @ _rotation(collision.origin.rpy)
+        expected = rotation @ _solid(collision.geometry, inertial.mass) @ rotation.T
+        np.testing.assert_allclose(_tensor(new), expected, rtol=1e-5,
+                                   atol=1e-8 * np.abs(expected).max(), err_msg=link.name)
 
 
 def test_diff_and_fix_refuse_standard_input_and_a_matrix(capsys, tmp_path) -> None:
@@ -445,3 +478,51 @@ def test_fix_with_a_json_report_keeps_standard_output_json(capsys, tmp_path) -> 
     assert 'joint-axis-not-unit' not in json.dumps(report)
     assert f'{path}:13: fixed[joint-axis-not-unit]: joint:shoulder: ' in err
     assert code == 1
+
+
+def _literal_limit(description) -> tuple[Path, int, re.Match[str]] | None:
+    """A ``<limit>`` with literal ``lower < upper`` on the line its joint's limit stands at."""
+    for joint in description.robot.joints:
+        limit = joint.limit
+        if limit is None or limit.location is None or limit.location.line is None or \
+                joint.joint_type not in ('revolute', 'prismatic') or not limit.lower < limit.upper:
+            continue
+        source = Path(limit.location.filename)
+        line = source.read_text(encoding='utf-8').splitlines()[limit.location.line - 1]
+        match = re.search(r'<limit\b(?=[^>]*\blower="(-?[\d.eE+-]+)")'
+                          r'(?=[^>]*\bupper="(-?[\d.eE+-]+)")', line)
+        if match and float(match.group(1)) == limit.lower and \
+                float(match.group(2)) == limit.upper:
+            return source, limit.location.line, match
+    return None
+
+
+@ros2
+@pytest.mark.parametrize('case_id', sorted(CASES))
+def test_a_literal_limit_swapped_in_a_description_package_is_swapped_back(
+        case_id, capsys, tmp_path) -> None:
+    root, packages = _package_copy(tmp_path)
+    case = CASES[case_id]
+    entry = root / case['entry']
+    names = {p.split('=')[1]: p.split('=', 2)[2] for p in packages}
+    description = load(entry, xacro_args=parse_xacro_args(case['args']), package_paths=names)
+    found = _literal_limit(description)
+    if found is None:
+        pytest.skip('no <limit> with literal lower and upper')
+    source, number, match = found
+    original = {path: path.read_bytes() for path in root.rglob('*') if path.is_file()}
+    lines = source.read_bytes().decode('utf-8').splitlines(keepends=True)  # CRLF kept
+    lower, upper = match.group(1), match.group(2)
+    line = lines[number - 1]
+    swapped = re.sub(r'\blower="[^"]*"', f'lower="{upper}"', line, count=1)
+    lines[number - 1] = re.sub(r'\bupper="[^"]*"', f'upper="{lower}"', swapped, count=1)
+    source.write_bytes(''.join(lines).encode('utf-8'))
+    after = load(entry, xacro_args=parse_xacro_args(case['args']), package_paths=names)
+    assert 'joint-limit-lower-above-upper' in {f.code for f in check_description(after)}
+    code, diff, _ = _cli(capsys, '--diff', *packages, str(entry), *case['args'])
+    assert diff.startswith(f'--- {source}\n+++ {source}\n')
+    assert _fix_twice_xacro(capsys, entry, packages, case['args']) == {}
+    changed = [path for path, data in original.items() if path.read_bytes() != data]
+    assert changed == []
+    fixed = load(entry, xacro_args=parse_xacro_args(case['args']), package_paths=names)
+    assert 'joint-limit-lower-above-upper' not in {f.code for f in check_description(fixed)}

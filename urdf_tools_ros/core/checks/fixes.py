@@ -251,7 +251,8 @@ def _solid_inertia(robot: Robot, name: str) -> tuple[float, ...] | None:
     The link's inertia as the solid of its single collision primitive, 6 significant digits.
 
     The checker's computation (:mod:`.inertial`: the primitive placed at the centre of mass in
-    the collision's orientation), kept only when the rounded tensor is physically valid.
+    the collision's orientation), kept only when the rounded tensor is physically valid; an
+    entry below 1e-9 of the largest is rotation noise and written 0.
     """
     link = robot.link_map.get(name)
     inertial = link.inertial if link is not None else None
@@ -262,7 +263,12 @@ def _solid_inertia(robot: Robot, name: str) -> tuple[float, ...] | None:
     implied = inertial_rules._implied(primitive[0], primitive[1], inertial)
     if implied is None:
         return None
-    values = tuple(float(f'{getattr(implied, moment):.6g}') + 0.0 for moment in _MOMENTS)
+    exact = [getattr(implied, moment) for moment in _MOMENTS]
+    # rotation leaves rounding noise (4e-14 where the solid has 0): below 1e-9 of the largest
+    # moment an entry is 0, as the solid's own table gives it
+    noise = 1e-9 * max(abs(value) for value in exact)
+    values = tuple(float(f'{value:.6g}') + 0.0 if abs(value) > noise else 0.0
+                   for value in exact)
     if inertial_rules.ros_problem(Inertia(*values)) is not None:
         return None
     return values
@@ -318,7 +324,9 @@ def _merge(edits: list[TextEdit]) -> tuple[list[TextEdit], list[TextEdit]]:
     Two different edits of overlapping text (a literal in a macro body that two expansions
     would fix differently) are both conflicting: neither is applied.
     """
-    unique = sorted(set(edits), key=lambda edit: (edit.filename, edit.start, -edit.end))
+    # the same change asked by several findings (a macro body's literal expanded twice) is one
+    first = {(edit.filename, edit.start, edit.end, edit.new): edit for edit in reversed(edits)}
+    unique = sorted(first.values(), key=lambda edit: (edit.filename, edit.start, -edit.end))
     kept: list[TextEdit] = []
     conflicting: list[TextEdit] = []
     for edit in unique:
