@@ -255,14 +255,10 @@ def _solid_inertia(robot: Robot, name: str) -> tuple[float, ...] | None:
     entry below 1e-9 of the largest is rotation noise and written 0.
     """
     link = robot.link_map.get(name)
-    inertial = link.inertial if link is not None else None
-    primitive = inertial_rules._primitive_collision(link) if link is not None else None
-    if inertial is None or primitive is None or not inertial.mass > 0 \
-            or not all(map(math.isfinite, (*inertial.origin.xyz, *inertial.origin.rpy))):
+    solid = inertial_rules.solid_inertia(link) if link is not None else None
+    if solid is None:
         return None
-    implied = inertial_rules._implied(primitive[0], primitive[1], inertial)
-    if implied is None:
-        return None
+    implied = solid[1]
     exact = [getattr(implied, moment) for moment in _MOMENTS]
     # rotation leaves rounding noise (4e-14 where the solid has 0): below 1e-9 of the largest
     # moment an entry is 0, as the solid's own table gives it

@@ -316,8 +316,18 @@ def _implied(geometry: Primitive, origin: Origin, inertial: Inertial) -> Inertia
                            inertial.origin)
 
 
-def _solid_fix(link: Link) -> str | None:
-    """The inertia of the link's collision primitive at the link's mass, as a fix hint."""
+def solid_inertia(link: Link) -> tuple[Primitive, Inertia] | None:
+    """
+    The inertia the link would have as its single collision primitive, solid, at its mass.
+
+    The primitive is placed with its centre at the link's centre of mass, in the collision's
+    orientation (moment of inertia of a solid cuboid, cylinder, sphere or capsule:
+    :func:`implied_inertia`); kg·m², about the centre of mass in the ``<inertial>`` frame.
+
+    :return: ``(primitive, inertia)``; ``None`` when the link has no ``<inertial>`` of positive
+        mass with a finite origin, not exactly one finite solid-primitive collision, or the
+        tensor would not be one ROS accepts (:func:`ros_problem`).
+    """
     inertial = link.inertial
     primitive = _primitive_collision(link)
     if inertial is None or primitive is None or not inertial.mass > 0 \
@@ -327,6 +337,16 @@ def _solid_fix(link: Link) -> str | None:
     implied = _implied(geometry, origin, inertial)
     if implied is None or ros_problem(implied) is not None:
         return None
+    return geometry, implied
+
+
+def _solid_fix(link: Link) -> str | None:
+    """The inertia of the link's collision primitive at the link's mass, as a fix hint."""
+    solid = solid_inertia(link)
+    if solid is None or link.inertial is None:
+        return None
+    geometry, implied = solid
+    inertial = link.inertial
     return (f'{describe_solid(geometry, inertial.mass)} (its collision geometry, about the '
             f'centre of mass) has {describe_inertia(implied)}: {format_inertia_element(implied)}')
 
