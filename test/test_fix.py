@@ -526,3 +526,23 @@ def test_a_literal_limit_swapped_in_a_description_package_is_swapped_back(
     assert changed == []
     fixed = load(entry, xacro_args=parse_xacro_args(case['args']), package_paths=names)
     assert 'joint-limit-lower-above-upper' not in {f.code for f in check_description(fixed)}
+
+
+def test_fix_never_writes_a_file_of_a_ros_install_prefix(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    prefix = tmp_path / 'install'
+    (prefix / 'share' / 'arm').mkdir(parents=True)
+    (prefix / 'local_setup.bash').write_text('# colcon\n')
+    installed = prefix / 'share' / 'arm' / 'arm.urdf'
+    installed.write_text((REPO / 'urdf' / 'examples' / 'arm.urdf').read_text())
+    before = installed.read_bytes()
+    _, _, err = _cli(capsys, '--fix', str(installed))
+    assert installed.read_bytes() == before
+    assert f'not written: it is installed in {prefix}' in err
+    source = tmp_path / 'src' / 'arm.urdf'
+    source.parent.mkdir()
+    source.write_bytes(before)
+    installed.unlink()
+    installed.symlink_to(source)  # colcon build --symlink-install: the source is written
+    _cli(capsys, '--fix', str(installed))
+    assert source.read_bytes() != before and installed.is_symlink()

@@ -3,7 +3,8 @@
 
 ``--diff`` prints the fixes as a unified diff on standard output (nothing when there is none)
 and exits as ``check`` would after them; ``--fix`` writes them into the files, then ``check``
-reports the fixed files as usual. Findings of a fixable code that are not patched (a value
+reports the fixed files as usual; a file in a ROS install prefix is never written (its source
+is what to fix). Findings of a fixable code that are not patched (a value
 computed by xacro, two different duplicates) are ``note:`` lines on standard error, with the
 place to fix them by hand.
 """
@@ -13,6 +14,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 import difflib
+import os
+from pathlib import Path
 import sys
 
 from ..core.checks import check_description
@@ -97,6 +100,21 @@ def _findings_after(description: RobotDescription, plan: FixPlan, args: argparse
     return check_description(fixed, args.target, select=select, ignore=ignore)
 
 
+def install_prefix(filename: str) -> str | None:
+    """
+    The ROS install prefix a file really lies in, or ``None``.
+
+    ``/opt/ros/<distro>`` or a colcon ``install/`` folder: a folder with ``setup.bash`` or
+    ``local_setup.bash``. A symbolic link is followed first: ``colcon build --symlink-install``
+    links installed files to their source, which is then the file written.
+    """
+    real = Path(os.path.realpath(filename))
+    for folder in real.parents:
+        if (folder / 'local_setup.bash').is_file() or (folder / 'setup.bash').is_file():
+            return str(folder)
+    return None
+
+
 def _print_notes(plan: FixPlan) -> None:
     for note in plan.notes:
         where = f'{note.finding.location}: ' if note.finding.location else ''
@@ -153,6 +171,12 @@ def run_fixes(args: argparse.Namespace, files: Sequence[str], select: Sequence[s
             status = max(status, 1 if bad else 0)
             continue
         for filename, group in _by_file(plan.edits).items():
+            prefix = install_prefix(filename)
+            if prefix is not None:
+                print(f'{filename}: note: not written: it is installed in {prefix} (a build '
+                      'would replace it); fix its source (check --diff shows the patch)',
+                      file=sys.stderr)
+                continue
             text = read_text(filename)
             with open(filename, 'w', encoding='utf-8', newline='') as stream:
                 stream.write(apply_edits(text, group))
