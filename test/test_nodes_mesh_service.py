@@ -20,12 +20,12 @@ from paths import SHARED as SHARED_ROOT
 import pytest
 from ros_helpers import (requires_ros, ros_context, ros_graph,  # noqa: F401
                          ROS_MISSING, RosGraph, wait_for)
-from test_resources import _meshes, _package, _robot, ERD_SHARE, plugin_accepts
+from test_resources import (_meshes, _package, _refused_robot, _robot, ERD_SHARE,
+                            plugin_accepts, REFUSED)
 
 from conftest import missing
 from urdf_tools_ros.core.description.loader import load, load_string, parse_xacro_args
 from urdf_tools_ros.core.description.packages import draw_path, PACKAGE_PATH_ENV
-from urdf_tools_ros.core.description.resources import MAX_RESOURCE_BYTES
 
 LYRICAL_MISSING = missing('resource_retriever_interfaces.srv')
 KILTED_MISSING = missing('rviz_resource_interfaces.srv')
@@ -127,23 +127,12 @@ def test_every_mesh_of_a_ros2_description_package_comes_through_the_service(
 
 def test_refusals_come_back_with_their_reason(ros: RosGraph, monkeypatch: pytest.MonkeyPatch,
                                               tmp_path: Path) -> None:
-    share = _package(tmp_path)
-    outside = tmp_path / 'outside.stl'
-    outside.write_bytes(b'solid outside')
-    (share / 'meshes' / 'link.stl').symlink_to(outside)
-    (share / 'meshes' / 'huge.stl').touch()
-    os.truncate(share / 'meshes' / 'huge.stl', MAX_RESOURCE_BYTES + 1)
-    robot = _robot(share, 'package://bot/meshes/base.obj', 'package://bot/meshes/link.stl',
-                   'package://bot/meshes/huge.stl', 'package://bot/meshes/gone.stl')
-    _, xml = _published(ros, monkeypatch, {'bot': str(share)}, robot_description=robot.xml)
+    robot = _refused_robot(tmp_path)
+    _, xml = _published(ros, monkeypatch, {'bot': str(tmp_path / 'share' / 'bot')},
+                        robot_description=robot.xml)
     name = f'{ros.namespace}/robot_description_publisher/resource_provider'
     client = ros.probe.create_client(GetResource, name)
-    for path, reason in [('package/bot/secret.txt', 'not a file of the robot description'),
-                         ('package/bot/meshes/../../../../etc/passwd', "'..'"),
-                         ('file/etc/passwd', 'not a file of the robot description'),
-                         ('package/bot/meshes/link.stl', 'outside its package'),
-                         ('package/bot/meshes/huge.stl', 'over the 64 MiB limit'),
-                         ('package/bot/meshes/gone.stl', 'No such file')]:
+    for path, reason in REFUSED:
         reply = _call(ros, client, path)
         assert (reply.status_code, len(reply.body)) == (GetResource.Response.ERROR, 0), path
         assert reason in reply.error_reason, (path, reply.error_reason)

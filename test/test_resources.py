@@ -156,7 +156,18 @@ def test_collada_images_are_served_and_surface_ids_are_not_files(tmp_path: Path)
         'package/bot/meshes/part.dae', 'package/bot/textures/skin.png']
 
 
-def test_refusals_name_their_reason(tmp_path: Path) -> None:
+#: Meshes of :func:`_refused_robot` and the reason each is refused with.
+REFUSED = [('package/bot/secret.txt', 'not a file of the robot description'),
+           ('package/bot/meshes/../../../../etc/passwd', "'..'"),
+           ('file/etc/passwd', 'not a file of the robot description'),
+           ('package/bot/meshes/link.stl', 'outside its package'),
+           ('package/bot/meshes/huge.stl', 'over the 64 MiB limit'),
+           ('package/bot/meshes/folder.stl', 'cannot read'),
+           ('package/bot/meshes/missing.stl', 'No such file')]
+
+
+def _refused_robot(tmp_path: Path):
+    """A robot of package ``bot`` whose meshes are refused for each reason of :data:`REFUSED`."""
     share = _package(tmp_path)
     outside = tmp_path / 'outside.stl'
     outside.write_bytes(b'solid outside')
@@ -164,10 +175,14 @@ def test_refusals_name_their_reason(tmp_path: Path) -> None:
     (share / 'meshes' / 'huge.stl').touch()
     os.truncate(share / 'meshes' / 'huge.stl', MAX_RESOURCE_BYTES + 1)
     (share / 'meshes' / 'folder.stl').mkdir()
-    index = ResourceIndex.of(_robot(
-        share, 'package://bot/meshes/base.obj', 'package://bot/meshes/link.stl',
-        'package://bot/meshes/huge.stl', 'package://bot/meshes/folder.stl',
-        'package://bot/meshes/missing.stl'))
+    return _robot(share, 'package://bot/meshes/base.obj', 'package://bot/meshes/link.stl',
+                  'package://bot/meshes/huge.stl', 'package://bot/meshes/folder.stl',
+                  'package://bot/meshes/missing.stl')
+
+
+def test_refusals_name_their_reason(tmp_path: Path) -> None:
+    index = ResourceIndex.of(_refused_robot(tmp_path))
+    outside = tmp_path / 'outside.stl'
 
     def reason(path: str) -> str:
         reply = index.get(path)
