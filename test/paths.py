@@ -17,5 +17,7 @@ REPO = Path(__file__).resolve().parents[1]
 #: ``../shared`` beside the repository: real robot models, ROS sources (see their SOURCES.md).
 SHARED = Path(os.environ.get('URDF_TOOLS_SHARED') or REPO.parent / 'shared')
 SHARED_MODELS = SHARED / 'models'
+#: The real ROS 2 description packages and their cases (``cases.json``).
+ROS2_DESCRIPTIONS = SHARED / 'ros2_descriptions'
 #: Built oracles and extracted sources (``scripts/setup-oracles.sh``, the tests themselves).
 CACHE = Path(os.environ.get('URDF_TOOLS_CACHE') or REPO / '.cache')

@@ -16,6 +16,7 @@ import shutil
 
 from corpus_models import MODELS, PACKAGE_PATHS
 from lxml import etree
+from paths import ROS2_DESCRIPTIONS
 import pytest
 
 from conftest import REPO, SAMPLE_ROBOT
@@ -23,7 +24,7 @@ from urdf_tools_ros.core.description.loader import load, parse_xacro_args, Robot
 from urdf_tools_ros.core.diff import diff_descriptions, Tolerance
 from urdf_tools_ros.core.diff.records import ElementChange, FrameMove, ValueChange
 
-ROOT = REPO.parent / 'shared' / 'ros2_descriptions'
+ROOT = ROS2_DESCRIPTIONS
 CASES = json.loads((ROOT / 'cases.json').read_text())['cases'] if ROOT.is_dir() else []
 PACKAGES = {path.name: str(path) for path in ROOT.iterdir() if path.is_dir()} \
     if ROOT.is_dir() else {}

@@ -18,6 +18,7 @@ import shutil
 
 from corpus_models import MODELS, PACKAGE_PATHS
 import numpy as np
+from paths import ROS2_DESCRIPTIONS
 import pytest
 
 from conftest import REPO
@@ -26,7 +27,7 @@ from urdf_tools_ros.core.checks import check_description
 from urdf_tools_ros.core.description.loader import load, parse_xacro_args
 from urdf_tools_ros.core.description.model import Box, Cylinder, Sphere
 
-ROS2 = REPO.parent / 'shared' / 'ros2_descriptions'
+ROS2 = ROS2_DESCRIPTIONS
 CASES = {case['id']: case for case in json.loads((ROS2 / 'cases.json').read_text())['cases']} \
     if ROS2.is_dir() else {}
 PACKAGE_ARGS = [f'--package-path={name}={path}' for name, path in PACKAGE_PATHS.items()]

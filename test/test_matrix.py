@@ -17,6 +17,7 @@ from pathlib import Path
 import re
 from typing import Any
 
+from paths import ROS2_DESCRIPTIONS
 import pytest
 
 from conftest import missing, REPO, SAMPLE_ROBOT
@@ -26,7 +27,7 @@ from urdf_tools_ros.core.description.matrix import (
     combinations, label, MatrixError, parse_matrix)
 
 SCHEMA = Path(__file__).resolve().parent / 'data' / 'sarif-schema-2.1.0.json'
-DESCRIPTIONS = REPO.parent / 'shared' / 'ros2_descriptions'
+DESCRIPTIONS = ROS2_DESCRIPTIONS
 
 #: A xacro whose ``bad`` argument adds a joint without velocity limit (an error for every ROS
 #: target: urdfdom refuses it) when ``true``; ``maybe`` is no boolean, so xacro fails (exit 2).

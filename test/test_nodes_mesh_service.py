@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 
 from corpus_models import CORPUS_DIR, PACKAGE_PATHS
-from paths import SHARED as SHARED_ROOT
+from paths import ROS2_DESCRIPTIONS
 import pytest
 from ros_helpers import (requires_ros, ros_context, ros_graph,  # noqa: F401
                          ROS_MISSING, RosGraph, wait_for)
@@ -39,7 +39,7 @@ if ROS_MISSING is None and LYRICAL_MISSING is None:
     from urdf_tools_ros.nodes.robot_description import RobotDescriptionNode
     from urdf_tools_ros.ros import qos, resource_service
 
-SHARED = SHARED_ROOT / 'ros2_descriptions'
+SHARED = ROS2_DESCRIPTIONS
 #: Robots with meshes: example-robot-data 6.0.0 and pybullet_data copies (STL, COLLADA, OBJ with
 #: material libraries, a PNG texture) and the meshed packages of ../shared/ros2_descriptions.
 CORPUS_ROBOTS = ['example-robot-data/robots/pr2_description/urdf/pr2.urdf',

@@ -21,6 +21,7 @@ import sys
 import textwrap
 from typing import Any
 
+from paths import ROS2_DESCRIPTIONS
 import pytest
 import xacro
 
@@ -34,7 +35,7 @@ import urdf_tools_ros.core.description.xacro_runner  # noqa: F401
 pytest_plugins = ['pytester']
 
 PLUGIN = 'urdf_tools_ros.pytest_plugin'
-DESCRIPTIONS = REPO.parent / 'shared' / 'ros2_descriptions'
+DESCRIPTIONS = ROS2_DESCRIPTIONS
 KUKA = DESCRIPTIONS / 'kuka_agilus_support' / 'urdf' / 'kr6_r700_sixx.urdf.xacro'
 
 #: ``bad:=true`` drops the joint's velocity limit (urdfdom refuses it: an error); ``maybe`` is

@@ -16,13 +16,13 @@ import re
 import tempfile
 
 from oracles import urdfdom
+from paths import ROS2_DESCRIPTIONS
 import pytest
 
-from conftest import REPO
 from urdf_tools_ros.core.checks import check_description
 from urdf_tools_ros.core.description.loader import load, parse_xacro_args, RobotDescription
 
-ROOT = REPO.parent / 'shared' / 'ros2_descriptions'
+ROOT = ROS2_DESCRIPTIONS
 CASES = json.loads((ROOT / 'cases.json').read_text())['cases'] if ROOT.is_dir() else []
 PACKAGES = {path.name: str(path) for path in ROOT.iterdir() if path.is_dir()} \
     if ROOT.is_dir() else {}

@@ -11,12 +11,13 @@ from pathlib import Path
 import subprocess
 import sys
 
+from paths import ROS2_DESCRIPTIONS
 import pytest
 
 from conftest import REPO
 from urdf_tools_ros.core.description.loader import load, looks_like_xacro
 
-DESCRIPTIONS = REPO.parent / 'shared' / 'ros2_descriptions'
+DESCRIPTIONS = ROS2_DESCRIPTIONS
 TURTLEBOT3 = DESCRIPTIONS / 'turtlebot3_description'
 
 #: A .urdf built from a property and a macro, as some ROS 2 packages ship them.

@@ -18,6 +18,7 @@ from lxml import etree
 from paths import REPO, SHARED_MODELS
 import pytest
 
+from conftest import shared_model
 from urdf_tools_ros.core.description import xacro_runner
 from urdf_tools_ros.core.description.loader import load, RobotDescription
 from urdf_tools_ros.core.errors import DescriptionLoadError
@@ -60,6 +61,8 @@ def test_the_installed_xacro_has_the_line_hooks() -> None:
 @pytest.mark.parametrize('path', XACRO_MODELS, ids=lambda path: path.name)
 def test_without_line_hooks_the_same_urdf_and_model(path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    if not path.exists():
+        pytest.skip(f'shared model {path} is not present')
     with_lines = load(path, xacro_args={'prefix': 'r1_'} if 'sample' in path.name else None)
     monkeypatch.setattr(xacro_runner, 'USE_LINE_HOOKS', False)
     public = load(path, xacro_args={'prefix': 'r1_'} if 'sample' in path.name else None)
@@ -74,7 +77,7 @@ def test_without_line_hooks_the_same_urdf_and_model(path: Path,
 
 
 def test_with_line_hooks_an_element_keeps_its_include_line() -> None:
-    description = load(SHARED_MODELS / 'cookie' / 'xacro' / 'cookie.xacro')
+    description = load(shared_model('cookie/xacro/cookie.xacro'))
     files = {Path(link.location.filename).name for link in description.robot.links}
     assert len(files) > 1  # links come from the includes, each with its own file
 
