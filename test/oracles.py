@@ -264,13 +264,15 @@ def _mesh_path(filename: str, directory: Path, package_paths: Mapping[str, str])
 
 def _mujoco_copy(path: Path, package_paths: Mapping[str, str], target: Path) -> int | None:
     """
-    Write ``path`` to ``target`` with every mesh file made absolute, the missing ones removed.
+    Write ``path`` to ``target`` with every mesh file found made absolute.
 
-    A mesh file of a type MuJoCo cannot decode is kept: MuJoCo refuses it in a collision
-    ("no decoder found for mesh file") and discards it in a visual, as users see.
+    A ``<visual>`` whose mesh is not found is removed (MuJoCo discards visuals and never opens
+    their files); a collision mesh that is not found stays as written, and MuJoCo refuses the
+    file on it ("Error opening file"), as users see. A mesh file of a type MuJoCo cannot
+    decode is kept: MuJoCo refuses it in a collision ("no decoder found for mesh file").
 
-    :return: How many ``<visual>``/``<collision>`` elements were removed, or ``None`` when the
-        file is not XML (then nothing is written and MuJoCo gets the file itself).
+    :return: How many ``<visual>`` elements were removed, or ``None`` when the file is not XML
+        (then nothing is written and MuJoCo gets the file itself).
     """
     tree = _parse_namespace_blind(path)
     if tree is None:
@@ -284,13 +286,13 @@ def _mujoco_copy(path: Path, package_paths: Mapping[str, str], target: Path) -> 
         if owner is None or filename is None:
             continue
         resolved = _mesh_path(filename.strip(), path.parent, package_paths)
-        if resolved is None or not resolved.is_file():
+        if resolved is not None and resolved.is_file():
+            mesh.set('filename', str(resolved))
+        elif owner.tag == 'visual':  # MuJoCo discards visuals: it never opens their files
             parent = owner.getparent()
             if parent is not None:
                 parent.remove(owner)
                 stripped += 1
-        else:
-            mesh.set('filename', str(resolved))
     tree.write(str(target), xml_declaration=True, encoding='utf-8')
     return stripped
 
@@ -301,8 +303,8 @@ def mujoco(path: PathLike, package_paths: Mapping[str, str] | None = None) -> Ve
 
     MuJoCo does not resolve ``package://``, so it is handed a temporary copy: each
     ``package://NAME/rest`` mesh filename becomes ``package_paths[NAME]/rest``, a relative one
-    is made absolute against the URDF's directory, and a mesh that then is not a file is
-    removed with its enclosing ``<visual>``/``<collision>`` (the message says how many were). A
+    is made absolute against the URDF's directory; a visual whose mesh then is not a file is
+    removed (the message says how many were), a collision's stays and MuJoCo refuses it. A
     mesh file MuJoCo cannot decode (only .stl, .obj, .msh) is kept: it refuses one in a
     collision. A ``MUJOCO_LOG.TXT`` it
     writes into the working directory is removed.
@@ -322,8 +324,7 @@ def mujoco(path: PathLike, package_paths: Mapping[str, str] | None = None) -> Ve
         copy = Path(scratch) / source.name
         stripped = _mujoco_copy(source, package_paths or {}, copy)
         if stripped:
-            notes.append(f'stripped {stripped} <visual>/<collision> with a missing or '
-                         'unresolved mesh')
+            notes.append(f'stripped {stripped} <visual> with a missing or unresolved mesh')
         try:
             mj.MjModel.from_xml_path(str(copy if stripped is not None else source))
             loaded = True

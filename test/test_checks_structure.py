@@ -10,10 +10,10 @@ from rule_cases import check_family, run_family
 
 from conftest import shared_model
 from urdf_tools_ros.core.checks import structure
-from urdf_tools_ros.core.description.loader import load
+from urdf_tools_ros.core.description.loader import load, load_string
 from urdf_tools_ros.core.findings import Finding
 
-CHECKS = (structure.check_name, structure.check_version, structure.check_links_present,
+CHECKS = (structure.check_version, structure.check_links_present,
           structure.check_duplicates, structure.check_shared_names)
 
 #: code -> (severity, source): the frozen catalog of this family.
@@ -37,7 +37,14 @@ def robot(body: str, attributes: str = 'name="r"') -> str:
 
 
 def run(text: str) -> list[Finding]:
-    return run_family(CHECKS, text)
+    """The family's findings; a robot's name is read (absent or empty) by the reader."""
+    names = [finding for finding in load_string(text).findings
+             if finding.code == 'robot-name-missing' or finding.element == 'robot']
+    return names + run_family(CHECKS, text)
+
+
+#: How test_rule_cases runs this family's cases (the name is the reader's).
+run_case = run
 
 
 MOVING = ('  <link name="a"/><link name="b"/>\n'

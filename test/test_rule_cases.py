@@ -36,8 +36,8 @@ FAMILIES = {module.__name__.removeprefix('test_checks_'): module for module in (
 def test_rule_fires_on_the_bad_twin_only(tmp_path: Path, family: ModuleType, code: str, bad: str,
                                          element: str, line: int, text: str, good: str) -> None:
     files = getattr(family, 'FILES', None)  # without: loaded as <string>, as messages say
-    run = (partial(run_family, family.CHECKS) if files is None
-           else run_beside(family.CHECKS, tmp_path, files))
+    run = (getattr(family, 'run_case', None) or partial(run_family, family.CHECKS)
+           if files is None else run_beside(family.CHECKS, tmp_path, files))
     (finding,) = [finding for finding in run(bad) if finding.code == code]
     assert finding.severity.value == family.CATALOG[code][0]
     assert finding.element == element

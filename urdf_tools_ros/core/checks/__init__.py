@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 
 from . import (gazebo, gazebo_lumping, geometry, inertial, joints, loading,  # noqa: F401
                materials, mimic, selection, structure, transmissions, tree)
+from .as_written import as_written_findings
 from .registry import (broken_consumers, check, CheckContext, CheckFunction, CONSUMERS, count,
                        counts_text, DEFAULT_TARGET, errors, for_target, format_value,
                        portability, registered_checks, Rule, rule, RULES, sort_findings,
@@ -96,7 +97,8 @@ def check_description(description: RobotDescription, target: str = DEFAULT_TARGE
     if target not in TARGETS:
         raise KeyError(f'unknown target {target!r}; one of {", ".join(TARGETS)}')
     findings = [for_target(finding, target) for finding in
-                (*description.findings, *run_checks(description.robot, description.filename))]
+                (*description.findings, *run_checks(description.robot, description.filename),
+                 *as_written_findings(description))]
     if suppressions:
         findings = selection.suppress(sort_findings(findings),
                                       selection.description_suppressions(description))

@@ -161,6 +161,11 @@ def _transmitted(**parts: str | None) -> str:
 
 
 EXAMPLES: dict[str, Example] = {
+    'attribute-empty': Example(
+        robot(A, '<ros2_control name="" type="system"><hardware><plugin>p</plugin></hardware>'
+                 '</ros2_control>'),
+        robot(A, '<ros2_control name="c" type="system"><hardware><plugin>p</plugin></hardware>'
+                 '</ros2_control>')),
     'attribute-missing': Example(
         robot(link('a', visual('<box/>'))),
         robot(link('a', visual('<box size="0.1 0.1 0.1"/>')))),
@@ -320,6 +325,14 @@ EXAMPLES: dict[str, Example] = {
     'mimic-missing-joint': Example(
         robot(AB, joint('continuous', '<mimic joint="j"/>', name='k')),
         robot(AB, joint('continuous', name='k'))),
+    'xacro-in-urdf': Example(
+        robot(AB, joint(body='<origin xyz="${0.5 * 0.2} 0 0"/>')),
+        robot(AB, joint(body='<origin xyz="0.1 0 0"/>'))),
+    'mimic-mujoco-version': Example(
+        robot(AB, link('c'), joint('continuous', name='k'),
+              joint('continuous', '<mimic joint="k"/>', name='m', parent='b', child='c')),
+        robot(AB, link('c'), joint('continuous', name='k'),
+              joint('continuous', name='m', parent='b', child='c'))),
     'mimic-range-exceeds-limits': Example(
         robot(ABC, joint('revolute', limit(lower='0', upper='0.8'), name='s'),
               joint('revolute', limit(lower='0', upper='0.8') + '<mimic joint="s" multiplier="-1"/>',

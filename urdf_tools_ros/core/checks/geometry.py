@@ -49,8 +49,11 @@ GEOMETRY_MISSING = rule('geometry-missing', Severity.WARNING,
                                    'parse visual element"); urdf_parser_py refuses it, MuJoCo '
                                    'too on a collision (it discards URDF visuals)'))
 MESH_FILE_MISSING = rule('mesh-file-missing', Severity.WARNING,
-                         'a mesh file cannot be resolved or does not exist',
-                         reference=_GEOMETRY + '/mesh; REP 144 (package:// URIs)')
+                         'a mesh file cannot be resolved or does not exist (MuJoCo refuses '
+                         'the file when the mesh is a collision; it discards visuals)',
+                         consumers=('mujoco',),
+                         reference=_GEOMETRY + '/mesh; REP 144 (package:// URIs); MuJoCo '
+                                               '"Error opening file" (collision meshes)')
 MESH_EXTENSION = rule('mesh-extension-unsupported', Severity.WARNING,
                       'a mesh is not .stl, .dae or .obj: rviz reads it only through assimp, '
                       'pybullet refuses the file, MuJoCo too when it is a collision',
@@ -204,9 +207,14 @@ def check_meshes(ctx: CheckContext) -> Iterator[Finding]:
             reason = _missing(mesh)
             if reason is not None:
                 seen.add(('file', mesh.filename))
+                in_collision = mesh.filename in collided
                 yield ctx.finding(MESH_FILE_MISSING, f'link:{link.name}',
                                   f'link "{link.name}": {label} mesh "{mesh.filename}": '
-                                  f'{reason}', where, _missing_fix(mesh))
+                                  f'{reason}' + ('; MuJoCo refuses the file (a collision: '
+                                                 '"Error opening file")' if in_collision
+                                                 else ''),
+                                  where, _missing_fix(mesh),
+                                  consumers=('mujoco',) if in_collision else ())
 
 
 def _missing(mesh: Mesh) -> str | None:

@@ -52,3 +52,34 @@ def check_mimic(ctx: CheckContext) -> Iterator[Finding]:
     for problem in analyze_mimic(ctx.robot):
         yield ctx.finding(problem.code, problem.element, problem.message,
                           problem.location, _FIXES.get(problem.code))
+
+
+#: The first MuJoCo whose URDF import turns ``<mimic>`` into a joint equality constraint
+#: (``mjEQ_JOINT``, polycoef ``offset, multiplier``; google-deepmind/mujoco PR #3530). Measured
+#: with the PyPI wheels: 3.12.0 and earlier make no constraint (the mimic joint moves freely),
+#: 3.13.0 to 4.0.0 make one per mimic joint with its multiplier and offset.
+MUJOCO_MIMIC_SINCE = (3, 13)
+MUJOCO_VERSION = rule(
+    'mimic-mujoco-version', Severity.INFO,
+    'the robot has <mimic> joints: MuJoCo before 3.13 ignores <mimic> (the joints move '
+    'independently); 3.13 and later turn each into a joint equality constraint',
+    consumers=('mujoco-before-3.13',),
+    reference='MuJoCo URDF import (user/user_urdf.cc; google-deepmind/mujoco PR #3530), '
+              'measured with mujoco 3.12.0, 3.13.0 and 4.0.0 from PyPI')
+
+
+@check
+def check_mimic_mujoco(ctx: CheckContext) -> Iterator[Finding]:
+    """Say once, at the first mimic joint, that MuJoCo's verdict on ``<mimic>`` is by version."""
+    mimics = [joint for joint in ctx.robot.joints if joint.mimic is not None]
+    if mimics:
+        names = ', '.join(f'"{joint.name}"' for joint in mimics[:3])
+        more = f' and {len(mimics) - 3} more' if len(mimics) > 3 else ''
+        yield ctx.finding(MUJOCO_VERSION, f'joint:{mimics[0].name}',
+                          f'{len(mimics)} mimic joint{"s" if len(mimics) > 1 else ""} '
+                          f'({names}{more}): MuJoCo 3.13 and later keep each as a joint '
+                          'equality constraint; MuJoCo 3.12 and earlier ignore <mimic> and '
+                          'simulate the joint on its own', mimics[0].location,
+                          'with MuJoCo before 3.13, add <equality><joint joint1="..." '
+                          'joint2="..." polycoef="offset multiplier 0 0 0"/></equality> to '
+                          'the MJCF, or use MuJoCo 3.13+')

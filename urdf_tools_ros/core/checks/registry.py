@@ -32,7 +32,8 @@ CONSUMERS: dict[str, str] = {
     'joint_state_publisher': 'joint_state_publisher(_gui) 2.4',
     'ros2_control': 'ros2_control (its URDF parsing of <ros2_control> and <transmission>)',
     'gazebo': "Gazebo's URDF to SDF conversion (SDFormat; fixed joints lumped)",
-    'mujoco': "MuJoCo's URDF import (MjModel.from_xml_path)",
+    'mujoco': "MuJoCo's URDF import (MjModel.from_xml_path; 3.13 and later)",
+    'mujoco-before-3.13': 'MuJoCo 3.12 and earlier (their URDF import ignores <mimic>)',
     'pinocchio': "pinocchio's URDF import (buildModelFromUrdf)",
     'urdf_tools_ros': "this package's kinematics, joint-state publisher and TF broadcaster",
 }

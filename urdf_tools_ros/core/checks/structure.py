@@ -25,9 +25,11 @@ from ..location import SourceLocation
 SUPPORTED_VERSIONS = ((1, 0),)
 
 _MODEL = 'urdfdom model.cpp (parseURDF)'
-NAME_MISSING = rule('robot-name-missing', Severity.WARNING, '<robot> has no name',
-                    source='urdfdom', consumers=('urdfdom',),
-                    reference=_MODEL + ': "No name given for the robot."')
+#: Reported by the reader, which tells an absent name from ``name=""`` (``attribute-empty``).
+NAME_MISSING = rule('robot-name-missing', Severity.WARNING, '<robot> has no name attribute',
+                    source='urdfdom', consumers=('urdfdom', 'urdf_parser_py'),
+                    reference=_MODEL + ': "No name given for the robot."; urdf_parser_py '
+                                       '"Required attribute not set in XML: name"')
 VERSION_UNSUPPORTED = rule(
     'robot-version-unsupported', Severity.WARNING,
     '<robot version> is not of the form major.minor, or names a version no urdfdom reads '
@@ -65,18 +67,6 @@ class _Named(Protocol):
 
     @property
     def location(self) -> SourceLocation | None: ...
-
-
-@check
-def check_name(ctx: CheckContext) -> Iterator[Finding]:
-    """
-    Report a ``<robot>`` without a name (urdfdom: "No name given for the robot.").
-
-    The model keeps an absent name as ``''``, so ``name=""`` (which urdfdom lets pass) is
-    reported too: nothing can refer to a robot without a name.
-    """
-    if not ctx.robot.name:
-        yield ctx.finding(NAME_MISSING, 'robot', '<robot> has no name', fix='<robot name="...">')
 
 
 @check

@@ -35,17 +35,13 @@ from lxml import etree
 from .model import Robot
 from .packages import make_package_locator, PackageLocator, resolve_resource
 from .reader import UrdfReader
+from .xacro_syntax import AsWritten, first_xacro_construct, looks_like_xacro
 from ..errors import DescriptionLoadError, DescriptionTooLargeError
 from ..findings import Finding, Severity
 from ..location import SourceLocation
 
 #: Largest description (file, each xacro include, and the xacro output) read, in bytes.
 MAX_DESCRIPTION_BYTES = 50 * 1024 * 1024
-
-_COMMENT = re.compile(r'<!--.*?-->', re.DOTALL)
-#: A namespace prefix bound to xacro's namespace (``xmlns:x="http://www.ros.org/wiki/xacro"``).
-_XACRO_PREFIX = re.compile(
-    r'xmlns:([\w.-]+)\s*=\s*["\']https?://(?:www\.)?ros\.org/wiki/xacro/?["\']')
 
 
 @dataclass(frozen=True)
@@ -62,6 +58,9 @@ class RobotDescription:
     :ivar is_xacro: Whether xacro processed the input.
     :ivar included_from: ``{file: where the <xacro:include> that read it stands}`` for xacro
         input (the file names as element locations give them), for a finding's include chain.
+    :ivar as_written: For a file not named ``.xacro`` that xacro processed because it holds
+        xacro syntax, the text read as written (what check_urdf, pinocchio, MuJoCo and Gazebo
+        read); else ``None``.
     :ivar locate: The package locator the loader resolved ``package://`` with (``None``: none),
         for tools that look further than ROS does (the viewer's :func:`~.packages.draw_path`).
     """
@@ -75,6 +74,7 @@ class RobotDescription:
     locate: PackageLocator | None = field(default=None, compare=False, repr=False)
     included_from: dict[str, SourceLocation] = field(default_factory=dict, compare=False,
                                                      repr=False)
+    as_written: AsWritten | None = field(default=None, compare=False, repr=False)
 
 
 def _read_bounded(stream: BinaryIO, filename: str) -> bytes:
@@ -112,25 +112,6 @@ def _decode(data: bytes, filename: str) -> str:
     except UnicodeDecodeError as exc:
         raise DescriptionLoadError(f'not UTF-8 text (byte {exc.start}), expected URDF or xacro',
                                    filename) from exc
-
-
-def looks_like_xacro(filename: str, text: str) -> bool:
-    """
-    Whether input needs xacro, as a ROS 2 launch file that runs xacro on it would see it.
-
-    True for a ``.xacro`` name, and for any file whose elements or attributes (comments left
-    out) use xacro: an element in the xacro namespace (``<xacro:macro>``, or another prefix
-    bound to ``http://www.ros.org/wiki/xacro``), ``${...}`` or ``$(...)``. A namespace
-    declaration alone does not count: xacro's output keeps it, and such a ``.urdf`` is plain
-    URDF, as check_urdf reads it.
-    """
-    if filename.endswith('.xacro'):
-        return True
-    body = _COMMENT.sub('', text)
-    if '${' in body or '$(' in body:
-        return True
-    prefixes = {'xacro', *_XACRO_PREFIX.findall(body)}
-    return any(f'<{prefix}:' in body for prefix in prefixes)
 
 
 # -- XML parsing ------------------------------------------------------------------------------
@@ -398,8 +379,28 @@ def load_string(text: str, filename: str = '<string>', *,
     findings = [*extra, *findings, *reader.findings]
     if cross_check:
         findings.extend(_urdf_parser_py_findings(root, robot.location))
+    as_written = None
+    if use_xacro and is_xacro is None and not filename.endswith('.xacro'):
+        as_written = _read_as_written(text, filename, base_dir, locate)
     return RobotDescription(robot, xml_text, filename, tuple(findings), files, use_xacro,
-                            locate, dict(run.included_from) if use_xacro else {})
+                            locate, dict(run.included_from) if use_xacro else {}, as_written)
+
+
+def _read_as_written(text: str, filename: str, base_dir: str | None,
+                     locate: PackageLocator | None) -> AsWritten | None:
+    """Read ``text`` as a tool given the file reads it: without xacro (see :class:`AsWritten`)."""
+    first = first_xacro_construct(text)
+    if first is None:
+        return None
+    line, construct = first
+    try:
+        root, findings = parse_xml(text, filename)
+    except DescriptionLoadError as exc:
+        return AsWritten(line, construct, error=getattr(exc, 'reason', None) or str(exc))
+    reader = UrdfReader(lambda element: SourceLocation(filename, element.sourceline),
+                        lambda reference: resolve_resource(reference, base_dir, locate))
+    robot = reader.robot(root)
+    return AsWritten(line, construct, robot, (*findings, *reader.findings))
 
 
 def load(source: str | os.PathLike[str], *,

@@ -1,0 +1,71 @@
+"""
+The ``xacro-in-urdf`` rule: a file not named ``.xacro`` read both as ROS runs it and as written.
+
+Both readings are real (:mod:`~urdf_tools_ros.core.description.xacro_syntax`): a ROS 2 launch file
+that runs xacro on the file gets the expansion, which every other rule checks; check_urdf,
+pinocchio, MuJoCo, Gazebo and pybullet read the text as written. This rule reports, at the line
+of the first xacro construct, which of the non-ROS targets' consumers refuse that text: an error
+for those targets (pinocchio, MuJoCo, Gazebo), a warning for the ROS targets, because a ROS
+launch file may run xacro on it. That is a stated exception to the severity policy (an error of
+urdfdom on the text as written is not one for ``ros``).
+"""
+
+from __future__ import annotations
+
+from .registry import CheckContext, for_target, registered_checks, rule
+from ..description.loader import RobotDescription
+from ..findings import Finding, Severity
+from ..location import SourceLocation
+
+#: The targets whose consumers are handed the file itself, not xacro's output.
+AS_WRITTEN_TARGETS: tuple[str, ...] = ('gazebo', 'mujoco', 'pinocchio')
+
+XACRO_IN_URDF = rule(
+    'xacro-in-urdf', Severity.WARNING,
+    'a file not named .xacro holds xacro syntax: checked as xacro expands it (what a ROS launch '
+    'file running xacro gets), and reported for the tools that read the file as written '
+    '(check_urdf, pinocchio, MuJoCo, Gazebo, pybullet) and refuse it',
+    consumers=AS_WRITTEN_TARGETS,
+    reference='xacro (a launch file runs it on any file); check_urdf on pybullet_data '
+              'husky.urdf: "Unable to parse component [$(optenv] to a double"')
+
+
+def as_written_findings(description: RobotDescription) -> list[Finding]:
+    """
+    Return the ``xacro-in-urdf`` finding of ``description``, or nothing.
+
+    :param description: A loaded description; only one whose ``as_written`` is set (a file not
+        named ``.xacro`` that xacro processed) can have the finding.
+    :return: One finding at the first xacro construct, whose consumers are the targets of
+        :data:`AS_WRITTEN_TARGETS` that refuse the text as written (every rule run on it).
+    """
+    written = description.as_written
+    if written is None:
+        return []
+    if written.error is not None or written.robot is None:
+        refusing = AS_WRITTEN_TARGETS
+        why = f'as written it is not URDF: {written.error}'
+    else:
+        context = CheckContext(written.robot, description.filename)
+        raw = [*written.findings,
+               *(finding for check in registered_checks() for finding in check(context))]
+        refusing = tuple(target for target in AS_WRITTEN_TARGETS
+                         if any(for_target(finding, target).severity is Severity.ERROR
+                                for finding in raw))
+        first = next((finding for finding in raw
+                      if any(for_target(finding, target).severity is Severity.ERROR
+                             for target in refusing)), None)
+        why = 'as written: ' + (f'line {first.location.line}: {first.message}'
+                                if first is not None and first.location is not None
+                                and first.location.line is not None
+                                else first.message if first is not None else 'nothing refuses it')
+    names = {'gazebo': 'Gazebo', 'mujoco': 'MuJoCo', 'pinocchio': 'pinocchio'}
+    said = ', '.join(names[target] for target in refusing)
+    message = (f'the file is not named .xacro but holds xacro syntax ("{written.construct}"): '
+               'checked as xacro expands it, as a ROS launch file that runs xacro reads it; '
+               + (f'{said}, given the file itself, refuse it ({why})'
+                  if refusing else f'tools given the file itself read the text literally ({why})'))
+    return [Finding(XACRO_IN_URDF, Severity.WARNING, 'robot', message,
+                    SourceLocation(description.filename, written.line),
+                    'name it .urdf.xacro and expand it with xacro (as the launch file does), or '
+                    'write the values out', refusing)]

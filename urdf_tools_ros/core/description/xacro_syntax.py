@@ -1,0 +1,87 @@
+"""
+Xacro syntax in text: whether a file needs xacro, and where its first xacro construct stands.
+
+A file not named ``.xacro`` that holds xacro syntax (pybullet's ``husky.urdf``:
+``<origin rpy="$(optenv HUSKY_IMU_RPY 0 -1.5708 3.1416)"/>``) has two real readings: a ROS 2
+launch file that runs xacro on it gets the expansion, which the loader checks; a tool given the
+file (check_urdf, pinocchio, MuJoCo, Gazebo's URDF to SDF conversion, pybullet) reads the text as
+written. :class:`AsWritten` keeps the second reading for the checker's ``xacro-in-urdf``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import re
+
+from .model import Robot
+from ..findings import Finding
+
+#: An XML comment (xacro syntax inside one is not xacro).
+COMMENT = re.compile(r'<!--.*?-->', re.DOTALL)
+#: A namespace prefix bound to xacro's namespace (``xmlns:x="http://www.ros.org/wiki/xacro"``).
+XACRO_PREFIX = re.compile(
+    r'xmlns:([\w.-]+)\s*=\s*["\']https?://(?:www\.)?ros\.org/wiki/xacro/?["\']')
+#: ``${...}``, ``$(...)`` or an element's start tag with a namespace prefix.
+_CONSTRUCT = re.compile(r'\$\{[^}\n]*\}?|\$\([^)\n]*\)?|<([\w.-]+):[\w.-]+')
+
+
+@dataclass(frozen=True, slots=True)
+class AsWritten:
+    """
+    A file with xacro syntax read as written, without xacro.
+
+    :ivar line: 1-based line of its first xacro construct outside comments.
+    :ivar construct: That construct's text, e.g. ``$(optenv HUSKY_IMU_RPY 0 -1.5708 3.1416)``.
+    :ivar robot: The model the text gives as written; ``None`` when it is no URDF at all.
+    :ivar findings: What reading the text as written found (syntax level).
+    :ivar error: Why the text as written cannot be read at all (not XML, no ``<robot>``), or
+        ``None``.
+    """
+
+    line: int
+    construct: str
+    robot: Robot | None = None
+    findings: tuple[Finding, ...] = ()
+    error: str | None = None
+
+
+def first_xacro_construct(text: str) -> tuple[int, str] | None:
+    """
+    Return the line (1-based) and text of the first xacro construct outside comments.
+
+    A construct is ``${...}``, ``$(...)``, or an element whose prefix is ``xacro`` or bound to
+    xacro's namespace (xacro 2.x, ``xacro.py``: ``is_include``, ``eval_text``).
+
+    :return: ``(line, construct)``, or ``None`` when the text holds none.
+    """
+    comments = [match.span() for match in COMMENT.finditer(text)]
+    prefixes = {'xacro', *XACRO_PREFIX.findall(COMMENT.sub('', text))}
+    for match in _CONSTRUCT.finditer(text):
+        start = match.start()
+        if any(begin <= start < end for begin, end in comments):
+            continue
+        prefix = match.group(1)
+        if prefix is not None and prefix not in prefixes:
+            continue
+        construct = match.group(0) if prefix is None else match.group(0)[1:]
+        return text.count('\n', 0, start) + 1, construct
+    return None
+
+
+def looks_like_xacro(filename: str, text: str) -> bool:
+    """
+    Whether input needs xacro, as a ROS 2 launch file that runs xacro on it would see it.
+
+    True for a ``.xacro`` name, and for any file whose elements or attributes (comments left
+    out) use xacro: an element in the xacro namespace (``<xacro:macro>``, or another prefix
+    bound to ``http://www.ros.org/wiki/xacro``), ``${...}`` or ``$(...)``. A namespace
+    declaration alone does not count: xacro's output keeps it, and such a ``.urdf`` is plain
+    URDF, as check_urdf reads it.
+    """
+    if filename.endswith('.xacro'):
+        return True
+    body = COMMENT.sub('', text)
+    if '${' in body or '$(' in body:
+        return True
+    prefixes = {'xacro', *XACRO_PREFIX.findall(body)}
+    return any(f'<{prefix}:' in body for prefix in prefixes)
