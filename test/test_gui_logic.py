@@ -343,7 +343,9 @@ def test_a_broken_model_is_drawn_at_identity_with_its_errors(tmp_path: Path) -> 
         assert sorted(view.scene.frames) == ['a', 'b', 'c']
         for link in 'abc':
             np.testing.assert_allclose(view.link_pose(link), np.eye(4), atol=1e-9)
-        assert [p[1] for p in view.scene.placeholders] == ['meshes/missing.stl', 'bad.stl']
+        assert [(p.filename, p.cause.value) for p in view.scene.placeholders] == [
+            ('meshes/missing.stl', 'file missing'), ('bad.stl', 'unreadable')]
+        assert view.scene.placeholders[1].size == pytest.approx((0.2, 0.2, 0.2))  # scale 2
         codes = {finding.code for finding in view.findings}
         assert {'kinematic-cycle', 'mesh-file-missing', 'mesh-unreadable'} <= codes
         assert view.panel is not None and tuple(view.panel.sliders) == ('j1', 'j2')
@@ -372,7 +374,8 @@ def test_non_finite_sizes_are_not_drawn_and_a_non_finite_scale_is_a_placeholder(
     path.write_text(NOT_FINITE)
     with RobotViewer(load(path), port=free_port()) as view:
         assert view.scene is not None
-        assert view.scene.placeholders == [('b', 'part.stl', 'its scale is not finite')]
+        assert [(p.link, p.filename, p.reason, p.size) for p in view.scene.placeholders] == [
+            ('b', 'part.stl', 'its scale is not finite', pytest.approx((0.1, 0.1, 0.1)))]
         assert view.scene.visual_count == 2  # the sphere and the placeholder; no NaN box
         bounds = view.scene.drawn_bounds()
         assert bounds is not None

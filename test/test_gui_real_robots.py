@@ -226,7 +226,7 @@ def test_placeholders_are_explained_in_the_page(tmp_path: Path, browser: Any  # 
         page = browser.new_page()
         page.goto(viewer.url)
         page.wait_for_function('() => document.body.textContent.includes('
-                               '"1 magenta box is a placeholder")', timeout=60000)
+                               '"1 mesh cannot be drawn")', timeout=60000)
         assert page.evaluate('() => document.body.textContent.includes("nowhere.stl")')
         page.close()
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+import logging
 from pathlib import Path
 import sys
 import time
@@ -105,9 +106,18 @@ def cmd_view(args: argparse.Namespace, loader: Loader) -> int:
         print(f'urdf-tools view: the 3D viewer needs viser ({exc}); install it with: '
               f'{INSTALL_HINT}', file=sys.stderr)
         return 3
-    viewer = RobotViewer(description, findings=findings, host=args.host, port=args.port,
-                         use_smallest_joint_limits=args.use_smallest_joint_limits,
-                         show_frames=args.frames)
+    # the viewer logs the meshes it draws as placeholder boxes and why: to stderr, as ours
+    log = logging.getLogger('urdf_tools_ros.gui')
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter('urdf-tools view: %(message)s'))
+    log.addHandler(handler)
+    log.setLevel(logging.INFO if args.verbose else logging.WARNING)
+    try:
+        viewer = RobotViewer(description, findings=findings, host=args.host, port=args.port,
+                             use_smallest_joint_limits=args.use_smallest_joint_limits,
+                             show_frames=args.frames)
+    finally:
+        log.removeHandler(handler)
     try:
         print(f'urdf-tools view: serving {description.robot.name!r} at {viewer.url} '
               '(Ctrl-C to stop)', flush=True)
@@ -145,5 +155,5 @@ def add_view_arguments(view: argparse.ArgumentParser, add_source: AddSource,
     view.add_argument('--exit-after', type=_seconds, metavar='SECONDS',
                       help='stop serving after SECONDS (for scripts and tests)')
     view.add_argument('-v', '--verbose', action='store_true',
-                      help='also print info findings')
+                      help='also print info findings and how each texture is drawn')
     view.set_defaults(handler=lambda args: cmd_view(args, loader))

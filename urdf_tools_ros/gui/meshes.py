@@ -1,31 +1,48 @@
 """
-Mesh files for the 3D view, each read once per path and scale (:class:`MeshCache`).
+Mesh and texture files for the 3D view, each read once per path (:class:`MeshCache`).
 
 The reading itself (trimesh, COLLADA's unit as rviz applies it, one :class:`MeshPart` per part
 with the colour its own material gives) is the core's
 :func:`~urdf_tools_ros.core.description.meshes.load_mesh`; the 3D view follows RViz: a mesh's
 own material wins over the URDF ``<material>``, which colours meshes that have none
-(rviz ``RobotLink::createEntityForGeometryElement``).
+(rviz ``RobotLink::createEntityForGeometryElement``). Textures: :mod:`.textures`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 import os
 import threading
+from typing import Any, TypeVar
 
+from .textures import load_texture, Texture
 from ..core.description.meshes import load_mesh, MeshPart
 from ..core.description.model import Vector3
 from ..core.errors import MeshLoadError
 
 __all__ = ['MeshCache', 'MeshLoadError', 'MeshPart', 'load_mesh']
 
+_T = TypeVar('_T')
+
 
 class MeshCache:
-    """Loaded meshes by ``(path, scale)``, so a description reload reads each file once."""
+    """Loaded meshes by ``(path, scale)`` and textures by path, each read once per file version."""
 
     def __init__(self) -> None:
-        self._parts: dict[tuple[str, Vector3, float], tuple[MeshPart, ...]] = {}
+        self._items: dict[tuple[Any, ...], Any] = {}
         self._lock = threading.Lock()
+
+    def _get(self, key: tuple[Any, ...], path: str, read: Callable[[], _T]) -> _T:
+        """``read()``, cached by ``key`` until the file's modification time changes."""
+        key = key + (os.path.abspath(path), os.path.getmtime(path))
+        with self._lock:
+            cached = self._items.get(key)
+        if cached is not None:
+            return cached
+        value = read()
+        with self._lock:
+            self._items[key] = value
+        return value
 
     def load(self, path: str, scale: Vector3 = (1.0, 1.0, 1.0)) -> tuple[MeshPart, ...]:
         """
@@ -34,13 +51,15 @@ class MeshCache:
         :raises MeshLoadError: as :func:`load_mesh`.
         :raises FileNotFoundError: as :func:`load_mesh`.
         """
-        mtime = os.path.getmtime(path)
-        key = (os.path.abspath(path), (float(scale[0]), float(scale[1]), float(scale[2])), mtime)
-        with self._lock:
-            cached = self._parts.get(key)
-        if cached is not None:
-            return cached
-        parts = load_mesh(path, scale)
-        with self._lock:
-            self._parts[key] = parts
-        return parts
+        factors = (float(scale[0]), float(scale[1]), float(scale[2]))
+        return self._get(('mesh', factors), path, lambda: load_mesh(path, factors))
+
+    def texture(self, path: str) -> Texture:
+        """
+        Return :func:`load_texture` of ``path``, cached until the file's modification time changes.
+
+        :raises FileNotFoundError: if the file does not exist.
+        :raises OSError: as :func:`load_texture`.
+        :raises ImportError: as :func:`load_texture`.
+        """
+        return self._get(('texture',), path, lambda: load_texture(path))

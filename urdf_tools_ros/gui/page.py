@@ -9,14 +9,18 @@ import os
 
 import numpy as np
 
+from .placeholders import Cause, Placeholder
 from ..core.checks import counts_text
 from ..core.findings import Finding, Severity
 from ..core.transforms import FloatArray
 
-__all__ = ['camera_for', 'extent', 'frame_size', 'page_html', 'report_markdown']
+__all__ = ['camera_for', 'extent', 'frame_size', 'page_html', 'placeholders_markdown',
+           'report_markdown']
 
 #: Direction from the robot to the initial camera: in front (+x), to the left (+y), above.
 CAMERA_DIRECTION = (0.9, 1.0, 0.6)
+#: How many placeholders the report lists one by one (the log lists every one).
+LISTED = 12
 
 
 def _escape(text: str) -> str:
@@ -28,7 +32,7 @@ def _escape(text: str) -> str:
 
 def report_markdown(filename: str, findings: Sequence[Finding],
                     problems: Sequence[str] = (),
-                    placeholders: Sequence[tuple[str, str, str]] = (),
+                    placeholders: Sequence[Placeholder] = (),
                     guessed: Sequence[tuple[str, str, str]] = ()) -> str:
     """
     The check report as Markdown: what stops the view, the counts, then the findings by severity.
@@ -40,8 +44,8 @@ def report_markdown(filename: str, findings: Sequence[Finding],
     :param filename: The description's file name (shown without its folder).
     :param findings: The findings.
     :param problems: Why the robot cannot be posed or moved, e.g. a kinematic-tree error.
-    :param placeholders: ``(link, mesh filename, reason)`` of each mesh drawn as a magenta
-        placeholder box (:attr:`~urdf_tools_ros.gui.scene.RobotScene.placeholders`): the legend.
+    :param placeholders: Each mesh drawn as a magenta wireframe box, with why
+        (:attr:`~urdf_tools_ros.gui.scene.RobotScene.placeholders`): the legend.
     :param guessed: ``(link, mesh filename, path)`` of each mesh drawn from a path ROS tools
         will not find (:attr:`~urdf_tools_ros.gui.scene.RobotScene.guessed`).
     """
@@ -50,13 +54,7 @@ def report_markdown(filename: str, findings: Sequence[Finding],
         lines.append(f'**Cannot pose the robot:** {_escape(problem)}. Links without a pose are '
                      'drawn at the root frame.')
         lines.append('')
-    if placeholders:
-        boxes = 'box is a placeholder' if len(placeholders) == 1 else 'boxes are placeholders'
-        lines.append(f'**{len(placeholders)} magenta {boxes}** for meshes that cannot be drawn:')
-        lines.append('')
-        for link, mesh, reason in placeholders:
-            lines.append(f'- link {_escape(link)}: `{mesh}`: {_escape(reason)}')
-        lines.append('')
+    lines += placeholders_markdown(placeholders)
     if guessed:
         lines.append(f'**{len(guessed)} {"mesh is" if len(guessed) == 1 else "meshes are"} drawn '
                      'from where RViz will not look**: `package:///pkg/...` (three slashes) names '
@@ -85,6 +83,40 @@ def report_markdown(filename: str, findings: Sequence[Finding],
             fix = f' *Fix:* {_escape(finding.fix)}' if finding.fix else ''
             lines.append(f'- `{finding.code}`{where}: {_escape(finding.message)}{fix}')
     return '\n'.join(lines)
+
+
+def placeholders_markdown(placeholders: Sequence[Placeholder]) -> list[str]:
+    """
+    The report's lines on meshes drawn as wireframe boxes: how many, which, why, what to do.
+
+    Lists the first :data:`LISTED` (link, mesh, cause and reason each), counts the rest, and
+    names the packages that are not found with the ways to give them.
+
+    :param placeholders: :attr:`~urdf_tools_ros.gui.scene.RobotScene.placeholders`.
+    :return: Markdown lines, ending with an empty one; none when there is no placeholder.
+    """
+    if not placeholders:
+        return []
+    count = len(placeholders)
+    stand = 'a magenta wireframe box stands' if count == 1 else 'magenta wireframe boxes stand'
+    lines = [f'**{count} {"mesh" if count == 1 else "meshes"} cannot be drawn:** {stand} in at '
+             'the visual origin (0.1 m times the mesh scale), labelled with the link and the '
+             'cause.', '']
+    for placeholder in placeholders[:LISTED]:
+        lines.append(f'- link {_escape(placeholder.link)}: `{placeholder.filename}`: '
+                     f'**{placeholder.cause.value}**: {_escape(placeholder.reason)}')
+    if count > LISTED:
+        lines.append(f'- and {count - LISTED} more (the log lists every one)')
+    packages = sorted({placeholder.filename[len('package://'):].partition('/')[0]
+                       for placeholder in placeholders
+                       if placeholder.cause is Cause.PACKAGE_NOT_FOUND})
+    if packages:
+        names = ', '.join(f'`{package}`' for package in packages)
+        lines += ['', f'Packages not found: {names}. Give each as `--package-path NAME=DIR` '
+                  '(DIR holds the package) or in `URDF_TOOLS_PACKAGE_PATH`, or source the '
+                  'workspace that has it.']
+    lines.append('')
+    return lines
 
 
 def extent(poses: Mapping[str, FloatArray]) -> tuple[FloatArray, float]:

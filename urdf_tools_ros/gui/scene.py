@@ -7,12 +7,17 @@ kinematics or from ``/tf`` alike; the tree structure is not mirrored in the scen
 visual is a child node posed by its ``<origin>`` (``T_link_visual``), drawn as in RViz: box,
 cylinder (axis along z), sphere, capsule (URDF 1.1), and meshes (``.stl``, ``.dae``,
 ``.obj``) scaled by ``<mesh scale>``, coloured by the mesh's own material or else the URDF
-``<material>`` colour (a named material resolved to the global one). Textures are not drawn;
-their colour is.
+``<material>`` colour (a named material resolved to the global one).
 
-A mesh that cannot be drawn (file missing, unresolved or unreadable) is shown as a small
-translucent magenta box at the visual's origin, listed in :attr:`RobotScene.placeholders` with
-the reason (the page's legend). Missing files are findings of the checker
+A material given only as a ``<texture>`` (no ``<color>``) shows its image, mapped onto mesh
+parts with texture coordinates, elsewhere as its mean colour (:mod:`.textures`,
+:attr:`RobotScene.textures`).
+
+A mesh that cannot be drawn (package not found, file missing, unreadable or of a format trimesh
+does not read, scale not finite) is shown as a magenta wireframe box at the visual's origin,
+0.1 m times its ``<mesh scale>``, labelled with the link and the cause
+(:mod:`.placeholders`), and listed in :attr:`RobotScene.placeholders` with the whole reason
+(the page's legend and the viewer's log). Missing files are findings of the checker
 (``mesh-file-missing``); files that exist but cannot be read become ``mesh-unreadable``
 findings of the view (:attr:`RobotScene.findings`). A ``package:///pkg/...`` mesh (three
 slashes: ROS finds nothing) is drawn from ``pkg`` when the package locator knows it
@@ -23,6 +28,7 @@ slashes: ROS finds nothing) is drawn from ``pkg`` when the package locator knows
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 import math
 import re
 from typing import Any
@@ -30,24 +36,26 @@ from typing import Any
 import numpy as np
 
 from .meshes import MeshCache, MeshLoadError
-from ..core.description.meshes import capsule_mesh
+from .placeholders import Placeholder, unreadable, unresolved
+from .textures import Texture, texture_use, TextureUse
+from ..core.description.meshes import capsule_mesh, MeshPart, textured_mesh
 from ..core.description.model import (Box, Capsule, Collision, Cylinder, geometry_sizes, Mesh,
                                       RGBA, Robot, Sphere, Visual)
 from ..core.description.packages import draw_path, PackageLocator
 from ..core.findings import Finding, Severity
 from ..core.transforms import FloatArray, origin_transform, transform_to_quaternion
 
-__all__ = ['COLLISION_RGBA', 'DEFAULT_RGBA', 'PLACEHOLDER_RGBA', 'PLACEHOLDER_SIZE',
-           'RobotScene', 'pose_of', 'to_viser_pose', 'visual_rgba']
+__all__ = ['COLLISION_RGBA', 'DEFAULT_RGBA', 'PLACEHOLDER_RGBA', 'RobotScene', 'pose_of',
+           'to_viser_pose', 'visual_rgba']
 
 #: Colour of a visual without material (RViz's default is a light grey as well).
 DEFAULT_RGBA: RGBA = (0.8, 0.8, 0.8, 1.0)
-#: Colour of the placeholder box drawn for a mesh that cannot be drawn.
-PLACEHOLDER_RGBA: RGBA = (1.0, 0.0, 1.0, 0.35)
+#: Colour of the wireframe box drawn for a mesh that cannot be drawn.
+PLACEHOLDER_RGBA: RGBA = (1.0, 0.0, 1.0, 1.0)
 #: Colour of collision geometry when shown: translucent orange over the visuals.
 COLLISION_RGBA: RGBA = (1.0, 0.55, 0.1, 0.45)
-#: Side of the placeholder box, m.
-PLACEHOLDER_SIZE = 0.05
+#: Width of the placeholder box's edges, pixels.
+PLACEHOLDER_LINE_WIDTH = 2.0
 
 _UNSAFE = re.compile(r'[^A-Za-z0-9_.\-]')
 
@@ -109,7 +117,12 @@ class RobotScene:
     :ivar links: Link names drawn, in file order.
     :ivar frames: The frame node of each link (``/robot/<link>``), posed ``T_root_link``.
     :ivar findings: Problems met while drawing (``mesh-unreadable``), each once.
-    :ivar placeholders: ``(link, mesh filename, reason)`` of every mesh drawn as a placeholder.
+    :ivar placeholders: Every visual mesh drawn as a wireframe box, with why
+        (:class:`~urdf_tools_ros.gui.placeholders.Placeholder`).
+    :ivar placeholder_nodes: The scene nodes of each placeholder, in the same order:
+        ``(wireframe box, label)``, viser's line-segments and label handles.
+    :ivar textures: How each visual with a texture-only material is drawn
+        (:class:`~urdf_tools_ros.gui.textures.TextureUse`).
     :ivar guessed: ``(link, mesh filename, path drawn)`` of every ``package:///pkg`` mesh drawn
         from ``pkg`` although ROS tools will not find it.
     """
@@ -138,9 +151,13 @@ class RobotScene:
         self.links: tuple[str, ...] = tuple(dict.fromkeys(link.name for link in robot.links))
         self.frames: dict[str, Any] = {}
         self.findings: list[Finding] = []
-        self.placeholders: list[tuple[str, str, str]] = []
+        self.placeholders: list[Placeholder] = []
+        self.placeholder_nodes: list[tuple[Any, Any]] = []
+        self.textures: list[TextureUse] = []
         self.guessed: list[tuple[str, str, str]] = []
-        self._visual_nodes: list[Any] = []
+        self._visual_nodes: list[tuple[str, Any]] = []  # (link, node)
+        self._images: dict[str, Texture] = {}
+        self._labels: list[Any] = []
         self._collision_nodes: list[Any] = []
         self._show_collision = False
         self._points: list[tuple[str, FloatArray]] = []
@@ -181,11 +198,15 @@ class RobotScene:
         except ValueError:
             T_link_visual = np.eye(4)
         wxyz, position = to_viser_pose(T_link_visual)
+        texture: TextureUse | None = None
         if collision:
             rgba = COLLISION_RGBA
         else:
             assert isinstance(visual, Visual)
             rgba = visual_rgba(self._robot, visual) or DEFAULT_RGBA
+            texture = self._texture(link, visual)
+            if texture is not None:
+                rgba = texture.rgba
         common: dict[str, Any] = {'wxyz': wxyz, 'position': position,
                                   'opacity': _opacity(rgba), 'visible': not collision}
         keep = (lambda points: None) if collision else \
@@ -214,11 +235,28 @@ class RobotScene:
             if collision:
                 self._add_collision_mesh(link, path, geometry, common)
             else:
-                self._add_mesh(link, path, geometry, rgba, wxyz, position, T_link_visual)
+                self._add_mesh(link, path, geometry, rgba, wxyz, position, T_link_visual,
+                               texture)
             return
         else:  # pragma: no cover - the model has no other geometry
             return
-        (self._collision_nodes if collision else self._visual_nodes).append(node)
+        if texture is not None:
+            self.textures.append(texture)
+        if collision:
+            self._collision_nodes.append(node)
+        else:
+            self._visual_nodes.append((link, node))
+
+    def _texture(self, link: str, visual: Visual) -> TextureUse | None:
+        """The texture of a texture-only material, read (its image kept for the meshes)."""
+        found = texture_use(self._robot, link, visual, self._meshes.texture, DEFAULT_RGBA,
+                            self._locate)
+        if found is None:
+            return None
+        use, image = found
+        if image is not None and use.path is not None:
+            self._images[use.path] = image
+        return use
 
     def _add_collision_mesh(self, link: str, path: str, mesh: Mesh,
                             common: dict[str, Any]) -> None:
@@ -242,38 +280,61 @@ class RobotScene:
 
     def _add_mesh(self, link: str, path: str, mesh: Mesh, rgba: RGBA,
                   wxyz: tuple[float, float, float, float],
-                  position: tuple[float, float, float], T_link_visual: FloatArray) -> None:
-        parts = None
+                  position: tuple[float, float, float], T_link_visual: FloatArray,
+                  texture: TextureUse | None) -> None:
+        """Draw a visual mesh: its parts, or a placeholder box when it cannot be drawn."""
         path_drawn = draw_path(mesh.filename, mesh.resolved, self._locate)
-        reason = 'the file cannot be resolved (see mesh-file-missing)'
-        if path_drawn is not None and not all(math.isfinite(s) for s in mesh.scale):
-            reason, path_drawn = 'its scale is not finite', None
-        if path_drawn is not None:
+        placeholder = unresolved(link, mesh, path_drawn, T_link_visual)
+        parts: tuple[MeshPart, ...] = ()
+        if placeholder is None:
+            assert path_drawn is not None
             try:
                 parts = self._meshes.load(path_drawn, mesh.scale)
-            except FileNotFoundError:
-                reason = f'{path_drawn} does not exist (see mesh-file-missing)'
+            except FileNotFoundError:  # removed since it was looked at
+                placeholder = unresolved(link, mesh, path_drawn, T_link_visual)
             except (MeshLoadError, OSError) as exc:
-                reason = f'it cannot be read: {exc}'
+                placeholder = unreadable(link, mesh, path_drawn, exc, T_link_visual)
                 self.findings.append(Finding(
                     'mesh-unreadable', Severity.WARNING, f'link:{link}',
                     f'link "{link}": visual mesh "{mesh.filename}" cannot be drawn: {exc}',
                     None, 'export it again as binary STL, COLLADA (.dae) or OBJ'))
-        if not parts:
-            self.placeholders.append((link, mesh.filename, reason))
-            self._visual_nodes.append(self._scene.add_box(
-                path, color=_rgb(PLACEHOLDER_RGBA), dimensions=(PLACEHOLDER_SIZE,) * 3,
-                opacity=PLACEHOLDER_RGBA[3], wxyz=wxyz, position=position))
+        if placeholder is not None:
+            self._add_placeholder(path, placeholder, wxyz, position)
             return
         if mesh.resolved is None and path_drawn is not None:
             self.guessed.append((link, mesh.filename, path_drawn))
+        image = None if texture is None or texture.path is None else \
+            self._images.get(texture.path)
+        mapped = False
         for number, part in enumerate(parts):
             self._keep_points(link, T_link_visual, np.asarray(part.vertices, dtype=np.float64))
+            name = path if len(parts) == 1 else f'{path}/part_{number}'
+            if part.rgba is None and part.uv is not None and image is not None:
+                mapped = True
+                self._visual_nodes.append((link, self._scene.add_mesh_trimesh(
+                    name, textured_mesh(part, image.image), wxyz=wxyz, position=position)))
+                continue
             color = part.rgba or rgba
-            self._visual_nodes.append(self._scene.add_mesh_simple(
-                path if len(parts) == 1 else f'{path}/part_{number}', part.vertices, part.faces,
-                color=_rgb(color), opacity=_opacity(color), side='double',
-                wxyz=wxyz, position=position))
+            self._visual_nodes.append((link, self._scene.add_mesh_simple(
+                name, part.vertices, part.faces, color=_rgb(color), opacity=_opacity(color),
+                side='double', wxyz=wxyz, position=position)))
+        if texture is not None:
+            self.textures.append(replace(texture, drawn='image') if mapped else texture)
+
+    def _add_placeholder(self, path: str, placeholder: Placeholder,
+                         wxyz: tuple[float, float, float, float],
+                         position: tuple[float, float, float]) -> None:
+        """Draw a placeholder: a wireframe box at the visual's origin and its label."""
+        box = self._scene.add_line_segments(
+            path, placeholder.edges, _rgb(PLACEHOLDER_RGBA), thickness=PLACEHOLDER_LINE_WIDTH,
+            thickness_units='screen', wxyz=wxyz, position=position)
+        half = np.asarray(placeholder.size) / 2.0  # at the box's top corner
+        label = self._scene.add_label(f'{path}/label', placeholder.label,
+                                      position=(float(half[0]), float(half[1]), float(half[2])))
+        self.placeholders.append(placeholder)
+        self.placeholder_nodes.append((box, label))
+        self._visual_nodes.append((placeholder.link, box))
+        self._labels.append(label)
 
     # -- state ----------------------------------------------------------------------------------
     def set_link_poses(self, poses: Mapping[str, FloatArray]) -> None:
@@ -359,6 +420,17 @@ class RobotScene:
         """The scene path of a link's frame node, e.g. ``/robot/base_link``."""
         return self._paths[link]
 
+    def visual_nodes(self, link: str) -> tuple[Any, ...]:
+        """
+        The viser nodes drawn for a link's visuals, in order.
+
+        Primitives, mesh parts (a textured part is a glTF node) and placeholder boxes (their
+        labels are not included).
+
+        :param link: A link name; an unknown one gives ``()``.
+        """
+        return tuple(node for owner, node in self._visual_nodes if owner == link)
+
     @property
     def visual_count(self) -> int:
         """Number of geometry nodes drawn (mesh parts and placeholders included)."""
@@ -366,8 +438,11 @@ class RobotScene:
 
     def remove(self) -> None:
         """Remove every node of this robot from the scene."""
-        for node in self._visual_nodes + self._collision_nodes:
+        for node in self._labels + [node for _, node in self._visual_nodes] + \
+                self._collision_nodes:
             node.remove()
+        self._labels.clear()
+        self.placeholder_nodes.clear()
         self._collision_nodes.clear()
         for handle in self.frames.values():
             handle.remove()

@@ -9,7 +9,9 @@ joints, Center, Randomize, external states); link poses come from our forward ki
 :meth:`RobotViewer.set_link_poses` (a view that follows ``/tf``).
 
 A description with errors is drawn as far as it can be: without a kinematic tree every link is
-drawn at the root frame (identity) and the errors are shown in the page.
+drawn at the root frame (identity) and the errors are shown in the page. Each mesh drawn as a
+placeholder box (:mod:`.placeholders`) and each texture that cannot be shown is also logged, as
+a warning, to the ``urdf_tools_ros.gui.viewer`` logger (``urdf-tools view`` prints it).
 
 Thread safety: every public method may be called from any thread (a ROS executor, say) while
 viser calls back from its own threads; one lock orders them.
@@ -20,7 +22,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 import contextlib
 import io
+import logging
 import math
+import os
 import threading
 from typing import Any
 
@@ -40,6 +44,8 @@ from ..core.kinematics.limits import wrap_angle
 from ..core.transforms import FloatArray
 
 __all__ = ['ChangeCallback', 'RobotViewer']
+
+_LOG = logging.getLogger(__name__)
 
 #: Called with every joint position (mimic joints included), rad or m, after a person moved a
 #: slider or pressed Center or Randomize in the page; in viser's callback thread (or the caller's
@@ -203,12 +209,13 @@ class RobotViewer:
             checked = list(check_description(description) if findings is None else findings)
             self._findings = tuple(checked + self.scene.findings)
             self._problems = tuple(problems)
+            self._log_drawing(description)
             self.server.gui.set_panel_label(robot.name or 'robot')
             self._head = self.server.gui.add_html(
                 page_html(robot.name, [spec.label for spec in self._specs]), order=-2000.0)
             # At the top, above the sliders, open when something stops a consumer (an error or a
             # problem posing the robot), folded otherwise.
-            wide_open = bool(self._problems) or any(
+            wide_open = bool(self._problems or self.scene.placeholders) or any(
                 finding.severity is Severity.ERROR for finding in self._findings)
             self._report = self.server.gui.add_folder(
                 f'Check report: {counts_text(self._findings)}', order=-1000.0,
@@ -226,6 +233,21 @@ class RobotViewer:
             self.scene.show_collision = self._show_collision
             self._pose(positions)
             self._frame_view(rest)
+
+    def _log_drawing(self, description: RobotDescription) -> None:
+        """Log what could not be drawn as written: placeholder boxes and unused textures."""
+        assert self.scene is not None
+        name = os.path.basename(description.filename) or description.filename
+        for placeholder in self.scene.placeholders:
+            _LOG.warning('%s: %s', name, placeholder.message)
+        for use in self.scene.textures:
+            if use.drawn == 'default':
+                _LOG.warning('%s: link "%s": texture "%s" is not shown (default colour): %s',
+                             name, use.link, use.texture, use.reason)
+            else:
+                _LOG.info('%s: link "%s": texture "%s" is drawn as %s', name, use.link,
+                          use.texture, 'its image' if use.drawn == 'image'
+                          else 'its mean colour (no texture coordinates)')
 
     def _frame_view(self, rest: Mapping[str, FloatArray]) -> None:
         """Put the floor grid under the robot's lowest point and frame it with the camera."""

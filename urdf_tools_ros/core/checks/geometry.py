@@ -204,7 +204,7 @@ def check_meshes(ctx: CheckContext) -> Iterator[Finding]:
                                   'visual may stay .dae)')
             if ('file', mesh.filename) in seen:
                 continue
-            reason = _missing(mesh)
+            reason = mesh_file_problem(mesh)
             if reason is not None:
                 seen.add(('file', mesh.filename))
                 in_collision = mesh.filename in collided
@@ -217,8 +217,14 @@ def check_meshes(ctx: CheckContext) -> Iterator[Finding]:
                                   consumers=('mujoco',) if in_collision else ())
 
 
-def _missing(mesh: Mesh) -> str | None:
-    """Say why the mesh file is not there, or return ``None`` when it exists."""
+def mesh_file_problem(mesh: Mesh) -> str | None:
+    """
+    Say why a mesh file is not there (``mesh-file-missing``), or return ``None`` when it exists.
+
+    :param mesh: The ``<mesh>``, with the path the loader resolved.
+    :return: E.g. ``package "pkg" is not found, so the path cannot be resolved`` or ``the file
+        /abs/path.stl does not exist``.
+    """
     if mesh.resolved is None:
         package = _package(mesh.filename)
         if package is not None:

@@ -25,7 +25,8 @@ from .model import RGBA, Vector3
 from ..errors import MeshLoadError
 from ..transforms import FloatArray
 
-__all__ = ['MAX_BYTES', 'MeshPart', 'capsule_mesh', 'collada_unit', 'load_mesh', 'mesh_bounds']
+__all__ = ['MAX_BYTES', 'MeshPart', 'capsule_mesh', 'collada_unit', 'load_mesh', 'mesh_bounds',
+           'reads_format', 'textured_mesh']
 
 #: Largest mesh file :func:`mesh_bounds` reads, bytes (a bigger one gives ``None``).
 MAX_BYTES = 200 * 1024 * 1024
@@ -43,11 +44,15 @@ class MeshPart:
     :ivar faces: (F, 3) uint32 vertex indices of triangles, counter-clockwise outward.
     :ivar rgba: The part's own material colour, each in [0, 1], or ``None`` when the file
         gives none (then the URDF material colours it).
+    :ivar uv: (V, 2) float32 texture coordinates of the vertices (u right, v up, as OBJ's
+        ``vt``), where the file gives them and the part has no material of its own (so a URDF
+        ``<texture>`` can be drawn on it); otherwise ``None``.
     """
 
     vertices: npt.NDArray[np.float32]
     faces: npt.NDArray[np.uint32]
     rgba: RGBA | None = None
+    uv: npt.NDArray[np.float32] | None = None
 
 
 _NULL_HANDLER = logging.NullHandler()
@@ -112,12 +117,53 @@ def load_mesh(path: str, scale: Vector3 = (1.0, 1.0, 1.0)) -> tuple[MeshPart, ..
     parts = []
     for vertices, mesh in _triangle_meshes(path):
         faces = np.asarray(mesh.faces, dtype=np.uint32)
+        color = _own_color(mesh)
+        uv = getattr(getattr(mesh, 'visual', None), 'uv', None)
+        if color is not None or uv is None or len(uv) != len(vertices):
+            uv = None
         parts.append(MeshPart((vertices * factors).astype(np.float32),
                               np.ascontiguousarray(faces[:, ::-1] if mirror else faces),
-                              _own_color(mesh)))
+                              color, None if uv is None else np.asarray(uv, dtype=np.float32)))
     if not parts:
         raise MeshLoadError(f'{path}: no triangles in the mesh file')
     return tuple(parts)
+
+
+def reads_format(path: str) -> bool:
+    """
+    Whether trimesh reads files with this extension (``.stl``, ``.dae``, ``.obj``, ``.ply``...).
+
+    :param path: A file name; only its extension counts (any case).
+    :return: ``False`` for an extension trimesh has no loader for; ``True`` otherwise, and when
+        trimesh is not installed (then :func:`load_mesh` says so).
+    """
+    try:
+        formats = _trimesh().available_formats()
+    except ImportError:
+        return True
+    name = os.path.basename(path).lower()
+    return any(name.endswith('.' + extension) for extension in formats)
+
+
+def textured_mesh(part: MeshPart, image: npt.NDArray[np.uint8]) -> Any:
+    """
+    A ``trimesh.Trimesh`` of a part with ``image`` mapped on it by the part's texture coordinates.
+
+    For a viewer that draws trimesh meshes with their texture (viser's ``add_mesh_trimesh``).
+
+    :param part: A part with :attr:`MeshPart.uv`.
+    :param image: (H, W, 4) uint8 RGBA image, its first row at the top.
+    :raises ValueError: if the part has no texture coordinates.
+    :raises ImportError: if Pillow is not installed (trimesh keeps images as Pillow images).
+    """
+    if part.uv is None:
+        raise ValueError('the mesh part has no texture coordinates')
+    from PIL import Image
+    trimesh = _trimesh()
+    visual = trimesh.visual.TextureVisuals(uv=np.asarray(part.uv, dtype=np.float64),
+                                           image=Image.fromarray(np.ascontiguousarray(image)))
+    return trimesh.Trimesh(vertices=part.vertices, faces=part.faces, visual=visual,
+                           process=False)
 
 
 def mesh_bounds(path: str) -> tuple[FloatArray, FloatArray] | None:
@@ -185,13 +231,20 @@ def capsule_mesh(radius: float,
 
 
 def _own_color(mesh: Any) -> RGBA | None:
-    """The colour a trimesh mesh's own material or vertex/face colours give, if any."""
+    """
+    The colour a trimesh mesh's own material or vertex/face colours give, if any.
+
+    An OBJ with texture coordinates but no material gets trimesh's stand-in material (a grey
+    2x2 image, ``empty_material``): that is no material of the file's, so ``None``.
+    """
     visual = getattr(mesh, 'visual', None)
     kind = getattr(visual, 'kind', None)
     if visual is None or kind is None:
         return None
     color = None
     material = getattr(visual, 'material', None)
+    if material is not None and _stand_in(material):
+        return None
     if material is not None and hasattr(material, 'main_color'):
         color = material.main_color
     elif kind in ('vertex', 'face'):
@@ -204,3 +257,12 @@ def _own_color(mesh: Any) -> RGBA | None:
         values = np.append(values, 1.0)
     r, g, b, a = (float(v) for v in np.clip(values, 0.0, 1.0))
     return (r, g, b, a)
+
+
+def _stand_in(material: Any) -> bool:
+    """Whether ``material`` is the one trimesh makes for texture coordinates without one."""
+    from trimesh.visual.material import empty_material
+    image = getattr(material, 'image', None)
+    if image is None or getattr(material, 'name', None) != empty_material().name:
+        return False
+    return bool(np.array_equal(np.asarray(image), np.asarray(empty_material().image)))

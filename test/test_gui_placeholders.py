@@ -1,0 +1,382 @@
+"""
+Meshes the viewer cannot draw, and texture-only materials, without a browser.
+
+A visual mesh that cannot be drawn is a magenta wireframe box at the visual's origin, 0.1 m
+times its ``<mesh scale>``, labelled with the link and the cause; the report and the log say
+why. Real robots: a ``../shared/ros2_descriptions`` case loaded without its package path (its
+``package://`` meshes cannot be resolved) and with it (that copy lacks the mesh files),
+``../shared/models`` robots whose meshes are not shipped; small files written here for an
+unreadable mesh, an unsupported format and texture-only materials (a PNG written by the test).
+The interbotix arm's ``interbotix_black`` material is such a texture-only material.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import logging
+import math
+import os
+from pathlib import Path
+import struct
+
+from corpus_models import PACKAGE_PATHS
+import numpy as np
+from paths import ROS2_DESCRIPTIONS, SHARED_MODELS
+import pytest
+
+from conftest import free_port
+from urdf_tools_ros.core.description.loader import load, parse_xacro_args, RobotDescription
+from urdf_tools_ros.core.description.model import Mesh, Visual
+from urdf_tools_ros.gui.page import placeholders_markdown
+from urdf_tools_ros.gui.placeholders import box_edges, Cause, placeholder_size
+
+viser = pytest.importorskip('viser')
+from urdf_tools_ros.gui.scene import DEFAULT_RGBA, pose_of  # noqa: E402
+from urdf_tools_ros.gui.viewer import RobotViewer  # noqa: E402
+
+CASES = {case['id']: case for case in json.loads(
+    (ROS2_DESCRIPTIONS / 'cases.json').read_text())['cases']} \
+    if ROS2_DESCRIPTIONS.is_dir() else {}
+PACKAGES = {path.name: str(path) for path in ROS2_DESCRIPTIONS.iterdir() if path.is_dir()} \
+    if ROS2_DESCRIPTIONS.is_dir() else {}
+needs_descriptions = pytest.mark.skipif(not CASES, reason=f'{ROS2_DESCRIPTIONS} is not here')
+needs_models = pytest.mark.skipif(not SHARED_MODELS.is_dir(),
+                                  reason=f'{SHARED_MODELS} is not here')
+
+
+def rotation(rpy: tuple[float, float, float]) -> np.ndarray:
+    """URDF rpy (fixed axes x, y, z) as a matrix: Rz(yaw) Ry(pitch) Rx(roll)."""
+    roll, pitch, yaw = rpy
+    cr, sr, cp, sp, cy, sy = (math.cos(roll), math.sin(roll), math.cos(pitch), math.sin(pitch),
+                              math.cos(yaw), math.sin(yaw))
+    x = np.array([[1, 0, 0], [0, cr, -sr], [0, sr, cr]])
+    y = np.array([[cp, 0, sp], [0, 1, 0], [-sp, 0, cp]])
+    z = np.array([[cy, -sy, 0], [sy, cy, 0], [0, 0, 1]])
+    return z @ y @ x
+
+
+def visual_meshes(description: RobotDescription) -> list[tuple[str, Visual, Mesh]]:
+    """Every ``<visual>`` mesh of the model: ``(link, visual, mesh)`` in file order."""
+    return [(link.name, visual, visual.geometry) for link in description.robot.links
+            for visual in link.visuals if isinstance(visual.geometry, Mesh)]
+
+
+def assert_boxes_stand_in(viewer: RobotViewer, description: RobotDescription) -> None:
+    """Each visual mesh is a placeholder box at its origin, 0.1 m x |scale|, labelled."""
+    scene = viewer.scene
+    assert scene is not None
+    meshes = visual_meshes(description)
+    assert len(scene.placeholders) == len(scene.placeholder_nodes) == len(meshes) > 0
+    for (link, visual, mesh), placeholder, (box, label) in zip(
+            meshes, scene.placeholders, scene.placeholder_nodes):
+        assert (placeholder.link, placeholder.filename) == (link, mesh.filename)
+        expected = tuple(0.1 * abs(factor) for factor in mesh.scale)
+        assert placeholder.size == pytest.approx(expected)
+        # drawn: 12 magenta edges of that box, under the link's frame, at the visual's origin
+        assert box.name.startswith(scene.path(link) + '/')
+        points = np.asarray(box.points).reshape(-1, 3)
+        np.testing.assert_allclose(np.abs(points), np.broadcast_to(np.array(expected) / 2.0,
+                                                                   points.shape), atol=1e-7)
+        assert np.asarray(box.points).shape == (12, 2, 3)
+        assert tuple(box.colors) == (255, 0, 255)
+        T = pose_of(box)
+        np.testing.assert_allclose(T[:3, 3], visual.origin.xyz, atol=1e-6)
+        np.testing.assert_allclose(T[:3, :3], rotation(visual.origin.rpy), atol=1e-6)
+        assert label.text == f'{link}: {placeholder.summary}' == placeholder.label
+        assert label.name.startswith(box.name + '/')
+        np.testing.assert_allclose(label.position, np.array(expected) / 2.0, atol=1e-7)
+
+
+# -- the box (pure) ---------------------------------------------------------------------------
+@pytest.mark.parametrize('scale, size', [
+    ((1.0, 1.0, 1.0), (0.1, 0.1, 0.1)),
+    ((0.001, 0.001, 0.001), (1e-4, 1e-4, 1e-4)),
+    ((1.0, -1.0, 2.0), (0.1, 0.1, 0.2)),       # mirrored: by its size
+    ((math.nan, 1.0, math.inf), (0.1, 0.1, 0.1)),  # not finite: unknown, 1
+    ((0.0, 3.0, 1.0), (0.1, 0.3, 0.1))])       # 0 says nothing about the size either
+def test_the_box_is_a_tenth_of_a_metre_times_the_scale(scale: tuple[float, float, float],
+                                                       size: tuple[float, float, float]) -> None:
+    assert placeholder_size(scale) == pytest.approx(size)
+
+
+def test_the_box_edges_are_the_twelve_edges_of_the_box() -> None:
+    size = (0.2, 0.4, 0.6)
+    edges = box_edges(size)
+    assert edges.shape == (12, 2, 3)
+    half = np.array(size) / 2.0
+    np.testing.assert_allclose(np.abs(edges), np.broadcast_to(half, edges.shape))  # corners
+    along = np.abs(edges[:, 1] - edges[:, 0])
+    for axis in range(3):  # 4 edges along each axis, each as long as that side
+        on_axis = along[:, axis] > 0
+        assert on_axis.sum() == 4
+        np.testing.assert_allclose(along[on_axis, axis], size[axis])
+        assert np.all(along[on_axis][:, [a for a in range(3) if a != axis]] == 0)
+    corners = {tuple(point) for point in edges.reshape(-1, 3)}
+    assert len(corners) == 8
+    assert len({tuple(sorted(map(tuple, edge))) for edge in edges}) == 12
+
+
+# -- real robots ------------------------------------------------------------------------------
+@needs_descriptions
+def test_a_description_without_its_package_path_says_the_package_is_not_found(
+        caplog: pytest.LogCaptureFixture) -> None:
+    case = CASES['turtlebot3_burger']
+    description = load(ROS2_DESCRIPTIONS / case['entry'],
+                       xacro_args=parse_xacro_args(case['args']))
+    caplog.set_level(logging.WARNING, logger='urdf_tools_ros.gui')
+    with RobotViewer(description, port=free_port()) as viewer:
+        assert viewer.scene is not None
+        assert_boxes_stand_in(viewer, description)
+        placeholders = viewer.scene.placeholders
+        assert {p.cause for p in placeholders} == {Cause.PACKAGE_NOT_FOUND}
+        assert {p.summary for p in placeholders} == {'package "turtlebot3_description" not found'}
+        assert all('package "turtlebot3_description" is not found' in p.reason
+                   for p in placeholders)
+        assert placeholders[0].size == pytest.approx((1e-4,) * 3)  # scale 0.001
+        # the panel: cause and reason of each, and what to do
+        report = '\n'.join(placeholders_markdown(placeholders))
+        assert f'**{len(placeholders)} meshes cannot be drawn:**' in report
+        assert report.count('**package not found**') == len(placeholders)
+        assert 'Packages not found: `turtlebot3_description`' in report
+        assert '--package-path NAME=DIR' in report
+        # the log: one warning per box, with the link, the mesh and the reason
+        records = [r for r in caplog.records if r.name.startswith('urdf_tools_ros.gui')]
+        assert len(records) == len(placeholders)
+        for record, placeholder in zip(records, placeholders):
+            assert record.levelno == logging.WARNING
+            message = record.getMessage()
+            assert f'link "{placeholder.link}"' in message and placeholder.filename in message
+            assert 'wireframe box (package not found)' in message
+            assert placeholder.reason in message
+
+
+@needs_descriptions
+def test_with_its_package_path_the_missing_mesh_files_are_named() -> None:
+    """That copy of turtlebot3_description leaves its meshes out: the package is found."""
+    case = CASES['turtlebot3_burger']
+    description = load(ROS2_DESCRIPTIONS / case['entry'],
+                       xacro_args=parse_xacro_args(case['args']), package_paths=PACKAGES)
+    with RobotViewer(description, port=free_port()) as viewer:
+        assert viewer.scene is not None
+        assert_boxes_stand_in(viewer, description)
+        for placeholder in viewer.scene.placeholders:
+            package, _, rest = placeholder.filename[len('package://'):].partition('/')
+            path = os.path.join(PACKAGES[package], rest)
+            assert not os.path.exists(path)
+            assert placeholder.cause is Cause.FILE_MISSING
+            assert placeholder.reason == f'the file {path} does not exist'
+            assert placeholder.summary == f'file missing: {os.path.basename(rest)}'
+
+
+@needs_models
+@pytest.mark.parametrize('name, package_paths, cause', [
+    ('ur5_robot.urdf', None, Cause.PACKAGE_NOT_FOUND),
+    ('tiago_dual.urdf', None, Cause.PACKAGE_NOT_FOUND),  # mirrored meshes: scale -1
+    ('tiago_dual.urdf', PACKAGE_PATHS, Cause.FILE_MISSING),  # the corpus has no tiago meshes
+    ('robotiq_2f_85_nsfix.urdf', None, Cause.FILE_MISSING)])  # relative paths, scale 0.001
+def test_shared_models_without_their_meshes(name: str, package_paths: dict[str, str] | None,
+                                            cause: Cause) -> None:
+    description = load(SHARED_MODELS / name, package_paths=package_paths)
+    with RobotViewer(description, port=free_port()) as viewer:
+        assert viewer.scene is not None
+        assert_boxes_stand_in(viewer, description)
+        assert {p.cause for p in viewer.scene.placeholders} == {cause}
+        if cause is Cause.PACKAGE_NOT_FOUND:
+            assert {p.summary for p in viewer.scene.placeholders} == {
+                'package "example-robot-data" not found'}
+        factors = {factor for _, _, mesh in visual_meshes(description) for factor in mesh.scale}
+        if name.startswith('tiago'):  # the case of mirrored meshes: boxes by |scale|
+            assert -1.0 in factors
+        if name.startswith('robotiq'):
+            assert 0.001 in factors
+
+
+def test_unreadable_and_unsupported_mesh_files_say_so(tmp_path: Path) -> None:
+    (tmp_path / 'bad.stl').write_bytes(b'solid x\nthis is no STL\n')
+    (tmp_path / 'part.3ds').write_bytes(b'\x4d\x4d' + bytes(64))
+    (tmp_path / 'good.stl').write_bytes(_stl_tetrahedron())
+    path = tmp_path / 'robot.urdf'
+    path.write_text("""<robot name="r">
+      <link name="a">
+        <visual><origin xyz="0.1 0.2 0.3" rpy="0 0 1.5707963267948966"/>
+          <geometry><mesh filename="bad.stl" scale="2 2 2"/></geometry></visual>
+        <visual><origin xyz="0 0 -1"/>
+          <geometry><mesh filename="part.3ds"/></geometry></visual>
+        <visual><geometry><mesh filename="good.stl"/></geometry></visual>
+      </link>
+    </robot>""")
+    description = load(path)
+    with RobotViewer(description, port=free_port()) as viewer:
+        assert viewer.scene is not None
+        bad, other = viewer.scene.placeholders
+        assert (bad.cause, bad.summary) == (Cause.UNREADABLE, 'unreadable file')
+        assert bad.reason.startswith('it cannot be read: ') and 'bad.stl' in bad.reason
+        assert bad.size == pytest.approx((0.2, 0.2, 0.2))
+        assert (other.cause, other.summary) == (Cause.UNSUPPORTED_FORMAT,
+                                                'unsupported format .3ds')
+        assert 'no reader for ".3ds"' in other.reason
+        box, label = viewer.scene.placeholder_nodes[0]
+        np.testing.assert_allclose(pose_of(box)[:3, 3], (0.1, 0.2, 0.3), atol=1e-6)
+        np.testing.assert_allclose(pose_of(box)[:3, :3], rotation((0.0, 0.0, math.pi / 2)),
+                                   atol=1e-6)
+        assert label.text == 'a: unreadable file'
+        assert len(viewer.scene.visual_nodes('a')) == 3  # two boxes and the tetrahedron
+        assert [f.code for f in viewer.findings].count('mesh-unreadable') == 2
+
+
+def test_the_view_command_logs_why_a_mesh_is_a_box(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    from urdf_tools_ros.cli import commands
+    from urdf_tools_ros.cli.view import add_view_arguments
+    path = tmp_path / 'robot.urdf'
+    path.write_text('<robot name="r"><link name="base"><visual><geometry>'
+                    '<mesh filename="package://nowhere_pkg/m.stl" scale="2 1 1"/></geometry>'
+                    '</visual></link></robot>')
+    parser = argparse.ArgumentParser(prog='urdf-tools')
+    sub = parser.add_subparsers(dest='command', required=True)
+    add_view_arguments(sub.add_parser('view'), commands._add_source, commands.load_from_args)
+    args = parser.parse_args(['view', str(path), '--port', str(free_port()),
+                              '--exit-after', '0'])
+    assert args.handler(args) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err == ['urdf-tools view: robot.urdf: link "base": visual mesh '
+                   '"package://nowhere_pkg/m.stl" is drawn as a 0.2 x 0.1 x 0.1 m wireframe box '
+                   '(package not found): package "nowhere_pkg" is not found, so the path cannot '
+                   'be resolved']
+
+
+# -- textures ---------------------------------------------------------------------------------
+#: The test's texture, 2 x 2 RGBA: two red pixels, a blue one, a transparent white one.
+PIXELS = np.array([[[255, 0, 0, 255], [255, 0, 0, 255]],
+                   [[0, 0, 255, 255], [255, 255, 255, 0]]], dtype=np.uint8)
+#: Its mean colour, transparent pixels left out of the colour: 2/3 red, 1/3 blue, 3/4 opaque.
+MEAN = (2.0 / 3.0, 0.0, 1.0 / 3.0, 0.75)
+
+TEXTURED = """<robot name="textured">
+  <material name="wood"><texture filename="wood.png"/></material>
+  <material name="gone"><texture filename="gone.png"/></material>
+  <material name="junk"><texture filename="junk.png"/></material>
+  <link name="box"><visual><origin xyz="0 0 0.5"/><geometry><box size="0.1 0.2 0.3"/></geometry>
+    <material name="wood"/></visual></link>
+  <link name="cylinder"><visual><geometry><cylinder radius="0.1" length="0.2"/></geometry>
+    <material name="inline"><texture filename="wood.png"/></material></visual></link>
+  <link name="quad"><visual><geometry><mesh filename="quad.obj"/></geometry>
+    <material name="wood"/></visual></link>
+  <link name="tetrahedron"><visual><geometry><mesh filename="tetrahedron.stl"/></geometry>
+    <material name="wood"/></visual></link>
+  <link name="ball"><visual><geometry><sphere radius="0.1"/></geometry>
+    <material name="gone"/></visual></link>
+  <link name="junk"><visual><geometry><box size="1 1 1"/></geometry>
+    <material name="junk"/></visual></link>
+  <link name="coloured"><visual><geometry><box size="1 1 1"/></geometry>
+    <material name="both"><color rgba="0 1 0 1"/><texture filename="wood.png"/></material>
+  </visual></link>
+  <joint name="j1" type="fixed"><parent link="box"/><child link="cylinder"/></joint>
+  <joint name="j2" type="fixed"><parent link="box"/><child link="quad"/></joint>
+  <joint name="j3" type="fixed"><parent link="box"/><child link="tetrahedron"/></joint>
+  <joint name="j4" type="fixed"><parent link="box"/><child link="ball"/></joint>
+  <joint name="j5" type="fixed"><parent link="box"/><child link="junk"/></joint>
+  <joint name="j6" type="fixed"><parent link="box"/><child link="coloured"/></joint>
+</robot>
+"""
+
+QUAD_OBJ = """v 0 0 0
+v 1 0 0
+v 1 1 0
+v 0 1 0
+vt 0 0
+vt 1 0
+vt 1 1
+vt 0 1
+f 1/1 2/2 3/3
+f 1/1 3/3 4/4
+"""
+
+
+def _stl_tetrahedron() -> bytes:
+    """A binary STL of 4 triangles."""
+    points = [(0, 0, 0), (0.1, 0, 0), (0, 0.1, 0), (0, 0, 0.1)]
+    faces = [(0, 2, 1), (0, 1, 3), (0, 3, 2), (1, 2, 3)]
+    data = bytearray(b'\0' * 80 + struct.pack('<I', len(faces)))
+    for face in faces:
+        data += struct.pack('<3f', 0, 0, 0)
+        for index in face:
+            data += struct.pack('<3f', *points[index])
+        data += b'\0\0'
+    return bytes(data)
+
+
+def _color(rgba: tuple[float, ...]) -> np.ndarray:
+    return np.array(rgba[:3]) * 255.0
+
+
+@pytest.fixture()
+def textured(tmp_path: Path) -> RobotDescription:
+    from PIL import Image
+    Image.fromarray(PIXELS).save(tmp_path / 'wood.png')
+    (tmp_path / 'junk.png').write_bytes(b'not a PNG at all')
+    (tmp_path / 'quad.obj').write_text(QUAD_OBJ)
+    (tmp_path / 'tetrahedron.stl').write_bytes(_stl_tetrahedron())
+    (tmp_path / 'robot.urdf').write_text(TEXTURED)
+    return load(tmp_path / 'robot.urdf')
+
+
+def test_a_texture_only_material_shows_its_texture(textured: RobotDescription) -> None:
+    import trimesh
+    with RobotViewer(textured, port=free_port()) as viewer:
+        scene = viewer.scene
+        assert scene is not None and not scene.placeholders
+        uses = {use.link: use for use in scene.textures}
+        assert set(uses) == {'box', 'cylinder', 'quad', 'tetrahedron', 'ball', 'junk'}
+        # primitives and a mesh without texture coordinates: the image's mean colour
+        for link in ('box', 'cylinder', 'tetrahedron'):
+            assert uses[link].drawn == 'mean colour'
+            assert uses[link].rgba == pytest.approx(MEAN)
+            (node,) = scene.visual_nodes(link)
+            np.testing.assert_allclose(node.color, _color(MEAN), atol=1.0)
+            assert node.opacity == pytest.approx(MEAN[3])
+        assert uses['box'].path is not None and uses['box'].path.endswith('wood.png')
+        # a mesh with texture coordinates and no material of its own: the image itself
+        assert uses['quad'].drawn == 'image'
+        (quad,) = scene.visual_nodes('quad')
+        glb = trimesh.load(io.BytesIO(quad.glb_data), file_type='glb', force='mesh')
+        np.testing.assert_array_equal(np.asarray(glb.visual.material.baseColorTexture
+                                                 .convert('RGBA')), PIXELS)
+        assert np.asarray(glb.visual.uv).shape == (4, 2)
+        # unreadable textures: the default colour, and why
+        assert (uses['ball'].drawn, uses['ball'].rgba) == ('default', DEFAULT_RGBA)
+        assert 'gone.png does not exist' in uses['ball'].reason
+        assert (uses['junk'].drawn, uses['junk'].rgba) == ('default', DEFAULT_RGBA)
+        assert uses['junk'].reason.startswith('it cannot be read as an image')
+        for link in ('ball', 'junk'):
+            np.testing.assert_allclose(scene.visual_nodes(link)[0].color, _color(DEFAULT_RGBA),
+                                       atol=1.0)
+        # a <color> beside the texture is the colour (unchanged)
+        np.testing.assert_allclose(scene.visual_nodes('coloured')[0].color, (0, 255, 0))
+
+
+@needs_descriptions
+def test_the_interbotix_arm_is_drawn_in_its_texture_colour() -> None:
+    """``interbotix_black`` is a texture-only material: the arm was drawn light grey."""
+    from PIL import Image
+    case = CASES['interbotix_wx250s']
+    description = load(ROS2_DESCRIPTIONS / case['entry'],
+                       xacro_args=parse_xacro_args(case['args']), package_paths=PACKAGES)
+    png = Path(PACKAGES['interbotix_xsarm_descriptions']) / 'meshes' / 'interbotix_black.png'
+    mean = np.asarray(Image.open(png).convert('RGB'), dtype=float).mean(axis=(0, 1))
+    textured = [(link.name, visual) for link in description.robot.links
+                for visual in link.visuals if visual.material is not None
+                and description.robot.material(visual.material).texture is not None]
+    assert textured
+    with RobotViewer(description, port=free_port()) as viewer:
+        scene = viewer.scene
+        assert scene is not None and not scene.placeholders
+        assert [use.link for use in scene.textures] == [link for link, _ in textured]
+        for use in scene.textures:
+            assert use.drawn == 'mean colour' and use.path == str(png)
+            np.testing.assert_allclose(np.array(use.rgba[:3]) * 255.0, mean, atol=1e-6)
+            for node in scene.visual_nodes(use.link):  # STL parts: no texture coordinates
+                np.testing.assert_allclose(node.color, mean, atol=1.0)
+                assert not np.allclose(node.color, _color(DEFAULT_RGBA), atol=10.0)
