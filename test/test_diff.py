@@ -576,3 +576,37 @@ def test_a_mesh_moved_to_where_no_file_is_reports_the_new_finding(tmp_path: Path
     assert [change.attribute for change in result.values] == ['collision[0].geometry.filename']
     assert [(change.change, change.code, change.element) for change in result.findings] == [
         ('appeared', 'mesh-file-missing', 'link:lbr_iiwa_link_1')]
+
+
+@no_cases
+def test_continuous_joints_of_the_description_packages_turned_revolute(tmp_path: Path) -> None:
+    """Every case with a continuous joint (wheels): each turned revolute with ±π."""
+    turned = 0
+    for case in CASES:
+        description = load_case(case)
+        wheels = [joint.name for joint in description.robot.joints
+                  if joint.joint_type == 'continuous']
+        if not wheels:
+            continue
+        root = etree.fromstring(description.xml.encode())
+        for name in wheels:
+            element = joint_element(root, name)
+            element.set('type', 'revolute')
+            limit = element.find('limit')
+            if limit is None:
+                limit = etree.SubElement(element, 'limit', effort='1', velocity='1')
+            limit.set('lower', '-3.14159')
+            limit.set('upper', '3.14159')
+        new = tmp_path / f'{case["id"]}.urdf'
+        new.write_bytes(etree.tostring(root))
+        result = diff_descriptions(description, load(new, package_paths=PACKAGES),
+                                   findings=False)
+        ranges = {(change.element, change.attribute, change.old, change.new)
+                  for change in result.values
+                  if change.attribute in ('limit.lower', 'limit.upper')}
+        assert ranges == {(f'joint:{name}', f'limit.{side}', None, value) for name in wheels
+                          for side, value in (('lower', -3.14159), ('upper', 3.14159))}, case['id']
+        assert {change.element for change in result.values
+                if change.attribute == 'joint_type'} == {f'joint:{name}' for name in wheels}
+        turned += 1
+    assert turned >= 2
