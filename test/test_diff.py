@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+import re
 import shutil
 
 from corpus_models import MODELS, PACKAGE_PATHS
@@ -19,10 +20,11 @@ from lxml import etree
 from paths import ROS2_DESCRIPTIONS
 import pytest
 
-from conftest import REPO, SAMPLE_ROBOT
+from conftest import REPO, SAMPLE_ROBOT, shared_model
+from urdf_tools_ros.core.checks import check_description
 from urdf_tools_ros.core.description.loader import load, parse_xacro_args, RobotDescription
 from urdf_tools_ros.core.diff import diff_descriptions, Tolerance
-from urdf_tools_ros.core.diff.records import ElementChange, FrameMove, ValueChange
+from urdf_tools_ros.core.diff.records import ElementChange, format_sides, FrameMove, ValueChange
 
 ROOT = ROS2_DESCRIPTIONS
 CASES = json.loads((ROOT / 'cases.json').read_text())['cases'] if ROOT.is_dir() else []
@@ -159,7 +161,9 @@ def test_a_changed_limit_is_that_one_value(tmp_path: Path, robot: str) -> None:
         [('appeared', f'joint:{joint}')] if robot == 'pr2' else [])
     if unit == 'rad':
         assert result.values[0].delta == f'{-math.degrees(0.1):+.4g}°'
-        assert f'({math.degrees(upper):.5g}°)' in result.values[0].text
+        # each unit once: the two numbers share rad, the change is in degrees
+        assert result.values[0].text == (f'limit.upper: {upper:.6g} -> {upper - 0.1:.6g} rad '
+                                         f'(Δ {-math.degrees(0.1):+.4g}°)')
 
 
 @pytest.mark.parametrize('robot', sorted(EDITED))
@@ -360,6 +364,8 @@ def test_joint_sub_elements_of_the_sample_robot(tmp_path: Path) -> None:
     rising = float(elbow.find('calibration').get('rising'))
     damping = float(lift.find('dynamics').get('damping'))
     multiplier = float(finger.find('mimic').get('multiplier'))
+    shoulder = joint_element(root, 'shoulder_joint').find('limit')
+    lower, upper = float(shoulder.get('lower')), float(shoulder.get('upper'))
     old = tmp_path / 'old.urdf'
     old.write_bytes(etree.tostring(root))
     elbow.find('safety_controller').set('k_velocity', repr(k_velocity * 2))
@@ -376,8 +382,11 @@ def test_joint_sub_elements_of_the_sample_robot(tmp_path: Path) -> None:
         ('joint:elbow_joint', 'calibration.rising', rising, rising + 0.01, 'rad'),
         ('joint:lift_joint', 'dynamics.damping', damping, damping + 1.0, 'N·s/m'),
         ('joint:right_finger_joint', 'mimic.multiplier', multiplier, multiplier * 0.5, ''),
-        ('joint:shoulder_joint', 'joint_type', 'revolute', 'continuous', '')}
-    assert len(result.values) == 5
+        ('joint:shoulder_joint', 'joint_type', 'revolute', 'continuous', ''),
+        # a continuous joint has no range: the revolute one's is gone, not set to 0
+        ('joint:shoulder_joint', 'limit.lower', lower, None, 'rad'),
+        ('joint:shoulder_joint', 'limit.upper', upper, None, 'rad')}
+    assert len(result.values) == 7
     assert (result.elements, result.frames) == ((), ())
 
 
@@ -390,3 +399,214 @@ def test_positions_of_a_floating_joint_by_variable() -> None:
     assert all(change.change == 'renamed' for change in result.elements)
     with pytest.raises(LookupError, match='no_such_joint'):
         diff_descriptions(old, new, positions={'no_such_joint/x': 0.1})
+
+
+# -- limits by meaning, units once, moved meshes -------------------------------------------
+def _continuous(root: etree._Element, joint: str) -> None:
+    """``joint`` made continuous, its ``lower`` and ``upper`` left out as the spec says."""
+    element = joint_element(root, joint)
+    element.set('type', 'continuous')
+    for name in ('lower', 'upper'):
+        element.find('limit').attrib.pop(name)
+
+
+@pytest.mark.parametrize('direction', ['to revolute', 'to continuous'])
+def test_a_continuous_wrist_and_a_revolute_one_differ_by_type_and_range(
+        tmp_path: Path, direction: str) -> None:
+    source = shared_model('ur5_robot')
+    root = etree.parse(str(source)).getroot()
+    assert joint_element(root, 'wrist_3_joint').get('type') == 'revolute'
+    limit = joint_element(root, 'wrist_3_joint').find('limit')
+    lower, upper = float(limit.get('lower')), float(limit.get('upper'))
+    assert (lower, upper) == pytest.approx((-2 * math.pi, 2 * math.pi))
+    revolute = edited_copies(tmp_path, source, lambda element: None)[0]
+    folder = tmp_path / 'continuous'
+    folder.mkdir()
+    continuous = edited_copies(folder, source,
+                               lambda element: _continuous(element, 'wrist_3_joint'))[1]
+    if direction == 'to revolute':
+        result = diff_descriptions(continuous, revolute, findings=False)
+        types, lowers, uppers = ('continuous', 'revolute'), (None, lower), (None, upper)
+    else:
+        result = diff_descriptions(revolute, continuous, findings=False)
+        types, lowers, uppers = ('revolute', 'continuous'), (lower, None), (upper, None)
+    # the type, and the range appearing or going: never 0 -> 2π on a range a continuous joint
+    # does not have
+    assert result.values == (
+        ValueChange('joint:wrist_3_joint', 'joint_type', *types),
+        ValueChange('joint:wrist_3_joint', 'limit.lower', *lowers, 'rad'),
+        ValueChange('joint:wrist_3_joint', 'limit.upper', *uppers, 'rad'))
+    side = f'{lower:.6g} rad ({math.degrees(lower):.5g}°)'
+    assert result.values[1].text == (f'limit.lower: (none) -> {side}' if direction == 'to revolute'
+                                     else f'limit.lower: {side} -> (none)')
+
+
+def test_the_written_range_of_a_continuous_joint_is_no_change(tmp_path: Path) -> None:
+    source = shared_model('ur5_robot')
+
+    def spin(root: etree._Element, half: str) -> None:
+        element = joint_element(root, 'wrist_3_joint')
+        element.set('type', 'continuous')
+        element.find('limit').set('lower', '-' + half)
+        element.find('limit').set('upper', half)
+
+    old = edited_copies(tmp_path, source, lambda root: spin(root, '6.28318530718'))[1]
+    other = tmp_path / 'other'
+    other.mkdir()
+    new = edited_copies(other, source, lambda root: spin(root, '3.14159265359'))[1]
+    assert joint_element(etree.fromstring(new.xml.encode()), 'wrist_3_joint').find(
+        'limit').get('upper') == '3.14159265359'
+    assert diff_descriptions(old, new, findings=False).values == ()
+
+
+def test_a_prismatic_joint_turned_revolute_has_its_values_in_both_units(tmp_path: Path) -> None:
+    description = load(SAMPLE_ROBOT)
+    lift = description.robot.joint_map['lift_joint']
+    assert lift.joint_type == 'prismatic' and lift.limit is not None and lift.dynamics
+    root = etree.fromstring(description.xml.encode())
+    old = tmp_path / 'old.urdf'
+    old.write_bytes(etree.tostring(root))
+    joint_element(root, 'lift_joint').set('type', 'revolute')
+    new = tmp_path / 'new.urdf'
+    new.write_bytes(etree.tostring(root))
+    result = diff_descriptions(load(old), load(new), findings=False)
+    lift_changes = {change.attribute: change for change in result.values
+                    if change.element == 'joint:lift_joint'}
+    expected = {'joint_type': ('prismatic', 'revolute', '', None)}
+    for attribute, value, old_unit, unit in (
+            ('limit.lower', lift.limit.lower, 'm', 'rad'),
+            ('limit.upper', lift.limit.upper, 'm', 'rad'),
+            ('limit.effort', lift.limit.effort, 'N', 'N·m'),
+            ('limit.velocity', lift.limit.velocity, 'm/s', 'rad/s'),
+            ('dynamics.damping', lift.dynamics.damping, 'N·s/m', 'N·m·s/rad'),
+            ('dynamics.friction', lift.dynamics.friction, 'N', 'N·m'),
+            *((f'safety_controller.{name}', getattr(lift.safety_controller, name), 'm', 'rad')
+              for name in ('soft_lower_limit', 'soft_upper_limit')
+              if lift.safety_controller is not None)):
+        if value:  # 0 is nothing in any unit
+            expected[attribute] = (value, value, unit, old_unit)
+    assert {attribute: (change.old, change.new, change.unit, change.old_unit)
+            for attribute, change in lift_changes.items()} == expected
+    assert 'limit.upper' in expected and 'limit.lower' not in expected  # 0 m -> 0 rad
+    upper = lift_changes['limit.upper']
+    # the same number as another quantity: no difference computed across units
+    assert upper.delta == ''
+    assert upper.text == (f'limit.upper: {lift.limit.upper:g} m ({lift.limit.upper * 1000:g} '
+                          f'mm) -> {lift.limit.upper:g} rad '
+                          f'({math.degrees(lift.limit.upper):.5g}°)')
+
+
+@pytest.mark.parametrize('old, new, unit, line', [
+    (1.5, 1.2, 'rad', '1.5 -> 1.2 rad (Δ -17.19°)'),
+    (0.0, -2 * math.pi, 'rad', '0 -> -6.28319 rad (Δ -360°)'),
+    (None, -2 * math.pi, 'rad', '(none) -> -6.28319 rad (-360°)'),
+    ((0.0, 0.0, 0.3), (0.0, 0.0, 0.31), 'm', '(0, 0, 0.3) -> (0, 0, 0.31) m (Δ 0, 0, +10 mm)'),
+    (0.6, 1.2, 'kg', '0.6 -> 1.2 kg (Δ +100 %)'),
+    (10.0, 20.0, 'N·m', '10 -> 20 N·m'),
+])
+def test_a_value_line_writes_each_unit_once(old: object, new: object, unit: str,
+                                            line: str) -> None:
+    change = ValueChange('joint:j', 'x', old, new, unit)  # type: ignore[arg-type]
+    assert change.text == f'x: {line}'
+    shown = {'rad': '°', 'm': ' mm'}.get(unit)
+
+    def units(text: str) -> int:
+        return len(re.findall(rf' {re.escape(unit)}(?![\w/·²³])', text))
+
+    assert units(change.text) == 1
+    if shown is not None:
+        assert change.text.count(shown) == 1
+    # a table row: old, new and change, each cell with its unit once, the conversion once
+    cells = format_sides(old, new, unit)  # type: ignore[arg-type]
+    assert [units(cell) for cell in cells[:2]] == [0 if old is None else 1, 1]
+    if shown is not None:
+        assert sum(cell.count(shown) for cell in cells) == 1
+
+
+KUKA_MESH = 'meshes/link_1.stl'
+
+
+def _move_mesh(root: etree._Element, before: str, after: str) -> None:
+    meshes = [mesh for mesh in root.iter('mesh') if mesh.get('filename') == before]
+    assert meshes, before
+    for mesh in meshes:
+        mesh.set('filename', after)
+
+
+def test_a_moved_mesh_is_one_geometry_change_not_a_finding_pair(tmp_path: Path) -> None:
+    # the copies stand in tmp_path without the meshes: every mesh is a mesh-file-missing
+    # finding naming its path, as written and resolved, on both sides
+    source, _ = EDITED['kuka_iiwa']
+    old, new = edited_copies(tmp_path, source, lambda root: _move_mesh(
+        root, KUKA_MESH, 'meshes/moved/link_1.stl'))
+    findings = [finding for finding in check_description(old)
+                if finding.code == 'mesh-file-missing' and KUKA_MESH in finding.message]
+    assert findings and str(tmp_path / KUKA_MESH) in findings[0].message
+    result = diff_descriptions(old, new)
+    assert result.changes == (ValueChange('link:lbr_iiwa_link_1', 'collision[0].geometry.filename',
+                                          KUKA_MESH, 'meshes/moved/link_1.stl'),)
+
+
+def test_a_moved_mesh_of_an_unresolved_package_is_one_change(tmp_path: Path) -> None:
+    source = shared_model('ur5_robot')
+    root = etree.parse(str(source)).getroot()
+    before = next(mesh.get('filename') for mesh in root.iter('mesh'))
+    after = before.replace('/ur5/', '/ur5e/')
+    assert after != before
+    old, new = edited_copies(tmp_path, source, lambda element: _move_mesh(element, before, after))
+    assert any(finding.code == 'mesh-file-missing' and before in finding.message
+               for finding in check_description(old))
+    result = diff_descriptions(old, new)
+    assert [change.attribute.rsplit('.', 1)[-1] for change in result.changes] == ['filename']
+    assert (result.values[0].old, result.values[0].new) == (before, after)
+
+
+def test_a_mesh_moved_to_where_no_file_is_reports_the_new_finding(tmp_path: Path) -> None:
+    # the moved path does not hide a real change: the file was there, it is not any more
+    source, _ = EDITED['kuka_iiwa']
+    folder = tmp_path / 'robot'
+    shutil.copytree(source.parent, folder)
+    copy = folder / source.name
+    old = load(copy)
+    tree = etree.parse(str(copy))
+    _move_mesh(tree.getroot(), KUKA_MESH, 'meshes/moved/link_1.stl')
+    moved = folder / 'moved.urdf'
+    moved.write_bytes(etree.tostring(tree))
+    result = diff_descriptions(old, load(moved))
+    assert [change.attribute for change in result.values] == ['collision[0].geometry.filename']
+    assert [(change.change, change.code, change.element) for change in result.findings] == [
+        ('appeared', 'mesh-file-missing', 'link:lbr_iiwa_link_1')]
+
+
+@no_cases
+def test_continuous_joints_of_the_description_packages_turned_revolute(tmp_path: Path) -> None:
+    """Every case with a continuous joint (wheels): each turned revolute with ±π."""
+    turned = 0
+    for case in CASES:
+        description = load_case(case)
+        wheels = [joint.name for joint in description.robot.joints
+                  if joint.joint_type == 'continuous']
+        if not wheels:
+            continue
+        root = etree.fromstring(description.xml.encode())
+        for name in wheels:
+            element = joint_element(root, name)
+            element.set('type', 'revolute')
+            limit = element.find('limit')
+            if limit is None:
+                limit = etree.SubElement(element, 'limit', effort='1', velocity='1')
+            limit.set('lower', '-3.14159')
+            limit.set('upper', '3.14159')
+        new = tmp_path / f'{case["id"]}.urdf'
+        new.write_bytes(etree.tostring(root))
+        result = diff_descriptions(description, load(new, package_paths=PACKAGES),
+                                   findings=False)
+        ranges = {(change.element, change.attribute, change.old, change.new)
+                  for change in result.values
+                  if change.attribute in ('limit.lower', 'limit.upper')}
+        assert ranges == {(f'joint:{name}', f'limit.{side}', None, value) for name in wheels
+                          for side, value in (('lower', -3.14159), ('upper', 3.14159))}, case['id']
+        assert {change.element for change in result.values
+                if change.attribute == 'joint_type'} == {f'joint:{name}' for name in wheels}
+        turned += 1
+    assert turned >= 2

@@ -10,15 +10,17 @@ between them, read from the revision (its include, YAML and mesh, not the work t
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
+import re
 import shutil
 import subprocess
 import sys
 
 import pytest
 
-from conftest import REPO, SAMPLE_ROBOT
+from conftest import REPO, SAMPLE_ROBOT, shared_model
 
 SAMPLE = str(SAMPLE_ROBOT.relative_to(REPO))
 no_git = pytest.mark.skipif(shutil.which('git') is None, reason='git is not installed')
@@ -59,13 +61,12 @@ def test_a_limit_change_exits_1_with_degrees_in_text_markdown_and_json(tmp_path:
     text = cli('diff', str(old), str(new))
     assert text.returncode == 1, text.stderr
     assert 'joint "shoulder":' in text.stdout.splitlines()
-    # 1.5 rad = 85.944°, 1.2 rad = 68.755°: 0.3 rad less = -17.19°
-    assert '  limit.upper: 1.5 rad (85.944°) -> 1.2 rad (68.755°) (-17.19°)' in \
-        text.stdout.splitlines()
+    # 0.3 rad less = -17.19°: rad once for both numbers, the change in degrees
+    assert '  limit.upper: 1.5 -> 1.2 rad (Δ -17.19°)' in text.stdout.splitlines()
     markdown = cli('diff', '--format', 'markdown', str(old), str(new))
     assert markdown.returncode == 1
-    assert '| `joint:shoulder` | `limit.upper` | 1.5 rad (85.944°) | 1.2 rad (68.755°) | ' \
-        '-17.19° |' in markdown.stdout.splitlines()
+    assert '| `joint:shoulder` | `limit.upper` | 1.5 rad | 1.2 rad | -17.19° |' in \
+        markdown.stdout.splitlines()
     done = cli('diff', '--format', 'json', str(old), str(new))
     assert done.returncode == 1
     document = json.loads(done.stdout)
@@ -267,8 +268,8 @@ def test_git_head_is_the_same_robot_until_the_work_tree_changes(repository: Path
     parts.write_text(PARTS.format(length='0.31'))  # not committed
     changed = cli('diff', '--git', 'HEAD', str(repository), '--no-findings')
     assert changed.returncode == 1
-    assert '  origin.xyz: (0, 0, 0.303) m = (0, 0, 303) mm -> (0, 0, 0.31) m = (0, 0, 310) mm ' \
-        '(Δ 0, 0, +7 mm)' in changed.stdout.splitlines()
+    assert '  origin.xyz: (0, 0, 0.303) -> (0, 0, 0.31) m (Δ 0, 0, +7 mm)' in \
+        changed.stdout.splitlines()
 
 
 @no_git
@@ -356,3 +357,65 @@ def test_findings_are_compared_under_the_configuration_of_new(tmp_path: Path) ->
     (tmp_path / '.urdf-tools.toml').write_text('ignore = 3\n')
     broken = cli('diff', str(old), str(new))
     assert broken.returncode == 2 and '.urdf-tools.toml: ignore must be' in broken.stderr
+
+
+def test_findings_stand_where_check_says_they_stand(tmp_path: Path) -> None:
+    old, new = tmp_path / 'old.urdf', tmp_path / 'new.urdf'
+    old.write_text(ARM)
+    new.write_text(ARM.replace('<axis xyz="0 0 1"/>', '<axis xyz="0 0 2"/>'))
+    line = next(number for number, text in enumerate(ARM.splitlines(), 1) if '<axis' in text)
+    # given as absolute paths, run in their folder: written relative, as check writes them
+    check = cli('check', str(new), cwd=tmp_path)
+    assert f'new.urdf:{line}: warning[joint-axis-not-unit]: ' in check.stdout
+    done = cli('diff', str(old), str(new), cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    findings = done.stdout.splitlines()[done.stdout.splitlines().index('findings:') + 1:]
+    assert len(findings) == 1
+    assert findings[0].startswith('  appeared: warning[joint-axis-not-unit]: ')
+    assert findings[0].endswith(f' (new.urdf:{line})')
+    document = json.loads(cli('diff', str(old), str(new), '--format', 'json',
+                              cwd=tmp_path).stdout)
+    assert [change['location'] for change in document['changes']
+            if change['category'] == 'finding'] == [f'new.urdf:{line}']
+    # outside the current directory a file keeps its absolute path, in check and in diff
+    outside = cli('diff', str(old), str(new), cwd=REPO)
+    assert outside.stdout.splitlines()[-1].endswith(f' ({new}:{line})')
+    assert f'{new}:{line}: warning[joint-axis-not-unit]: ' in cli('check', str(new)).stdout
+
+
+def test_a_wrist_turned_revolute_and_a_moved_mesh_in_text_and_markdown(tmp_path: Path) -> None:
+    source = shared_model('ur5_robot').read_text()
+    wrist = re.search(r'<joint name="wrist_3_joint" type="revolute">.*?</joint>', source,
+                      re.DOTALL)
+    assert wrist is not None
+    limit = re.search(r'<limit [^>]*lower="([^"]*)" upper="([^"]*)"[^>]*/>', wrist[0])
+    assert limit is not None
+    lower, upper = float(limit[1]), float(limit[2])
+    continuous = wrist[0].replace('type="revolute"', 'type="continuous"').replace(
+        f' lower="{limit[1]}" upper="{limit[2]}"', '')
+    mesh = re.search(r'filename="([^"]*/ur5/visual/[^"]*)"', source)
+    assert mesh is not None
+    moved = mesh[1].replace('/ur5/', '/ur5e/')
+    old, new = tmp_path / 'old.urdf', tmp_path / 'new.urdf'
+    old.write_text(source.replace(wrist[0], continuous))
+    new.write_text(source.replace(mesh[1], moved))
+    done = cli('diff', 'old.urdf', 'new.urdf', cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    lines = done.stdout.splitlines()
+    joint = lines.index('joint "wrist_3_joint":')
+    degrees = math.degrees(lower)
+    assert lines[joint + 1:joint + 4] == [
+        '  joint_type: "continuous" -> "revolute"',
+        f'  limit.lower: (none) -> {lower:.6g} rad ({degrees:.5g}°)',
+        f'  limit.upper: (none) -> {upper:.6g} rad ({math.degrees(upper):.5g}°)']
+    # one change for the moved mesh: its path, and no mesh-file-missing pair
+    assert sum(mesh[1] in line for line in lines) == 1
+    assert f'"{mesh[1]}" -> "{moved}"' in done.stdout
+    assert 'mesh-file-missing' not in done.stdout
+    assert lines[0].endswith(': 4 changes: 4 values')
+    markdown = cli('diff', 'old.urdf', 'new.urdf', '--format', 'markdown',
+                   cwd=tmp_path).stdout.splitlines()
+    assert f'| `joint:wrist_3_joint` | `limit.lower` | (none) | {lower:.6g} rad ' \
+        f'({degrees:.5g}°) |  |' in markdown
+    rows = [row for row in markdown if row.startswith('| `joint:')]
+    assert rows and all(row.count('°') <= 1 and row.count(' rad') <= 2 for row in rows)

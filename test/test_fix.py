@@ -21,7 +21,7 @@ import numpy as np
 from paths import ROS2_DESCRIPTIONS
 import pytest
 
-from conftest import REPO
+from conftest import REPO, shared_model
 from urdf_tools_ros.cli.main import run
 from urdf_tools_ros.core.checks import check_description
 from urdf_tools_ros.core.description.loader import load, parse_xacro_args
@@ -292,9 +292,13 @@ def _package_copy(tmp_path: Path) -> tuple[Path, list[str]]:
 def test_an_unchanged_ros2_description_has_an_empty_diff(capsys, tmp_path) -> None:
     root, packages = _package_copy(tmp_path)
     for case in CASES.values():
-        code, out, _ = _cli(capsys, '--diff', *packages, str(root / case['entry']), *case['args'])
+        entry = str(root / case['entry'])
+        code, out, err = _cli(capsys, '--diff', *packages, entry, *case['args'])
         assert out == '', case['id']
         assert code in (0, 1), case['id']
+        # nothing to patch: one line says so, unless notes say what to fix by hand
+        said = [line for line in err.splitlines() if line.startswith(f'{entry}: nothing to fix')]
+        assert len(said) == (0 if 'not fixed:' in err else 1), (case['id'], err)
 
 
 @ros2
@@ -547,3 +551,28 @@ def test_fix_never_writes_a_file_of_a_ros_install_prefix(
     installed.symlink_to(source)  # colcon build --symlink-install: the source is written
     _cli(capsys, '--fix', str(installed))
     assert source.read_bytes() != before and installed.is_symlink()
+
+
+def _summary(capsys: pytest.CaptureFixture[str], path: Path) -> tuple[int, str]:
+    """``check``'s exit code and the counts of its summary line (``0 errors, 1 warning, ...``)."""
+    code, out, _ = _cli(capsys, str(path))
+    prefix = f'{path}: '
+    line = next(line for line in reversed(out.splitlines()) if line.startswith(prefix))
+    return code, line[len(prefix):]
+
+
+def test_diff_with_nothing_to_fix_says_so_in_one_line(capsys, tmp_path) -> None:
+    arm = (REPO / 'urdf' / 'examples' / 'arm.urdf').read_text(encoding='utf-8')
+    clean = tmp_path / 'arm.urdf'
+    clean.write_text(arm.replace('xyz="0 0 2"', 'xyz="0 0 1"').replace(
+        'lower="1.2" upper="0.4"', 'lower="0.4" upper="1.2"'), encoding='utf-8')
+    for path in (clean, _copy(shared_model('ur5_robot'), tmp_path)):
+        status, counts = _summary(capsys, path)
+        code, out, err = _cli(capsys, '--diff', str(path))
+        # standard output stays a patch (empty); the exit status is check's
+        assert (code, out) == (status, '')
+        assert err.splitlines() == [f'{path}: nothing to fix ({counts})']
+    # the broken arm has its patch and no such line; the missing link stays an error (exit 1)
+    broken = _copy(REPO / 'urdf' / 'examples' / 'arm.urdf', tmp_path)
+    code, out, err = _cli(capsys, '--diff', str(broken))
+    assert out.startswith(f'--- {broken}\n') and 'nothing to fix' not in err and code == 1

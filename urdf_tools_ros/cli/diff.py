@@ -11,7 +11,8 @@ repository resolved to their folders, on both sides.
 
 Findings are compared as ``urdf-tools check NEW`` reports them: the ``.urdf-tools.toml`` (or
 ``pyproject.toml``) found upwards from NEW gives the target, ``select`` and ``ignore`` for both
-sides, and the suppression comments of each side's files apply to it.
+sides, and the suppression comments of each side's files apply to it; their files are written
+as ``check`` writes them (:func:`~.report.shown_path`).
 
 Output: ``--format text`` (a terminal), ``markdown`` (a pull-request comment) or ``json``
 (tools). Exit 0 when the robots are the same, 1 when they differ, 2 when one cannot be loaded
@@ -32,8 +33,7 @@ from typing import Any
 
 from ..core.description.loader import parse_xacro_args, RobotDescription
 from ..core.diff.records import (BlockChange, DescriptionDiff, ElementChange, FindingChange,
-                                 format_delta, format_value, FrameMove, number, Tolerance,
-                                 ValueChange)
+                                 format_sides, FrameMove, number, Tolerance, ValueChange)
 
 Loader = Callable[[argparse.Namespace], RobotDescription]
 
@@ -205,6 +205,7 @@ def _report(args: argparse.Namespace, old: RobotDescription, new: RobotDescripti
             positions: dict[str, float], old_label: str, new_label: str,
             paths: dict[str, str], locations: dict[str, str]) -> int:
     from ..core.diff import diff_descriptions
+    from .report import shown_path
     tolerance = Tolerance(args.tolerance / 1000.0, math.radians(args.angle_tolerance))
     old_findings = new_findings = None
     if not args.no_findings:  # as `urdf-tools check NEW` reports them (its configuration)
@@ -221,7 +222,7 @@ def _report(args: argparse.Namespace, old: RobotDescription, new: RobotDescripti
     result = diff_descriptions(old, new, positions=positions, tolerance=tolerance,
                                findings=not args.no_findings, old_findings=old_findings,
                                new_findings=new_findings, paths=paths, locations=locations,
-                               old_label=old_label, new_label=new_label)
+                               shown=shown_path, old_label=old_label, new_label=new_label)
     text = {'text': format_text, 'markdown': format_markdown,
             'json': format_json}[args.format](result)
     if args.output and args.output != '-':
@@ -312,10 +313,9 @@ def format_markdown(result: DescriptionDiff) -> str:
                   '|---|---|---|---|---|']
         for element, changes in groups.items():
             for change in changes:
+                cells = format_sides(change.old, change.new, change.unit, change.old_unit)
                 lines.append(f'| {_code(element)} | {_code(change.attribute)} | '
-                             f'{_cell(format_value(change.old, change.unit))} | '
-                             f'{_cell(format_value(change.new, change.unit))} | '
-                             f'{_cell(change.delta)} |')
+                             + ' | '.join(_cell(cell) for cell in cells) + ' |')
     for configuration in ('zero', 'positions'):
         moves = [move for move in result.frames if move.configuration == configuration]
         if moves:
@@ -359,7 +359,7 @@ def _record(change: ElementChange | ValueChange | FrameMove | BlockChange | Find
     record = {key: _finite(value) for key, value in dataclasses.asdict(change).items()}
     record['text'] = change.text
     if isinstance(change, ValueChange):
-        record['delta'] = format_delta(change.old, change.new, change.unit)
+        record['delta'] = change.delta
     return record
 
 

@@ -1,12 +1,12 @@
 """
 ``urdf-tools check --diff`` and ``--fix``: the mechanical fixes of :mod:`~..core.checks.fixes`.
 
-``--diff`` prints the fixes as a unified diff on standard output (nothing when there is none)
-and exits as ``check`` would after them; ``--fix`` writes them into the files, then ``check``
-reports the fixed files as usual; a file in a ROS install prefix is never written (its source
-is what to fix). Findings of a fixable code that are not patched (a value
-computed by xacro, two different duplicates) are ``note:`` lines on standard error, with the
-place to fix them by hand.
+``--diff`` prints the fixes as a unified diff on standard output (nothing when there is none:
+then one line ``FILE: nothing to fix (0 errors, ...)`` on standard error) and exits as
+``check`` would after them; ``--fix`` writes them into the files, then ``check`` reports the
+fixed files as usual; a file in a ROS install prefix is never written (its source is what to
+fix). Findings of a fixable code that are not patched (a value computed by xacro, two different
+duplicates) are ``note:`` lines on standard error, with the place to fix them by hand.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import os
 from pathlib import Path
 import sys
 
-from ..core.checks import check_description
+from ..core.checks import check_description, counts_text
 from ..core.checks.fix_source import apply_edits, TextEdit
 from ..core.checks.fixes import FixPlan, plan_fixes
 from ..core.description.loader import RobotDescription
@@ -163,6 +163,8 @@ def run_fixes(args: argparse.Namespace, files: Sequence[str], select: Sequence[s
                 print(f'urdf-tools: {exc}', file=sys.stderr)
                 status = 2
                 continue
+            if not plan.edits and not plan.notes:  # standard output stays a patch: empty
+                print(f'{name}: nothing to fix ({counts_text(findings)})', file=sys.stderr)
             left = _findings_after(description, plan, args, select, ignore)
             if left is None:
                 left = [finding for finding in findings if finding not in plan.fixed]

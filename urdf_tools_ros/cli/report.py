@@ -23,7 +23,8 @@ from ..core.findings import Finding, Severity
 from ..core.location import SourceLocation
 
 __all__ = ['FileReport', 'GROUP_SHOWN', 'finding_dict', 'format_json',
-           'format_junit', 'format_sarif', 'format_text', 'line', 'load_failure', 'summary']
+           'format_junit', 'format_sarif', 'format_text', 'line', 'load_failure', 'shown_path',
+           'summary']
 
 #: How many findings of one code the text shows before it groups the rest (``-v``: all).
 GROUP_SHOWN = 3
@@ -99,15 +100,20 @@ def line(finding: Finding, target: str = DEFAULT_TARGET) -> str:
     return text
 
 
+def shown_path(name: str) -> str:
+    """A file as reports write it: relative to the current directory when under it."""
+    if os.path.isabs(name):
+        relative = os.path.relpath(name)
+        if not relative.startswith('..'):
+            return relative
+    return name
+
+
 def _where(finding: Finding | SourceLocation) -> str:
     location = finding.location if isinstance(finding, Finding) else finding
     if location is None:
         return ''
-    name = location.filename
-    if os.path.isabs(name):
-        relative = os.path.relpath(name)
-        if not relative.startswith('..'):
-            name = relative
+    name = shown_path(location.filename)
     return f'{name}:{location.line}: ' if location.line is not None else f'{name}: '
 
 

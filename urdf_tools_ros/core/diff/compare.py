@@ -7,20 +7,22 @@ matched link frame is posed by the project's forward kinematics
 (:class:`~urdf_tools_ros.core.kinematics.forward.KinematicModel`) in both descriptions at the zero
 configuration and at the given positions, and reported when it moved beyond the tolerance; the
 ``<ros2_control>``, ``<gazebo>`` and ``<transmission>`` blocks are compared as canonical XML
-(:mod:`.blocks`); the checker's findings of both are compared by code, element and message.
+(:mod:`.blocks`); the checker's findings of both are compared by code, element and message,
+a mesh path that moved in a matched link read as its new path (so a finding that only follows
+the file, ``mesh-file-missing`` before and after, is no change: the geometry change says it).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 import math
 import re
 
 import numpy as np
 
 from .blocks import compare_blocks
-from .elements import compare_joint, compare_link, compare_robot
+from .elements import compare_joint, compare_link, compare_robot, moved_meshes
 from .matching import match, Matching
 from .records import (DescriptionDiff, ElementChange, FindingChange, FrameMove, Tolerance,
                       ValueChange)
@@ -116,42 +118,70 @@ def _frames(old: RobotDescription, new: RobotDescription, matching: Matching,
     return moves
 
 
-def _finding_key(finding: Finding, renamed: Mapping[str, str],
-                 paths: Mapping[str, str]) -> tuple[str, str, str]:
+def _moved_meshes(old: RobotDescription, new: RobotDescription,
+                  matching: Matching) -> dict[str, dict[str, str]]:
+    """``{link:NAME (new name): {old mesh path: new mesh path}}`` of the matched links."""
+    moved = {}
+    for old_name, new_name in matching.links.items():
+        paths = moved_meshes(old.robot.link_map[old_name], new.robot.link_map[new_name])
+        if paths:
+            moved[f'link:{new_name}'] = paths
+    return moved
+
+
+def _replace(text: str, table: Mapping[str, str]) -> str:
+    """Every key of ``table`` in ``text`` replaced by its value at once (longest key first)."""
+    if not table:
+        return text
+    pattern = '|'.join(re.escape(key) for key in sorted(table, key=len, reverse=True))
+    return re.sub(pattern, lambda found: table[found[0]], text)
+
+
+def _finding_key(finding: Finding, renamed: Mapping[str, str], paths: Mapping[str, str],
+                 moved: Mapping[str, Mapping[str, str]]) -> tuple[str, str, str]:
     kind, _, name = finding.element.partition(':')
     element = f'{kind}:{renamed.get(name, name)}' if name else finding.element
     message = finding.message
     if renamed:
         message = re.sub(r'"([^"]*)"', lambda found: f'"{renamed.get(found[1], found[1])}"',
                          message)
+    message = _replace(message, moved.get(element, {}))
     for before, after in paths.items():
         message = message.replace(before, after)
     return finding.code, element, message
 
 
-def _where(finding: Finding, paths: Mapping[str, str]) -> str:
-    where = str(finding.location or '')
+def _where(finding: Finding, paths: Mapping[str, str], shown: Callable[[str], str]) -> str:
+    location = finding.location
+    if location is None:
+        return ''
+    name = location.filename
     for before, after in paths.items():
-        where = where.replace(before, after)
-    return where
+        name = name.replace(before, after)
+    name = shown(name)
+    return f'{name}:{location.line}' if location.line is not None else name
 
 
 def _findings(old: list[Finding], new: list[Finding], renamed: Mapping[str, str],
-              paths: Mapping[str, str], locations: Mapping[str, str]) -> list[FindingChange]:
-    old_keys = Counter(_finding_key(finding, renamed, paths) for finding in old)
-    new_keys = Counter(_finding_key(finding, {}, {}) for finding in new)
+              paths: Mapping[str, str], locations: Mapping[str, str],
+              moved: Mapping[str, Mapping[str, str]],
+              shown: Callable[[str], str]) -> list[FindingChange]:
+    old_keys = Counter(_finding_key(finding, renamed, paths, moved) for finding in old)
+    new_keys = Counter(_finding_key(finding, {}, {}, {}) for finding in new)
     changes = []
     for change, findings, keys, other in (('disappeared', old, old_keys, new_keys),
                                           ('appeared', new, new_keys, old_keys)):
         left = keys - other
         for finding in findings:
-            key = _finding_key(finding, renamed, paths) if change == 'disappeared' else \
-                _finding_key(finding, {}, {})
+            key = _finding_key(finding, renamed, paths, moved) if change == 'disappeared' \
+                else _finding_key(finding, {}, {}, {})
             if left[key] > 0:
                 left[key] -= 1
-                where = _where(finding, locations if change == 'disappeared' else {})
+                where = _where(finding, locations if change == 'disappeared' else {}, shown)
+                message = key[2] if change == 'appeared' else \
+                    _finding_key(finding, renamed, paths, {})[2]
                 changes.append(FindingChange(change, key[0], finding.severity.value,
-                                             key[1], key[2], where))
+                                             key[1], message, where))
     return changes
 
 
@@ -163,6 +193,7 @@ def diff_descriptions(old: RobotDescription, new: RobotDescription, *,
                       new_findings: list[Finding] | None = None,
                       paths: Mapping[str, str] | None = None,
                       locations: Mapping[str, str] | None = None,
+                      shown: Callable[[str], str] | None = None,
                       old_label: str | None = None,
                       new_label: str | None = None) -> DescriptionDiff:
     """
@@ -184,6 +215,9 @@ def diff_descriptions(old: RobotDescription, new: RobotDescription, *,
         revision read from a temporary copy of the repository: its folder -> the work tree's).
     :param locations: ``{old prefix: new prefix}`` replaced in the locations of the old
         findings reported (the copy's folder -> ``REV:``); default: ``paths``.
+    :param shown: How a finding's file is written in its ``location`` (after ``locations``):
+        the CLI passes :func:`urdf_tools_ros.cli.report.shown_path`, as ``check`` writes it;
+        default: as the finding has it.
     :param old_label: How reports name the old description; default its filename.
     :param new_label: How reports name the new description; default its filename.
     :return: The changes; :attr:`DescriptionDiff.same` when there is none.
@@ -204,7 +238,9 @@ def diff_descriptions(old: RobotDescription, new: RobotDescription, *,
         before = check_description(old) if old_findings is None else old_findings
         after = check_description(new) if new_findings is None else new_findings
         finding_changes = _findings(before, after, renamed, paths or {},
-                                    paths or {} if locations is None else locations)
+                                    paths or {} if locations is None else locations,
+                                    _moved_meshes(old, new, matching),
+                                    shown or (lambda name: name))
     return DescriptionDiff(
         old_label or old.filename, new_label or new.filename,
         elements=tuple(_elements(old, new, matching)),

@@ -63,10 +63,19 @@ class _Collector:
         self.element = element
         self.changes: list[ValueChange] = []
 
-    def add(self, attribute: str, old: object, new: object, unit: str = '') -> None:
+    def add(self, attribute: str, old: object, new: object, unit: str = '',
+            old_unit: str | None = None) -> None:
+        """
+        Keep the pair when the values differ, or are one nonzero number in two units.
+
+        :param old_unit: Unit of ``old`` when it is another quantity than ``new`` (``None``:
+            ``unit``); 0 and absent are the same in any unit.
+        """
         old_value, new_value = _value(old), _value(new)
-        if not same(old_value, new_value):
-            self.changes.append(ValueChange(self.element, attribute, old_value, new_value, unit))
+        other = old_unit is not None and old_unit != unit
+        if not same(old_value, new_value) or (other and old_value not in (None, 0.0)):
+            self.changes.append(ValueChange(self.element, attribute, old_value, new_value, unit,
+                                            old_unit if other else None))
 
     def origin(self, prefix: str, old: Origin | None, new: Origin | None) -> None:
         self.add(f'{prefix}origin.xyz', old.xyz if old else None, new.xyz if new else None, 'm')
@@ -93,9 +102,30 @@ _UNIT_OF = {'lower': 'position', 'upper': 'position', 'soft_lower_limit': 'posit
             'damping': 'damping', 'friction': 'friction'}
 
 
+#: Joint types whose ``<limit>`` has a position range (URDF spec, joint/limit: ``lower`` and
+#: ``upper`` are "omitted if joint is continuous"; a fixed, floating or planar joint has no one
+#: position to bound).
+RANGED_JOINT_TYPES = frozenset({'revolute', 'prismatic'})
+
+
+def _field(joint: Joint, element: str, name: str) -> object:
+    """A sub-element field as the joint means it: ``None`` where absent or meaningless."""
+    part = getattr(joint, element)
+    if part is None or (element == 'limit' and name in ('lower', 'upper')
+                        and joint.joint_type not in RANGED_JOINT_TYPES):
+        return None
+    return getattr(part, name)
+
+
 def compare_joint(old: Joint, new: Joint, matching: Matching) -> list[ValueChange]:
     """
     Type, parent, child, origin, axis and every sub-element field of two matched joints.
+
+    Fields are compared by what they mean for each joint's type: ``limit.lower`` and
+    ``limit.upper`` exist for revolute and prismatic joints only (:data:`RANGED_JOINT_TYPES`),
+    so a joint that becomes continuous reports its type and its range gone, never ``-3.14 ->
+    0``; each side's values carry its own type's units (:func:`joint_units`), so a revolute
+    joint turned prismatic reports ``rad -> m`` and ``N·m -> N``, without a difference.
 
     :param old: The joint in the old model.
     :param new: The same joint in the new model.
@@ -109,18 +139,18 @@ def compare_joint(old: Joint, new: Joint, matching: Matching) -> list[ValueChang
     out.add('child', matching.link(old.child), new.child)
     out.origin('', old.origin, new.origin)
     out.add('axis', old.axis, new.axis)
-    units = joint_units(new.joint_type) or joint_units(old.joint_type)
+    new_units = joint_units(new.joint_type) or joint_units(old.joint_type)
+    old_units = joint_units(old.joint_type) or new_units
     for element, names in _FIELDS.items():
-        old_part, new_part = getattr(old, element), getattr(new, element)
-        if old_part is None and new_part is None:
+        if getattr(old, element) is None and getattr(new, element) is None:
             continue
         for name in names:
-            old_value = getattr(old_part, name) if old_part is not None else None
-            new_value = getattr(new_part, name) if new_part is not None else None
+            old_value, new_value = _field(old, element, name), _field(new, element, name)
             if element == 'mimic' and name == 'joint' and old_value is not None:
-                old_value = matching.joint(old_value)
-            out.add(f'{element}.{name}', old_value, new_value, units.get(_UNIT_OF.get(name, ''),
-                                                                         ''))
+                old_value = matching.joint(str(old_value))
+            quantity = _UNIT_OF.get(name, '')
+            out.add(f'{element}.{name}', old_value, new_value, new_units.get(quantity, ''),
+                    old_units.get(quantity, ''))
     return out.changes
 
 
@@ -240,6 +270,35 @@ def compare_link(old: Link, new: Link, old_robot: Robot, new_robot: Robot) -> li
     _compare_shapes(out, 'visual', old_robot, new_robot, old.visuals, new.visuals)
     _compare_shapes(out, 'collision', old_robot, new_robot, old.collisions, new.collisions)
     return out.changes
+
+
+def moved_meshes(old: Link, new: Link) -> dict[str, str]:
+    """
+    The mesh files of two matched links that moved: ``{old path: new path}``.
+
+    Visuals and collisions are paired as :func:`compare_link` pairs them; each pair of meshes
+    whose ``filename`` differs gives it as written and, where both resolve, as resolved. A path
+    moved to two different places (one file, two elements) is left out.
+
+    :param old: The link in the old model.
+    :param new: The same link in the new model.
+    :return: The moves, for reading a message about the old file as one about the new one.
+    """
+    moved: dict[str, str | None] = {}
+    for kind, first, second in (('visual', old.visuals, new.visuals),
+                                ('collision', old.collisions, new.collisions)):
+        for _, before, after in _pairs(first, second, kind):
+            old_mesh = before.geometry if before is not None else None
+            new_mesh = after.geometry if after is not None else None
+            if not isinstance(old_mesh, Mesh) or not isinstance(new_mesh, Mesh) or \
+                    old_mesh.filename == new_mesh.filename:
+                continue
+            pairs = [(old_mesh.filename, new_mesh.filename)]
+            if old_mesh.resolved is not None and new_mesh.resolved is not None:
+                pairs.append((old_mesh.resolved, new_mesh.resolved))
+            for key, value in pairs:
+                moved[key] = value if moved.get(key, value) == value else None
+    return {key: value for key, value in moved.items() if value is not None}
 
 
 def compare_robot(old: Robot, new: Robot) -> list[ValueChange]:

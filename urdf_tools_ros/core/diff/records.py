@@ -2,8 +2,8 @@
 The change records of a robot diff: frozen values, each able to say itself in one line.
 
 Units follow the model (REP 103): lengths in m, angles in rad, masses in kg, inertias in
-kg·m². The one-line texts add what a reader compares at a glance: an angle also in degrees,
-a length also in mm, a mass and a principal moment also as a relative change in %.
+kg·m². The one-line texts add what a reader compares at a glance: an angle's change in degrees,
+a length's in mm, a mass's and a principal moment's in % (:func:`format_change`).
 """
 
 from __future__ import annotations
@@ -33,20 +33,21 @@ def signed(value: float, digits: int = 4) -> str:
     return text if text.startswith('-') or text == '0' else '+' + text
 
 
-def format_value(value: Value, unit: str = '') -> str:
+def format_value(value: Value, unit: str = '', convert: bool = True) -> str:
     """
     One value with its unit, as the text reports write it.
 
     :param value: The value; ``None`` is written ``(none)``, a string in double quotes.
     :param unit: ``rad`` (degrees added: ``1.5708 rad (90°)``), ``m`` (mm added), any other unit
         written after the number, or ``''``.
+    :param convert: Add the degrees or mm; ``False``: the number in ``unit`` only.
     """
     if value is None:
         return '(none)'
     if isinstance(value, str):
         return f'"{value}"'
     suffix = f' {unit}' if unit else ''
-    shown = _SHOWN_AS.get(unit)
+    shown = _SHOWN_AS.get(unit) if convert else None
     if isinstance(value, tuple):
         text = '(' + ', '.join(number(item) for item in value) + ')' + suffix
         if shown is not None and any(value):
@@ -83,6 +84,43 @@ def format_delta(old: Value, new: Value, unit: str = '') -> str:
             factor, name = shown
             return 'Δ ' + ', '.join(signed((b - a) * factor) for a, b in zip(old, new)) + name
     return ''
+
+
+def format_sides(old: Value, new: Value, unit: str = '',
+                 old_unit: str | None = None) -> tuple[str, str, str]:
+    """
+    ``(old, new, change)`` as a table writes them, each unit once: ``1.5 rad``, ``-17.19°``.
+
+    Where there is a change in the unit a reader compares (:func:`format_delta`: two numbers or
+    vectors in one unit), the values are written in their unit only and the change in degrees,
+    mm or %; otherwise (a value against ``None``, two values in different units: a joint turned
+    from revolute to prismatic) each value whole, with its conversion, and no change.
+
+    :param old: The old value.
+    :param new: The new value.
+    :param unit: Unit of ``new`` (and of ``old`` when ``old_unit`` is ``None``).
+    :param old_unit: Unit of ``old`` when it is not ``unit``.
+    """
+    before = unit if old_unit is None else old_unit
+    delta = format_delta(old, new, unit) if before == unit else ''
+    return (format_value(old, before, not delta), format_value(new, unit, not delta), delta)
+
+
+def format_change(old: Value, new: Value, unit: str = '', old_unit: str | None = None) -> str:
+    """
+    ``old -> new`` as a line writes it, each unit once: ``1.5 -> 1.2 rad (Δ -17.19°)``.
+
+    Two numbers (or vectors) in one unit share it, followed by their change (``Δ``) where
+    :func:`format_sides` gives one; else the two values as it writes them:
+    ``(none) -> -6.28319 rad (-360°)``, ``10 N·m -> 20 N``.
+    """
+    first, second, delta = format_sides(old, new, unit, old_unit)
+    numbers = isinstance(old, (float, tuple)) and isinstance(new, (float, tuple))
+    other = old_unit is not None and old_unit != unit
+    if not numbers or other or (not delta and unit in _SHOWN_AS):
+        return f'{first} -> {second}'
+    text = f'{format_value(old)} -> {format_value(new)}' + (f' {unit}' if unit else '')
+    return text + (f' ({delta})' if delta.startswith('Δ') else f' (Δ {delta})' if delta else '')
 
 
 @dataclass(frozen=True)
@@ -124,8 +162,11 @@ class ValueChange:
         ``inertial.mass``, ``visual[0].geometry.radius``, ``collision "c".origin.rpy``.
     :ivar old: The old value (``None``: absent).
     :ivar new: The new value (``None``: absent).
-    :ivar unit: Unit of both values: ``m``, ``rad``, ``kg``, ``kg·m²``, ``N``, ``N·m``,
-        ``m/s``, ``rad/s`` ..., or ``''`` (a ratio, a name, a file).
+    :ivar unit: Unit of the new value, and of the old one unless ``old_unit`` says otherwise:
+        ``m``, ``rad``, ``kg``, ``kg·m²``, ``N``, ``N·m``, ``m/s``, ``rad/s`` ..., or ``''`` (a
+        ratio, a name, a file).
+    :ivar old_unit: Unit of the old value where it is another quantity (a joint turned from
+        revolute to prismatic: ``rad`` -> ``m``, ``N·m`` -> ``N``); ``None``: ``unit``.
     """
 
     element: str
@@ -133,19 +174,22 @@ class ValueChange:
     old: Value
     new: Value
     unit: str = ''
+    old_unit: str | None = None
     category: str = field(default='value', init=False)
 
     @property
     def delta(self) -> str:
-        """The change in mm, degrees or %: ``+2 mm``, ``+30 %``; ``''`` where none applies."""
-        return format_delta(self.old, self.new, self.unit)
+        """
+        The change in mm, degrees or %: ``+2 mm``, ``+30 %``; ``''`` where none applies.
+
+        Values in different units (:attr:`old_unit`) have none.
+        """
+        return format_sides(self.old, self.new, self.unit, self.old_unit)[2]
 
     @property
     def text(self) -> str:
-        """One line: ``limit.upper: 1.5708 rad (90°) -> 1.2 rad (68.755°) (-21.25°)``."""
-        delta = self.delta
-        return (f'{self.attribute}: {format_value(self.old, self.unit)} -> '
-                f'{format_value(self.new, self.unit)}' + (f' ({delta})' if delta else ''))
+        """One line: ``limit.upper: 1.5708 -> 1.2 rad (Δ -21.25°)`` (:func:`format_change`)."""
+        return f'{self.attribute}: {format_change(self.old, self.new, self.unit, self.old_unit)}'
 
 
 @dataclass(frozen=True)
@@ -216,7 +260,8 @@ class FindingChange:
     A checker finding that appeared or disappeared.
 
     Findings are those of :func:`~urdf_tools_ros.core.checks.check_description`, compared by
-    code, element and message (in the new description's names).
+    code, element and message (in the new description's names, a mesh path that moved read as
+    its new one: a finding that only follows the moved file is none).
 
     :ivar change: ``'appeared'`` or ``'disappeared'``.
     :ivar code: The rule code.
