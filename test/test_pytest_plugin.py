@@ -285,6 +285,30 @@ def test_the_test_packages_own_package_is_found(pytester: pytest.Pytester) -> No
     pytester.runpytest('-p', PLUGIN, str(package / 'test')).assert_outcomes(passed=2)
 
 
+def test_a_relative_package_path_is_relative_to_the_test_file(pytester: pytest.Pytester) -> None:
+    """As the marker's path: pytest runs from elsewhere, ``$(find parts)`` is the right folder."""
+    parts = pytester.path / 'parts'
+    parts.mkdir()
+    (parts / 'part.xacro').write_text(
+        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro">'
+        '<xacro:macro name="part" params="name"><link name="${name}"/></xacro:macro></robot>')
+    tests = pytester.path / 'robot' / 'test'
+    tests.mkdir(parents=True)
+    (tests / 'robot.urdf.xacro').write_text(
+        '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+        '  <xacro:include filename="$(find parts)/part.xacro"/>\n'
+        '  <xacro:part name="base"/>\n</robot>\n')
+    (tests / 'test_urdf.py').write_text(textwrap.dedent("""
+        import pytest
+
+        @pytest.mark.urdf_matrix('robot.urdf.xacro', package_paths={'parts': '../../parts'})
+        def test_urdf(urdf_description):
+            assert [link.name for link in urdf_description.robot.links] == ['base']
+    """))
+    assert os.getcwd() == str(pytester.path)  # where ../../parts is not
+    pytester.runpytest('-p', PLUGIN, str(tests)).assert_outcomes(passed=1)
+
+
 @pytest.mark.parametrize('marker, message', [
     ("'robot.urdf.xacro', prefix=['a', 'b']", 'takes none of the fixtures'),
     ("'robot.urdf.xacro', prefix=[1, 2]", 'strings, or a list of strings'),

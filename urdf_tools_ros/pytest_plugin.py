@@ -24,10 +24,11 @@ A marked test takes at least one of them. The marker: ``urdf_matrix(path, matrix
 ``path`` relative to the test file's folder; each argument's values a list of strings (a string
 is one value for every combination), as keywords or, for a name that is not a Python keyword
 argument or is one of the options, in the ``matrix`` dict. Options: ``package_paths``
-(``{name: share dir}``; the package whose ``package.xml`` is nearest above the test file is
-found by itself, and so are ``URDF_TOOLS_PACKAGE_PATH`` and, in a sourced ROS environment, the
-ament index), ``target``, ``select``, ``ignore``, ``werror`` (as ``urdf-tools check``'s; the
-``.urdf-tools.toml`` or ``pyproject.toml`` nearest the description applies as there).
+(``{name: share dir}``, relative to the test file's folder as ``path`` is; the package whose
+``package.xml`` is nearest above the test file is found by itself, and so are
+``URDF_TOOLS_PACKAGE_PATH`` and, in a sourced ROS environment, the ament index), ``target``,
+``select``, ``ignore``, ``werror`` (as ``urdf-tools check``'s; the ``.urdf-tools.toml`` or
+``pyproject.toml`` nearest the description applies as there).
 
 The package registers it as the ``pytest11`` entry point ``urdf_tools_ros.pytest_plugin``, so
 every pytest of an environment that has the package (a pip install, or a colcon workspace:
@@ -76,7 +77,8 @@ class MatrixCase:
     :ivar combination: The matrix's arguments, ``((name, value), ...)`` in the marker's order.
     :ivar options: The marker's options (:data:`OPTIONS`) it gives.
     :ivar packages: Share directories by package name: the test's own package (the
-        ``package.xml`` nearest above the test file), then the ``package_paths`` option.
+        ``package.xml`` nearest above the test file), then the ``package_paths`` option (a
+        relative directory joined to the test file's folder).
     :ivar written: The path as the marker writes it (the test id's, when a test has several).
     """
 
@@ -147,7 +149,9 @@ def _cases(marker: pytest.Mark, test_file: Path, where: str) -> list[MatrixCase]
     except MatrixError as exc:
         _fail(where, str(exc))
     path = test_file.parent / os.fspath(marker.args[0])
-    packages = {**_own_package(test_file.parent), **dict(options.get('package_paths') or {})}
+    packages = {**_own_package(test_file.parent),
+                **{name: str(test_file.parent / os.fspath(folder))
+                   for name, folder in dict(options.get('package_paths') or {}).items()}}
     return [MatrixCase(path, combination, options, packages, os.fspath(marker.args[0]))
             for combination in every]
 

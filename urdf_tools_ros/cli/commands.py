@@ -25,10 +25,12 @@ def _add_source(parser: argparse.ArgumentParser, several: bool = False) -> None:
         parser.add_argument('file', help='URDF or xacro file, or - for standard input')
         parser.add_argument('xacro_args', nargs='*', metavar='name:=value',
                             help='xacro arguments')
-    parser.add_argument('--package-path', action='append', default=[], metavar='NAME=DIR',
-                        help='share directory of a ROS package, for package:// and $(find); '
-                             'repeatable (also: URDF_TOOLS_PACKAGE_PATH, and ament_index '
-                             'when ROS is sourced)')
+    parser.add_argument('--package-path', action='append', default=[], metavar='[NAME=]DIR',
+                        help='NAME=DIR: the share directory of ROS package NAME; DIR: a '
+                             'folder of packages, each in a subfolder named after it (as in '
+                             'URDF_TOOLS_PACKAGE_PATH); for package:// and $(find), relative '
+                             'to the current directory; repeatable, asked before '
+                             'URDF_TOOLS_PACKAGE_PATH and ament_index (when ROS is sourced)')
     parser.add_argument('--xacro', choices=['auto', 'yes', 'no'], default='auto',
                         help='run xacro: auto (when the file is named .xacro or uses xacro: '
                              '<xacro:...> elements, ${...} or $(...)), yes, no')
@@ -39,16 +41,36 @@ def load_from_args(args: argparse.Namespace) -> RobotDescription:
     Load the description named by parsed arguments.
 
     :raises DescriptionLoadError: if it cannot be loaded.
-    :raises ValueError: on a malformed ``name:=value`` or ``NAME=DIR`` (reported as usage).
+    :raises ValueError: on a malformed ``name:=value`` (reported as usage).
+    :raises argparse.ArgumentTypeError: on a malformed ``--package-path``, or one whose folder
+        does not exist (reported as usage).
     """
-    pairs, search = parse_package_path(args.package_path)
-    if search:
-        raise argparse.ArgumentTypeError(f'--package-path {search[0]!r}: expected NAME=DIR')
+    pairs, folders = _package_path_args(args.package_path)
     forced = {'auto': None, 'yes': True, 'no': False}[args.xacro]
     source = getattr(args, 'source', None) or args.file
     return load(source, xacro_args=parse_xacro_args(args.xacro_args), package_paths=pairs,
-                locator=ament_package_locator, is_xacro=forced,
+                package_folders=folders, locator=ament_package_locator, is_xacro=forced,
                 cross_check=getattr(args, 'urdf_parser_py', False))
+
+
+def _package_path_args(entries: list[str]) -> tuple[dict[str, str], list[str]]:
+    """
+    ``--package-path`` values as ``({name: share dir}, [folder of packages, ...])``.
+
+    :raises argparse.ArgumentTypeError: on ``NAME=`` without a directory, or a directory
+        that does not exist (a misspelt folder would find no package, silently).
+    """
+    try:
+        pairs, folders = parse_package_path(entries)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f'--package-path: {exc}') from None
+    for entry, directory in [*((f'{name}={folder}', folder) for name, folder in pairs.items()),
+                             *((folder, folder) for folder in folders)]:
+        if not os.path.isdir(directory):
+            raise argparse.ArgumentTypeError(
+                f'--package-path {entry!r}: {directory} is not a folder (NAME=DIR names a '
+                "package's share directory, DIR a folder of packages)")
+    return pairs, folders
 
 
 def _usage_error(args: argparse.Namespace, message: str) -> int:
@@ -109,9 +131,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     Check each file; print or write the report; exit 0 clean, 1 errors, 2 a file unloadable.
 
     A file that cannot be loaded is reported (every format) as one ``description-unloadable``
-    error, and the exit status is 2. With ``--matrix``, each file is loaded and checked once
-    for each combination of the matrix's values (:mod:`~urdf_tools_ros.core.description.matrix`),
-    with the ``name:=value`` arguments in every combination; the exit status is the worst.
+    error, and the exit status is 2. Its message is printed once: in the text report on
+    stdout, else (JSON, JUnit, SARIF, or a report written with ``-o``) as one line on stderr.
+    With ``--matrix``, each file is loaded and checked once for each combination of the
+    matrix's values (:mod:`~urdf_tools_ros.core.description.matrix`), with the
+    ``name:=value`` arguments in every combination; the exit status is the worst.
     """
     from pathlib import Path
 
@@ -191,8 +215,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     if not all(item.loaded for item in reports):
-        for item in reports:
-            if not item.loaded:
+        for item in reports:  # once: a text report on stdout has said it already
+            if not item.loaded and (args.output or args.format != 'text'):
                 where = f' [{label(item.combination)}]' if item.combination else ''
                 print(f'urdf-tools: {item.findings[0].location}{where}: '
                       f'{item.findings[0].message}', file=sys.stderr)

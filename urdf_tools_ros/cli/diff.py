@@ -93,10 +93,9 @@ def add_diff_arguments(diff: argparse.ArgumentParser, loader: Loader) -> None:
                       help='xacro argument for the old description only (repeatable)')
     diff.add_argument('--new-arg', action='append', default=[], metavar='name:=value',
                       help='xacro argument for the new description only (repeatable)')
-    diff.add_argument('--package-path', action='append', default=[], metavar='NAME=DIR',
-                      help='share directory of a ROS package, for package:// and $(find); '
-                           'repeatable (also: URDF_TOOLS_PACKAGE_PATH, and ament_index when '
-                           'ROS is sourced)')
+    diff.add_argument('--package-path', action='append', default=[], metavar='[NAME=]DIR',
+                      help='for package:// and $(find), as for check: NAME=DIR the share '
+                           'directory of package NAME, DIR a folder of packages; repeatable')
     diff.add_argument('--xacro', choices=['auto', 'yes', 'no'], default='auto',
                       help='run xacro: auto (a .xacro name or xacro content), yes, no')
     diff.add_argument('--positions', action='append', default=[], metavar='JOINT=VALUE[,...]',

@@ -89,12 +89,13 @@ def _findings_after(description: RobotDescription, plan: FixPlan, args: argparse
     if files != {description.filename}:
         return None
     text = apply_edits(read_text(description.filename), plan.edits)
-    pairs, _ = parse_package_path(args.package_path)
+    pairs, folders = parse_package_path(args.package_path)
     forced = {'auto': None, 'yes': True, 'no': False}[args.xacro]
     try:
         fixed = load_string(text, description.filename,
                             xacro_args=parse_xacro_args(args.xacro_args), package_paths=pairs,
-                            locator=ament_package_locator, is_xacro=forced)
+                            package_folders=folders, locator=ament_package_locator,
+                            is_xacro=forced)
     except RobotDescriptionError:
         return None
     return check_description(fixed, args.target, select=select, ignore=ignore)

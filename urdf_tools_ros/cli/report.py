@@ -68,14 +68,14 @@ def load_failure(filename: str, error: RobotDescriptionError,
     The report of a file that cannot be loaded: one error finding with the loader's message.
 
     :param filename: The file as given.
-    :param error: What the loader raised (its file and line become the finding's location).
+    :param error: What the loader raised (its file and line become the finding's location, its
+        fix, where it has one, the finding's: a missing file has none).
     :param combination: The matrix's xacro arguments it was loaded with (``--matrix``).
     """
     where = getattr(error, 'filename', None) or filename
     location = SourceLocation(where, getattr(error, 'line', None))
     message = getattr(error, 'reason', None) or str(error)
-    fix = getattr(error, 'fix', None) or \
-        'make it well-formed URDF or xacro that every consumer can read'
+    fix = getattr(error, 'fix', None)
     return FileReport(filename, (Finding(
         UNLOADABLE, Severity.ERROR, 'robot', f'cannot be loaded: {message}', location, fix,
         RULES[UNLOADABLE].consumers if UNLOADABLE in RULES else (),

@@ -22,7 +22,7 @@ whole load and check, and the rules already report everything urdfdom refuses.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 import os
 from pathlib import Path
@@ -36,6 +36,7 @@ from .model import Robot
 from .packages import make_package_locator, PackageLocator, resolve_resource
 from .reader import UrdfReader
 from .xacro_syntax import AsWritten, first_xacro_construct, looks_like_xacro
+from .xml_safety import entity_refusal, malformed, refused_entity
 from ..errors import DescriptionLoadError, DescriptionTooLargeError
 from ..findings import Finding, Severity
 from ..location import SourceLocation
@@ -198,9 +199,13 @@ def parse_xml(text: str, filename: str, *, any_root: bool = False) -> tuple[Any,
 
     :param any_root: Accept any root element (SDF, COLLADA, a wrapper), not only ``<robot>``.
     :return: ``(root element, findings)``.
-    :raises DescriptionLoadError: on malformed XML, entity declarations or (unless
-        ``any_root``) a root that is not ``<robot>``, naming the file and line.
+    :raises DescriptionLoadError: on malformed XML, entity declarations
+        (:func:`~.xml_safety.entity_refusal`) or (unless ``any_root``) a root that is not
+        ``<robot>``, naming the file and line.
     """
+    refusal = entity_refusal(text, filename)
+    if refusal is not None:
+        raise refusal
     findings: list[Finding] = []
     for _ in range(3):
         data = text.encode('utf-8')
@@ -218,7 +223,7 @@ def parse_xml(text: str, filename: str, *, any_root: bool = False) -> tuple[Any,
                 first = entries[0] if entries else None
                 line = first.line if first is not None else exc.lineno
                 message = first.message if first is not None else str(exc)
-                raise DescriptionLoadError(f'malformed XML: {message}', filename, line) from None
+                raise malformed(message, filename, line) from None
             root = etree.fromstring(data, _parser(recover=True))
             prefixes: dict[str, int] = {}
             for entry in entries:
@@ -234,13 +239,13 @@ def parse_xml(text: str, filename: str, *, any_root: bool = False) -> tuple[Any,
                     f'declare it on <robot>, e.g. xmlns:{prefix}="..."'))
             break
     else:
-        raise DescriptionLoadError('malformed XML: cannot be repaired', filename)
+        raise malformed('cannot be repaired', filename, None)
     if root is None:
         raise DescriptionLoadError('no XML element found', filename)
     dtd: Any = root.getroottree().docinfo.internalDTD
-    if dtd is not None and any(True for _ in dtd.iterentities()):
-        raise DescriptionLoadError('entity declarations are not allowed in a robot description '
-                                   '(entities are never expanded or fetched)', filename, 1)
+    entity: Any = next(dtd.iterentities(), None) if dtd is not None else None
+    if entity is not None:  # one entity_refusal did not see: named all the same
+        raise refused_entity(entity.name, filename, None, system=entity.system_url)
     if root.tag != 'robot' and not any_root:
         raise DescriptionLoadError(f'the root element is <{root.tag}>, expected <robot>: '
                                    'not a URDF robot description', filename, root.sourceline)
@@ -311,7 +316,8 @@ def load_string(text: str, filename: str = '<string>', *,
                 package_paths: Mapping[str, str] | None = None,
                 locator: PackageLocator | None = None,
                 is_xacro: bool | None = None,
-                cross_check: bool = False) -> RobotDescription:
+                cross_check: bool = False,
+                package_folders: Sequence[str] = ()) -> RobotDescription:
     """
     Load a URDF or xacro description from text.
 
@@ -320,18 +326,21 @@ def load_string(text: str, filename: str = '<string>', *,
         when it is a real file).
     :param xacro_args: xacro arguments ``{name: value}`` (``name:=value`` on a command line).
     :param base_dir: Directory for relative mesh paths; default the directory of ``filename``.
-    :param package_paths: Package share directories by name, for ``package://`` and ``$(find)``.
+    :param package_paths: Package share directories by name, for ``package://`` and ``$(find)``
+        (relative ones relative to the current directory).
     :param locator: Further package locator asked last (e.g. ament_index).
     :param is_xacro: Force or skip xacro; default :func:`looks_like_xacro`.
     :param cross_check: Also read the tree with urdf_parser_py and report what it refuses
         (``urdf-parser-py-rejects``) or warns about; about as costly as the load itself.
+    :param package_folders: Folders of packages, asked after ``package_paths``
+        (:func:`~.packages.package_in_folders`).
     :raises DescriptionLoadError: malformed XML, not a robot, entities, xacro error, too large.
     """
     if len(text) > MAX_DESCRIPTION_BYTES:
         raise DescriptionTooLargeError('larger than the limit', filename)
     if not text.strip():
         raise DescriptionLoadError('empty description, expected a <robot> element', filename)
-    locate = make_package_locator(package_paths, locator)
+    locate = make_package_locator(package_paths, locator, package_folders=package_folders)
     if base_dir is None and not filename.startswith('<'):
         base_dir = os.path.dirname(os.path.abspath(filename))
     use_xacro = looks_like_xacro(filename, text) if is_xacro is None else is_xacro
@@ -408,13 +417,15 @@ def load(source: str | os.PathLike[str], *,
          package_paths: Mapping[str, str] | None = None,
          locator: PackageLocator | None = None,
          is_xacro: bool | None = None,
-         cross_check: bool = False) -> RobotDescription:
+         cross_check: bool = False,
+         package_folders: Sequence[str] = ()) -> RobotDescription:
     """
     Load a ``.urdf`` or ``.xacro`` file, or stdin when ``source`` is ``'-'``.
 
     :param source: Path of the file, or ``'-'`` for standard input.
     :param xacro_args: xacro arguments ``{name: value}``.
     :param package_paths: Package share directories by name.
+    :param package_folders: Folders of packages, asked after ``package_paths``.
     :param locator: Further package locator (e.g. ament_index), asked last.
     :param is_xacro: Force or skip xacro; default by extension and content.
     :param cross_check: Also read it with urdf_parser_py (see :func:`load_string`).
@@ -425,12 +436,12 @@ def load(source: str | os.PathLike[str], *,
         data = _read_bounded(sys.stdin.buffer, '<stdin>')
         return load_string(_decode(data, '<stdin>'), '<stdin>', xacro_args=xacro_args,
                            package_paths=package_paths, locator=locator, is_xacro=is_xacro,
-                           cross_check=cross_check)
+                           cross_check=cross_check, package_folders=package_folders)
     path = os.fspath(source)
     text = _decode(read_file(path), path)
     return load_string(text, str(Path(path)), xacro_args=xacro_args,
                        package_paths=package_paths, locator=locator, is_xacro=is_xacro,
-                       cross_check=cross_check)
+                       cross_check=cross_check, package_folders=package_folders)
 
 
 def parse_xacro_args(items: list[str]) -> dict[str, str]:

@@ -3,8 +3,11 @@ Resolving ``package://``, ``$(find pkg)``, ``file://`` and relative resource pat
 
 The core does not import ``ament_index_python``: a caller passes a *package locator*, a
 callable ``name -> share directory or None``. :func:`make_package_locator` chains explicit
-``NAME=DIR`` pairs, the :data:`PACKAGE_PATH_ENV` variable, this package itself, and any
-further locator (the CLI and the nodes add ament_index there when it is installed).
+``NAME=DIR`` pairs and folders of packages, the :data:`PACKAGE_PATH_ENV` variable, this package
+itself, and any further locator (the CLI and the nodes add ament_index there when it is
+installed). A relative directory is made absolute against the current directory when the
+locator is made, so ``$(find pkg)`` is an absolute path and xacro's includes relative to it
+resolve.
 """
 
 from __future__ import annotations
@@ -19,8 +22,8 @@ from urllib.parse import unquote, urlparse
 PackageLocator = Callable[[str], 'str | None']
 
 #: Environment variable with extra package locations, ``os.pathsep``-separated. Each entry is
-#: ``NAME=DIR`` (DIR is the package's share directory) or a directory whose subdirectories are
-#: package directories named after their package (like a ``share/`` folder or a source space).
+#: ``NAME=DIR`` (DIR is the package's share directory) or a folder of packages
+#: (:func:`package_in_folders`); relative directories are relative to the current directory.
 PACKAGE_PATH_ENV = 'URDF_TOOLS_PACKAGE_PATH'
 
 _THIS_PACKAGE = 'urdf_tools_ros'
@@ -28,10 +31,12 @@ _THIS_PACKAGE = 'urdf_tools_ros'
 
 def parse_package_path(entries: Iterable[str]) -> tuple[dict[str, str], list[str]]:
     """
-    Split package-path entries into ``NAME=DIR`` pairs and search directories.
+    Split package-path entries into ``NAME=DIR`` pairs and folders of packages.
 
-    :param entries: Strings ``NAME=DIR`` or ``DIR``.
-    :return: ``({name: dir}, [search dir, ...])``.
+    The directories are returned as written; :func:`make_package_locator` makes them absolute.
+
+    :param entries: Strings ``NAME=DIR`` or ``DIR`` (a folder of packages).
+    :return: ``({name: dir}, [folder of packages, ...])``.
     :raises ValueError: if a ``NAME=DIR`` entry has an empty name or directory.
     """
     pairs: dict[str, str] = {}
@@ -47,6 +52,25 @@ def parse_package_path(entries: Iterable[str]) -> tuple[dict[str, str], list[str
         else:
             search.append(entry)
     return pairs, search
+
+
+def package_in_folders(name: str, folders: Iterable[str]) -> str | None:
+    """
+    The package ``name`` in folders of packages: the first ``<folder>/<name>`` that is a folder.
+
+    A folder of packages holds one folder per package, named after the package: a ``share/``
+    folder of an install prefix, ``../shared/ros2_descriptions``, a source space whose packages
+    lie at its top. ``URDF_TOOLS_PACKAGE_PATH`` and ``--package-path DIR`` both mean this.
+
+    :param name: The package's name.
+    :param folders: Folders of packages, searched in order.
+    :return: The package's folder (its share directory), or ``None``.
+    """
+    for folder in folders:
+        candidate = os.path.join(folder, name)
+        if os.path.isdir(candidate):
+            return candidate
+    return None
 
 
 def this_package_share() -> str | None:
@@ -87,31 +111,35 @@ def ament_package_locator(name: str) -> str | None:
 
 def make_package_locator(package_paths: Mapping[str, str] | None = None,
                          fallback: PackageLocator | None = None,
-                         environ: Mapping[str, str] | None = None) -> PackageLocator:
+                         environ: Mapping[str, str] | None = None,
+                         package_folders: Iterable[str] = ()) -> PackageLocator:
     """
     Build a package locator.
 
-    Order: ``package_paths`` (``{name: share dir}``), then :data:`PACKAGE_PATH_ENV`, then
-    urdf_tools_ros itself, then ``fallback`` (e.g. ament_index).
+    Order: ``package_paths`` (``{name: share dir}``), then ``package_folders``, then the pairs
+    and then the folders of :data:`PACKAGE_PATH_ENV`, then urdf_tools_ros itself, then
+    ``fallback`` (e.g. ament_index). Every directory is made absolute here, once, against the
+    current directory: the share directories the locator gives are absolute.
 
     :param package_paths: Explicit package share directories by package name.
     :param fallback: Locator asked last.
     :param environ: Environment to read :data:`PACKAGE_PATH_ENV` from; default ``os.environ``.
+    :param package_folders: Folders of packages (:func:`package_in_folders`), e.g.
+        ``--package-path DIR``.
     :return: A callable ``name -> share dir or None``.
     """
-    explicit = dict(package_paths or {})
     env = os.environ if environ is None else environ
-    env_pairs, search_dirs = parse_package_path(env.get(PACKAGE_PATH_ENV, '').split(os.pathsep))
+    env_pairs, env_folders = parse_package_path(env.get(PACKAGE_PATH_ENV, '').split(os.pathsep))
+    pairs = [{name: os.path.abspath(directory) for name, directory in given.items()}
+             for given in (package_paths or {}, env_pairs)]
+    folders = [[os.path.abspath(folder) for folder in given]
+               for given in (package_folders, env_folders)]
 
     def locate(name: str) -> str | None:
-        if name in explicit:
-            return explicit[name]
-        if name in env_pairs:
-            return env_pairs[name]
-        for directory in search_dirs:
-            candidate = os.path.join(directory, name)
-            if os.path.isdir(candidate):
-                return candidate
+        for named, searched in zip(pairs, folders):
+            share = named.get(name) or package_in_folders(name, searched)
+            if share is not None:
+                return share
         if name == _THIS_PACKAGE:
             own = this_package_share()
             if own is not None:

@@ -82,8 +82,8 @@ def explain(exc: BaseException, xacro: ModuleType) -> tuple[str, str | None]:
     for item in chain:
         if isinstance(item, PackageNotFound):
             return (f'$(find {item.package}): package "{item.package}" not found',
-                    f'give --package-path {item.package}=DIR (its share directory), or set '
-                    'URDF_TOOLS_PACKAGE_PATH')
+                    f'give --package-path {item.package}=DIR (its share directory) or '
+                    '--package-path DIR (a folder of packages), or set URDF_TOOLS_PACKAGE_PATH')
         if type(item).__name__ == 'ArgException':
             name = str(item).strip()
             return (f'$(arg {name}): argument "{name}" is not given and has no default',

@@ -10,7 +10,8 @@ xacro (detected, not assumed; the answer is cached per xacro module):
 
 * **With source lines** (every xacro 2.0.x and 2.1.x so far): while one document is processed,
   eight of xacro's module attributes are replaced, under a process-wide lock, and restored
-  afterwards: ``xacro.parse`` (our parser: entity-free, bounded, and it tags each element with
+  afterwards: ``xacro.parse`` (our parser: entity-free as :mod:`.xml_safety` words it, the
+  same as for URDF, bounded, and it tags each element with
   its file and line, so that each URDF element keeps the ``.xacro`` file:line it came from, the
   macro body for macro output; xacro's own elements carry theirs as minidom user data, kept on
   clones), ``xacro.eval_all``, ``xacro.handle_macro_call``, ``xacro.process_include`` and
@@ -24,11 +25,11 @@ xacro (detected, not assumed; the answer is cached per xacro module):
   ``xacro.process_file(path, mappings=..., verbosity=0)``. Elements then carry the location of
   the top-level file only, and :func:`run_xacro` says so (``lines`` false; the loader adds one
   ``xacro-lines-unavailable`` info finding). ``$(find pkg)`` goes through ament_index, which xacro
-  reads: the packages the locator knows (``--package-path NAME=DIR``, and those named by
+  reads: the packages the locator knows (from ``--package-path``, those named by
   ``$(find ...)`` in the top-level file) are put in a temporary ament index prepended to
   ``AMENT_PREFIX_PATH`` for the run. xacro's warnings (printed on stderr) are collected.
-  Includes are read by xacro itself, so the size bound applies to the top-level file and the
-  output only.
+  Includes are read by xacro itself, so the size bound, and the refusal of entities and of a
+  ``<!DOCTYPE>``, apply to the top-level file (and the output) only.
 
 xacro files are programs (``${...}`` is Python): process only xacro you trust.
 """
@@ -54,6 +55,7 @@ from defusedxml.expatbuilder import DefusedExpatBuilderNS
 
 from .packages import PackageLocator
 from .xacro_errors import explain, PackageNotFound
+from .xml_safety import entity_refusal, malformed, refused_entity
 from ..errors import DescriptionLoadError, DescriptionTooLargeError
 from ..location import SourceLocation
 
@@ -220,6 +222,11 @@ class _AnnotatingBuilder(DefusedExpatBuilderNS):
             self._table.append(location)
             node.setAttribute(SOURCE_ATTRIBUTE, str(len(self._table) - 1))
 
+    def line(self) -> int | None:
+        """The line the parser is at (where it stopped, after an error), or ``None``."""
+        parser = self._parser
+        return None if parser is None else int(parser.CurrentLineNumber)
+
 
 class _KeepOnClone:
     """minidom user-data handler: a clone (xacro's macro expansion) keeps the location."""
@@ -273,8 +280,20 @@ class _Session:
         else:
             return inp
         self.run.arguments |= _arguments_of(text)
+        refusal = entity_refusal(text, name)
+        if refusal is not None:
+            raise refusal
         builder = _AnnotatingBuilder(name, self.run.table)
-        return builder.parseString(text.encode('utf-8'))
+        try:
+            return builder.parseString(text.encode('utf-8'))
+        except DefusedXmlException as exc:  # what entity_refusal did not see: named the same
+            raise refused_entity(
+                str(getattr(exc, 'name', '') or type(exc).__name__), name,
+                builder.line(), system=getattr(exc, 'system_id', None)
+                or getattr(exc, 'public_id', None)) from None
+        except xml.parsers.expat.ExpatError as exc:
+            raise malformed(f'{xml.parsers.expat.ErrorString(exc.code)} (column '
+                            f'{exc.offset + 1})', name, exc.lineno) from None
 
     def eval_find(self, package: str) -> str:
         share = self._locate(package)
@@ -382,10 +401,6 @@ def _with_lines(xacro: ModuleType, text: str, filename: str, args: Mapping[str, 
             doc = session.parse(text, filename)
             xacro.process_doc(doc, mappings=dict(args))
             session.run.xml = doc.toxml()
-        except (xml.parsers.expat.ExpatError, DefusedXmlException) as exc:
-            line = getattr(exc, 'lineno', None)
-            raise DescriptionLoadError(f'malformed XML: {exc}', _where(xacro, filename),
-                                       line) from None
         except DescriptionLoadError:
             raise
         except Exception as exc:  # xacro raises XacroException, NameError, TypeError, ...
@@ -442,9 +457,15 @@ def _outside_index(path: str, index: str | None, packages: Mapping[str, str]) ->
 
 def _public(xacro: ModuleType, text: str, filename: str, args: Mapping[str, str],
             locate: PackageLocator) -> XacroRun:
-    if '<!ENTITY' in text or '<!DOCTYPE' in text:
-        raise DescriptionLoadError('entity declarations are not allowed in a robot description '
-                                   '(entities are never expanded or fetched)', filename)
+    refusal = entity_refusal(text, filename)
+    if refusal is not None:
+        raise refusal
+    doctype = text.find('<!DOCTYPE')
+    if doctype >= 0:  # xacro's own parser would read what a DTD declares
+        raise DescriptionLoadError(
+            '<!DOCTYPE> refused: without line hooks xacro parses the file with its own parser, '
+            'which reads what a DTD declares', filename, text.count('\n', 0, doctype) + 1,
+            fix='remove the <!DOCTYPE ...>: a robot description needs none')
     packages: dict[str, str] = {}
     for name in dict.fromkeys(_FIND.findall(text)):
         share = locate(name)
@@ -475,8 +496,8 @@ def _public(xacro: ModuleType, text: str, filename: str, args: Mapping[str, str]
             doc = xacro.process_file(path, mappings=dict(args), verbosity=0)
             output = doc.toxml()
         except xml.parsers.expat.ExpatError as exc:
-            raise DescriptionLoadError(f'malformed XML: {exc}', filename,
-                                       getattr(exc, 'lineno', None)) from None
+            raise malformed(f'{xml.parsers.expat.ErrorString(exc.code)} (column '
+                            f'{exc.offset + 1})', filename, exc.lineno) from None
         except Exception as exc:  # xacro raises XacroException, NameError, TypeError, ...
             message, fix = explain(exc, xacro)
             raise DescriptionLoadError(f'xacro: {message}', filename, fix=fix) from None
