@@ -262,3 +262,28 @@ def test_turtlebot4_tower_standoffs_name_their_4_calls() -> None:
     assert len(calls) == 4 and all(len(f.calls) == 1 for f in standoffs)
     assert all('<xacro:tower_standoff' in written(chain[0].location)
                for f in standoffs for chain in f.calls)
+
+
+def test_the_missing_dollar_knows_defaults_and_dynamic_calls(tmp_path: Path) -> None:
+    """A parameter with a default, not given at the call, and ``<xacro:call macro=...>``."""
+    text = """<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <link name="a"/>
+  <xacro:macro name="m" params="name side:=left">
+    <link name="${name}_${side}"/>
+    <joint name="${name}_joint" type="fixed"><parent link="a"/><child link="${name}_${side}"/>
+    </joint>
+    <gazebo reference="{name}_{side}"/>
+  </xacro:macro>
+  <xacro:m name="x"/>
+  <xacro:call macro="m" name="y"/>
+</robot>
+"""
+    path = tmp_path / 'defaults.urdf.xacro'
+    path.write_text(text)
+    (gazebo,) = [f for f in check_description(load(path))
+                 if f.code == 'gazebo-reference-missing']
+    assert gazebo.count == 2
+    assert sorted(chain[0].location.line for chain in gazebo.calls) == [
+        line_of(text, '<xacro:m name="x"'), line_of(text, '<xacro:call')]
+    assert gazebo.fix is not None and gazebo.fix.startswith('did you mean "${name}_${side}"?')
+    assert 'name, side are parameters of <xacro:m>' in gazebo.fix

@@ -42,16 +42,20 @@ def missing_dollar(name: str, names: Collection[str],
         return None
     corrected = _UNSUBSTITUTED.sub(r'${\1}', name)
     plain = ', '.join(f'{{{x}}}' for x in placeholders)
-    head = f'did you mean "{corrected}"? xacro substitutes only ${{...}}, {plain} stays as written'
+    verb = 'stays' if len(placeholders) == 1 else 'stay'
+    head = (f'did you mean "{corrected}"? xacro substitutes only ${{...}}, {plain} {verb} as '
+            'written')
     calls = location.calls if location is not None else ()
-    owners = []
+    owners: dict[str, list[str]] = {}  # macro: its parameters among the placeholders
     for placeholder in placeholders:
         owner = next((call for call in calls if placeholder in call.parameters), None)
         if owner is None:
             break
-        owners.append(f'{placeholder} is a parameter of <xacro:{owner.macro}>')
+        owners.setdefault(owner.macro, []).append(placeholder)
     else:
-        return f'{head} ({"; ".join(dict.fromkeys(owners))})'
+        return head + ' (' + '; '.join(
+            f'{", ".join(names)} {"is a parameter" if len(names) == 1 else "are parameters"} '
+            f'of <xacro:{macro}>' for macro, names in owners.items()) + ')'
     parts = _UNSUBSTITUTED.split(name)
     pattern = ''.join(re.escape(part) if index % 2 == 0 else
                       (f'(?P={part})' if part in parts[1:index:2] else f'(?P<{part}>.+?)')
