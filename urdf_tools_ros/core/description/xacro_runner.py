@@ -17,7 +17,7 @@ xacro (detected, not assumed; the answer is cached per xacro module):
   ``xacro.grab_property`` (wrapped, to know the element an error happened in and the calls and
   includes around it, :mod:`.xacro_errors` words it; and, for each expansion of a macro body,
   the chain of calls that made each element and the attributes made from a call's argument:
-  see :class:`Expansion`), ``xacro.warning`` (to collect warnings
+  see :data:`Expansion`), ``xacro.warning`` (to collect warnings
   as findings), ``xacro.verbosity`` (0) and ``xacro.substitution_args._eval_find``
   (``$(find pkg)`` through the package locator, so ``--package-path`` works). Each is checked
   first: present, callable with the arguments used;
