@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+import re
 
 import pytest
 
@@ -10,6 +11,7 @@ from rule_cases import run_family
 
 from conftest import shared_model
 from urdf_tools_ros.core.checks import CheckContext, gazebo
+from urdf_tools_ros.core.checks.names import suggest_name
 from urdf_tools_ros.core.description.loader import load
 from urdf_tools_ros.core.findings import Finding
 
@@ -76,3 +78,35 @@ def test_tiago_has_unexpanded_xacro_placeholders_in_references() -> None:
     # upstream wrote reference="wheel_{side}_joint" (a xacro property without the $): true
     assert len(findings) == 10
     assert all('{side}' in finding.element for finding in findings)
+
+
+def test_tiago_placeholders_get_the_missing_dollar_as_their_fix() -> None:
+    """The expanded URDF of TIAGo: {side} filled with the values its names have, no neighbour."""
+    description = load(shared_model('tiago_dual.urdf'))
+    names = set(description.robot.link_map) | set(description.robot.joint_map)
+    findings = list(gazebo.check_references(CheckContext(description.robot)))
+    assert findings
+    for finding in findings:
+        reference = finding.element.removeprefix('gazebo:')
+        corrected = reference.replace('{side}', '${side}')
+        assert finding.fix is not None and f'"{corrected}"' in finding.fix, finding
+        quoted = re.findall(r'"([^"$]+)"', finding.fix.split('names the robot has:')[1])
+        pattern = re.escape(reference).replace(re.escape('{side}'), '.+')
+        assert quoted and all(name in names and re.fullmatch(pattern, name) for name in quoted)
+
+
+@pytest.mark.parametrize('reference, names, fix', [
+    ('{prefix}_wrist', ['r_wrist', 'l_wrist', 'r_elbow'], 'did you mean "${prefix}_wrist"?'),
+    ('{a}_{a}', ['x_x', 'x_y'], 'did you mean "${a}_${a}"?'),
+    ('${prefix}_wrist', ['r_wrist'], 'did you mean "r_wrist"?'),
+    ('{side}_wrst', ['r_wrist'], None),
+])
+def test_missing_dollar_needs_names_it_would_give(reference: str, names: list[str],
+                                                  fix: str | None) -> None:
+    suggestion = suggest_name(reference, names)
+    if fix is None:
+        assert suggestion is None or '${' not in suggestion
+    else:
+        assert suggestion is not None and suggestion.startswith(fix)
+    if fix is not None and '${a}' in fix:  # the same value for the same name
+        assert '"x_x"' in str(suggestion) and '"x_y"' not in str(suggestion)

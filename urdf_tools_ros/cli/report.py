@@ -128,14 +128,32 @@ def _include_chain(location: SourceLocation | None,
     return chain
 
 
+def _call_notes(finding: Finding) -> list[tuple[SourceLocation, str]]:
+    """
+    The macro calls of each expansion that gave ``finding``, as ``(location, text)`` notes.
+
+    Each chain innermost first: ``expanded by the call <xacro:caster side="left"> [1/4]``, then
+    ``inside the call <xacro:base ...> [1/4]`` for the call whose body holds that call.
+    """
+    total = len(finding.calls)
+    notes = []
+    for number, chain in enumerate(finding.calls, 1):
+        mark = f' [{number}/{total}]' if total > 1 else ''
+        notes += [(call.location, f'{"inside" if depth else "expanded by"} the call {call}{mark}')
+                  for depth, call in enumerate(chain)]
+    return notes
+
+
 def _text_lines(finding: Finding, target: str, verbose: bool, colour: bool,
                 included_from: Mapping[str, SourceLocation] | None = None) -> list[str]:
     """
     The finding's line, whole, then its notes and its fix, each whole on an indented line.
 
-    ``file:line: severity[code]: message``; ``verbose`` adds the context: the include chain of
-    the finding's file (xacro input) and the consumers, those of ``target`` an error breaks
-    (``breaks: urdfdom, ...``), else those the finding concerns.
+    ``file:line: severity[code]: message`` (``(4 times)`` after a message found in 4 expansions
+    of a macro body); ``verbose`` adds the context: the include chain of the finding's file
+    (xacro input), the macro calls of each expansion (:func:`_call_notes`) and the consumers,
+    those of ``target`` an error breaks (``breaks: urdfdom, ...``), else those the finding
+    concerns.
     """
     where = _where(finding)
     head = f'{where}{finding.severity.value}[{finding.code}]: '
@@ -147,6 +165,7 @@ def _text_lines(finding: Finding, target: str, verbose: bool, colour: bool,
         if not finding.notes:  # a xacro failure's notes are its chain already
             extra += [f'    {_where(where)}note: included from here'
                       for where in _include_chain(finding.location, included_from or {})]
+        extra += [f'    {_where(where)}note: {text}' for where, text in _call_notes(finding)]
         broken = broken_consumers(finding, target)
         if finding.severity is Severity.ERROR and broken:
             extra.append(f'    breaks: {", ".join(broken)}')
@@ -155,7 +174,7 @@ def _text_lines(finding: Finding, target: str, verbose: bool, colour: bool,
     if finding.fix:
         extra.append(f'    fix: {finding.fix}')
     extra = [f'{_DIM}{line}{_RESET}' if colour else line for line in extra]
-    return [head + finding.message, *extra]
+    return [head + finding.message + finding.times, *extra]
 
 
 def format_text(filename: str | Sequence[FileReport], findings: Sequence[Finding] = (),
@@ -234,7 +253,13 @@ def portability_line(findings: Sequence[Finding]) -> str:
 
 
 def finding_dict(finding: Finding, target: str = DEFAULT_TARGET) -> dict[str, object]:
-    """A JSON-ready dict of one finding (``breaks``: the consumers of ``target`` it breaks)."""
+    """
+    A JSON-ready dict of one finding (``breaks``: the consumers of ``target`` it breaks).
+
+    ``count``: how many expansions of a macro body gave it (1 otherwise); ``calls``: for each,
+    its chain of macro calls, innermost first, each ``{file, line, macro, arguments}`` (the
+    arguments as written at the call).
+    """
     location = finding.location
     return {
         'code': finding.code,
@@ -246,6 +271,10 @@ def finding_dict(finding: Finding, target: str = DEFAULT_TARGET) -> dict[str, ob
         'fix': finding.fix,
         'notes': [{'file': where.filename, 'line': where.line, 'message': text}
                   for where, text in finding.notes],
+        'count': finding.count,
+        'calls': [[{'file': call.location.filename, 'line': call.location.line,
+                    'macro': call.macro, 'arguments': dict(call.arguments)} for call in chain]
+                  for chain in finding.calls],
         'source': RULES[finding.code].source if finding.code in RULES else None,
         'consumers': list(finding.consumers or ()),
         'breaks': list(broken_consumers(finding, target)),
@@ -289,7 +318,8 @@ def format_junit(filename: str | Sequence[FileReport], findings: Sequence[Findin
     """
     The report as JUnit XML: a suite per file, a case per rule with findings, one for the rest.
 
-    A rule with errors (or warnings under ``werror``) is a failing case listing them; a rule
+    A rule with errors (or warnings under ``werror``) is a failing case listing them (each with
+    its notes and the macro calls of its expansions, as ``file:line: note: ...`` lines); a rule
     with only warnings or info is a passing case whose ``<system-out>`` lists them (CI systems
     show it); the rules without findings are one passing case, ``other rules``. A file that
     cannot be loaded is one failing case, ``description-unloadable``. A combination of a
@@ -315,8 +345,8 @@ def format_junit(filename: str | Sequence[FileReport], findings: Sequence[Findin
             case = etree.SubElement(suite, 'testcase', classname=report.title, name=code)
             failing = [f for f in items if f.severity is Severity.ERROR
                        or (werror and f.severity is Severity.WARNING)]
-            text = '\n'.join(str(f) + ''.join(f'\n    {where}: note: {note}'
-                                              for where, note in f.notes) for f in items)
+            text = '\n'.join(str(f) + ''.join(f'\n    {where}: note: {note}' for where, note
+                                              in (*f.notes, *_call_notes(f))) for f in items)
             if failing:
                 failures += 1
                 failure = etree.SubElement(case, 'failure', type=code,
@@ -356,7 +386,10 @@ def format_sarif(reports: Sequence[FileReport], version: str,
     SARIF 2.1.0 (OASIS), as GitHub code scanning reads it: one run of the ``urdf-tools`` driver.
 
     Each finding is a result with its rule id, level (error, warning, note for info), message
-    (with the fix), and the file and line; the rules used are described in the driver. With a
+    (with the fix), and the file and line; its notes and, for a finding in a xacro macro body,
+    the macro calls of each expansion are its ``relatedLocations``, and a finding found in
+    several expansions has their number as ``occurrenceCount``. The rules used are described in
+    the driver. With a
     matrix, a result's message starts with its combination (``[ur_type=ur3] ...``) and its
     ``properties`` hold it (``combination``, ``xacroArgs``); the run's ``properties`` list every
     combination checked.
@@ -385,22 +418,26 @@ def format_sarif(reports: Sequence[FileReport], version: str,
                                               report.filename)}
             if location is not None and location.line is not None and location.line >= 1:
                 physical['region'] = {'startLine': location.line}
-            message = finding.message + (f' (fix: {finding.fix})' if finding.fix else '')
+            message = finding.message + finding.times + \
+                (f' (fix: {finding.fix})' if finding.fix else '')
             if report.combination:
                 message = f'[{label(report.combination)}] {message}'
             result: dict[str, object] = {
                 'ruleId': finding.code, 'ruleIndex': used.index(finding.code),
                 'level': _SARIF_LEVEL[finding.severity], 'message': {'text': message},
                 'locations': [{'physicalLocation': physical}]}
+            if finding.count > 1:
+                result['occurrenceCount'] = finding.count
             if report.combination:
                 result['properties'] = {'combination': label(report.combination),
                                         'xacroArgs': dict(report.combination)}
-            if finding.notes:
+            related = [*finding.notes, *_call_notes(finding)]
+            if related:
                 result['relatedLocations'] = [
                     {'id': index, 'message': {'text': text}, 'physicalLocation': {
                         'artifactLocation': _artifact(where.filename),
                         **({'region': {'startLine': where.line}} if where.line else {})}}
-                    for index, (where, text) in enumerate(finding.notes)]
+                    for index, (where, text) in enumerate(related)]
             results.append(result)
     run: dict[str, object] = {'tool': {'driver': {
         'name': 'urdf-tools', 'version': version, 'rules': rules}}, 'results': results}

@@ -12,6 +12,10 @@ about (``joint:elbow``), its :class:`~urdf_tools_ros.core.description.model.Sour
 message and, where one exists, a ``fix``, and the ``consumers`` it breaks: the real tools that
 refuse a file with this finding or compute something different from what it says (see
 :mod:`urdf_tools_ros.core.checks` for the consumers, the targets and the severity policy).
+
+The same finding made once per expansion of a xacro macro body (same code, file:line and
+message) is one finding with a ``count`` and the ``calls`` that made each expansion
+(:func:`urdf_tools_ros.core.checks.check_description` merges them).
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 import enum
 
-from .location import SourceLocation
+from .location import MacroCall, SourceLocation
 
 
 class Severity(str, enum.Enum):
@@ -60,6 +64,12 @@ class Finding:
         has them filled in); ``()``: none, even when its rule names some.
     :ivar notes: Further places that lead to the problem, ``(location, text)`` innermost first
         (the ``<xacro:include>`` and macro calls a xacro failure stands in).
+    :ivar count: How many times the checks found it: once per expansion of the macro body line
+        it stands at (the same code, location and message), else 1.
+    :ivar calls: For a finding in a xacro macro body, the chain of macro calls of each
+        expansion that gave it (``location.calls`` of each), each chain innermost first
+        (the call whose body holds the line, then the call whose body holds that call, ...);
+        empty outside macro bodies.
     """
 
     code: str
@@ -70,10 +80,18 @@ class Finding:
     fix: str | None = None
     consumers: tuple[str, ...] | None = None
     notes: tuple[tuple[SourceLocation, str], ...] = ()
+    count: int = 1
+    calls: tuple[tuple[MacroCall, ...], ...] = ()
+
+    @property
+    def times(self) -> str:
+        """``' (4 times)'`` after the message of a finding found more than once, else ``''``."""
+        return f' ({self.count} times)' if self.count > 1 else ''
 
     def __str__(self) -> str:
         where = f'{self.location}: ' if self.location is not None else ''
-        text = f'{where}{self.severity.value}[{self.code}]: {self.element}: {self.message}'
+        text = (f'{where}{self.severity.value}[{self.code}]: {self.element}: {self.message}'
+                f'{self.times}')
         if self.fix:
             text += f' (fix: {self.fix})'
         return text

@@ -1,12 +1,18 @@
 """
 :class:`SourceLocation`: the file and line an element, a finding or an error stands at.
 
-A leaf of the core: the model, the findings and the errors all use it, and it imports none of them.
+For an element a xacro macro made, the location also says which calls expanded it
+(:class:`MacroCall`, innermost first) and which of its attributes are made from an argument of
+one of those calls (:class:`ArgumentUse`). A leaf of the core: the model, the findings and the
+errors all use it, and it imports none of them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+#: Longest text of a call's arguments that :meth:`MacroCall.__str__` shows.
+_CALL_TEXT = 80
 
 
 @dataclass(frozen=True, slots=True)
@@ -15,11 +21,65 @@ class SourceLocation:
     Where an element stands: the file and its 1-based line.
 
     For xacro input, ``filename``/``line`` is the original ``.xacro`` file and line the element
-    was written at (the macro body for macro-generated elements).
+    was written at (the macro body for macro-generated elements). ``calls`` and ``arguments``
+    tell one expansion of a macro body from another; they take no part in comparing and
+    hashing locations (every expansion of a body line is at that line).
+
+    :ivar calls: The macro calls that expanded the element, innermost first: the call whose
+        body holds the element, then the call whose body holds that call, and so on (empty
+        outside a macro body, and when xacro ran without line tracking).
+    :ivar arguments: The attributes of the element whose value is made from an argument a call
+        of ``calls`` gives (``<mesh filename="${mesh}"/>``, or a property built from one).
     """
 
     filename: str
     line: int | None = None
+    calls: tuple[MacroCall, ...] = field(default=(), compare=False)
+    arguments: tuple[ArgumentUse, ...] = field(default=(), compare=False)
 
     def __str__(self) -> str:
         return f'{self.filename}:{self.line}' if self.line is not None else self.filename
+
+
+@dataclass(frozen=True, slots=True)
+class MacroCall:
+    """
+    One call of a xacro macro, ``<xacro:NAME param="text" .../>``, as it is written.
+
+    :ivar location: Where the call element is written (in a macro body, for a nested call).
+    :ivar macro: The macro's name (``wheel``; ``ns.wheel`` for a namespaced one).
+    :ivar arguments: ``(parameter, text)`` of each attribute of the call, unevaluated, in order.
+    :ivar parameters: The macro's parameter names, ``*block`` ones included (the argument
+        names when the definition cannot be found).
+    """
+
+    location: SourceLocation
+    macro: str
+    arguments: tuple[tuple[str, str], ...] = ()
+    parameters: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        """The call as written: ``<xacro:wheel prefix="right" reflect="-1">`` (shortened)."""
+        text = ''.join(f' {name}="{value}"' for name, value in self.arguments)
+        if len(text) > _CALL_TEXT:
+            text = text[:_CALL_TEXT - 3] + '...'
+        return f'<xacro:{self.macro}{text}>'
+
+
+@dataclass(frozen=True, slots=True)
+class ArgumentUse:
+    """
+    An attribute of an expanded element whose value is made from an argument of a macro call.
+
+    :ivar attribute: The attribute (``filename``).
+    :ivar value: Its value, as xacro expanded it.
+    :ivar parameter: The parameter of the call the value is made from (``mesh``).
+    :ivar call: Which call of the location's ``calls`` gives that argument (0: the innermost;
+        more when the innermost call passes on an argument of an enclosing call,
+        ``mesh="${mesh}"``).
+    """
+
+    attribute: str
+    value: str
+    parameter: str
+    call: int = 0

@@ -81,7 +81,8 @@ def report_markdown(filename: str, findings: Sequence[Finding],
                 where += f':{finding.location.line})' if finding.location.line is not None \
                     else ')'
             fix = f' *Fix:* {_escape(finding.fix)}' if finding.fix else ''
-            lines.append(f'- `{finding.code}`{where}: {_escape(finding.message)}{fix}')
+            message = _escape(finding.message + finding.times)  # (4 times): a macro body line
+            lines.append(f'- `{finding.code}`{where}: {message}{fix}')
     return '\n'.join(lines)
 
 

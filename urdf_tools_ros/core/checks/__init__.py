@@ -34,8 +34,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from . import (gazebo, gazebo_lumping, geometry, inertial, joints, loading,  # noqa: F401
-               materials, mimic, selection, structure, transmissions, tree)
+from . import (expansion, gazebo, gazebo_lumping, geometry, inertial, joints,  # noqa: F401
+               loading, materials, mimic, selection, structure, transmissions, tree)
 from .as_written import as_written_findings
 from .registry import (broken_consumers, check, CheckContext, CheckFunction, CONSUMERS, count,
                        counts_text, DEFAULT_TARGET, errors, for_target, format_value,
@@ -77,7 +77,10 @@ def check_description(description: RobotDescription, target: str = DEFAULT_TARGE
     ``target``; then the suppression comments of the description's files drop theirs (each
     comment that drops nothing adds a ``suppression-unused`` warning) and ``select``/``ignore``
     (a configuration's, :mod:`.config`, or the command line's) keep and drop codes
-    (:mod:`.selection`). A load failure (``description-unloadable``) is never dropped.
+    (:mod:`.selection`). A load failure (``description-unloadable``) is never dropped. Last, the
+    findings of each expansion of a xacro macro body line with one message are one finding with
+    a ``count`` and the ``calls`` of each, and a value made from a call's argument has a fix
+    that names it (:func:`.expansion.merge_expansions`).
 
     :param description: A loaded description (:func:`urdf_tools_ros.core.description.loader.load`).
     :param target: Whose verdicts are errors: a key of :data:`TARGETS` (``ros``, ``gazebo``,
@@ -88,7 +91,7 @@ def check_description(description: RobotDescription, target: str = DEFAULT_TARGE
         the description was made from (itself and its xacro includes; its text when it was read
         from a string).
     :return: Findings sorted by file and line, errors first on a line, each with its severity
-        for ``target``.
+        for ``target``, each once (with its ``count``).
     :raises KeyError: if ``target`` is not one of :data:`TARGETS`.
     :raises UnknownCodeError: if an entry of ``select`` or ``ignore``, or a suppression comment,
         names no rule (:class:`~urdf_tools_ros.core.checks.selection.UnknownCodeError`, a
@@ -102,4 +105,5 @@ def check_description(description: RobotDescription, target: str = DEFAULT_TARGE
     if suppressions:
         findings = selection.suppress(sort_findings(findings),
                                       selection.description_suppressions(description))
-    return sort_findings(selection.select_findings(findings, select, ignore))
+    return sort_findings(expansion.merge_expansions(
+        selection.select_findings(findings, select, ignore)))

@@ -9,10 +9,11 @@ plugins never take effect). A block without ``reference`` applies to the whole r
 from __future__ import annotations
 
 from collections.abc import Iterator
-import difflib
 
+from .names import suggest_name
 from .registry import check, CheckContext, rule
 from ..findings import Finding, Severity
+from ..location import MacroCall
 
 REFERENCE_MISSING = rule('gazebo-reference-missing', Severity.WARNING,
                          '<gazebo reference> names neither a link nor a joint',
@@ -24,20 +25,22 @@ def check_references(ctx: CheckContext) -> Iterator[Finding]:
     """
     Report ``<gazebo>`` blocks whose reference is not a link or joint of the robot.
 
-    The fix suggests the most similar link or joint name, as ``difflib.get_close_matches`` picks
-    it (``SequenceMatcher`` ratio >= 0.6; a tie goes to the greater name).
+    The fix (:func:`~urdf_tools_ros.core.checks.names.suggest_name`) is the reference with the
+    ``$`` a xacro ``{x}`` lacks (``caster_${side}_1_joint``), else the most similar link or
+    joint name.
     """
     names = set(ctx.robot.link_map) | set(ctx.robot.joint_map)
-    suggested: dict[str, list[str]] = {}  # one look-up per name: blocks often repeat a name
+    # one look-up per name and macro calls: blocks often repeat a name
+    suggested: dict[tuple[str, tuple[MacroCall, ...]], str | None] = {}
     for block in ctx.robot.gazebo:
         reference = block.reference
         if reference is None or reference in names:
             continue
-        if reference not in suggested:
-            suggested[reference] = difflib.get_close_matches(reference, names, n=1)
-        close = suggested[reference]
+        location = block.location
+        key = (reference, location.calls if location is not None else ())
+        if key not in suggested:
+            suggested[key] = suggest_name(reference, names, location)
         yield ctx.finding(REFERENCE_MISSING, f'gazebo:{reference}',
                           f'<gazebo reference="{reference}"> names neither a link nor a joint; '
-                          'Gazebo ignores the block', block.location,
-                          f'did you mean "{close[0]}"?' if close else
-                          'name a link or joint of the robot')
+                          'Gazebo ignores the block', location,
+                          suggested[key] or 'name a link or joint of the robot')

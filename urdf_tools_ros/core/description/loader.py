@@ -4,7 +4,8 @@ Load a robot description: bounded, entity-free XML, xacro, and the one URDF read
 ``load(path)`` reads a ``.urdf`` or ``.xacro`` file (xacro args ``name:=value``), a string or
 stdin into a :class:`RobotDescription`: the typed model, the final URDF XML, the loading
 findings and the files it was made from (for watching). Every element keeps its source line;
-for xacro it is the original ``.xacro`` file and line (the macro body for macro output).
+for xacro it is the original ``.xacro`` file and line (the macro body for macro output), with
+the macro calls that expanded it (:attr:`~urdf_tools_ros.core.location.SourceLocation.calls`).
 
 XML from outside is untrusted: the parser never resolves entities, loads a DTD or touches the
 network; entity declarations are refused; input is bounded by :data:`MAX_DESCRIPTION_BYTES`.
@@ -350,7 +351,8 @@ def load_string(text: str, filename: str = '<string>', *,
     xml_text = text
     known: set[str] | None = None  # the xacro arguments the documents declare or use
     if use_xacro:
-        from .xacro_runner import run_xacro, SOURCE_ATTRIBUTE  # only xacro input needs it
+        # only xacro input needs it
+        from .xacro_runner import CALLS_ATTRIBUTE, run_xacro, SOURCE_ATTRIBUTE
         run = run_xacro(text, filename, xacro_args or {}, locate,
                         lambda path: _decode(read_file(path), path), MAX_DESCRIPTION_BYTES)
         xml_text, known = run.xml, run.arguments
@@ -369,9 +371,14 @@ def load_string(text: str, filename: str = '<string>', *,
         inherited: SourceLocation = SourceLocation(filename)
         for element in root.iter():
             index = element.attrib.pop(SOURCE_ATTRIBUTE, None)
+            expansion = element.attrib.pop(CALLS_ATTRIBUTE, None)
             parent = element.getparent()
             if index is not None:
-                table[element] = run.table[int(index)]
+                location = run.table[int(index)]
+                if expansion is not None:  # one expansion of a macro body: which calls made it
+                    location = SourceLocation(location.filename, location.line,
+                                              *run.expansions[int(expansion)])
+                table[element] = location
             else:
                 table[element] = table.get(parent, inherited) if parent is not None else inherited
         xml_text = etree.tostring(root, encoding='unicode')

@@ -16,7 +16,9 @@ xacro (detected, not assumed; the answer is cached per xacro module):
   macro body for macro output; xacro's own elements carry theirs as minidom user data, kept on
   clones), ``xacro.eval_all``, ``xacro.handle_macro_call``, ``xacro.process_include`` and
   ``xacro.grab_property`` (wrapped, to know the element an error happened in and the calls and
-  includes around it, :mod:`.xacro_errors` words it), ``xacro.warning`` (to collect warnings
+  includes around it, :mod:`.xacro_errors` words it; and, for each expansion of a macro body,
+  the chain of calls that made each element and the attributes made from a call's argument:
+  see :data:`Expansion`), ``xacro.warning`` (to collect warnings
   as findings), ``xacro.verbosity`` (0) and ``xacro.substitution_args._eval_find``
   (``$(find pkg)`` through the package locator, so ``--package-path`` works). Each is checked
   first: present, callable with the arguments used;
@@ -57,13 +59,15 @@ from .packages import PackageLocator
 from .xacro_errors import explain, PackageNotFound
 from .xml_safety import entity_refusal, malformed, refused_entity
 from ..errors import DescriptionLoadError, DescriptionTooLargeError
-from ..location import SourceLocation
+from ..location import ArgumentUse, MacroCall, SourceLocation
 
-__all__ = ['SOURCE_ATTRIBUTE', 'USE_LINE_HOOKS', 'XACRO_LOCK', 'XacroRun', 'line_hooks_missing',
-           'run_xacro']
+__all__ = ['CALLS_ATTRIBUTE', 'Expansion', 'SOURCE_ATTRIBUTE', 'USE_LINE_HOOKS', 'XACRO_LOCK',
+           'XacroRun', 'line_hooks_missing', 'run_xacro']
 
 #: Attribute that carries an element's original location through xacro; removed afterwards.
 SOURCE_ATTRIBUTE = 'urdf_tools_ros_source'
+#: Attribute of an element a macro call expanded: its index in :attr:`XacroRun.expansions`.
+CALLS_ATTRIBUTE = 'urdf_tools_ros_calls'
 #: Held while xacro runs (its state is module-global) and while urdf_parser_py's hook is set.
 XACRO_LOCK = threading.Lock()
 #: Use the line hooks when the installed xacro has them; false: the public API only (tests).
@@ -72,9 +76,17 @@ USE_LINE_HOOKS = True
 _ARG_USE = re.compile(r'\$\(arg\s+([^\s)]+)\s*\)|\barg\(\s*[\'"]([^\'"]+)[\'"]\s*\)')
 _ARG_DECLARED = re.compile(r'<xacro:arg\b[^>]*\bname\s*=\s*["\']([^"\']+)["\']')
 _FIND = re.compile(r'\$\(find\s+([^\s)]+)\s*\)')
+#: A ``${...}`` expression, and a name it refers to (not an attribute after a dot).
+_EXPRESSION = re.compile(r'\$\{(.*?)\}')
+_NAME = re.compile(r'(?<![\w.])[A-Za-z_]\w*')
+#: How many properties and calls deep :meth:`_Session.source` follows a value.
+_DEPTH = 16
 _MISSING: dict[int, str | None] = {}
 
 ReadText = Callable[[str], str]
+#: One expansion of a macro body element: the calls that made it, innermost first, and its
+#: attributes made from their arguments (:attr:`SourceLocation.calls`, ``.arguments``).
+Expansion = tuple[tuple[MacroCall, ...], tuple[ArgumentUse, ...]]
 
 
 @dataclass
@@ -91,6 +103,8 @@ class XacroRun:
     :ivar missing: Why the line hooks were not used (``''`` when they were).
     :ivar included_from: ``{file: location of the <xacro:include> that first read it}``, the
         names as the elements' locations give them (with line hooks only).
+    :ivar expansions: What an element a macro call made carries (:data:`Expansion`), indexed by
+        its :data:`CALLS_ATTRIBUTE` (with line hooks only).
     """
 
     xml: str
@@ -101,6 +115,7 @@ class XacroRun:
     arguments: set[str] = field(default_factory=set)
     missing: str = ''
     included_from: dict[str, SourceLocation] = field(default_factory=dict)
+    expansions: list[Expansion] = field(default_factory=list)
 
 
 def _xacro(filename: str = '<string>') -> ModuleType:
@@ -207,10 +222,12 @@ def run_xacro(text: str, filename: str, args: Mapping[str, str], locate: Package
 class _AnnotatingBuilder(DefusedExpatBuilderNS):
     """minidom builder that refuses entities and tags each element with its file:line."""
 
-    def __init__(self, filename: str, table: list[SourceLocation]) -> None:
+    def __init__(self, filename: str, table: list[SourceLocation],
+                 written: dict[int, dict[str, str]]) -> None:
         super().__init__(forbid_dtd=False, forbid_entities=True, forbid_external=True)
         self._filename = filename
         self._table = table
+        self._written = written
 
     def start_element_handler(self, name: str, attributes: Any) -> None:
         super().start_element_handler(name, attributes)
@@ -220,6 +237,9 @@ class _AnnotatingBuilder(DefusedExpatBuilderNS):
             node.setUserData(_LOCATION, location, _KEEP_ON_CLONE)
         else:
             self._table.append(location)
+            expressions = {key: value for key, value in node.attributes.items() if '${' in value}
+            if expressions:
+                self._written[len(self._table) - 1] = expressions
             node.setAttribute(SOURCE_ATTRIBUTE, str(len(self._table) - 1))
 
     def line(self) -> int | None:
@@ -249,6 +269,35 @@ def _arguments_of(text: str) -> set[str]:
     return {a or b for a, b in _ARG_USE.findall(text)} | set(_ARG_DECLARED.findall(text))
 
 
+def _references(text: str) -> list[str]:
+    """The names the ``${...}`` expressions of ``text`` refer to, in order."""
+    return [name for expression in _EXPRESSION.findall(text) for name in _NAME.findall(expression)]
+
+
+def _parameters(macros: Any, name: str) -> tuple[str, ...] | None:
+    """The parameter names of macro ``name`` in xacro's macro table, or ``None``."""
+    table = macros
+    try:
+        if name not in table and '.' in name:  # a namespaced macro: ns.name
+            *spaces, name = name.split('.')
+            for space in spaces:
+                table = table[space]
+        params = getattr(table[name], 'params', None)
+    except (KeyError, TypeError, AttributeError):
+        return None
+    if not isinstance(params, list):
+        return None
+    return tuple(str(param).lstrip('*') for param in params)
+
+
+@dataclass
+class _Frame:
+    """A macro call being expanded: the call, and the properties its body defined so far."""
+
+    call: MacroCall
+    properties: dict[str, str] = field(default_factory=dict)
+
+
 class _Session:
     """The hooks installed into the xacro module while one document is processed."""
 
@@ -256,6 +305,10 @@ class _Session:
         self.xacro = xacro
         self.run = XacroRun('', True)
         self.nodes: list[Any] = []
+        self.frames: list[_Frame] = []
+        #: The attributes with ``${...}`` of each element read, by its table index, as written.
+        self.written: dict[int, dict[str, str]] = {}
+        self._expansions: dict[Expansion, int] = {}
         self._locate = locate
         self._read_text = read_text
 
@@ -283,7 +336,7 @@ class _Session:
         refusal = entity_refusal(text, name)
         if refusal is not None:
             raise refusal
-        builder = _AnnotatingBuilder(name, self.run.table)
+        builder = _AnnotatingBuilder(name, self.run.table, self.written)
         try:
             return builder.parseString(text.encode('utf-8'))
         except DefusedXmlException as exc:  # what entity_refusal did not see: named the same
@@ -307,6 +360,86 @@ class _Session:
             return None
         index = node.getAttribute(SOURCE_ATTRIBUTE)
         return self.run.table[int(index)] if index else node.getUserData(_LOCATION)
+
+    def enter(self, node: Any, macros: Any) -> _Frame | None:
+        """
+        Start a macro call's frame, or return ``None`` when ``node`` is no macro call.
+
+        ``xacro:call`` is left to the call it turns into (xacro renames the node and calls
+        ``handle_macro_call`` again).
+        """
+        tag = node.tagName
+        if not tag.startswith('xacro:') or tag == 'xacro:call' or tag in _NOT_CALLS:
+            return None
+        location = node.getUserData(_LOCATION)
+        if not isinstance(location, SourceLocation):
+            return None
+        arguments = tuple((str(key), str(value)) for key, value in node.attributes.items())
+        macro = tag[len('xacro:'):]
+        parameters = _parameters(macros, macro)
+        call = MacroCall(location, macro, arguments,
+                         tuple(key for key, _ in arguments) if parameters is None else parameters)
+        frame = _Frame(call)
+        self.frames.append(frame)
+        return frame
+
+    def source(self, text: str, level: int = 0, depth: int = 0) -> tuple[str, int] | None:
+        """
+        The argument ``text`` (written in the body of call ``level``) is made from, if any.
+
+        A name ``text`` refers to that the call (``self.frames[-1 - level]``) gives as an
+        argument; when that argument is itself made from an argument of the enclosing call,
+        that one, and so on outwards; a property the body defined is followed to its value.
+
+        :return: ``(parameter, level of the call that gives it)``, 0 for the innermost.
+        """
+        if depth > _DEPTH or level >= len(self.frames):
+            return None
+        frame = self.frames[-1 - level]
+        given = dict(frame.call.arguments)
+        for name in _references(text):
+            if name in given:
+                return self.source(given[name], level + 1, depth + 1) or (name, level)
+            if name in frame.properties:
+                found = self.source(frame.properties[name], level, depth + 1)
+                if found is not None:
+                    return found
+        return None
+
+    def mark(self, nodes: list[Any], call: MacroCall, blocks: set[str]) -> None:
+        """
+        Add ``call`` to the calls of every element of its expansion ``nodes``.
+
+        An element straight from the macro body also gets its attributes made from an
+        argument (:meth:`source`); elements of a ``*block`` argument (``blocks``: their
+        :data:`SOURCE_ATTRIBUTE` values) are written at the call and left as they are.
+        """
+        stack = list(reversed(nodes))
+        while stack:
+            node = stack.pop()
+            if getattr(node, 'nodeType', None) != node.ELEMENT_NODE:
+                continue
+            index = node.getAttribute(SOURCE_ATTRIBUTE)
+            if index in blocks:
+                continue
+            stack.extend(reversed(node.childNodes))
+            if not index:
+                continue
+            known = node.getAttribute(CALLS_ATTRIBUTE)
+            calls, uses = self.run.expansions[int(known)] if known else ((), ())
+            if not calls:
+                found = []
+                for attribute, text in self.written.get(int(index), {}).items():
+                    source = self.source(text)
+                    if source is not None:
+                        found.append(ArgumentUse(attribute, node.getAttribute(attribute),
+                                                 *source))
+                uses = tuple(found)
+            expansion = ((*calls, call), uses)
+            number = self._expansions.setdefault(expansion, len(self.run.expansions))
+            if number == len(self.run.expansions):
+                self.run.expansions.append(expansion)
+            node.setAttribute(CALLS_ATTRIBUTE, str(number))
 
     def failure(self) -> tuple[SourceLocation | None, tuple[tuple[SourceLocation, str], ...]]:
         """
@@ -346,13 +479,30 @@ def _hooks(session: _Session) -> Iterator[None]:
 
     def handle_macro_call(node: Any, macros: Any, symbols: Any) -> Any:
         session.nodes.append(node)
+        frame = session.enter(node, macros)
+        if frame is None:
+            result = original_call(node, macros, symbols)
+            session.nodes.pop()
+            return result
+        parent = node.parentNode
+        before = list(parent.childNodes) if parent is not None else []
+        blocks = {element.getAttribute(SOURCE_ATTRIBUTE)
+                  for element in node.getElementsByTagName('*')} - {''}
         result = original_call(node, macros, symbols)
         session.nodes.pop()
+        if result and parent is not None:
+            old = {id(child) for child in before}  # ``before`` keeps them alive: ids unique
+            session.mark([child for child in parent.childNodes if id(child) not in old],
+                         frame.call, blocks)
+        session.frames.pop()
         return result
 
     original_property = xacro.grab_property
 
     def grab_property(elt: Any, table: Any) -> Any:
+        if session.frames and elt.hasAttribute('name'):  # a property of a macro body
+            session.frames[-1].properties[elt.getAttribute('name')] = \
+                elt.getAttribute('value') or elt.getAttribute('default')
         session.nodes.append(elt)  # a property evaluated now (scope="parent", lazy_eval="false")
         result = original_property(elt, table)
         session.nodes.pop()
