@@ -328,6 +328,12 @@ EXAMPLES: dict[str, Example] = {
     'xacro-in-urdf': Example(
         robot(AB, joint(body='<origin xyz="${0.5 * 0.2} 0 0"/>')),
         robot(AB, joint(body='<origin xyz="0.1 0 0"/>'))),
+    'geometry-capsule-not-drawn': Example(
+        robot(link('a', '<visual><geometry><capsule radius="0.1" length="0.5"/></geometry>'
+                        '</visual>'), version='1.1'),
+        robot(link('a', '<visual><geometry><cylinder radius="0.1" length="0.5"/></geometry>'
+                        '</visual>'), version='1.1')),
+    'urdf-parser-py-version': Example(robot(A, version='1.1'), robot(A, version='1.0')),
     'mimic-mujoco-version': Example(
         robot(AB, link('c'), joint('continuous', name='k'),
               joint('continuous', '<mimic joint="k"/>', name='m', parent='b', child='c')),

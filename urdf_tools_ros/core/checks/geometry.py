@@ -67,6 +67,16 @@ COLLISION_MESH_DAE = rule(
     reference='MuJoCo XML reference, asset/mesh/file (STL, OBJ, MSH): "no decoder found for '
               'mesh file"')
 
+CAPSULE_RVIZ = rule(
+    'geometry-capsule-not-drawn', Severity.WARNING,
+    'a URDF 1.1+ <capsule>: urdfdom 6.0 and pinocchio read it, but the RViz of ROS 2 Humble to '
+    "Lyrical draws nothing for it (Rolling since ros2/rviz#1735) and Gazebo's URDF conversion "
+    'does not convert it (urdf_parser_py refuses the 1.1 file: urdf-parser-py-version)',
+    consumers=('rviz-without-capsules',),
+    reference='ros2/rviz#1734 ("Unsupported geometry type for element: 4"), #1735 (merged '
+              'for Rolling 2026-05-29); gazebosim/sdformat#1654 (open); ros/urdf_parser_py#96 '
+              '(open): read from their sources and threads, not run here')
+
 MESH_SCALE = rule(
     'mesh-scale-suspect', Severity.WARNING,
     'a mesh, as scaled, is over 20 times larger than the whole robot as its joints place it, '
@@ -162,6 +172,25 @@ def _package(filename: str) -> str | None:
     if filename.startswith('package://'):
         return filename[len('package://'):].partition('/')[0] or None
     return None
+
+
+@check
+def check_capsules(ctx: CheckContext) -> Iterator[Finding]:
+    """Say once, at the first, which consumers do not draw or read the robot's capsules."""
+    found = [(link, element) for link in ctx.robot.links for _, element in _elements(link)
+             if isinstance(element.geometry, Capsule)]
+    if not found or ctx.urdf_version < (1, 1):  # in 1.0, geometry-unknown says more
+        return
+    names = sorted({link.name for link, _ in found})
+    shown = ', '.join(f'"{name}"' for name in names[:3]) + (
+        f' and {len(names) - 3} more' if len(names) > 3 else '')
+    link, element = found[0]
+    yield ctx.finding(CAPSULE_RVIZ, f'link:{link.name}',
+                      f'{len(found)} capsule{"s" if len(found) > 1 else ""} (link {shown}): '
+                      'the RViz of Humble to Lyrical draws nothing for them (Rolling does) and '
+                      'Gazebo does not convert them', element.location or link.location,
+                      'for RViz on Lyrical and Gazebo, a cylinder and two spheres '
+                      '(urdf-tools convert --to 1.0 writes them)')
 
 
 @check

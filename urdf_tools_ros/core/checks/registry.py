@@ -27,7 +27,11 @@ CONSUMERS: dict[str, str] = {
     'urdfdom-before-5.1': f'urdfdom 3.0 to 5.0 (ROS 2 {ros_distros((1, 1), refuse=True)}; '
                           'SDFormat): URDF 1.0 only (urdfdom 6.0 of ROS 2 '
                           f'{ros_distros((1, 2))} reads 1.0, 1.1 and 1.2)',
-    'urdf_parser_py': 'urdf_parser_py, the Python URDF reader of ROS tools',
+    'urdf_parser_py': 'urdf_parser_py, the Python URDF reader of ROS tools (every release reads '
+                      'URDF 1.0 only: SUPPORTED_VERSIONS = ["1.0"], no <capsule>)',
+    'rviz-without-capsules': "RViz's robot model of ROS 2 Humble to Lyrical: draws nothing for a "
+                             '<capsule> ("Unsupported geometry type"; Rolling draws it since '
+                             'ros2/rviz#1735, May 2026)',
     'kdl': "kdl_parser and KDL, robot_state_publisher's kinematics",
     'joint_state_publisher': 'joint_state_publisher(_gui) 2.4',
     'ros2_control': 'ros2_control (its URDF parsing of <ros2_control> and <transmission>)',
@@ -48,6 +52,7 @@ CONSUMERS: dict[str, str] = {
 _ROS = frozenset({'urdfdom', 'urdf_parser_py', 'kdl', 'joint_state_publisher', 'ros2_control',
                   'urdf_tools_ros'})
 _DISTROS = {distro: _ROS | (set() if (1, 1) in versions else {'urdfdom-before-5.1'})
+            | (set() if distro == 'rolling' else {'rviz-without-capsules'})
             for distro, versions in ROS_DISTRO_URDF_VERSIONS.items()}
 TARGETS: dict[str, frozenset[str]] = {
     'ros': _DISTROS.get(os.environ.get('ROS_DISTRO', ''), _DISTROS['jazzy']),

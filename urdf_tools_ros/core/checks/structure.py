@@ -43,6 +43,14 @@ VERSION_NEW = rule(
     source='urdfdom', consumers=('urdfdom-before-5.1',),
     reference=(_MODEL + ' ("only version 1.0 is currently supported" before 5.1; urdfdom '
                '5.1.0 ros/rosdistro#49718, 6.0.0 ros/rosdistro#50827)'))
+VERSION_URDF_PARSER_PY = rule(
+    'urdf-parser-py-version', Severity.WARNING,
+    '<robot version> is 1.1 or 1.2: urdf_parser_py reads URDF 1.0 only and refuses the file on '
+    'every ROS 2 distro (Python tools that read robot_description with it)',
+    consumers=('urdf_parser_py',),
+    reference='urdf_parser_py urdf.py Robot.SUPPORTED_VERSIONS = ["1.0"] ("Invalid version; '
+              'only 1.0 is supported"; measured with 1.2.1, the release of every distro; '
+              'capsules: ros/urdf_parser_py#96, open)')
 NO_LINKS = rule('robot-no-links', Severity.ERROR, 'the robot has no <link>', source='urdfdom',
                 consumers=('urdfdom', 'urdf_tools_ros'),
                 reference=_MODEL + ': "No link elements found in urdf file"')
@@ -105,6 +113,13 @@ def check_version(ctx: CheckContext) -> Iterator[Finding]:
                           fix=f'for {ros_distros((1, 1), refuse=True)} keep to URDF 1.0 '
                           '(urdf-tools convert writes it): rpy instead of quat_xyzw, a cylinder '
                           'and two spheres for a capsule, no acceleration/deceleration/jerk')
+        yield ctx.finding(VERSION_URDF_PARSER_PY, 'robot',
+                          f'robot "{ctx.robot.name}": urdf_parser_py reads URDF 1.0 only and '
+                          f'refuses this {parsed[0]}.{parsed[1]} file ("Invalid version; only '
+                          '1.0 is supported") on every distro',
+                          fix='if a Python tool of yours reads robot_description with '
+                          'urdf_parser_py, give it URDF 1.0 (urdf-tools convert --to 1.0); '
+                          'else ignore this code in .urdf-tools.toml')
 
 
 @check
