@@ -13,6 +13,7 @@ import textwrap
 import time
 
 from lxml import etree
+from paths import ROS2_DESCRIPTIONS
 import pytest
 
 from conftest import REPO, SAMPLE_ROBOT, shared_model
@@ -387,3 +388,21 @@ def test_check_imports_only_what_it_needs() -> None:
     assert done.returncode == 0, done.stderr
     code, *heavy = done.stdout.split()
     assert code in ('0', '1') and heavy == []  # arm.urdf has findings (exit 1): any verdict
+
+
+def test_xacro_arguments_may_follow_options() -> None:
+    # name:=value after an option is a xacro argument, as before the options, for check and
+    # for a one-file command; another unknown word is still the usage error
+    kuka = ROS2_DESCRIPTIONS / 'kuka_lbr_iiwa_support' / 'urdf' / 'lbr_iiwa14_r820.urdf.xacro'
+    if not kuka.is_file():
+        pytest.skip(f'{ROS2_DESCRIPTIONS} is not here')
+    packages = f'--package-path={ROS2_DESCRIPTIONS}'
+    before = cli('tree', str(kuka), 'prefix:=r1_', packages)
+    after = cli('tree', str(kuka), packages, 'prefix:=r1_')
+    assert before.returncode == after.returncode == 0, after.stderr
+    assert after.stdout == before.stdout and 'r1_link_1' in after.stdout
+    checked = cli('check', str(kuka), '-v', packages, 'prefix:=r1_', '--format', 'json')
+    assert checked.returncode in (0, 1), checked.stderr
+    assert 'xacro-arg-unknown' not in checked.stdout
+    refused = cli('check', str(kuka), '-v', 'bogus')
+    assert refused.returncode == 2 and 'unrecognized arguments: bogus' in refused.stderr

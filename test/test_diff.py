@@ -610,3 +610,33 @@ def test_continuous_joints_of_the_description_packages_turned_revolute(tmp_path:
                 if change.attribute == 'joint_type'} == {f'joint:{name}' for name in wheels}
         turned += 1
     assert turned >= 2
+
+
+@pytest.mark.parametrize('rpy, same_rotation, shown', [
+    pytest.param((math.pi, 0.0, 0.0), True, None, id='roll-of-minus-pi-is-roll-of-pi'),
+    pytest.param((0.0, 0.0, 2.0 * math.pi), True, None, id='a-whole-turn-of-yaw'),
+    pytest.param((0.0, 0.0, -1.5 * math.pi), False, 90.0, id='yaw-of-minus-270-is-plus-90'),
+])
+def test_an_origin_rotation_is_compared_as_a_rotation(
+        tmp_path: Path, rpy: tuple[float, float, float], same_rotation: bool,
+        shown: float | None) -> None:
+    # ur5's shoulder_pan_joint; the old side written with roll -pi where rpy is (pi, 0, 0)
+    def old_rpy(root: etree._Element) -> None:
+        joint_element(root, 'shoulder_pan_joint').find('origin').set(
+            'rpy', '-3.141592653589793 0 0' if rpy[0] == math.pi else '0 0 0')
+
+    def new_rpy(root: etree._Element) -> None:
+        joint_element(root, 'shoulder_pan_joint').find('origin').set(
+            'rpy', ' '.join(repr(value) for value in rpy))
+    base = tmp_path / 'base.urdf'
+    tree = etree.parse(str(shared_model('ur5_robot')))
+    old_rpy(tree.getroot())
+    base.write_bytes(etree.tostring(tree))
+    old, new = edited_copies(tmp_path, base, new_rpy)
+    result = diff_descriptions(old, new)
+    changes = [change for change in result.values if change.attribute == 'origin.rpy']
+    assert (changes == []) is same_rotation
+    assert (list(result.frames) == []) is same_rotation
+    if shown is not None:
+        (change,) = changes
+        assert f'Δ 0, 0, +{shown:g}°' in change.text

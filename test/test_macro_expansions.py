@@ -287,3 +287,41 @@ def test_the_missing_dollar_knows_defaults_and_dynamic_calls(tmp_path: Path) -> 
         line_of(text, '<xacro:m name="x"'), line_of(text, '<xacro:call')]
     assert gazebo.fix is not None and gazebo.fix.startswith('did you mean "${name}_${side}"?')
     assert 'name, side are parameters of <xacro:m>' in gazebo.fix
+
+
+PARTS = """<?xml version="1.0"?>
+<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <xacro:macro name="part" params="name arm_id pkg">
+    <link name="${name}"><visual><geometry>
+      <mesh filename="package://${pkg}/meshes/${arm_id}/${name}.stl"/></geometry></visual></link>
+  </xacro:macro>
+  <xacro:macro name="one" params="name mesh">
+    <link name="${name}"><collision><geometry>
+      <mesh filename="package://${pkg}/meshes/${mesh}"/></geometry></collision>
+    <visual><geometry><mesh filename="package://${pkg}/meshes/${mesh}"/></geometry></visual></link>
+  </xacro:macro>
+  <xacro:property name="pkg" value="parts"/>
+  <link name="base"/>
+  <xacro:part name="l0" arm_id="fr3" pkg="parts"/>
+  <xacro:one name="l1" mesh="x.stl"/>
+  <joint name="j0" type="fixed"><parent link="base"/><child link="l0"/></joint>
+  <joint name="j1" type="fixed"><parent link="base"/><child link="l1"/></joint>
+</robot>
+"""
+
+
+def test_a_value_made_of_several_arguments_names_none_of_them(tmp_path: Path) -> None:
+    # franka's link meshes are package://${description_pkg}/meshes/${arm_id}/${name}.dae:
+    # editing name (or any one argument) is no fix; a value whose one variable part is one
+    # argument (package://parts/meshes/${mesh}) names it
+    path = tmp_path / 'parts.urdf.xacro'
+    path.write_text(PARTS)
+    findings = check_description(load(path, package_paths={'parts': str(tmp_path)}))
+    missing = {f.element: f for f in findings if f.code == 'mesh-file-missing'}
+    assert set(missing) == {'link:l0', 'link:l1'}
+    assert 'edit the argument' not in (missing['link:l0'].fix or '')
+    assert (missing['link:l1'].fix or '').startswith(
+        'edit the argument mesh="x.stl" of the call <xacro:one>')
+    # one finding for the file of l1's collision and visual: MuJoCo refuses it for the collision
+    assert 'MuJoCo refuses the file' in missing['link:l1'].message
+    assert missing['link:l1'].consumers == ('mujoco',)

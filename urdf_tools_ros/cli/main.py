@@ -76,7 +76,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     if command and {'-h', '--help'} & set(argv[:argv.index(command)]):
         command = ''
     parser = build_parser(command)
-    args = parser.parse_args(argv)
+    args = _parse(parser, argv)
     try:
         return int(args.handler(args))
     except RobotDescriptionError as exc:
@@ -90,6 +90,26 @@ def run(argv: Sequence[str] | None = None) -> int:
         print(f'urdf-tools: internal error: {type(exc).__name__}: {exc} '
               '(please report it with the input file)', file=sys.stderr)
         return EXIT_INTERNAL
+
+
+def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """
+    Parse ``argv``, taking ``name:=value`` xacro arguments wherever they stand.
+
+    argparse gives a ``nargs`` positional only the words before the first option, so
+    ``check FILE -v name:=value`` would leave ``name:=value`` unrecognised; such words go to
+    the command's xacro arguments (``file`` of ``check`` and ``diff``, else ``xacro_args``), as
+    if written after ``FILE``. Any other unrecognised word is argparse's usage error.
+    """
+    args, extra = parser.parse_known_args(argv)
+    if not extra:
+        return args
+    target = 'xacro_args' if isinstance(getattr(args, 'xacro_args', None), list) else 'file'
+    if any(':=' not in word or word.startswith('-') for word in extra) \
+            or not isinstance(getattr(args, target, None), list):
+        return parser.parse_args(argv)  # exits with the usage error
+    getattr(args, target).extend(extra)
+    return args
 
 
 def main() -> None:

@@ -83,6 +83,9 @@ MESH_SCALE = rule(
     "and than its link's shapes and inertia say: a mesh in millimetres read as metres, the "
     'giant robot in RViz and Gazebo',
     reference=_GEOMETRY + '/mesh (lengths in m; STL and OBJ carry no unit; COLLADA <unit>)')
+_MUJOCO_COLLISION = '; MuJoCo refuses the file (a collision: "Error opening file")'
+_MUJOCO_ALSO_COLLISION = ('; a collision of the link uses it too, and MuJoCo refuses the file '
+                          '("Error opening file")')
 #: How many times larger than every other size of its link a mesh must be to be reported.
 MESH_SCALE_RATIO = 20.0
 
@@ -239,9 +242,9 @@ def check_meshes(ctx: CheckContext) -> Iterator[Finding]:
                 in_collision = mesh.filename in collided
                 yield ctx.finding(MESH_FILE_MISSING, f'link:{link.name}',
                                   f'link "{link.name}": {label} mesh "{mesh.filename}": '
-                                  f'{reason}' + ('; MuJoCo refuses the file (a collision: '
-                                                 '"Error opening file")' if in_collision
-                                                 else ''),
+                                  f'{reason}' + (_MUJOCO_COLLISION if isinstance(
+                                      element, Collision) else _MUJOCO_ALSO_COLLISION
+                                      if in_collision else ''),
                                   where, _missing_fix(mesh),
                                   consumers=('mujoco',) if in_collision else ())
 

@@ -387,9 +387,13 @@ class _Session:
         """
         The argument ``text`` (written in the body of call ``level``) is made from, if any.
 
-        A name ``text`` refers to that the call (``self.frames[-1 - level]``) gives as an
-        argument; when that argument is itself made from an argument of the enclosing call,
-        that one, and so on outwards; a property the body defined is followed to its value.
+        The names ``text`` refers to that the call (``self.frames[-1 - level]``) gives as
+        arguments, or that name a property its body defined made from one, are its variable
+        parts; names of other properties are constants. Only a ``text`` with one variable part
+        (``${mesh}``, ``package://${pkg}/meshes/${mesh}`` with ``pkg`` a global property) is
+        made from an argument: a value made of several (``.../${arm_id}/${name}.dae``) is not
+        the argument of any one of them, and editing one would not fix it. When that argument
+        is itself made from an argument of the enclosing call, that one, and so on outwards.
 
         :return: ``(parameter, level of the call that gives it)``, 0 for the innermost.
         """
@@ -397,14 +401,15 @@ class _Session:
             return None
         frame = self.frames[-1 - level]
         given = dict(frame.call.arguments)
-        for name in _references(text):
+        found = []
+        for name in dict.fromkeys(_references(text)):
             if name in given:
-                return self.source(given[name], level + 1, depth + 1) or (name, level)
-            if name in frame.properties:
-                found = self.source(frame.properties[name], level, depth + 1)
-                if found is not None:
-                    return found
-        return None
+                found.append(self.source(given[name], level + 1, depth + 1) or (name, level))
+            elif name in frame.properties:
+                made = self.source(frame.properties[name], level, depth + 1)
+                if made is not None:
+                    found.append(made)
+        return found[0] if len(found) == 1 else None
 
     def mark(self, nodes: list[Any], call: MacroCall, blocks: set[str]) -> None:
         """

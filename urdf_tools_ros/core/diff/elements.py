@@ -24,6 +24,7 @@ from .records import Value, ValueChange
 from ..description.model import (Box, Capsule, Collision, Cylinder, Geometry, Inertial, Joint,
                                  Link, Material, Mesh, Origin, Robot, Sphere, Visual)
 from ..kinematics.inertia import inertia_matrix, principal_moments
+from ..transforms import rpy_to_rotation
 
 Shape = Union[Visual, Collision]
 Shapes = Sequence[Shape]
@@ -78,9 +79,27 @@ class _Collector:
                                             old_unit if other else None))
 
     def origin(self, prefix: str, old: Origin | None, new: Origin | None) -> None:
+        """
+        Keep the origin's ``xyz`` and ``rpy`` changes; ``rpy`` only when the rotation changed.
+
+        Two ``rpy`` that are the same rotation (``-pi 0 0`` and ``pi 0 0``, or a yaw of
+        ``2 pi``) are no change: the element is posed alike (REP 103 fixed-axis angles,
+        compared as rotation matrices to 1e-9).
+        """
         self.add(f'{prefix}origin.xyz', old.xyz if old else None, new.xyz if new else None, 'm')
-        self.add(f'{prefix}origin.rpy', old.rpy if old else None, new.rpy if new else None,
-                 'rad')
+        old_rpy = old.rpy if old else (0.0, 0.0, 0.0)
+        new_rpy = new.rpy if new else (0.0, 0.0, 0.0)
+        if not same_rotation(old_rpy, new_rpy):
+            self.add(f'{prefix}origin.rpy', old.rpy if old else None,
+                     new.rpy if new else None, 'rad')
+
+
+def same_rotation(old_rpy: Sequence[float], new_rpy: Sequence[float]) -> bool:
+    """Whether two roll-pitch-yaw triples (rad) are one rotation, to 1e-9 per matrix entry."""
+    if not all(math.isfinite(value) for value in (*old_rpy, *new_rpy)):
+        return tuple(old_rpy) == tuple(new_rpy)
+    return bool(np.allclose(rpy_to_rotation(old_rpy), rpy_to_rotation(new_rpy), rtol=0.0,
+                            atol=1e-9))
 
 
 def joint_units(joint_type: str) -> dict[str, str]:

@@ -82,8 +82,17 @@ def format_delta(old: Value, new: Value, unit: str = '') -> str:
                                     for a, b in zip(old, new)) + ' %'
         if shown is not None:
             factor, name = shown
+            if unit == 'rad':  # roll, pitch, yaw: each angle's change the short way round
+                return 'Δ ' + ', '.join(signed(_wrapped(b - a) * factor)
+                                        for a, b in zip(old, new)) + name
             return 'Δ ' + ', '.join(signed((b - a) * factor) for a, b in zip(old, new)) + name
     return ''
+
+
+def _wrapped(angle: float) -> float:
+    """``angle`` (rad) in (-pi, pi]: the change of an angle the short way round."""
+    wrapped = math.remainder(angle, 2.0 * math.pi)
+    return math.pi if wrapped == -math.pi else wrapped
 
 
 def format_sides(old: Value, new: Value, unit: str = '',
