@@ -150,7 +150,12 @@ def test_rules_explains_one_rule() -> None:
 def test_the_configuration_can_target_lyrical(tmp_path: Path) -> None:
     robot = tmp_path / 'robot.urdf'
     robot.write_text('<robot name="r" version="1.2">\n  <link name="a"/>\n</robot>\n')
+    # urdf_parser_py reads 1.0 only (an error for every ROS target); ignored, Lyrical reads 1.2
     (tmp_path / '.urdf-tools.toml').write_text('target = "ros-lyrical"\n')
+    code, codes, stderr = check(str(robot))
+    assert code == 1 and 'urdf-parser-py-version' in codes, stderr
+    (tmp_path / '.urdf-tools.toml').write_text('target = "ros-lyrical"\n'
+                                               'ignore = ["urdf-parser-py-version"]\n')
     code, codes, stderr = check(str(robot))
     assert code == 0 and 'robot-version-new' in codes, stderr  # a warning: Lyrical reads 1.2
     (tmp_path / '.urdf-tools.toml').write_text('target = "ros-jazzy"\n')
@@ -173,9 +178,13 @@ def test_the_catalog_columns_stand_for_distros_that_agree() -> None:
                     (distro, rule.code)
     done = subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'rules'],
                           capture_output=True, text=True, cwd=REPO, timeout=120)
-    assert done.returncode == 0 and 'h/j/k l/r   gaze' in done.stdout.splitlines()[0]
+    assert done.returncode == 0 and 'h/j/k lyri  roll  gaze' in done.stdout.splitlines()[0]
     row = next(line for line in done.stdout.splitlines() if line.startswith('robot-version-new '))
-    assert row.split()[1:6] == ['E', 'W', 'E', 'W', 'W']  # h/j/k, l/r, gazebo, mujoco, pinocchio
+    # h/j/k, lyrical, rolling, gazebo, mujoco, pinocchio
+    assert row.split()[1:7] == ['E', 'W', 'W', 'E', 'W', 'W']
+    row = next(line for line in done.stdout.splitlines()
+               if line.startswith('geometry-capsule-not-drawn '))
+    assert row.split()[1:4] == ['E', 'E', 'W']  # Lyrical's RViz draws no capsule, Rolling's does
     explained = subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'rules',
                                 'robot-version-new'], capture_output=True, text=True, cwd=REPO,
                                timeout=120).stdout

@@ -298,7 +298,7 @@ def cmd_graph(args: argparse.Namespace) -> int:
 #: The targets the catalog shows, with their column titles: a column stands for the distros of
 #: its title, which agree (Humble, Jazzy and Kilted read URDF 1.0 only; Lyrical and Rolling have
 #: the same urdfdom 6.0).
-COLUMNS = {'ros-jazzy': 'humble jazzy kilted', 'ros-rolling': 'lyrical rolling',
+COLUMNS = {'ros-jazzy': 'humble jazzy kilted', 'ros-lyrical': 'lyrical', 'ros-rolling': 'rolling',
            'gazebo': 'gazebo', 'mujoco': 'mujoco', 'pinocchio': 'pinocchio'}
 
 
@@ -370,7 +370,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
         return 0
     width = max(len(code) for code in RULES)
     titles = ['/'.join(word[0] for word in title.split()) if ' ' in title else title[:4]
-              for title in COLUMNS.values()]  # h/j/k, l/r, gaze, ...
+              for title in COLUMNS.values()]  # h/j/k, lyri, roll, gaze, ...
     print(f'{"code":<{width}}  {" ".join(f"{t:<5}" for t in titles)} consumers / summary')
     for code, rule in RULES.items():
         marks = ' '.join(f'{rule.severity_for(target).value[0].upper():<5}'
