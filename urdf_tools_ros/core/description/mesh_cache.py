@@ -29,7 +29,8 @@ import sqlite3
 import threading
 import time
 
-from .mesh_facts import MeshFacts, read_mesh_facts
+from . import mesh_facts as _reading
+from .mesh_facts import MeshFacts
 
 __all__ = ['MAX_ENTRIES', 'MeshFactsCache', 'cache_directory', 'mesh_facts']
 
@@ -39,6 +40,9 @@ MAX_ENTRIES = 20000
 FILENAME = 'mesh-facts-1.sqlite3'
 #: Seconds a process waits for another one's write before it goes on without the cache.
 _TIMEOUT = 5.0
+#: The formats whose failures are kept: read without a library (:mod:`.mesh_facts`). A COLLADA
+#: file trimesh does not read is read again next time: trimesh or pycollada may be installed.
+_OWN_FORMATS = ('stl', 'obj')
 #: Seconds after which a use refreshes an entry's ``used`` time (for the eviction order).
 _REFRESH = 86400.0
 _SCHEMA = ('CREATE TABLE IF NOT EXISTS facts (path TEXT NOT NULL, size INTEGER NOT NULL, '
@@ -85,11 +89,12 @@ class MeshFactsCache:
     :param directory: Where the cache file is (made when missing); default
         :func:`cache_directory`.
     :param max_entries: The size bound, entries.
-    :param reader: How a file missing from the cache is measured (tests count its calls).
+    :param reader: How a file missing from the cache is measured; default
+        :func:`~urdf_tools_ros.core.description.mesh_facts.read_mesh_facts`.
     """
 
     def __init__(self, directory: Path | None = None, max_entries: int = MAX_ENTRIES,
-                 reader: Callable[[str], MeshFacts] = read_mesh_facts) -> None:
+                 reader: Callable[[str], MeshFacts] | None = None) -> None:
         self.path = (directory or cache_directory()) / FILENAME
         self.max_entries = max_entries
         self.reader = reader
@@ -100,20 +105,19 @@ class MeshFactsCache:
         """
         The facts of the mesh file at ``path``: from the cache, else read and kept.
 
-        :raises FileNotFoundError: if the file does not exist.
+        :raises OSError: if the file does not exist or cannot be read.
         """
-        try:
-            key = _key(path)
-        except FileNotFoundError:
-            raise
-        except OSError:
-            return self.reader(path)
+        key = _key(path)
         kept = self._lookup(key)
         if kept is not None:
             return kept
-        facts = self.reader(path)
-        self._store(key, facts)
+        facts = self._read(path)
+        if facts.readable or facts.format in _OWN_FORMATS:
+            self._store(key, facts)
         return facts
+
+    def _read(self, path: str) -> MeshFacts:
+        return (self.reader or _reading.read_mesh_facts)(path)
 
     def _connect(self) -> sqlite3.Connection | None:
         """The open database, or ``None`` when there is no usable cache."""
@@ -221,10 +225,10 @@ def mesh_facts(path: str, use_cache: bool = True) -> MeshFacts:
     :param path: Local path of the mesh file.
     :param use_cache: ``False`` reads the file and neither reads nor writes the cache
         (``urdf-tools check --no-cache``).
-    :raises FileNotFoundError: if the file does not exist.
+    :raises OSError: if the file does not exist or cannot be read.
     """
     if not use_cache:
-        return read_mesh_facts(path)
+        return _reading.read_mesh_facts(path)
     where = (cache_directory(), os.getpid(), threading.get_ident())
     cache = _SHARED.get(where)
     if cache is None:

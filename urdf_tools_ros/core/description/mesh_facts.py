@@ -83,8 +83,10 @@ def read_mesh_facts(path: str) -> MeshFacts:
     Measure a mesh file: STL and OBJ here, COLLADA through trimesh, other formats not at all.
 
     :param path: Local path of the mesh file (its extension, any case, gives the format).
-    :return: The facts; an unreadable file gives facts with a :attr:`MeshFacts.problem`.
-    :raises FileNotFoundError: if the file does not exist (a fact of the moment, never kept).
+    :return: The facts; a file that is not measured (corrupt, no triangle, too large, another
+        format) gives facts with a :attr:`MeshFacts.problem`.
+    :raises OSError: if the file does not exist or cannot be read (a fact of the moment, which
+        :mod:`.mesh_cache` does not keep).
     """
     extension = os.path.splitext(path)[1].lower()
     kind = extension.lstrip('.')
@@ -104,9 +106,7 @@ def read_mesh_facts(path: str) -> MeshFacts:
             raise MeshLoadError('no triangles in the mesh file')
         if not np.all(np.isfinite(points)):
             raise MeshLoadError('a vertex coordinate is not finite')
-    except FileNotFoundError:
-        raise
-    except (OSError, MeshLoadError) as exc:
+    except MeshLoadError as exc:
         return MeshFacts(kind, problem=str(exc).replace(f'{path}: ', ''))
     lower, upper = points.min(axis=0), points.max(axis=0)
     return MeshFacts(kind, (float(lower[0]), float(lower[1]), float(lower[2])),
