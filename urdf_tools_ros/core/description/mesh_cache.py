@@ -2,7 +2,7 @@
 Mesh facts kept on disk between runs: a file is measured once per version, not once per check.
 
 The facts of :func:`~urdf_tools_ros.core.description.mesh_facts.read_mesh_facts` (format, box,
-triangle count, readable or why not) are kept in ``$XDG_CACHE_HOME/urdf-tools/mesh-facts.sqlite3``
+triangle count, readable or why not) are kept in ``$XDG_CACHE_HOME/urdf-tools`` (:data:`FILENAME`)
 (``~/.cache/urdf-tools`` when ``XDG_CACHE_HOME`` is unset or not absolute: the XDG Base
 Directory specification), keyed by the file's real path, size and modification time (ns): an
 edited, touched or replaced file has a new key and is read again.
@@ -32,7 +32,7 @@ import time
 from . import mesh_facts as _reading
 from .mesh_facts import MeshFacts
 
-__all__ = ['MAX_ENTRIES', 'MeshFactsCache', 'cache_directory', 'mesh_facts']
+__all__ = ['FILENAME', 'MAX_ENTRIES', 'MeshFactsCache', 'cache_directory', 'mesh_facts']
 
 #: Most entries the cache keeps; beyond, the least recently used are removed.
 MAX_ENTRIES = 20000
