@@ -49,6 +49,15 @@ SHARED_URDFS = {
 }
 
 
+@pytest.fixture(scope='session', autouse=True)
+def _mesh_cache_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Every test and its subprocesses keep mesh facts in a temporary cache, never ~/.cache."""
+    patch = pytest.MonkeyPatch()
+    patch.setenv('XDG_CACHE_HOME', str(tmp_path_factory.mktemp('xdg-cache')))
+    yield
+    patch.undo()
+
+
 def shared_model(name: str) -> Path:
     """Path of a shared model; skips the test when ../shared/models is not present."""
     path = SHARED_URDFS.get(name, SHARED_MODELS / name)

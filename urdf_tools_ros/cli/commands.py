@@ -188,7 +188,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             return _usage_error(args, str(exc))
         try:  # suppression comments, then select and ignore, are applied in the core
             findings = check_description(description, args.target, select=select,
-                                         ignore=ignore)
+                                         ignore=ignore, use_cache=not args.no_cache)
         except UnknownCodeError as exc:
             return _usage_error(args, str(exc))
         reports.append(report.FileReport(description.filename, tuple(findings),
@@ -480,6 +480,9 @@ def _check_arguments(check: argparse.ArgumentParser) -> None:
                             + f' ({ros_distros((1, 1), refuse=True)} read URDF 1.0 only; '
                             f'{ros_distros((1, 2))} 1.0 to 1.2), gazebo (SDFormat), mujoco, '
                             'pinocchio')
+    check.add_argument('--no-cache', action='store_true',
+                       help='measure every mesh again: neither read nor write the mesh facts '
+                            'kept in $XDG_CACHE_HOME/urdf-tools')
     check.add_argument('-v', '--verbose', action='store_true',
                        help='also print info findings (always counted)')
     check.add_argument('--urdf-parser-py', action='store_true',

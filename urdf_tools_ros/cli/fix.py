@@ -50,7 +50,8 @@ def read_text(filename: str) -> str:
 
 def _plan(description: RobotDescription, args: argparse.Namespace, select: Sequence[str],
           ignore: Sequence[str]) -> tuple[list[Finding], FixPlan]:
-    findings = check_description(description, args.target, select=select, ignore=ignore)
+    findings = check_description(description, args.target, select=select, ignore=ignore,
+                                 use_cache=not args.no_cache)
     return findings, plan_fixes(description.robot, findings, read_text,
                                 inertia=args.fix_inertia)
 
@@ -98,7 +99,8 @@ def _findings_after(description: RobotDescription, plan: FixPlan, args: argparse
                             is_xacro=forced)
     except RobotDescriptionError:
         return None
-    return check_description(fixed, args.target, select=select, ignore=ignore)
+    return check_description(fixed, args.target, select=select, ignore=ignore,
+                             use_cache=not args.no_cache)
 
 
 def install_prefix(filename: str) -> str | None:

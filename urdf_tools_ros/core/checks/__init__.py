@@ -53,13 +53,15 @@ __all__ = ['CONSUMERS', 'CheckContext', 'CheckFunction', 'DEFAULT_TARGET', 'RULE
            'sort_findings']
 
 
-def run_checks(robot: Robot, filename: str = '<string>') -> list[Finding]:
+def run_checks(robot: Robot, filename: str = '<string>', *,
+               use_cache: bool = True) -> list[Finding]:
     """
     Run every registered check on ``robot``.
 
+    :param use_cache: Whether mesh facts may come from, and go to, the on-disk cache.
     :return: Every finding, in the order the checks produce them.
     """
-    context = CheckContext(robot, filename)
+    context = CheckContext(robot, filename, use_cache=use_cache)
     findings: list[Finding] = []
     for function in registered_checks():
         findings.extend(function(context))
@@ -68,7 +70,7 @@ def run_checks(robot: Robot, filename: str = '<string>') -> list[Finding]:
 
 def check_description(description: RobotDescription, target: str = DEFAULT_TARGET, *,
                       select: Sequence[str] = (), ignore: Sequence[str] = (),
-                      suppressions: bool = True) -> list[Finding]:
+                      suppressions: bool = True, use_cache: bool = True) -> list[Finding]:
     """
     Return the findings about ``description`` that are reported: of loading, then of every rule.
 
@@ -90,6 +92,8 @@ def check_description(description: RobotDescription, target: str = DEFAULT_TARGE
     :param suppressions: Apply the ``<!-- urdf-tools: ignore[...] -->`` comments of the files
         the description was made from (itself and its xacro includes; its text when it was read
         from a string).
+    :param use_cache: Whether mesh facts may come from, and go to, the on-disk cache
+        (:mod:`~urdf_tools_ros.core.description.mesh_cache`; ``urdf-tools check --no-cache``).
     :return: Findings sorted by file and line, errors first on a line, each with its severity
         for ``target``, each once (with its ``count``).
     :raises KeyError: if ``target`` is not one of :data:`TARGETS`.
@@ -99,9 +103,9 @@ def check_description(description: RobotDescription, target: str = DEFAULT_TARGE
     """
     if target not in TARGETS:
         raise KeyError(f'unknown target {target!r}; one of {", ".join(TARGETS)}')
+    checked = run_checks(description.robot, description.filename, use_cache=use_cache)
     findings = [for_target(finding, target) for finding in
-                (*description.findings, *run_checks(description.robot, description.filename),
-                 *as_written_findings(description))]
+                (*description.findings, *checked, *as_written_findings(description))]
     if suppressions:
         findings = selection.suppress(sort_findings(findings),
                                       selection.description_suppressions(description))

@@ -327,6 +327,24 @@ def _kinematic_extent(robot: Robot) -> float:
     return float(np.max(origins.max(axis=0) - origins.min(axis=0)))
 
 
+def _mesh_sides(path: str, use_cache: bool) -> tuple[float, ...] | None:
+    """
+    The sides of a mesh file's box before ``<mesh scale>``, m; ``None`` when it is not measured.
+
+    The one place a check reads a mesh file (its facts are kept on disk between runs,
+    :mod:`~urdf_tools_ros.core.description.mesh_cache`): imported here, so that a check that
+    does not run :func:`check_mesh_scale`, or a robot whose meshes are not found, reads none.
+    """
+    from ..description.mesh_cache import mesh_facts
+    try:
+        facts = mesh_facts(path, use_cache)
+    except OSError:
+        return None
+    if facts.lower is None or facts.upper is None:
+        return None
+    return tuple(high - low for low, high in zip(facts.lower, facts.upper))
+
+
 @check
 def check_mesh_scale(ctx: CheckContext) -> Iterator[Finding]:
     """
@@ -336,8 +354,10 @@ def check_mesh_scale(ctx: CheckContext) -> Iterator[Finding]:
     (:func:`_kinematic_extent`), the link's primitive
     shapes and the length its inertia implies (:func:`_inertia_length`); the largest counts,
     so that one placeholder value cannot make a mesh look too big. A mesh file that is not
-    found or not read (:func:`~urdf_tools_ros.core.description.meshes.mesh_bounds`) is
-    not judged. The classic case is a CAD export in millimetres: 1000 times too large.
+    found or not measured (:func:`~urdf_tools_ros.core.description.mesh_facts.read_mesh_facts`)
+    is not judged. The classic case is a CAD export in millimetres: 1000 times too large. Mesh
+    facts come from the on-disk cache unless the context says otherwise
+    (:attr:`CheckContext.use_cache`).
     """
     span: float | None = None  # computed once, and only for a robot with a readable mesh
     read: dict[str, tuple[float, ...] | None] = {}
@@ -351,11 +371,7 @@ def check_mesh_scale(ctx: CheckContext) -> Iterator[Finding]:
                 continue
             seen.add(mesh.filename)
             if mesh.resolved not in read:
-                # here: a robot whose meshes are not found never imports trimesh
-                from ..description.meshes import mesh_bounds
-                bounds = mesh_bounds(mesh.resolved)
-                read[mesh.resolved] = None if bounds is None else tuple(
-                    float(side) for side in bounds[1] - bounds[0])
+                read[mesh.resolved] = _mesh_sides(mesh.resolved, ctx.use_cache)
             sides = read[mesh.resolved]
             if sides is None:
                 continue

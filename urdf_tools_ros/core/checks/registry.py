@@ -137,11 +137,14 @@ class CheckContext:
 
     :ivar robot: The model to check.
     :ivar filename: The file the description came from (``'<string>'`` for strings).
+    :ivar use_cache: Whether mesh facts may come from, and go to, the on-disk cache
+        (:mod:`~urdf_tools_ros.core.description.mesh_cache`).
     """
 
     robot: Robot
     filename: str = '<string>'
     cache: dict[str, object] = field(default_factory=dict)
+    use_cache: bool = True
 
     @property
     def urdf_version(self) -> tuple[int, int]:

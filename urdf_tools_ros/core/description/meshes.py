@@ -2,8 +2,9 @@
 Mesh files as rviz draws them, read by trimesh: triangles, colours and bounding box.
 
 trimesh is the one mesh library of the package, and this is the one module that imports it
-(the checker's :func:`mesh_bounds`, the viewer's :func:`load_mesh` and :func:`capsule_mesh`);
-it is imported when the first mesh is read, never when the checker starts. It reads STL, OBJ
+(the checker's :func:`measure_mesh` for COLLADA, the viewer's :func:`load_mesh` and
+:func:`capsule_mesh`); it is imported when the first mesh is read, never when the checker
+starts. The checker measures STL and OBJ without it (:mod:`.mesh_facts`). It reads STL, OBJ
 and COLLADA (through pycollada), flattening a COLLADA scene's node transforms into the file's
 frame. rviz's mesh loader then rescales a COLLADA mesh by the file's length unit,
 ``<COLLADA><asset><unit meter>`` (rviz_rendering ``getMeshUnitRescale``), which trimesh only
@@ -25,13 +26,8 @@ from .model import RGBA, Vector3
 from ..errors import MeshLoadError
 from ..transforms import FloatArray
 
-__all__ = ['MAX_BYTES', 'MeshPart', 'capsule_mesh', 'collada_unit', 'load_mesh', 'mesh_bounds',
+__all__ = ['MeshPart', 'capsule_mesh', 'collada_unit', 'load_mesh', 'measure_mesh',
            'reads_format', 'textured_mesh']
-
-#: Largest mesh file :func:`mesh_bounds` reads, bytes (a bigger one gives ``None``).
-MAX_BYTES = 200 * 1024 * 1024
-#: The formats the checker measures (URDF consumers read these three).
-_MEASURED = ('.stl', '.obj', '.dae')
 
 
 @dataclass(frozen=True)
@@ -166,33 +162,22 @@ def textured_mesh(part: MeshPart, image: npt.NDArray[np.uint8]) -> Any:
                            process=False)
 
 
-def mesh_bounds(path: str) -> tuple[FloatArray, FloatArray] | None:
+def measure_mesh(path: str) -> tuple[FloatArray, int]:
     """
-    Return the bounding box ``(lower, upper)`` of a mesh file's triangles, each shape (3,), m.
+    The vertices of a mesh file's triangles and how many triangles it has, as rviz draws it.
 
-    In the file's frame, as rviz draws it before ``<mesh scale>``: STL and OBJ have no unit
-    (their numbers are metres to URDF consumers); COLLADA's node transforms and its
-    ``<unit meter>`` are applied.
+    For :func:`~urdf_tools_ros.core.description.mesh_facts.read_mesh_facts` (COLLADA: its node
+    transforms and ``<unit meter>`` are applied), before ``<mesh scale>``.
 
-    :param path: A ``.stl``, ``.obj`` or ``.dae`` file (by extension, any case).
-    :return: The box, or ``None`` when the file is of another type, cannot be read (or trimesh
-        is not installed), is larger than :data:`MAX_BYTES`, has no triangle, or has a
-        non-finite coordinate.
+    :return: ``(vertices (V, 3) float64 in the file's frame, m, triangle count)``.
+    :raises MeshLoadError: if trimesh (or pycollada) is missing or cannot read the file.
+    :raises FileNotFoundError: if the file does not exist.
     """
-    if os.path.splitext(path)[1].lower() not in _MEASURED:
-        return None
-    try:
-        if os.path.getsize(path) > MAX_BYTES:
-            return None
-        meshes = _triangle_meshes(path)
-    except (OSError, MeshLoadError):
-        return None
+    meshes = _triangle_meshes(path)
     if not meshes:
-        return None
-    points = np.concatenate([vertices for vertices, _ in meshes])
-    if not np.all(np.isfinite(points)):
-        return None
-    return points.min(axis=0), points.max(axis=0)
+        return np.zeros((0, 3)), 0
+    return (np.concatenate([vertices for vertices, _ in meshes]),
+            sum(len(mesh.faces) for _, mesh in meshes))
 
 
 def collada_unit(path: str) -> float:

@@ -1,0 +1,261 @@
+"""
+The checker's own STL and OBJ reader (``core/description/mesh_facts.py``) against trimesh.
+
+What is compared, on every ``.stl`` and ``.obj`` file of ``../shared``, of the corpus and of
+``urdf/meshes``: the box of the triangles' vertices (lower and upper corner, m, before
+``<mesh scale>``) and the triangle count, with trimesh's ``load(path, process=False,
+force='scene')`` (no vertex merging, no removal of degenerate faces: the triangles of the file
+as written, each quad 2, each polygon of n corners n - 2), each geometry placed by its scene
+node, only geometries with triangles counted; and that a file trimesh reads no triangle from is
+not measured here either. Then files written here with known boxes and counts, corrupt files,
+and that a check of a robot with STL and OBJ meshes only never imports trimesh.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+import struct
+import subprocess
+import sys
+
+import numpy as np
+from paths import SHARED
+import pytest
+
+from conftest import missing, REPO
+
+from urdf_tools_ros.core.description import mesh_facts
+from urdf_tools_ros.core.description.mesh_facts import MeshFacts, read_mesh_facts
+
+SAMPLE = REPO / 'urdf' / 'meshes'
+_OWN = ('.stl', '.obj')
+NO_TRIMESH = missing('trimesh')
+
+
+def _files(root: Path) -> list[Path]:
+    return sorted(path for path in root.rglob('*')
+                  if path.suffix.lower() in _OWN and path.is_file()) if root.is_dir() else []
+
+
+def _trimesh_facts(path: Path) -> tuple[np.ndarray, np.ndarray, int] | None:
+    """``(lower, upper, triangles)`` as trimesh reads the file, ``None`` without triangles."""
+    import trimesh
+    try:
+        scene = trimesh.load(str(path), process=False, force='scene')
+    except Exception:  # noqa: B902 whatever trimesh raises: it does not read the file
+        return None
+    placed = []
+    for node in scene.graph.nodes_geometry:
+        T_file_node, name = scene.graph[node]
+        mesh = scene.geometry[name]
+        if isinstance(mesh, trimesh.Trimesh) and len(mesh.faces):
+            placed.append((np.asarray(mesh.vertices, dtype=np.float64) @ T_file_node[:3, :3].T
+                           + T_file_node[:3, 3], len(mesh.faces)))
+    if not placed:
+        return None
+    points = np.concatenate([vertices for vertices, _ in placed])
+    if not np.all(np.isfinite(points)):
+        return None
+    return points.min(axis=0), points.max(axis=0), sum(count for _, count in placed)
+
+
+def _disagreements(files: list[Path]) -> list[str]:
+    wrong = []
+    for path in files:
+        own = read_mesh_facts(str(path))
+        theirs = _trimesh_facts(path)
+        if theirs is None or not own.readable:
+            if (theirs is None) != (not own.readable):
+                wrong.append(f'{path}: trimesh {theirs}, here {own}')
+            continue
+        lower, upper, triangles = theirs
+        size = float(np.max(upper - lower)) or 1.0
+        if own.triangles != triangles or not np.allclose(
+                [own.lower, own.upper], [lower, upper], rtol=0, atol=1e-9 * size):
+            wrong.append(f'{path}: trimesh {lower} {upper} {triangles}, here {own}')
+    return wrong
+
+
+@pytest.mark.skipif(NO_TRIMESH is not None, reason=str(NO_TRIMESH))
+@pytest.mark.parametrize('root, least', [(SHARED, 150), (REPO / 'test' / 'corpus', 50),
+                                         (SAMPLE, 2)], ids=['shared', 'corpus', 'sample'])
+def test_every_stl_and_obj_file_reads_as_trimesh_reads_it(root: Path, least: int) -> None:
+    files = _files(root)
+    if not files and root == SHARED:
+        pytest.skip(f'{SHARED} is not here')
+    assert len(files) >= least
+    assert _disagreements(files) == []
+
+
+def _binary_stl(triangles: list[list[tuple[float, float, float]]], header: bytes = b'') -> bytes:
+    data = header.ljust(80, b' ') + struct.pack('<I', len(triangles))
+    for corners in triangles:
+        data += struct.pack('<12fH', 0, 0, 1, *(value for corner in corners for value in corner),
+                            0)
+    return data
+
+
+ASCII_STL = b"""solid first
+  facet normal 0 0 1
+    outer loop
+      vertex 0 0 0
+      vertex 1E-1 0 0
+      vertex 0 0.2 0
+    endloop
+  endfacet
+endsolid first
+SOLID second
+  FACET NORMAL 0 0 1
+    OUTER LOOP
+      VERTEX -1 0 0
+      VERTEX 0 0 3.5
+      VERTEX 0 -2 0
+    ENDLOOP
+  ENDFACET
+ENDSOLID second
+"""
+
+OBJ = """# a quad, a pentagon, a triangle by v/vt/vn, v//vn and negative (relative) indices
+mtllib absent.mtl
+o thing
+v 0 0 0
+v 1 0 0
+v 1 1 0
+v 0 1 0 0.5 0.5 0.5
+vt 0 0
+vn 0 0 1
+usemtl a
+f 1 2 3 4
+v 0 0 2
+f 1/1/1 2/1/1 5/1/1
+f -1//1 -4//1 -3//1
+v 9 9 9
+v 0 0 -1
+f 1/1 2/1 3/1 4/1 -1/1
+g unused
+v 50 50 50
+l 1 2
+f 1 2
+"""
+
+
+@pytest.mark.parametrize('name, content, lower, upper, triangles', [
+    ('binary.stl', _binary_stl([[(0, 0, 0), (1, 0, 0), (0, 2, 0)],
+                                [(-1, 0, 0), (0, 0, 3), (0, -0.5, 0)]]),
+     (-1, -0.5, 0), (1, 2, 3), 2),
+    ('solid-header.stl', _binary_stl([[(0, 0, 0), (1, 0, 0), (0, 2, 0)]], b'solid in binary'),
+     (0, 0, 0), (1, 2, 0), 1),
+    ('two-solids.stl', ASCII_STL, (-1, -2, 0), (0.1, 0.2, 3.5), 2),
+    ('UPPER.OBJ', OBJ.encode(), (0, 0, -1), (1, 1, 2), 2 + 1 + 1 + 3),
+    ('crlf.obj', b'v 0 0 0\r\nv 1 0 0\r\nv 0 1 \\\r\n 0\r\nf 1 2 3\r\n', (0, 0, 0), (1, 1, 0), 1),
+])
+def test_written_files_give_their_box_and_count(tmp_path: Path, name: str, content: bytes,
+                                                lower: tuple[float, ...],
+                                                upper: tuple[float, ...],
+                                                triangles: int) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    facts = read_mesh_facts(str(path))
+    assert facts.readable, facts.problem
+    assert (facts.format, facts.triangles) == (name.rsplit('.', 1)[1].lower(), triangles)
+    np.testing.assert_allclose([facts.lower, facts.upper], [lower, upper], rtol=1e-7)
+
+
+@pytest.mark.parametrize('name, content, problem', [
+    ('empty.stl', b'', 'neither a binary STL'),
+    ('truncated.stl', _binary_stl([[(0, 0, 0), (1, 0, 0), (0, 1, 0)]] * 2)[:-7],
+     'neither a binary STL'),
+    ('no-triangle.stl', _binary_stl([]), 'no triangles'),
+    ('two-numbers.stl', b'solid s\nvertex 0 0\nvertex 1 0 0\nvertex 0 1 0\nendsolid s\n',
+     'vertex line has not 3 numbers'),
+    ('word.stl', b'solid s\nvertex 0 0 x\nvertex 1 0 0\nvertex 0 1 0\nendsolid s\n',
+     'not a number'),
+    ('inf.stl', _binary_stl([[(0, 0, 0), (float('inf'), 0, 0), (0, 1, 0)]]), 'not finite'),
+    ('nan.obj', b'v nan 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n', 'not finite'),
+    ('beyond.obj', b'v 0 0 0\nf 1 2 3\n', 'not defined'),
+    ('zero.obj', b'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 0 1 2\n', 'not defined'),
+    ('back-too-far.obj', b'v 0 0 0\nv 1 0 0\nf -1 -2 -3\nv 0 1 0\n', 'not defined'),
+    ('letters.obj', b'v 0 0 0\nv 1 0 0\nv 0 1 0\nf a b c\n', 'not a vertex index'),
+    ('short-v.obj', b'v 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n', 'fewer than 3 numbers'),
+    ('points.obj', b'v 0 0 0\nv 1 0 0\n', 'no triangles'),
+    ('other.ply', b'ply\n', 'does not measure ".ply"'),
+])
+def test_what_is_not_measured_says_why(tmp_path: Path, name: str, content: bytes,
+                                       problem: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    facts = read_mesh_facts(str(path))
+    assert not facts.readable
+    assert problem in str(facts.problem)
+    assert (facts.lower, facts.upper, facts.triangles) == (None, None, 0)
+
+
+def test_a_file_over_the_size_bound_is_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    path = str(SAMPLE / 'beacon.stl')
+    assert read_mesh_facts(path).readable
+    monkeypatch.setattr(mesh_facts, 'MAX_BYTES', 100)
+    facts = read_mesh_facts(path)
+    assert facts == MeshFacts('stl', problem='larger than 100 bytes')
+
+
+def test_a_missing_file_is_an_error_not_a_fact(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        read_mesh_facts(str(tmp_path / 'absent.stl'))
+
+
+def _robot(tmp_path: Path, *meshes: str) -> Path:
+    links = ''.join(f'<link name="l{index}"><visual><geometry><mesh filename="file://{mesh}" '
+                    f'scale="1000 1000 1000"/></geometry></visual></link>'
+                    for index, mesh in enumerate(meshes))
+    joints = ''.join(f'<joint name="j{index}" type="fixed"><parent link="l0"/>'
+                     f'<child link="l{index}"/><origin xyz="0 0 {index * 0.1}"/></joint>'
+                     for index in range(1, len(meshes)))
+    path = tmp_path / 'robot.urdf'
+    path.write_text(f'<robot name="r">{links}{joints}</robot>', encoding='utf-8')
+    return path
+
+
+def _modules_after(code: str, robot: Path, tmp_path: Path) -> dict[str, object]:
+    script = ('import json, sys\n'
+              'from urdf_tools_ros.core.checks import check_description, registry\n'
+              'from urdf_tools_ros.core.description.loader import load\n'
+              f'description = load({str(robot)!r})\n' + code +
+              'print(json.dumps({"codes": sorted({f.code for f in findings}), '
+              '"modules": sorted(sys.modules)}))\n')
+    done = subprocess.run([sys.executable, '-c', script], cwd=REPO, capture_output=True,
+                          text=True, timeout=120, env=_env(tmp_path))
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    return dict(os.environ, XDG_CACHE_HOME=str(tmp_path / 'cache'))
+
+
+def test_a_check_of_stl_and_obj_meshes_imports_no_trimesh(tmp_path: Path) -> None:
+    robot = _robot(tmp_path, str(SAMPLE / 'beacon.stl'), str(SAMPLE / 'gripper_palm.obj'))
+    for use_cache in (False, True, True):  # measured, then measured and kept, then kept
+        result = _modules_after(f'findings = check_description(description, '
+                                f'use_cache={use_cache})\n', robot, tmp_path)
+        # the meshes were measured (a 1000 times scale is found) and trimesh never imported
+        assert 'mesh-scale-suspect' in result['codes']
+        assert 'urdf_tools_ros.core.description.mesh_facts' in result['modules']
+        assert not [name for name in result['modules'] if name.split('.')[0] in
+                    ('trimesh', 'scipy', 'collada')]
+
+
+def test_only_the_mesh_scale_rule_reads_meshes(tmp_path: Path) -> None:
+    """Every other check runs without reading a mesh: skipping the rule reads none at all."""
+    robot = _robot(tmp_path, str(SAMPLE / 'beacon.stl'), str(SAMPLE / 'bumper.dae'))
+    result = _modules_after(
+        'from urdf_tools_ros.core.checks import geometry\n'
+        'context = registry.CheckContext(description.robot, description.filename)\n'
+        'findings = [f for function in registry.registered_checks()\n'
+        '            if function is not geometry.check_mesh_scale for f in function(context)]\n',
+        robot, tmp_path)
+    assert 'mesh-scale-suspect' not in result['codes']
+    assert not [name for name in result['modules'] if name.split('.')[0] == 'trimesh'
+                or name.startswith('urdf_tools_ros.core.description.mesh')]
+    assert not (tmp_path / 'cache').exists()

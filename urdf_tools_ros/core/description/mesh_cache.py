@@ -1,0 +1,236 @@
+"""
+Mesh facts kept on disk between runs: a file is measured once per version, not once per check.
+
+The facts of :func:`~urdf_tools_ros.core.description.mesh_facts.read_mesh_facts` (format, box,
+triangle count, readable or why not) are kept in ``$XDG_CACHE_HOME/urdf-tools`` (:data:`FILENAME`)
+(``~/.cache/urdf-tools`` when ``XDG_CACHE_HOME`` is unset or not absolute: the XDG Base
+Directory specification), keyed by the file's real path, size and modification time (ns): an
+edited, touched or replaced file has a new key and is read again.
+
+Why sqlite3 (standard library) and not a JSON file replaced atomically: several checks at once
+(CI jobs, an editor's language server and a terminal) each add their entries; sqlite3 serialises
+the writers and keeps every entry, where a file rewritten whole by each process keeps only the
+last writer's, and a check reads only the rows of its meshes, not the whole cache. It is a
+cache: written without fsync (``synchronous=OFF``), a file damaged by a crash is found and
+remade. The cache is bounded (:data:`MAX_ENTRIES`; the entries used longest ago go first; a
+use refreshes an entry once a day, so that a warm check writes nothing). A cache that cannot be
+opened, read or written (corrupt, locked past :data:`_TIMEOUT`, a read-only home) is never an
+error: a file that is no database is removed and made again, and otherwise the meshes are
+measured as if there were no cache. A connection is per process and thread (sqlite3's rule).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+import json
+import os
+from pathlib import Path
+import sqlite3
+import threading
+import time
+
+from . import mesh_facts as _reading
+from .mesh_facts import MeshFacts
+
+__all__ = ['FILENAME', 'MAX_ENTRIES', 'MeshFactsCache', 'cache_directory', 'mesh_facts']
+
+#: Most entries the cache keeps; beyond, the least recently used are removed.
+MAX_ENTRIES = 20000
+#: The cache file's name in :func:`cache_directory`; its schema version is in the name.
+FILENAME = 'mesh-facts-1.sqlite3'
+#: Seconds a process waits for another one's write before it goes on without the cache.
+_TIMEOUT = 5.0
+#: The formats whose failures are kept: read without a library (:mod:`.mesh_facts`). A COLLADA
+#: file trimesh does not read is read again next time: trimesh or pycollada may be installed.
+_OWN_FORMATS = ('stl', 'obj')
+#: Seconds after which a use refreshes an entry's ``used`` time (for the eviction order).
+_REFRESH = 86400.0
+_SCHEMA = ('CREATE TABLE IF NOT EXISTS facts (path TEXT NOT NULL, size INTEGER NOT NULL, '
+           'mtime_ns INTEGER NOT NULL, facts TEXT NOT NULL, used REAL NOT NULL, '
+           'PRIMARY KEY (path, size, mtime_ns))')
+
+
+def cache_directory() -> Path:
+    """``$XDG_CACHE_HOME/urdf-tools``, or ``~/.cache/urdf-tools`` (XDG Base Directory spec)."""
+    base = os.environ.get('XDG_CACHE_HOME', '')
+    root = Path(base) if os.path.isabs(base) else Path.home() / '.cache'
+    return root / 'urdf-tools'
+
+
+def _key(path: str) -> tuple[str, int, int]:
+    """``(real path, size in bytes, modification time in ns)``; raises :exc:`OSError`."""
+    real = os.path.realpath(path)
+    status = os.stat(real)
+    return real, status.st_size, status.st_mtime_ns
+
+
+def _encode(facts: MeshFacts) -> str:
+    return json.dumps([facts.format, facts.lower, facts.upper, facts.triangles, facts.problem])
+
+
+def _decode(text: str) -> MeshFacts:
+    """:raises ValueError: if ``text`` is not what :func:`_encode` writes."""
+    try:
+        kind, lower, upper, triangles, problem = json.loads(text)
+        box = [None if corner is None else (float(corner[0]), float(corner[1]), float(corner[2]))
+               for corner in (lower, upper)]
+    except (TypeError, IndexError, KeyError) as exc:
+        raise ValueError(f'not a mesh facts entry: {text!r}') from exc
+    if not isinstance(kind, str) or type(triangles) is not int or not (
+            problem is None or isinstance(problem, str)):
+        raise ValueError(f'not a mesh facts entry: {text!r}')
+    return MeshFacts(kind, box[0], box[1], triangles, problem)
+
+
+class MeshFactsCache:
+    """
+    The on-disk cache of mesh facts, opened on first use and shared by every check of a process.
+
+    :param directory: Where the cache file is (made when missing); default
+        :func:`cache_directory`.
+    :param max_entries: The size bound, entries.
+    :param reader: How a file missing from the cache is measured; default
+        :func:`~urdf_tools_ros.core.description.mesh_facts.read_mesh_facts`.
+    """
+
+    def __init__(self, directory: Path | None = None, max_entries: int = MAX_ENTRIES,
+                 reader: Callable[[str], MeshFacts] | None = None) -> None:
+        self.path = (directory or cache_directory()) / FILENAME
+        self.max_entries = max_entries
+        self.reader = reader
+        self._connection: sqlite3.Connection | None = None
+        self._broken = False
+
+    def facts(self, path: str) -> MeshFacts:
+        """
+        The facts of the mesh file at ``path``: from the cache, else read and kept.
+
+        :raises OSError: if the file does not exist or cannot be read.
+        """
+        key = _key(path)
+        kept = self._lookup(key)
+        if kept is not None:
+            return kept
+        facts = self._read(path)
+        if facts.readable or facts.format in _OWN_FORMATS:
+            self._store(key, facts)
+        return facts
+
+    def _read(self, path: str) -> MeshFacts:
+        return (self.reader or _reading.read_mesh_facts)(path)
+
+    def _connect(self) -> sqlite3.Connection | None:
+        """The open database, or ``None`` when there is no usable cache."""
+        if self._connection is not None or self._broken:
+            return self._connection
+        for attempt in range(2):
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                connection = sqlite3.connect(str(self.path), timeout=_TIMEOUT,
+                                             isolation_level=None)
+                try:
+                    connection.execute('PRAGMA synchronous = OFF')
+                    connection.execute(_SCHEMA)
+                except sqlite3.Error:
+                    connection.close()
+                    raise
+                self._connection = connection
+                return connection
+            except (sqlite3.Error, OSError) as exc:
+                if attempt or not _is_corrupt(exc):
+                    break
+                _remove(self.path)  # not a database: made again, once
+        self._broken = True
+        return None
+
+    def _lookup(self, key: tuple[str, int, int]) -> MeshFacts | None:
+        connection = self._connect()
+        if connection is None:
+            return None
+        try:
+            row = connection.execute('SELECT facts, used FROM facts WHERE path = ? AND size = ? '
+                                     'AND mtime_ns = ?', key).fetchone()
+            if row is None:
+                return None
+            facts = _decode(row[0])
+            now = time.time()
+            if not now - _REFRESH < row[1] <= now:
+                connection.execute('UPDATE facts SET used = ? WHERE path = ? AND size = ? '
+                                   'AND mtime_ns = ?', (now, *key))
+            return facts
+        except ValueError:
+            return None  # an entry that is not ours: replaced when the file is read again
+        except sqlite3.Error as exc:
+            self._give_up(exc)
+            return None
+
+    def _store(self, key: tuple[str, int, int], facts: MeshFacts) -> None:
+        connection = self._connect()
+        if connection is None:
+            return
+        try:
+            # one transaction: the entry replaces the path's other versions, then the bound
+            connection.execute('BEGIN IMMEDIATE')
+            try:
+                connection.execute('DELETE FROM facts WHERE path = ?', (key[0],))
+                connection.execute('INSERT INTO facts VALUES (?, ?, ?, ?, ?)',
+                                   (*key, _encode(facts), time.time()))
+                count = connection.execute('SELECT COUNT(*) FROM facts').fetchone()[0]
+                if count > self.max_entries:
+                    connection.execute('DELETE FROM facts WHERE rowid IN (SELECT rowid FROM '
+                                       'facts ORDER BY used LIMIT ?)',
+                                       (count - self.max_entries,))
+                connection.execute('COMMIT')
+            except BaseException:
+                connection.execute('ROLLBACK')
+                raise
+        except sqlite3.Error as exc:
+            self._give_up(exc)
+
+    def _give_up(self, exc: sqlite3.Error) -> None:
+        """Stop using the cache in this process; remove a file that is no database."""
+        self.close()
+        self._broken = True
+        if _is_corrupt(exc):
+            _remove(self.path)
+
+    def close(self) -> None:
+        """Close the database (it is opened again on the next use unless it failed)."""
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+
+def _is_corrupt(exc: BaseException) -> bool:
+    """Whether sqlite3 says the file is no database (or a damaged one)."""
+    text = str(exc).lower()
+    return 'not a database' in text or 'malformed' in text or 'corrupt' in text
+
+
+def _remove(path: Path) -> None:
+    try:
+        path.unlink()
+    except OSError:
+        pass
+
+
+#: The cache of each directory, process and thread (a sqlite3 connection is used in one only).
+_SHARED: dict[tuple[Path, int, int], MeshFactsCache] = {}
+
+
+def mesh_facts(path: str, use_cache: bool = True) -> MeshFacts:
+    """
+    The facts of a mesh file, kept on disk between runs (:class:`MeshFactsCache`).
+
+    :param path: Local path of the mesh file.
+    :param use_cache: ``False`` reads the file and neither reads nor writes the cache
+        (``urdf-tools check --no-cache``).
+    :raises OSError: if the file does not exist or cannot be read.
+    """
+    if not use_cache:
+        return _reading.read_mesh_facts(path)
+    where = (cache_directory(), os.getpid(), threading.get_ident())
+    cache = _SHARED.get(where)
+    if cache is None:
+        cache = _SHARED[where] = MeshFactsCache(where[0])
+    return cache.facts(path)

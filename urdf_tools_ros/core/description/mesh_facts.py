@@ -1,0 +1,197 @@
+"""
+What the checker needs of a mesh file: its format, bounding box and triangle count.
+
+STL (binary and ASCII) and Wavefront OBJ are read here, from their vertex and face data only,
+with numpy: ``import trimesh`` costs 0.55-0.65 s of CPU where scipy is installed (most ROS
+environments), three times a whole check, for two numbers per file (issue 33, a stated exception
+to C13 for its unmet goal). COLLADA goes through trimesh (:mod:`.meshes`, imported only then),
+which stays the library of everything else (COLLADA, the viewer). ``test/test_mesh_facts.py``
+compares both readers on every STL and OBJ file of ``../shared``.
+
+What is read, as trimesh reads it (``trimesh.load(path, process=False)``) and rviz draws it:
+
+* binary STL: a file of exactly ``84 + 50 n`` bytes for the ``n`` its header gives (trimesh's
+  test; any other file is read as ASCII STL, even one whose header starts with ``solid``);
+* ASCII STL: the ``vertex x y z`` lines of the ``solid ... endsolid`` blocks, three a triangle;
+* OBJ: ``v x y z [w | r g b]`` and ``f`` lines whose references are ``v``, ``v/vt``,
+  ``v//vn`` or ``v/vt/vn``; a polygon of ``n`` corners is ``n - 2`` triangles (a fan), a face of
+  fewer than 3 corners is skipped; a negative index counts back from the last ``v`` line before
+  the face (the OBJ spec; trimesh counts back from the file's last ``v``: the same in every file
+  whose vertices come before its faces). Only vertices that a face uses count toward the box.
+
+A mesh file is measured once per version (:mod:`.mesh_cache` keeps the facts between runs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import os
+import re
+
+import numpy as np
+
+from .model import Vector3
+from ..errors import MeshLoadError
+from ..transforms import FloatArray
+
+__all__ = ['MAX_BYTES', 'MEASURED', 'MeshFacts', 'mesh_bounds', 'read_mesh_facts']
+
+#: Largest mesh file that is read, bytes (a bigger one is not measured).
+MAX_BYTES = 200 * 1024 * 1024
+#: The formats the checker measures, lower-case extensions (URDF consumers read these three).
+MEASURED = ('.stl', '.obj', '.dae')
+
+_STL_HEADER = 84
+_STL_TRIANGLE = np.dtype([('normal', '<f4', (3,)), ('vertices', '<f4', (3, 3)),
+                          ('attribute', '<u2')])
+_STL_VERTEX = re.compile(rb'^[ \t]*vertex[ \t]+(\S+)[ \t]+(\S+)[ \t]+(\S+)', re.M | re.I)
+_STL_VERTEX_WORD = re.compile(rb'^[ \t]*vertex\b', re.M | re.I)
+_OBJ_VERTEX = re.compile(r'^v[ \t]+(\S+)[ \t]+(\S+)[ \t]+(\S+)', re.M)
+_OBJ_VERTEX_WORD = re.compile(r'^v[ \t]', re.M)
+_OBJ_FACE = re.compile(r'^f[ \t]+([^\n]*)', re.M)
+_OBJ_CORNER = re.compile(r'/[^\s]*')
+
+
+@dataclass(frozen=True)
+class MeshFacts:
+    """
+    What a mesh file gives the checker, in the file's frame, before ``<mesh scale>``.
+
+    :ivar format: The file's lower-case extension without the dot (``stl``, ``obj``, ``dae``).
+    :ivar lower: Smallest x, y, z of the triangles' vertices, m (COLLADA ``<unit>`` and node
+        transforms applied); ``None`` when the file is not measured.
+    :ivar upper: Largest x, y, z, m; ``None`` when the file is not measured.
+    :ivar triangles: Number of triangles (0 when the file is not measured).
+    :ivar problem: Why the file is not measured (unreadable, corrupt, no triangle, not finite,
+        too large, another format); ``None`` when it is.
+    """
+
+    format: str
+    lower: Vector3 | None = None
+    upper: Vector3 | None = None
+    triangles: int = 0
+    problem: str | None = None
+
+    @property
+    def readable(self) -> bool:
+        """Whether the file was measured (its box and triangle count are known)."""
+        return self.problem is None
+
+
+def read_mesh_facts(path: str) -> MeshFacts:
+    """
+    Measure a mesh file: STL and OBJ here, COLLADA through trimesh, other formats not at all.
+
+    :param path: Local path of the mesh file (its extension, any case, gives the format).
+    :return: The facts; a file that is not measured (corrupt, no triangle, too large, another
+        format) gives facts with a :attr:`MeshFacts.problem`.
+    :raises OSError: if the file does not exist or cannot be read (a fact of the moment, which
+        :mod:`.mesh_cache` does not keep).
+    """
+    extension = os.path.splitext(path)[1].lower()
+    kind = extension.lstrip('.')
+    if extension not in MEASURED:
+        return MeshFacts(kind, problem=f'the checker does not measure "{extension}" files')
+    if os.path.getsize(path) > MAX_BYTES:
+        return MeshFacts(kind, problem=f'larger than {MAX_BYTES} bytes')
+    try:
+        if extension == '.dae':
+            from .meshes import measure_mesh  # trimesh: imported for COLLADA only
+            points, triangles = measure_mesh(path)
+        else:
+            with open(path, 'rb') as stream:
+                data = stream.read(MAX_BYTES + 1)
+            points, triangles = (_stl if extension == '.stl' else _obj)(data)
+        if not triangles or not len(points):
+            raise MeshLoadError('no triangles in the mesh file')
+        if not np.all(np.isfinite(points)):
+            raise MeshLoadError('a vertex coordinate is not finite')
+    except MeshLoadError as exc:
+        return MeshFacts(kind, problem=str(exc).replace(f'{path}: ', ''))
+    lower, upper = points.min(axis=0), points.max(axis=0)
+    return MeshFacts(kind, (float(lower[0]), float(lower[1]), float(lower[2])),
+                     (float(upper[0]), float(upper[1]), float(upper[2])), int(triangles))
+
+
+def mesh_bounds(path: str) -> tuple[FloatArray, FloatArray] | None:
+    """
+    Return the bounding box ``(lower, upper)`` of a mesh file's triangles, each shape (3,), m.
+
+    In the file's frame, as rviz draws it before ``<mesh scale>`` (:func:`read_mesh_facts`).
+
+    :return: The box, or ``None`` when the file is not measured or does not exist.
+    """
+    try:
+        facts = read_mesh_facts(path)
+    except OSError:
+        return None
+    if facts.lower is None or facts.upper is None:
+        return None
+    return np.array(facts.lower), np.array(facts.upper)
+
+
+def _stl(data: bytes) -> tuple[FloatArray, int]:
+    """
+    The vertices ``(3 T, 3) float64`` and triangle count ``T`` of an STL file's bytes.
+
+    :raises MeshLoadError: if the bytes are neither a binary STL of the size its header gives
+        nor an ASCII STL.
+    """
+    if len(data) >= _STL_HEADER:
+        count = int(np.frombuffer(data, '<u4', 1, 80)[0])
+        if len(data) == _STL_HEADER + count * _STL_TRIANGLE.itemsize:
+            triangles = np.frombuffer(data, _STL_TRIANGLE, count, _STL_HEADER)
+            return triangles['vertices'].reshape(-1, 3).astype(np.float64), count
+    lowered = data.lower()
+    start, end = lowered.find(b'solid'), lowered.rfind(b'endsolid')
+    if start < 0 or end < start:
+        raise MeshLoadError(f'neither a binary STL ({len(data)} bytes is not 84 + 50 x the '
+                            'triangle count of its header) nor an ASCII STL (solid ... endsolid)')
+    text = data[start:end]
+    rows = _STL_VERTEX.findall(text)
+    if len(rows) != len(_STL_VERTEX_WORD.findall(text)) or len(rows) % 3:
+        raise MeshLoadError('ASCII STL: a vertex line has not 3 numbers, or the vertices are '
+                            'not 3 a facet')
+    return _numbers(rows, 'ASCII STL vertex'), len(rows) // 3
+
+
+def _obj(data: bytes) -> tuple[FloatArray, int]:
+    """
+    The vertices its faces use ``(V, 3) float64`` and the triangle count of an OBJ file.
+
+    :raises MeshLoadError: if a ``v`` line has fewer than 3 numbers or a face refers to a vertex
+        that is not defined (index 0, beyond the last ``v``, or counting back past the first).
+    """
+    text = data.decode('utf-8', errors='replace').replace('\r\n', '\n').replace('\\\n', '')
+    rows = _OBJ_VERTEX.findall(text)
+    if len(rows) != len(_OBJ_VERTEX_WORD.findall(text)):
+        raise MeshLoadError('OBJ: a "v" line has fewer than 3 numbers')
+    vertices = _numbers(rows, 'OBJ vertex')
+    faces = [(match.start(), _OBJ_CORNER.sub('', match.group(1)).split())
+             for match in _OBJ_FACE.finditer(text)]
+    faces = [(start, corners) for start, corners in faces if len(corners) >= 3]
+    if not faces:
+        return vertices[:0], 0
+    try:
+        indices = np.array([int(corner) for _, corners in faces for corner in corners],
+                           dtype=np.int64)
+    except ValueError as exc:
+        raise MeshLoadError(f'OBJ: a face corner is not a vertex index ({exc})') from exc
+    sizes = np.array([len(corners) for _, corners in faces], dtype=np.int64)
+    # the vertices defined before each face (negative indices count back from there)
+    defined = np.searchsorted([match.start() for match in _OBJ_VERTEX_WORD.finditer(text)],
+                              [start for start, _ in faces])
+    defined = np.repeat(defined, sizes)
+    zero_based = np.where(indices > 0, indices - 1, defined + indices)
+    if np.any(indices == 0) or np.any(zero_based < 0) or np.any(zero_based >= len(vertices)):
+        raise MeshLoadError('OBJ: a face refers to a vertex that is not defined')
+    return vertices[np.unique(zero_based)], int(np.sum(sizes - 2))
+
+
+def _numbers(rows: list[tuple[bytes, bytes, bytes]] | list[tuple[str, str, str]],
+             what: str) -> FloatArray:
+    """``(N, 3) float64`` from rows of three number texts; :exc:`MeshLoadError` if one is not."""
+    try:
+        return np.array(rows, dtype=np.float64).reshape(-1, 3)
+    except ValueError as exc:
+        raise MeshLoadError(f'{what}: not a number ({exc})') from exc
