@@ -21,8 +21,8 @@ from paths import ROS2_DESCRIPTIONS
 import pytest
 
 from conftest import missing, REPO, SAMPLE_ROBOT
-from urdf_tools_ros.cli import commands
 from urdf_tools_ros.cli.main import run
+from urdf_tools_ros.core.description import loader
 from urdf_tools_ros.core.description.matrix import (
     combinations, label, MatrixError, parse_matrix)
 
@@ -68,13 +68,13 @@ def conditional(tmp_path: Path) -> Path:
 def loads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, str]]]:
     """Every ``load`` ``urdf-tools check`` makes: ``(file, xacro arguments)``."""
     calls: list[tuple[str, dict[str, str]]] = []
-    real = commands.load
+    real = loader.load
 
     def counting(source: Any, **kwargs: Any) -> Any:
         calls.append((str(source), dict(kwargs.get('xacro_args') or {})))
         return real(source, **kwargs)
 
-    monkeypatch.setattr(commands, 'load', counting)
+    monkeypatch.setattr(loader, 'load', counting)  # the pipeline's loads
     return calls
 
 

@@ -54,6 +54,7 @@ import pytest
 if TYPE_CHECKING:  # never at run time: loading the plugin imports no urdf_tools_ros module
     from .core.description.loader import RobotDescription
     from .core.findings import Finding
+    from .core.pipeline import Settings
 
 __all__ = ['MARKER', 'MatrixCase', 'OPTIONS']
 
@@ -104,6 +105,8 @@ class _Result:
     error: str | None = None
     findings: list[Finding] | None = None
     werror: bool = False
+    settings: Settings | None = None
+    problem: Exception | None = None
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -225,15 +228,23 @@ def _load(item: pytest.Item, case: MatrixCase) -> _Result:
     result: _Result | None = getattr(item, _RESULT, None)
     if result is not None:
         return result
-    from .core.description.loader import load
-    from .core.description.packages import ament_package_locator
     from .core.errors import RobotDescriptionError
+    from .core.pipeline import resolve
 
     result = _Result()
     setattr(item, _RESULT, result)
+    options = case.options
+    try:  # the pipeline's settings, once: the options over the configuration nearest the file
+        result.settings = resolve(
+            case.path, select=list(options.get('select') or ()),
+            ignore=list(options.get('ignore') or ()), target=options.get('target'),
+            werror=options.get('werror'), package_paths=case.packages,
+            names=(f'{MARKER} select', f'{MARKER} ignore'))
+    except RobotDescriptionError as exc:  # the check raises it; the load goes on without
+        result.problem = exc
+        result.settings = resolve(use_config=False, package_paths=case.packages)
     try:
-        result.description = load(case.path, xacro_args=dict(case.combination),
-                                  package_paths=case.packages, locator=ament_package_locator)
+        result.description = result.settings.load(case.path, dict(case.combination))
     except RobotDescriptionError as exc:
         result.error = f'{case.name}: cannot be loaded: {exc}'
     return result
@@ -244,18 +255,11 @@ def _check(item: pytest.Item, case: MatrixCase) -> _Result:
     result = _load(item, case)
     if result.findings is not None or result.description is None:
         return result
-    from .core.checks import check_description, DEFAULT_TARGET
-    from .core.checks.config import find_config
-
-    config = find_config(case.path)
-    options = case.options
-    select = list(options.get('select') or config.select)
-    ignore = [*config.ignore, *(options.get('ignore') or ())]
-    target = options.get('target') or config.target or DEFAULT_TARGET
-    werror = options.get('werror')
-    result.werror = bool(config.werror if werror is None else werror)
-    result.findings = check_description(result.description, target, select=select,
-                                        ignore=ignore)
+    if result.problem is not None:  # a configuration or option that is wrong
+        raise result.problem
+    assert result.settings is not None
+    result.werror = result.settings.werror
+    result.findings = result.settings.check(result.description)
     return result
 
 

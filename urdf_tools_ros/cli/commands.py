@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import MutableMapping
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from . import report
-from ..core.checks import check_description, CONSUMERS, count, DEFAULT_TARGET, RULES, TARGETS
-from ..core.description.loader import load, parse_xacro_args, RobotDescription
-from ..core.description.packages import ament_package_locator, parse_package_path
+from ..core.checks import CONSUMERS, count, RULES, TARGETS
+from ..core.description.loader import parse_xacro_args, RobotDescription
+from ..core.description.packages import parse_package_path
 from ..core.description.values import ros_distros
 from ..core.findings import Severity
+
+if TYPE_CHECKING:
+    from ..core.pipeline import Settings
 
 FORMATS = ('text', 'json', 'junit', 'sarif')
 
@@ -36,21 +41,48 @@ def _add_source(parser: argparse.ArgumentParser, several: bool = False) -> None:
                              '<xacro:...> elements, ${...} or $(...)), yes, no')
 
 
-def load_from_args(args: argparse.Namespace) -> RobotDescription:
+def settings_from_args(args: argparse.Namespace, *, config: bool = False) -> Settings:
     """
-    Load the description named by parsed arguments.
+    The pipeline's settings of parsed arguments (:func:`~..core.pipeline.resolve`).
 
+    :param config: Also the configuration found upwards from the first file and ``check``'s
+        ``--select``, ``--ignore``, ``--target``, ``--werror`` and ``--no-config``; else the
+        loading options alone.
+    :raises argparse.ArgumentTypeError: on a malformed ``--package-path``, or one whose folder
+        does not exist (reported as usage).
+    :raises ConfigError: if the configuration cannot be read or is wrong.
+    :raises UnknownCodeError: if ``--select``, ``--ignore`` or the configuration names no rule.
+    """
+    from ..core.pipeline import resolve
+    pairs, folders = _package_path_args(args.package_path)
+    options = dict(package_paths=pairs, package_folders=folders,
+                   is_xacro={'auto': None, 'yes': True, 'no': False}[args.xacro],
+                   cross_check=getattr(args, 'urdf_parser_py', False),
+                   use_cache=not getattr(args, 'no_cache', False))
+    if not config:
+        return resolve(use_config=False, **options)  # type: ignore[arg-type]
+    files = [item for item in args.file if ':=' not in item]
+    return resolve(files[0] if files else None, select=_entries(args.select),
+                   ignore=_entries(args.ignore), target=args.target,
+                   werror=True if args.werror else None, use_config=not args.no_config,
+                   **options)  # type: ignore[arg-type]
+
+
+def load_from_args(args: argparse.Namespace, settings: Settings | None = None,
+                   texts: MutableMapping[str, str] | None = None) -> RobotDescription:
+    """
+    Load the description named by parsed arguments, through the pipeline.
+
+    :param settings: The run's settings; default those of the arguments' loading options.
+    :param texts: The files read so far in this run (each is read once).
     :raises DescriptionLoadError: if it cannot be loaded.
     :raises ValueError: on a malformed ``name:=value`` (reported as usage).
     :raises argparse.ArgumentTypeError: on a malformed ``--package-path``, or one whose folder
         does not exist (reported as usage).
     """
-    pairs, folders = _package_path_args(args.package_path)
-    forced = {'auto': None, 'yes': True, 'no': False}[args.xacro]
+    settings = settings_from_args(args) if settings is None else settings
     source = getattr(args, 'source', None) or args.file
-    return load(source, xacro_args=parse_xacro_args(args.xacro_args), package_paths=pairs,
-                package_folders=folders, locator=ament_package_locator, is_xacro=forced,
-                cross_check=getattr(args, 'urdf_parser_py', False))
+    return settings.load(source, parse_xacro_args(args.xacro_args), texts=texts)
 
 
 def _package_path_args(entries: list[str]) -> tuple[dict[str, str], list[str]]:
@@ -92,15 +124,18 @@ def _entries(values: list[str] | None) -> list[str]:
     return [part.strip() for value in values or () for part in value.split(',') if part.strip()]
 
 
-def _matrix_runs(args: argparse.Namespace,
-                 files: list[str]) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
+def _matrix_runs(args: argparse.Namespace, files: list[str], texts: MutableMapping[str, str]
+                 ) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
     """
     The ``(file, combination)`` pairs to check: each file once, or once per combination.
+
+    :param texts: The files read so far in this run: a file read here to see whether it is
+        xacro is kept there for its loads.
 
     :raises MatrixError: on a malformed ``--matrix``, a name given twice (also as
         ``name:=value``), or a matrix for standard input or a file xacro does not process.
     """
-    from ..core.description.loader import looks_like_xacro, read_file
+    from ..core.description.loader import looks_like_xacro, read_file, read_source
     from ..core.description.matrix import combinations, MatrixError, parse_matrix
     from ..core.errors import RobotDescriptionError
 
@@ -115,9 +150,12 @@ def _matrix_runs(args: argparse.Namespace,
             raise MatrixError('--matrix sets xacro arguments, and --xacro no runs no xacro')
         if args.xacro == 'auto':
             try:
-                text = read_file(name).decode('utf-8', errors='replace')
+                text = read_source(name, texts)
             except RobotDescriptionError:
-                continue  # not readable: the check reports it, once per combination
+                try:  # not a description the loader reads: as it reads, for the name
+                    text = read_file(name).decode('utf-8', errors='replace')
+                except RobotDescriptionError:
+                    continue  # not readable: the check reports it, once per combination
             if not looks_like_xacro(name, text):
                 raise MatrixError(f'--matrix: {name} is not xacro (not named .xacro, no '
                                   'xacro: element, ${...} or $(...)), so it takes no xacro '
@@ -137,12 +175,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     matrix's values (:mod:`~urdf_tools_ros.core.description.matrix`), with the
     ``name:=value`` arguments in every combination; the exit status is the worst.
     """
-    from pathlib import Path
-
-    from ..core.checks.config import Config, ConfigError, find_config
-    from ..core.checks.selection import codes_matching, UnknownCodeError
+    from ..core.checks.config import ConfigError
+    from ..core.checks.selection import UnknownCodeError
     from ..core.description.matrix import label, MatrixError
-    from ..core.errors import RobotDescriptionError
+    from ..core.pipeline import run
 
     files = [item for item in args.file if ':=' not in item]
     args.xacro_args = [item for item in args.file if ':=' in item]
@@ -151,48 +187,39 @@ def cmd_check(args: argparse.Namespace) -> int:
             return _usage_error(args, f'{item!r}: not a file; xacro arguments are name:=value')
     if not files:
         return _usage_error(args, 'no file given')
+    texts: dict[str, str] = {}  # every file of this run, read once
     try:
-        runs = _matrix_runs(args, files)
+        runs = _matrix_runs(args, files, texts)
     except MatrixError as exc:
         return _usage_error(args, str(exc))
     fixed_args = list(args.xacro_args)
     try:
-        config = Config() if args.no_config else \
-            find_config(Path(files[0]) if files[0] != '-' else Path.cwd())
-        select = _entries(args.select) or list(config.select)
-        ignore = list(config.ignore) + _entries(args.ignore)
-        for entry in select:
-            codes_matching(entry, '--select' if args.select else f'{config.path}: select')
-        for entry in ignore:
-            codes_matching(entry, '--ignore' if entry in _entries(args.ignore)
-                           else f'{config.path}: ignore')
-    except (ConfigError, UnknownCodeError) as exc:
+        settings = settings_from_args(args, config=True)
+    except (ConfigError, UnknownCodeError, argparse.ArgumentTypeError) as exc:
         return _usage_error(args, str(exc))
-    args.target = args.target or config.target or DEFAULT_TARGET
-    args.werror = args.werror or config.werror
+    args.target, args.werror = settings.target, settings.werror
     if args.diff or args.fix:
         from .fix import run_fixes
-        status = run_fixes(args, files, select, ignore, load_from_args)
+        status = run_fixes(args, files, settings, texts)
         if status is not None:
             return status
     reports: list[report.FileReport] = []
     for name, combination in runs:
-        args.source = name
-        args.xacro_args = fixed_args + [f'{key}:={value}' for key, value in combination]
         try:
-            description = load_from_args(args)
-        except RobotDescriptionError as exc:  # a ValueError too: before the usage errors
-            reports.append(report.load_failure(name, exc, combination))
-            continue
-        except (ValueError, argparse.ArgumentTypeError) as exc:
+            xacro_args = parse_xacro_args(
+                fixed_args + [f'{key}:={value}' for key, value in combination])
+        except ValueError as exc:
             return _usage_error(args, str(exc))
         try:  # suppression comments, then select and ignore, are applied in the core
-            findings = check_description(description, args.target, select=select,
-                                         ignore=ignore, use_cache=not args.no_cache)
-        except UnknownCodeError as exc:
+            result = run(name, settings, xacro_args, texts=texts)
+        except UnknownCodeError as exc:  # in a suppression comment
             return _usage_error(args, str(exc))
-        reports.append(report.FileReport(description.filename, tuple(findings),
-                                         included_from=description.included_from,
+        if result.description is None:
+            assert result.failure is not None
+            reports.append(report.load_failure(name, result.failure, combination))
+            continue
+        reports.append(report.FileReport(result.description.filename, result.findings,
+                                         included_from=result.description.included_from,
                                          combination=combination))
     every = [f for item in reports for f in item.findings]
     if args.format == 'json':

@@ -208,16 +208,9 @@ def _report(args: argparse.Namespace, old: RobotDescription, new: RobotDescripti
     tolerance = Tolerance(args.tolerance / 1000.0, math.radians(args.angle_tolerance))
     old_findings = new_findings = None
     if not args.no_findings:  # as `urdf-tools check NEW` reports them (its configuration)
-        from pathlib import Path
-
-        from ..core.checks import check_description, DEFAULT_TARGET
-        from ..core.checks.config import find_config
-        config = find_config(Path(new.filename) if not new.filename.startswith('<')
-                             else Path.cwd())
-        target = config.target or DEFAULT_TARGET
-        old_findings, new_findings = (
-            check_description(description, target, select=config.select, ignore=config.ignore)
-            for description in (old, new))
+        from ..core.pipeline import resolve
+        settings = resolve(new.filename)
+        old_findings, new_findings = (settings.check(old), settings.check(new))
     result = diff_descriptions(old, new, positions=positions, tolerance=tolerance,
                                findings=not args.no_findings, old_findings=old_findings,
                                new_findings=new_findings, paths=paths, locations=locations,

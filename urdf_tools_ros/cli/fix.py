@@ -12,18 +12,22 @@ duplicates) are ``note:`` lines on standard error, with the place to fix them by
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 import difflib
 import os
 from pathlib import Path
 import sys
+from typing import TYPE_CHECKING
 
-from ..core.checks import check_description, counts_text
+from ..core.checks import counts_text
 from ..core.checks.fix_source import apply_edits, TextEdit
 from ..core.checks.fixes import FixPlan, plan_fixes
 from ..core.description.loader import RobotDescription
 from ..core.errors import RobotDescriptionError
 from ..core.findings import Finding, Severity
+
+if TYPE_CHECKING:
+    from ..core.pipeline import Settings
 
 
 def add_fix_arguments(check: argparse.ArgumentParser) -> None:
@@ -48,11 +52,10 @@ def read_text(filename: str) -> str:
         return stream.read()
 
 
-def _plan(description: RobotDescription, args: argparse.Namespace, select: Sequence[str],
-          ignore: Sequence[str]) -> tuple[list[Finding], FixPlan]:
-    findings = check_description(description, args.target, select=select, ignore=ignore,
-                                 use_cache=not args.no_cache)
-    return findings, plan_fixes(description.robot, findings, read_text,
+def _plan(description: RobotDescription, args: argparse.Namespace, settings: Settings
+          ) -> tuple[list[Finding], FixPlan]:
+    findings = settings.check(description)
+    return findings, plan_fixes(description.robot, findings, description.source_text,
                                 inertia=args.fix_inertia)
 
 
@@ -76,31 +79,27 @@ def unified_diff(edits: Sequence[TextEdit], read: Callable[[str], str] = read_te
 
 
 def _findings_after(description: RobotDescription, plan: FixPlan, args: argparse.Namespace,
-                    select: Sequence[str], ignore: Sequence[str]) -> list[Finding] | None:
+                    settings: Settings) -> list[Finding] | None:
     """
     The findings of the description as the edits leave it, when they are all in its own file.
 
-    The edited text is loaded in the file's name (its includes, meshes and packages as
-    before). No edit, or edits of included ``.xacro`` files, give ``None``: the caller then
-    takes the findings less those the edits fix.
+    The edited text is loaded in the file's name (its includes, as read already, meshes and
+    packages as before). No edit, or edits of included ``.xacro`` files, give ``None``: the
+    caller then takes the findings less those the edits fix.
     """
-    from ..core.description.loader import load_string, parse_xacro_args
-    from ..core.description.packages import ament_package_locator, parse_package_path
+    from ..core.description.loader import parse_xacro_args
     files = {edit.filename for edit in plan.edits}
     if files != {description.filename}:
         return None
-    text = apply_edits(read_text(description.filename), plan.edits)
-    pairs, folders = parse_package_path(args.package_path)
-    forced = {'auto': None, 'yes': True, 'no': False}[args.xacro]
+    text = apply_edits(description.source_text(description.filename), plan.edits)
+    texts = dict(description.sources)  # the includes as read; the file as edited
+    texts[os.path.abspath(description.filename)] = text
     try:
-        fixed = load_string(text, description.filename,
-                            xacro_args=parse_xacro_args(args.xacro_args), package_paths=pairs,
-                            package_folders=folders, locator=ament_package_locator,
-                            is_xacro=forced)
+        fixed = settings.load(description.filename, parse_xacro_args(args.xacro_args),
+                              text=text.removeprefix('\ufeff'), texts=texts)
     except RobotDescriptionError:
         return None
-    return check_description(fixed, args.target, select=select, ignore=ignore,
-                             use_cache=not args.no_cache)
+    return settings.check(fixed)
 
 
 def install_prefix(filename: str) -> str | None:
@@ -125,14 +124,17 @@ def _print_notes(plan: FixPlan) -> None:
               f'{note.reason}', file=sys.stderr)
 
 
-def run_fixes(args: argparse.Namespace, files: Sequence[str], select: Sequence[str],
-              ignore: Sequence[str],
-              load: Callable[[argparse.Namespace], RobotDescription]) -> int | None:
+def run_fixes(args: argparse.Namespace, files: Sequence[str], settings: Settings,
+              texts: MutableMapping[str, str]) -> int | None:
     """
     Do ``--diff`` or ``--fix`` for ``check``.
 
     ``--fix`` prints a ``fixed[code]`` line per edit, on standard output before the text
     report, on standard error when the report is JSON, JUnit, SARIF or goes to a file.
+
+    :param settings: The run's (:func:`~..core.pipeline.resolve`).
+    :param texts: The files read so far in this run: each file is read once, and a file
+        written keeps its new text there, which ``check`` then loads.
 
     :return: The exit status of ``--diff`` (0 no errors left after the fixes, 1 errors left, 2
         a file cannot be loaded or its source changed meanwhile); ``None`` after ``--fix``,
@@ -146,29 +148,29 @@ def run_fixes(args: argparse.Namespace, files: Sequence[str], select: Sequence[s
         print('urdf-tools check: --diff and --fix need files, not standard input',
               file=sys.stderr)
         return 2
+    from ..core.description.loader import parse_xacro_args
     status = 0
     for name in files:
-        args.source = name
         try:
-            description = load(args)
+            description = settings.load(name, parse_xacro_args(args.xacro_args), texts=texts)
         except RobotDescriptionError as exc:
             if args.fix:
                 continue  # check reports it (exit 2)
             print(f'urdf-tools: {exc}', file=sys.stderr)
             status = 2
             continue
-        findings, plan = _plan(description, args, select, ignore)
+        findings, plan = _plan(description, args, settings)
         _print_notes(plan)
         if args.diff:
             try:
-                sys.stdout.write(unified_diff(plan.edits))
+                sys.stdout.write(unified_diff(plan.edits, description.source_text))
             except (OSError, ValueError) as exc:
                 print(f'urdf-tools: {exc}', file=sys.stderr)
                 status = 2
                 continue
             if not plan.edits and not plan.notes:  # standard output stays a patch: empty
                 print(f'{name}: nothing to fix ({counts_text(findings)})', file=sys.stderr)
-            left = _findings_after(description, plan, args, select, ignore)
+            left = _findings_after(description, plan, args, settings)
             if left is None:
                 left = [finding for finding in findings if finding not in plan.fixed]
             bad = any(f.severity is Severity.ERROR or
@@ -182,9 +184,10 @@ def run_fixes(args: argparse.Namespace, files: Sequence[str], select: Sequence[s
                       'would replace it); fix its source (check --diff shows the patch)',
                       file=sys.stderr)
                 continue
-            text = read_text(filename)
+            text = apply_edits(description.source_text(filename), group)
             with open(filename, 'w', encoding='utf-8', newline='') as stream:
-                stream.write(apply_edits(text, group))
+                stream.write(text)
+            texts[os.path.abspath(filename)] = text  # what check then loads: not read again
             for edit in group:
                 print(f'{edit.filename}:{edit.line}: fixed[{edit.code}]: {edit.element}: '
                       f'{edit.old!r} -> {edit.new!r}' if edit.new else

@@ -14,12 +14,10 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 import logging
-from pathlib import Path
 import sys
 import time
 
 from . import report
-from ..core.checks import check_description, DEFAULT_TARGET
 from ..core.description.loader import RobotDescription
 
 AddSource = Callable[[argparse.ArgumentParser], None]
@@ -86,12 +84,10 @@ def cmd_view(args: argparse.Namespace, loader: Loader) -> int:
     except (ValueError, argparse.ArgumentTypeError) as exc:
         print(f'urdf-tools view: {exc}', file=sys.stderr)
         return 2
-    from ..core.checks.config import find_config
+    from ..core.pipeline import resolve
     # the configuration found upwards from the file, as `urdf-tools check` reads it (its errors
     # and an unknown code in a suppression comment end the command with exit 2, as there)
-    config = find_config(Path(args.file) if args.file != '-' else Path.cwd())
-    findings = check_description(description, config.target or DEFAULT_TARGET,
-                                 select=config.select, ignore=config.ignore)
+    findings = resolve(args.file).check(description)
     sys.stdout.write(report.format_text(description.filename, findings,
                                         show_info=args.verbose, portable=False))
     sys.stdout.flush()

@@ -14,6 +14,9 @@ Packages by concept:
 * :mod:`.description`: the typed model of the URDF spec, the one URDF reader, xacro, ``package://``
   resolution, and :func:`load` which ties them together;
 * :mod:`.checks`: the rule catalog (one module per family) and :func:`check_description`;
+* :mod:`.pipeline`: the one check pipeline every caller uses: its :class:`~.pipeline.Settings`
+  resolved once (options, the configuration file found upwards, the environment) by
+  :func:`~.pipeline.resolve`, then load and check (:func:`~.pipeline.run`);
 * :mod:`.kinematics`: the kinematic tree, mimic, limits, joint validation, inertia,
   and forward kinematics (:class:`KinematicModel` over one joint-motion formulation);
 * :mod:`.joint_state`: :class:`JointStateTable`, what a joint-state publisher holds;
@@ -36,9 +39,11 @@ if TYPE_CHECKING:
     from .findings import Finding, Severity
     from .joint_state.table import JointStateTable
     from .kinematics.forward import KinematicModel
+    from .pipeline import CheckResult, resolve, Settings
 
-__all__ = ['Finding', 'JointStateTable', 'KinematicModel', 'RobotDescription',
-           'RobotDescriptionError', 'Severity', 'check_description', 'load', 'load_string']
+__all__ = ['CheckResult', 'Finding', 'JointStateTable', 'KinematicModel', 'RobotDescription',
+           'RobotDescriptionError', 'Settings', 'Severity', 'check_description', 'load',
+           'load_string', 'resolve']
 
 __getattr__, __dir__ = lazy_exports(__name__, {
     'check_description': '.checks',
@@ -50,4 +55,7 @@ __getattr__, __dir__ = lazy_exports(__name__, {
     'Severity': '.findings',
     'JointStateTable': '.joint_state.table',
     'KinematicModel': '.kinematics.forward',
+    'CheckResult': '.pipeline',
+    'resolve': '.pipeline',
+    'Settings': '.pipeline',
 })

@@ -34,13 +34,14 @@ from .meshes import MeshCache
 from .page import camera_for, extent, frame_size, page_html, report_markdown
 from .scene import RobotScene
 from .sliders import panel_specs, SliderPanel, SliderSpec
-from ..core.checks import check_description, counts_text
+from ..core.checks import counts_text
 from ..core.description.loader import RobotDescription
 from ..core.errors import RobotDescriptionError
 from ..core.findings import Finding, Severity
 from ..core.joint_state.table import JointStateTable, NO_STATE, refusal
 from ..core.kinematics.forward import KinematicModel
 from ..core.kinematics.limits import wrap_angle
+from ..core.pipeline import Settings
 from ..core.transforms import FloatArray
 
 __all__ = ['ChangeCallback', 'RobotViewer']
@@ -206,7 +207,8 @@ class RobotViewer:
             self.scene = RobotScene(self.server.scene, robot, mesh_cache=self._meshes,
                                     show_frames=self._show_frames, frame_size=frame_size(rest),
                                     locate=description.locate)
-            checked = list(check_description(description) if findings is None else findings)
+            # not given (the API): the pipeline's defaults, every rule for the default target
+            checked = list(Settings().check(description) if findings is None else findings)
             self._findings = tuple(checked + self.scene.findings)
             self._problems = tuple(problems)
             self._log_drawing(description)

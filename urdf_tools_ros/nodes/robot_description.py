@@ -50,12 +50,12 @@ from std_msgs.msg import String
 
 from ..core.checks import counts_text
 from ..core.checks.config import Config, find_config
-from ..core.checks.publication import (check_for_graph, distro_name, distro_target,
+from ..core.checks.publication import (distro_name, distro_target, graph_check,
                                        GRAPH_CONSUMERS, GraphCheck)
-from ..core.description.loader import load, load_string, parse_xacro_args, RobotDescription
-from ..core.description.packages import ament_package_locator
+from ..core.description.loader import parse_xacro_args, RobotDescription
 from ..core.errors import DescriptionLoadError, RobotDescriptionError
 from ..core.findings import Finding, Severity
+from ..core.pipeline import resolve, Settings
 from ..ros import conversions, parameters, qos
 from ..ros.clock import steady_timer
 from ..ros.resource_service import ResourceServers
@@ -81,25 +81,39 @@ class DescriptionSource:
     xacro_args: tuple[str, ...] | str = ()
     xml: str = ''
 
-    def load(self) -> RobotDescription:
+    def settings(self, target: str | None = None) -> Settings:
         """
-        Load the description.
+        The pipeline's settings: ``target``, and the configuration found upwards from ``model``.
+
+        XML given as a parameter has no configuration and is never run through xacro.
+
+        :param target: The node's (its distro's); ``None``: the configuration's, else ``ros``.
+        :raises ConfigError: if the file found cannot be read or holds a wrong key or value.
+        :raises UnknownCodeError: if it names no rule.
+        """
+        from_file = bool(self.model and not self.xml)
+        return resolve(self.model if from_file else None, target=target, use_config=from_file,
+                       is_xacro=False if self.xml else None)
+
+    def load(self, settings: Settings | None = None) -> RobotDescription:
+        """
+        Load the description (with ``settings``; default :meth:`settings`).
 
         :raises RobotDescriptionError: if it cannot be loaded (the message names file:line).
         """
-        if self.xml:
-            return load_string(self.xml, '<robot_description>', is_xacro=False,
-                               locator=ament_package_locator)
-        if not self.model:
+        if not self.xml and not self.model:
             raise DescriptionLoadError('neither robot_description nor model is set',
                                        '<parameters>')
+        settings = self.settings() if settings is None else settings
+        if self.xml:
+            return settings.load('<robot_description>', text=self.xml)
         try:
             items = shlex.split(self.xacro_args) if isinstance(self.xacro_args, str) else \
                 list(self.xacro_args)
             arguments = parse_xacro_args(items)
         except ValueError as exc:
             raise DescriptionLoadError(str(exc), '<xacro_args>') from exc
-        return load(self.model, xacro_args=arguments, locator=ament_package_locator)
+        return settings.load(self.model, arguments)
 
     def config(self) -> Config:
         """
@@ -198,8 +212,9 @@ class RobotDescriptionNode(Node):
     # -- load, check, publish ---------------------------------------------------------------
     def _candidate(self, source: DescriptionSource) -> _Candidate:
         """Load and check; :raises RobotDescriptionError: if it does not load."""
-        description = source.load()
-        check = check_for_graph(description, self._target, source.config())
+        settings = source.settings(self._target)  # the configuration's select and ignore
+        description = source.load(settings)
+        check = graph_check(settings.check(description), settings.target)
         refusal = None
         if check.refusals and not self._allow_errors:
             refusal = (f'the check found {check.refusal_text()} and allow_errors is false; '

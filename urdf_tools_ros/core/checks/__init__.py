@@ -31,12 +31,12 @@ defaults of :mod:`.config`): the one checking of the command line, the viewer an
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 from . import (expansion, gazebo, gazebo_lumping, geometry, inertial, joints,  # noqa: F401
                loading, materials, mimic, selection, structure, transmissions, tree)
-from .as_written import as_written_findings
+from .as_written import as_written_findings, XACRO_IN_URDF
 from .registry import (broken_consumers, check, CheckContext, CheckFunction, CONSUMERS, count,
                        counts_text, DEFAULT_TARGET, errors, for_target, format_value,
                        portability, registered_checks, Rule, rule, RULES, sort_findings,
@@ -53,17 +53,19 @@ __all__ = ['CONSUMERS', 'CheckContext', 'CheckFunction', 'DEFAULT_TARGET', 'RULE
            'sort_findings']
 
 
-def run_checks(robot: Robot, filename: str = '<string>', *,
-               use_cache: bool = True) -> list[Finding]:
+def run_checks(robot: Robot, filename: str = '<string>',
+               codes: Collection[str] | None = None, *, use_cache: bool = True) -> list[Finding]:
     """
-    Run every registered check on ``robot``.
+    Run every registered check on ``robot`` (that may report one of ``codes``).
 
+    :param codes: Run only the check functions that may report one of these codes (as they
+        declare them, :func:`~.registry.check`); ``None``: every one.
     :param use_cache: Whether mesh facts may come from, and go to, the on-disk cache.
     :return: Every finding, in the order the checks produce them.
     """
     context = CheckContext(robot, filename, use_cache=use_cache)
     findings: list[Finding] = []
-    for function in registered_checks():
+    for function in registered_checks(codes):
         findings.extend(function(context))
     return findings
 
@@ -79,10 +81,11 @@ def check_description(description: RobotDescription, target: str = DEFAULT_TARGE
     ``target``; then the suppression comments of the description's files drop theirs (each
     comment that drops nothing adds a ``suppression-unused`` warning) and ``select``/``ignore``
     (a configuration's, :mod:`.config`, or the command line's) keep and drop codes
-    (:mod:`.selection`). A load failure (``description-unloadable``) is never dropped. Last, the
-    findings of each expansion of a xacro macro body line with one message are one finding with
-    a ``count`` and the ``calls`` of each, and a value made from a call's argument has a fix
-    that names it (:func:`.expansion.merge_expansions`).
+    (:mod:`.selection`); a check function that can report none of the codes kept is not run. A
+    load failure (``description-unloadable``) is never dropped. Last, the findings of each
+    expansion of a xacro macro body line with one message are one finding with a ``count`` and
+    the ``calls`` of each, and a value made from a call's argument has a fix that names it
+    (:func:`.expansion.merge_expansions`).
 
     :param description: A loaded description (:func:`urdf_tools_ros.core.description.loader.load`).
     :param target: Whose verdicts are errors: a key of :data:`TARGETS` (``ros``, ``gazebo``,
@@ -103,11 +106,18 @@ def check_description(description: RobotDescription, target: str = DEFAULT_TARGE
     """
     if target not in TARGETS:
         raise KeyError(f'unknown target {target!r}; one of {", ".join(TARGETS)}')
-    checked = run_checks(description.robot, description.filename, use_cache=use_cache)
+    comments = selection.description_suppressions(description) if suppressions else []
+    wanted = selection.wanted_codes(select, ignore)
+    if wanted is not None and selection.SUPPRESSION_UNUSED in wanted:
+        # whether a comment is used depends on its codes' findings: their checks run too
+        wanted = wanted.union(*(comment.codes for comment in comments))
+    written = as_written_findings(description) \
+        if wanted is None or XACRO_IN_URDF in wanted else []
     findings = [for_target(finding, target) for finding in
-                (*description.findings, *checked, *as_written_findings(description))]
+                (*description.findings,
+                 *run_checks(description.robot, description.filename, wanted,
+                            use_cache=use_cache), *written)]
     if suppressions:
-        findings = selection.suppress(sort_findings(findings),
-                                      selection.description_suppressions(description))
+        findings = selection.suppress(sort_findings(findings), comments)
     return sort_findings(expansion.merge_expansions(
         selection.select_findings(findings, select, ignore)))

@@ -7,9 +7,9 @@ configuration; as ruff and flake8 users expect. Keys: ``select`` and ``ignore`` 
 codes or prefixes), ``target`` (one of ``urdf-tools check --target``), ``werror`` (bool).
 TOML is read with ``tomllib`` (``tomli`` on Python 3.10).
 
-One reading for every caller: ``urdf-tools check`` and ``view`` and the robot description node
-(for a ``model`` file) pass its ``select`` and ``ignore`` to
-:func:`~urdf_tools_ros.core.checks.check_description`, which applies them.
+One reading for every caller: :func:`urdf_tools_ros.core.pipeline.resolve` finds it and merges
+it with the caller's options (``urdf-tools check``, ``view``, ``diff``, the pytest plugin, the
+robot description node for a ``model`` file).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ REFERENCE_MISSING = rule('gazebo-reference-missing', Severity.WARNING,
                          reference='sdformat URDF to SDF (the block is ignored with a warning)')
 
 
-@check
+@check(codes=(REFERENCE_MISSING,))
 def check_references(ctx: CheckContext) -> Iterator[Finding]:
     """
     Report ``<gazebo>`` blocks whose reference is not a link or joint of the robot.

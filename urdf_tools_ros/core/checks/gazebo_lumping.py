@@ -127,7 +127,7 @@ def lumping(robot: Robot) -> Lumping | None:
     return Lumping(kept, tuple(undefined))
 
 
-@check
+@check(codes=(MASSLESS_LUMP, ROOT_MASSLESS))
 def check_gazebo_lumping(ctx: CheckContext) -> Iterator[Finding]:
     """Report lumping that divides by zero mass, and a massless static body Gazebo drops."""
     result = lumping(ctx.robot)

@@ -123,7 +123,7 @@ def _text(geometry: Geometry) -> str:
         f'{name}={format_value(value)}' for name, value in geometry_sizes(geometry))
 
 
-@check
+@check(codes=(SIZE_NEGATIVE, SIZE_ZERO, GEOMETRY_MISSING))
 def check_geometry(ctx: CheckContext) -> Iterator[Finding]:
     """
     Report visuals and collisions without geometry or with negative or zero sizes.
@@ -177,7 +177,7 @@ def _package(filename: str) -> str | None:
     return None
 
 
-@check
+@check(codes=(CAPSULE_RVIZ,))
 def check_capsules(ctx: CheckContext) -> Iterator[Finding]:
     """Say once, at the first, which consumers do not draw or read the robot's capsules."""
     found = [(link, element) for link in ctx.robot.links for _, element in _elements(link)
@@ -196,7 +196,7 @@ def check_capsules(ctx: CheckContext) -> Iterator[Finding]:
                       '(urdf-tools convert --to 1.0 writes them)')
 
 
-@check
+@check(codes=(MESH_FILE_MISSING, MESH_EXTENSION, COLLISION_MESH_DAE))
 def check_meshes(ctx: CheckContext) -> Iterator[Finding]:
     """
     Report mesh files that cannot be found and unusual mesh formats.
@@ -345,7 +345,7 @@ def _mesh_sides(path: str, use_cache: bool) -> tuple[float, ...] | None:
     return tuple(high - low for low, high in zip(facts.lower, facts.upper))
 
 
-@check
+@check(codes=(MESH_SCALE,))
 def check_mesh_scale(ctx: CheckContext) -> Iterator[Finding]:
     """
     Report a mesh over :data:`MESH_SCALE_RATIO` times larger than every other size of its link.

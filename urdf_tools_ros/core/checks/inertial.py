@@ -364,7 +364,7 @@ def _lumped_text(body: Body) -> str:
             'as simulators see it,')
 
 
-@check
+@check(codes=(MASS_NOT_POSITIVE, LINK_INVALID))
 def check_link_inertials(ctx: CheckContext) -> Iterator[Finding]:
     """
     Report negative masses, massless tensors and own tensors MuJoCo refuses.
@@ -415,7 +415,7 @@ def check_link_inertials(ctx: CheckContext) -> Iterator[Finding]:
                           consumers=('mujoco',))
 
 
-@check
+@check(codes=(NOT_POSITIVE_DEFINITE, TRIANGLE, LINK_INVALID, NEAR_ZERO, MISSING_ON_MOVING))
 def check_bodies(ctx: CheckContext) -> Iterator[Finding]:
     """Report moving bodies without mass, near-zero or physically impossible lumped tensors."""
     all_bodies = _bodies(ctx)
@@ -499,7 +499,7 @@ def check_bodies(ctx: CheckContext) -> Iterator[Finding]:
                               consumers=consumers)
 
 
-@check
+@check(codes=(IMPLAUSIBLE,))
 def check_plausibility(ctx: CheckContext) -> Iterator[Finding]:
     """Report tensors far from the solid collision primitive of the same mass."""
     for link in ctx.robot.links:
@@ -529,7 +529,7 @@ def check_plausibility(ctx: CheckContext) -> Iterator[Finding]:
                           inertial.location or link.location, _solid_fix(link))
 
 
-@check
+@check(codes=(ROOT_INERTIA,))
 def check_root_inertia(ctx: CheckContext) -> Iterator[Finding]:
     """
     Note an ``<inertial>`` on the root link of an articulated robot (KDL ignores it).

@@ -111,7 +111,7 @@ def _name(joint: Joint) -> str:
     return f'joint "{joint.name}" ({joint.joint_type})'
 
 
-@check
+@check(codes=(TYPE_UNKNOWN,))
 def check_type(ctx: CheckContext) -> Iterator[Finding]:
     """
     Report joint types outside the URDF six.
@@ -131,7 +131,9 @@ def check_type(ctx: CheckContext) -> Iterator[Finding]:
                               'write one of the six types, e.g. type="revolute"')
 
 
-@check
+@check(codes=(
+    LIMIT_MISSING, EFFORT_MISSING, VELOCITY_MISSING, LOWER_ABOVE_UPPER, ZERO_RANGE,
+    EFFORT_NEGATIVE, VELOCITY_NEGATIVE))
 def check_limit(ctx: CheckContext) -> Iterator[Finding]:
     """Report missing, incomplete, inverted, empty and negative ``<limit>`` values."""
     for joint in ctx.robot.joints:
@@ -203,7 +205,7 @@ def unit_axis_text(axis: tuple[float, float, float]) -> str | None:
     return text
 
 
-@check
+@check(codes=(AXIS_ZERO, AXIS_NOT_UNIT))
 def check_axis(ctx: CheckContext) -> Iterator[Finding]:
     """
     Report an ``<axis>`` that cannot be normalised, or that is not of unit length.
@@ -235,7 +237,9 @@ def check_axis(ctx: CheckContext) -> Iterator[Finding]:
                               'give the unit axis of motion, e.g. <axis xyz="0 0 1"/>')
 
 
-@check
+@check(codes=(
+    K_VELOCITY_MISSING, SOFT_LOWER_ABOVE_UPPER, SOFT_OUTSIDE_LIMITS, K_POSITION_NEGATIVE,
+    K_VELOCITY_NEGATIVE))
 def check_safety_controller(ctx: CheckContext) -> Iterator[Finding]:
     """Report missing k_velocity, negative gains, and inverted or out-of-range soft limits."""
     for joint in ctx.robot.joints:
@@ -284,7 +288,7 @@ def check_safety_controller(ctx: CheckContext) -> Iterator[Finding]:
                               where, 'soft limits belong inside the hard limits')
 
 
-@check
+@check(codes=(CALIBRATION_OUTSIDE, DYNAMICS_NEGATIVE))
 def check_calibration_and_dynamics(ctx: CheckContext) -> Iterator[Finding]:
     """Report calibration edges outside the limits and negative damping or friction."""
     for joint in ctx.robot.joints:
@@ -314,7 +318,7 @@ def check_calibration_and_dynamics(ctx: CheckContext) -> Iterator[Finding]:
                               'damping and friction are >= 0')
 
 
-@check
+@check(codes=(MIMIC_RANGE,))
 def check_mimic_range(ctx: CheckContext) -> Iterator[Finding]:
     """Report a mimic joint whose source's range maps outside its own limits."""
     joints = ctx.robot.joint_map

@@ -65,7 +65,7 @@ def _all_materials(ctx: CheckContext) -> Iterator[tuple[str, str, Material]]:
                        f'"{visual.material.name}"', visual.material)
 
 
-@check
+@check(codes=(UNDEFINED, REDEFINED))
 def check_references(ctx: CheckContext) -> Iterator[Finding]:
     """Report undefined name-only materials and inline materials urdfdom replaces."""
     table: dict[str, tuple[Material, bool]] = {}
@@ -101,7 +101,7 @@ def check_references(ctx: CheckContext) -> Iterator[Finding]:
                           'give this material its own name')
 
 
-@check
+@check(codes=(RGBA_RANGE, TEXTURE_MISSING))
 def check_values(ctx: CheckContext) -> Iterator[Finding]:
     """Report rgba components outside [0, 1] and texture files that are not there."""
     for element, owner, material in _all_materials(ctx):

@@ -46,7 +46,7 @@ _FIXES = {
 }
 
 
-@check
+@check(codes=(MISSING, SELF, FIXED, UNSUPPORTED, CYCLE))
 def check_mimic(ctx: CheckContext) -> Iterator[Finding]:
     """Report every ``<mimic>`` that cannot be resolved, at the mimic joint."""
     for problem in analyze_mimic(ctx.robot):
@@ -68,7 +68,7 @@ MUJOCO_VERSION = rule(
               'measured with mujoco 3.12.0, 3.13.0 and 4.0.0 from PyPI')
 
 
-@check
+@check(codes=(MUJOCO_VERSION,))
 def check_mimic_mujoco(ctx: CheckContext) -> Iterator[Finding]:
     """Say once, at the first mimic joint, that MuJoCo's verdict on ``<mimic>`` is by version."""
     mimics = [joint for joint in ctx.robot.joints if joint.mimic is not None]

@@ -43,7 +43,8 @@ if TYPE_CHECKING:
     from .config import Config
     from ..description.loader import RobotDescription
 
-__all__ = ['GRAPH_CONSUMERS', 'GraphCheck', 'check_for_graph', 'distro_name', 'distro_target']
+__all__ = ['GRAPH_CONSUMERS', 'GraphCheck', 'check_for_graph', 'distro_name', 'distro_target',
+           'graph_check']
 
 #: The consumers of the description node's graph, with the words its messages use for them.
 #: Only those that belong to the distro's target count (``urdfdom-before-5.1`` is not one of
@@ -187,9 +188,21 @@ def check_for_graph(description: RobotDescription, target: str | None = None,
         rule code (a :class:`~urdf_tools_ros.core.errors.RobotDescriptionError`).
     """
     target = distro_target() if target is None else target
-    findings = tuple(check_description(
+    return graph_check(check_description(
         description, target, select=config.select if config is not None else (),
-        ignore=config.ignore if config is not None else ()))
+        ignore=config.ignore if config is not None else ()), target)
+
+
+def graph_check(findings: Iterable[Finding], target: str) -> GraphCheck:
+    """
+    What the description node's graph can do with the findings reported for ``target``.
+
+    :param findings: As :func:`~urdf_tools_ros.core.checks.check_description` (or the pipeline,
+        :mod:`urdf_tools_ros.core.pipeline`) reports them for ``target``.
+    :param target: The distro's target, ``ros-jazzy``.
+    :raises KeyError: if ``target`` is not a key of :data:`TARGETS`.
+    """
+    findings = tuple(findings)
     refusals: list[Finding] = []
     outside: list[Finding] = []
     for finding in findings:

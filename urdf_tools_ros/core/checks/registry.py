@@ -10,9 +10,10 @@ is the package docstring's.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 import os
+from typing import overload
 
 from ..description.model import Robot
 from ..description.values import ROS_DISTRO_URDF_VERSIONS, ros_distros, urdf_version
@@ -101,7 +102,8 @@ class Rule:
 RULES: dict[str, Rule] = {}
 
 CheckFunction = Callable[['CheckContext'], Iterable[Finding]]
-_CHECKS: list[CheckFunction] = []
+#: Every check function with the codes it may report (``None``: any, it always runs).
+_CHECKS: list[tuple[CheckFunction, frozenset[str] | None]] = []
 
 
 def rule(code: str, severity: Severity, summary: str, source: str = 'urdf_tools_ros', *,
@@ -124,10 +126,34 @@ def rule(code: str, severity: Severity, summary: str, source: str = 'urdf_tools_
     return code
 
 
-def check(function: CheckFunction) -> CheckFunction:
-    """Register ``function`` (:class:`CheckContext` -> findings) as a check; a decorator."""
-    _CHECKS.append(function)
-    return function
+@overload
+def check(function: CheckFunction) -> CheckFunction: ...
+
+
+@overload
+def check(*, codes: Iterable[str]) -> Callable[[CheckFunction], CheckFunction]: ...
+
+
+def check(function: CheckFunction | None = None, *, codes: Iterable[str] | None = None
+          ) -> CheckFunction | Callable[[CheckFunction], CheckFunction]:
+    """
+    Register a check function (:class:`CheckContext` -> findings); a decorator.
+
+    ``@check(codes=(CODE, ...))`` names every rule code the function may report: a run whose
+    ``select``/``ignore`` wants none of them does not call it (:func:`registered_checks`). Every
+    check of the package names its codes; a bare ``@check`` runs always.
+
+    :raises ValueError: if a code is not a registered rule.
+    """
+    declared = None if codes is None else frozenset(codes)
+    unknown = sorted(code for code in declared or () if code not in RULES)
+    if unknown:
+        raise ValueError(f'@check: unknown rule codes {unknown}')
+
+    def register(target: CheckFunction) -> CheckFunction:
+        _CHECKS.append((target, declared))
+        return target
+    return register(function) if function is not None else register
 
 
 @dataclass
@@ -263,6 +289,24 @@ def errors(findings: Iterable[Finding]) -> Iterator[Finding]:
     return (finding for finding in findings if finding.severity is Severity.ERROR)
 
 
-def registered_checks() -> tuple[CheckFunction, ...]:
-    """The check functions registered so far, in registration order."""
-    return tuple(_CHECKS)
+def registered_checks(codes: Collection[str] | None = None) -> tuple[CheckFunction, ...]:
+    """
+    The check functions registered so far, in registration order.
+
+    :param codes: Only those that may report one of these codes (and those that name none);
+        ``None``: every one.
+    """
+    return tuple(function for function, declared in _CHECKS
+                 if codes is None or declared is None or not declared.isdisjoint(codes))
+
+
+def check_codes(function: CheckFunction) -> frozenset[str] | None:
+    """
+    The codes a registered check function declared (``@check(codes=...)``); ``None``: none.
+
+    :raises KeyError: if ``function`` is not registered.
+    """
+    for registered, declared in _CHECKS:
+        if registered is function:
+            return declared
+    raise KeyError(function)

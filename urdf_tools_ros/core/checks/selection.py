@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = ['SUPPRESSION_UNUSED', 'Suppression', 'UnknownCodeError', 'codes_matching',
            'description_sources', 'description_suppressions', 'find_suppressions',
-           'select_findings', 'suppress']
+           'select_findings', 'suppress', 'wanted_codes']
 
 SUPPRESSION_UNUSED = rule(
     'suppression-unused', Severity.WARNING,
@@ -89,6 +89,21 @@ def select_findings(findings: Iterable[Finding], select: Sequence[str] = (),
             ((kept is None or f.code in kept) and f.code not in dropped)]
 
 
+def wanted_codes(select: Sequence[str] = (), ignore: Sequence[str] = (),
+                 origin: str = 'selection') -> frozenset[str] | None:
+    """
+    The rule codes ``select`` keeps and ``ignore`` does not drop; ``None``: every code.
+
+    A check function that can report none of them is not run (:func:`.registry.check`).
+
+    :raises UnknownCodeError: if an entry names no rule.
+    """
+    if not select and not ignore:
+        return None
+    kept = _codes(select, f'{origin} select') if select else set(RULES)
+    return frozenset(kept - _codes(ignore, f'{origin} ignore'))
+
+
 @dataclass(frozen=True)
 class Suppression:
     """
@@ -128,17 +143,22 @@ def description_sources(description: RobotDescription) -> list[tuple[str, str]]:
     """
     ``(file, text)`` of the files a description was made from: itself and its xacro includes.
 
+    The texts are those the loader read (:attr:`~..description.loader.RobotDescription.sources`);
+    a file it did not keep is read here.
     A description read from a string or standard input (no files) gives its own text. A file
     that cannot be read any more is left out (its comments suppress nothing).
     """
     from ..description.loader import MAX_DESCRIPTION_BYTES  # here: the checks need no lxml
     sources = []
     for path in description.dependencies or ():
-        try:
-            with open(path, encoding='utf-8', errors='replace') as stream:
-                sources.append((path, stream.read(MAX_DESCRIPTION_BYTES)))
-        except OSError:
-            continue
+        text = description.sources.get(path)  # as the loader read it: not read again
+        if text is None:  # a description the loader did not read (xacro's public API)
+            try:
+                with open(path, encoding='utf-8', errors='replace') as stream:
+                    text = stream.read(MAX_DESCRIPTION_BYTES)
+            except OSError:
+                continue
+        sources.append((path, text))
     if not sources:
         sources.append((description.filename, description.xml))
     return sources

@@ -77,7 +77,7 @@ class _Named(Protocol):
     def location(self) -> SourceLocation | None: ...
 
 
-@check
+@check(codes=(VERSION_UNSUPPORTED, VERSION_NEW, VERSION_URDF_PARSER_PY))
 def check_version(ctx: CheckContext) -> Iterator[Finding]:
     """
     Report a ``<robot version>`` urdfdom refuses, or one only Lyrical's and Rolling's read.
@@ -122,7 +122,7 @@ def check_version(ctx: CheckContext) -> Iterator[Finding]:
                           'else ignore this code in .urdf-tools.toml')
 
 
-@check
+@check(codes=(NO_LINKS,))
 def check_links_present(ctx: CheckContext) -> Iterator[Finding]:
     """Report a robot without links (urdfdom: "No link elements found in urdf file")."""
     if not ctx.robot.links:
@@ -155,7 +155,7 @@ def _same_material(first: object, second: object) -> bool:
             and getattr(first, 'texture', None) == getattr(second, 'texture', None))
 
 
-@check
+@check(codes=(LINK_DUPLICATE, JOINT_DUPLICATE, MATERIAL_DUPLICATE))
 def check_duplicates(ctx: CheckContext) -> Iterator[Finding]:
     """Report duplicate link, joint and global material names."""
     yield from _duplicates(ctx, LINK_DUPLICATE, 'link', ctx.robot.links)
@@ -163,7 +163,7 @@ def check_duplicates(ctx: CheckContext) -> Iterator[Finding]:
     yield from _duplicates(ctx, MATERIAL_DUPLICATE, 'material', ctx.robot.materials)
 
 
-@check
+@check(codes=(NAME_SHARED,))
 def check_shared_names(ctx: CheckContext) -> Iterator[Finding]:
     """
     Report a moving joint named like a link that Gazebo keeps (it refuses the model).

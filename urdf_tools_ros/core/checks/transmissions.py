@@ -43,7 +43,7 @@ def _transmissions(ctx: CheckContext) -> Iterator[tuple[str, Transmission]]:
             yield f' (in ros2_control "{control.name}")', transmission
 
 
-@check
+@check(codes=(JOINT_MISSING, REDUCTION_ZERO, NO_JOINT, NO_ACTUATOR))
 def check_transmissions(ctx: CheckContext) -> Iterator[Finding]:
     """Report unknown joints, zero reductions and transmissions without joint or actuator."""
     joints = ctx.robot.joint_map
@@ -73,7 +73,7 @@ def check_transmissions(ctx: CheckContext) -> Iterator[Finding]:
                                       'give the gear ratio (1 for a direct drive)')
 
 
-@check
+@check(codes=(CONTROL_JOINT_MISSING,))
 def check_ros2_control_joints(ctx: CheckContext) -> Iterator[Finding]:
     """Report ``<ros2_control><joint>`` entries naming joints the robot does not have."""
     joints = ctx.robot.joint_map

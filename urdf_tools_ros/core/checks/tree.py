@@ -52,7 +52,9 @@ _FIXES = {
 }
 
 
-@check
+@check(codes=(
+    NO_ROOT, MULTIPLE_ROOTS, CYCLE, MULTIPLE_PARENTS, PARENT_MISSING, CHILD_MISSING,
+    PARENT_IS_CHILD))
 def check_tree(ctx: CheckContext) -> Iterator[Finding]:
     """Report every structural problem of the link/joint graph, at the joint (or robot)."""
     for problem in analyze_tree(ctx.robot):

@@ -23,7 +23,8 @@ whole load and check, and the rules already report everything urdfdom refuses.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import codecs
+from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 import os
 from pathlib import Path
@@ -65,6 +66,9 @@ class RobotDescription:
         read); else ``None``.
     :ivar locate: The package locator the loader resolved ``package://`` with (``None``: none),
         for tools that look further than ROS does (the viewer's :func:`~.packages.draw_path`).
+    :ivar sources: The text of each file of :attr:`dependencies` the loader read (or was given
+        for ``filename``), by the path :attr:`dependencies` names it, as written (newlines and a
+        byte order mark kept): suppression comments and fixes read it, not the file again.
     """
 
     robot: Robot
@@ -77,6 +81,20 @@ class RobotDescription:
     included_from: dict[str, SourceLocation] = field(default_factory=dict, compare=False,
                                                      repr=False)
     as_written: AsWritten | None = field(default=None, compare=False, repr=False)
+    sources: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
+
+    def source_text(self, filename: str) -> str:
+        """
+        The text of one of its files as written (by a location's file name): kept, or read.
+
+        :raises OSError: if it was not kept and cannot be read.
+        :raises ValueError: if it was not kept and is not UTF-8.
+        """
+        text = self.sources.get(os.path.abspath(filename))
+        if text is not None:
+            return text
+        with open(filename, encoding='utf-8', newline='') as stream:
+            return stream.read()
 
 
 def _read_bounded(stream: BinaryIO, filename: str) -> bytes:
@@ -101,6 +119,24 @@ def read_file(path: str | os.PathLike[str]) -> bytes:
             return _read_bounded(stream, name)
     except OSError as exc:
         raise DescriptionLoadError(f'cannot read: {exc.strerror or exc}', name) from exc
+
+
+def read_source(path: str, texts: MutableMapping[str, str]) -> str:
+    """
+    A description file's text, read once per run: from ``texts``, else read and kept there.
+
+    :param texts: The files read so far in this run, by absolute path, as written (a byte
+        order mark kept); filled with what is read.
+    :return: The text without a byte order mark.
+    :raises DescriptionLoadError: if it cannot be read, is too large, empty, binary or not UTF-8.
+    """
+    key = os.path.abspath(path)
+    text = texts.get(key)
+    if text is None:
+        data = read_file(path)
+        text = _decode(data, path)
+        texts[key] = '\ufeff' + text if data.startswith(codecs.BOM_UTF8) else text
+    return text.removeprefix('\ufeff')
 
 
 def _decode(data: bytes, filename: str) -> str:
@@ -318,7 +354,8 @@ def load_string(text: str, filename: str = '<string>', *,
                 locator: PackageLocator | None = None,
                 is_xacro: bool | None = None,
                 cross_check: bool = False,
-                package_folders: Sequence[str] = ()) -> RobotDescription:
+                package_folders: Sequence[str] = (),
+                texts: MutableMapping[str, str] | None = None) -> RobotDescription:
     """
     Load a URDF or xacro description from text.
 
@@ -335,8 +372,12 @@ def load_string(text: str, filename: str = '<string>', *,
         (``urdf-parser-py-rejects``) or warns about; about as costly as the load itself.
     :param package_folders: Folders of packages, asked after ``package_paths``
         (:func:`~.packages.package_in_folders`).
+    :param texts: The files read so far in this run, by absolute path (:func:`read_source`):
+        an include found there is not read again; ``text`` is kept there for ``filename``
+        when it is a file and not there yet.
     :raises DescriptionLoadError: malformed XML, not a robot, entities, xacro error, too large.
     """
+    texts = {} if texts is None else texts
     if len(text) > MAX_DESCRIPTION_BYTES:
         raise DescriptionTooLargeError('larger than the limit', filename)
     if not text.strip():
@@ -347,6 +388,8 @@ def load_string(text: str, filename: str = '<string>', *,
     use_xacro = looks_like_xacro(filename, text) if is_xacro is None else is_xacro
     table: dict[Any, SourceLocation] = {}
     files: tuple[str, ...] = (os.path.abspath(filename),) if os.path.isfile(filename) else ()
+    if files:
+        texts.setdefault(files[0], text)
     extra: list[Finding] = []
     xml_text = text
     known: set[str] | None = None  # the xacro arguments the documents declare or use
@@ -354,7 +397,7 @@ def load_string(text: str, filename: str = '<string>', *,
         # only xacro input needs it
         from .xacro_runner import CALLS_ATTRIBUTE, run_xacro, SOURCE_ATTRIBUTE
         run = run_xacro(text, filename, xacro_args or {}, locate,
-                        lambda path: _decode(read_file(path), path), MAX_DESCRIPTION_BYTES)
+                        lambda path: read_source(path, texts), MAX_DESCRIPTION_BYTES)
         xml_text, known = run.xml, run.arguments
         files = tuple(dict.fromkeys(run.files))
         extra = [Finding('xacro-warning', Severity.WARNING, 'robot', f'xacro: {message}',
@@ -399,7 +442,8 @@ def load_string(text: str, filename: str = '<string>', *,
     if use_xacro and is_xacro is None and not filename.endswith('.xacro'):
         as_written = _read_as_written(text, filename, base_dir, locate)
     return RobotDescription(robot, xml_text, filename, tuple(findings), files, use_xacro,
-                            locate, dict(run.included_from) if use_xacro else {}, as_written)
+                            locate, dict(run.included_from) if use_xacro else {}, as_written,
+                            {path: texts[path] for path in files if path in texts})
 
 
 def _read_as_written(text: str, filename: str, base_dir: str | None,
@@ -425,7 +469,8 @@ def load(source: str | os.PathLike[str], *,
          locator: PackageLocator | None = None,
          is_xacro: bool | None = None,
          cross_check: bool = False,
-         package_folders: Sequence[str] = ()) -> RobotDescription:
+         package_folders: Sequence[str] = (),
+         texts: MutableMapping[str, str] | None = None) -> RobotDescription:
     """
     Load a ``.urdf`` or ``.xacro`` file, or stdin when ``source`` is ``'-'``.
 
@@ -436,6 +481,8 @@ def load(source: str | os.PathLike[str], *,
     :param locator: Further package locator (e.g. ament_index), asked last.
     :param is_xacro: Force or skip xacro; default by extension and content.
     :param cross_check: Also read it with urdf_parser_py (see :func:`load_string`).
+    :param texts: The files read so far in this run (see :func:`load_string`); every file
+        is read once per run (:mod:`urdf_tools_ros.core.pipeline`).
     :return: The description with the model, XML, loading findings and files read.
     :raises DescriptionLoadError: if it cannot be read or loaded (the message names file:line).
     """
@@ -445,10 +492,11 @@ def load(source: str | os.PathLike[str], *,
                            package_paths=package_paths, locator=locator, is_xacro=is_xacro,
                            cross_check=cross_check, package_folders=package_folders)
     path = os.fspath(source)
-    text = _decode(read_file(path), path)
+    texts = {} if texts is None else texts
+    text = read_source(path, texts)
     return load_string(text, str(Path(path)), xacro_args=xacro_args,
                        package_paths=package_paths, locator=locator, is_xacro=is_xacro,
-                       cross_check=cross_check, package_folders=package_folders)
+                       cross_check=cross_check, package_folders=package_folders, texts=texts)
 
 
 def parse_xacro_args(items: list[str]) -> dict[str, str]:

@@ -1,0 +1,185 @@
+"""
+One check pipeline: the configuration resolved once, then load and check, for every caller.
+
+``urdf-tools check`` (``--matrix``, ``--diff``, ``--fix``), ``diff``, ``view``, the pytest
+plugin and the robot description node pass what they were given to :func:`resolve` and hand the
+:class:`Settings` it returns to :func:`run` (or :meth:`Settings.load` and :meth:`Settings.check`);
+none merges a configuration itself (CONVENTIONS C15). Precedence, for each setting:
+
+* the configuration: the nearest ``.urdf-tools.toml`` or ``pyproject.toml [tool.urdf-tools]``
+  found upwards from the file (:func:`~.checks.config.find_config`; the current folder for
+  standard input or a string), none with ``use_config=False``;
+* ``target``: the caller's (``--target``, a marker's option, the node's distro), else the
+  configuration's, else :data:`~.checks.DEFAULT_TARGET` (``ros``: the ``ROS_DISTRO`` of the
+  environment when it names a distro, else Jazzy);
+* ``select``: the caller's replaces the configuration's; ``ignore``: the caller's adds to it;
+* ``werror``: the caller's when given (``True`` or ``False``), else the configuration's;
+* packages: the caller's ``NAME=DIR`` and folders, then ``URDF_TOOLS_PACKAGE_PATH``, then this
+  package, then the caller's locator (the ament index where ROS is sourced)
+  (:func:`~.description.packages.make_package_locator`).
+
+Every entry of ``select`` and ``ignore`` is checked against the rules once, here, naming where
+it was written (``--select``, ``PATH: ignore``). The files of a run are read once: the loader
+keeps the text of each (:attr:`~.description.loader.RobotDescription.sources`), suppression
+comments and fixes read that, and the ``texts`` of one run (a ``--matrix``, ``--fix`` then the
+check) are shared. A rule that is neither selected nor kept by ``ignore`` is not run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, MutableMapping, Sequence
+from dataclasses import dataclass, field
+import os
+from pathlib import Path
+
+from . import checks
+from .checks import DEFAULT_TARGET
+from .checks.config import Config, find_config
+from .checks.selection import codes_matching
+from .description import loader
+from .description.loader import RobotDescription
+from .description.packages import ament_package_locator, PackageLocator
+from .errors import RobotDescriptionError
+from .findings import Finding, Severity
+
+__all__ = ['CheckResult', 'Settings', 'resolve', 'run']
+
+
+@dataclass(frozen=True)
+class Settings:
+    """
+    How a run loads and checks: the configuration, environment and options resolved once.
+
+    :ivar target: Whose verdicts are errors, a key of :data:`~.checks.TARGETS`.
+    :ivar select: Codes or prefixes to report (empty: every code).
+    :ivar ignore: Codes or prefixes not to report.
+    :ivar werror: Whether warnings fail the check.
+    :ivar config: The configuration file's values (``Config()``: none found or read).
+    :ivar package_paths: ``(name, share dir)`` pairs asked first for ``package://``.
+    :ivar package_folders: Folders of packages, asked next.
+    :ivar locator: Asked last (the ament index); ``None``: none.
+    :ivar is_xacro: Force (``True``) or skip (``False``) xacro; ``None``: by name and content.
+    :ivar cross_check: Also read the description with urdf_parser_py.
+    :ivar use_cache: Whether mesh facts may come from, and go to, the on-disk cache
+        (:mod:`~.description.mesh_cache`; ``urdf-tools check --no-cache``: no).
+    """
+
+    target: str = DEFAULT_TARGET
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    werror: bool = False
+    config: Config = field(default_factory=Config)
+    package_paths: tuple[tuple[str, str], ...] = ()
+    package_folders: tuple[str, ...] = ()
+    locator: PackageLocator | None = field(default=ament_package_locator, compare=False)
+    is_xacro: bool | None = None
+    cross_check: bool = False
+    use_cache: bool = True
+
+    def load(self, source: str | os.PathLike[str], xacro_args: Mapping[str, str] | None = None,
+             *, text: str | None = None, texts: MutableMapping[str, str] | None = None
+             ) -> RobotDescription:
+        """
+        Load ``source`` (a file, ``-`` for standard input; or ``text`` named ``source``).
+
+        :param texts: The files read so far in this run (each is read once per run).
+        :raises RobotDescriptionError: if it cannot be loaded (the message names file:line).
+        """
+        options = dict(xacro_args=xacro_args, package_paths=dict(self.package_paths),
+                       package_folders=self.package_folders, locator=self.locator,
+                       is_xacro=self.is_xacro, cross_check=self.cross_check, texts=texts)
+        if text is not None:  # the loader's functions as they are now (a test may wrap them)
+            return loader.load_string(text, os.fspath(source), **options)  # type: ignore[arg-type]
+        return loader.load(source, **options)  # type: ignore[arg-type]
+
+    def check(self, description: RobotDescription) -> list[Finding]:
+        """
+        The findings reported about ``description`` (:func:`~.checks.check_description`).
+
+        :raises UnknownCodeError: if a suppression comment names no rule.
+        """
+        return checks.check_description(description, self.target, select=self.select,
+                                        ignore=self.ignore, use_cache=self.use_cache)
+
+
+def _start(start: str | os.PathLike[str] | None) -> Path:
+    name = '' if start is None else os.fspath(start)
+    return Path.cwd() if not name or name == '-' or name.startswith('<') else Path(name)
+
+
+def resolve(start: str | os.PathLike[str] | None = None, *, select: Sequence[str] = (),
+            ignore: Sequence[str] = (), target: str | None = None, werror: bool | None = None,
+            use_config: bool = True, package_paths: Mapping[str, str] | None = None,
+            package_folders: Sequence[str] = (),
+            locator: PackageLocator | None = ament_package_locator,
+            is_xacro: bool | None = None, cross_check: bool = False, use_cache: bool = True,
+            names: tuple[str, str] = ('--select', '--ignore')) -> Settings:
+    """
+    Resolve the settings of a run once, with the precedence of the module doc.
+
+    :param start: The (first) file checked, where the configuration is looked for upwards;
+        ``None``, ``-`` or ``<...>``: the current folder.
+    :param select: The caller's codes or prefixes to report (they replace the configuration's).
+    :param ignore: The caller's codes or prefixes not to report (added to the configuration's).
+    :param target: The caller's target, over the configuration's.
+    :param werror: The caller's choice (``None``: the configuration's).
+    :param use_config: Read the configuration file (``--no-config``: no).
+    :param use_cache: Whether mesh facts may come from the on-disk cache (``--no-cache``: no).
+    :param names: How the caller's ``select`` and ``ignore`` are named in errors.
+    :raises ConfigError: if the configuration found cannot be read or holds a wrong key or value.
+    :raises UnknownCodeError: if an entry of ``select`` or ``ignore`` names no rule.
+    """
+    config = find_config(_start(start)) if use_config else Config()
+    chosen = list(select) or list(config.select)
+    ignored = [*config.ignore, *ignore]
+    for entry in chosen:
+        codes_matching(entry, names[0] if select else f'{config.path}: select')
+    for entry in ignored:
+        codes_matching(entry, names[1] if entry in ignore else f'{config.path}: ignore')
+    return Settings(target or config.target or DEFAULT_TARGET, tuple(chosen), tuple(ignored),
+                    bool(config.werror if werror is None else werror), config,
+                    tuple((package_paths or {}).items()), tuple(package_folders), locator,
+                    is_xacro, cross_check, use_cache)
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """
+    One description loaded and checked, or why it could not be loaded.
+
+    :ivar source: What was loaded (its file name, ``-``, or the name given to a string).
+    :ivar description: The description; ``None`` when it could not be loaded.
+    :ivar findings: The findings reported (:meth:`Settings.check`); none without a description.
+    :ivar failure: Why it could not be loaded, or ``None``.
+    """
+
+    source: str
+    description: RobotDescription | None
+    findings: tuple[Finding, ...] = ()
+    failure: RobotDescriptionError | None = None
+
+    def failed(self, werror: bool = False) -> bool:
+        """Whether it fails the check: not loaded, an error, or (``werror``) a warning."""
+        return self.description is None or any(
+            finding.severity is Severity.ERROR or (werror and finding.severity is Severity.WARNING)
+            for finding in self.findings)
+
+
+def run(source: str | os.PathLike[str], settings: Settings,
+        xacro_args: Mapping[str, str] | None = None, *, text: str | None = None,
+        texts: MutableMapping[str, str] | None = None) -> CheckResult:
+    """
+    Load and check one description: the pipeline of every caller.
+
+    :param source: A file, ``-`` for standard input, or the name of ``text``.
+    :param text: The description itself (a parameter's XML), named ``source``.
+    :param texts: The files read so far in this run, shared by its loads (each read once).
+    :return: The result; a description that cannot be loaded is a :attr:`CheckResult.failure`.
+    :raises UnknownCodeError: if a suppression comment names no rule (the run cannot go on as
+        configured).
+    """
+    try:
+        description = settings.load(source, xacro_args, text=text, texts=texts)
+    except RobotDescriptionError as exc:
+        return CheckResult(os.fspath(source), None, (), exc)
+    return CheckResult(description.filename, description, tuple(settings.check(description)))
