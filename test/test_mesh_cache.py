@@ -248,3 +248,14 @@ def test_a_real_robot_checked_again_reads_no_mesh(cache_home: Path, reads: list[
     mesh_cache._SHARED.clear()
     assert check_description(description) == without
     assert len(reads) == 2 * measured
+
+
+def test_an_ignored_mesh_scale_rule_reads_no_mesh(tmp_path: Path, cache_home: Path,
+                                                  reads: list[str]) -> None:
+    # the pipeline runs no check that cannot report a wanted code: ignoring mesh-scale-suspect
+    # reads no mesh and writes no cache; selecting it reads them
+    text = _robot_text(*_meshes(tmp_path, 'beacon.stl', 'gripper_palm.obj'))
+    check_description(load_string(text), ignore=['mesh-scale-suspect'])
+    assert reads == [] and not cache_home.exists()
+    check_description(load_string(text))
+    assert sorted(Path(path).name for path in reads) == ['beacon.stl', 'gripper_palm.obj']

@@ -296,7 +296,9 @@ def test_an_unselected_rule_imports_nothing(select: list[str], imported: bool) -
     done = subprocess.run([sys.executable, '-c', code], cwd=REPO, capture_output=True,
                           text=True, check=True)
     status, trimesh, called = json.loads(done.stdout.strip().splitlines()[-1])
-    assert status == 0 and trimesh is imported
+    # unselected: no mesh module at all; selected, the COLLADA meshes may come from the mesh
+    # cache (core/description/mesh_cache), so trimesh is not asserted there
+    assert status == 0 and (imported or not trimesh)
     assert ('check_meshes' in called, 'check_mesh_scale' in called) == (imported, imported)
     if select:
         assert called == ['check_axis']

@@ -116,7 +116,7 @@ def check_description(description: RobotDescription, target: str = DEFAULT_TARGE
     findings = [for_target(finding, target) for finding in
                 (*description.findings,
                  *run_checks(description.robot, description.filename, wanted,
-                            use_cache=use_cache), *written)]
+                             use_cache=use_cache), *written)]
     if suppressions:
         findings = selection.suppress(sort_findings(findings), comments)
     return sort_findings(expansion.merge_expansions(
