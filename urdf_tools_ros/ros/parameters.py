@@ -24,14 +24,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 import math
-from typing import Any, TypeVar
+from typing import Any, TYPE_CHECKING, TypeVar
 
-from rcl_interfaces.msg import (FloatingPointRange, IntegerRange, ParameterDescriptor,
-                                SetParametersResult)
+from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
 from rclpy.exceptions import (InvalidParameterException, InvalidParameterTypeException,
                               InvalidParameterValueException, ParameterException)
 from rclpy.node import Node
-from rclpy.parameter import Parameter
+
+if TYPE_CHECKING:
+    from rclpy.parameter import Parameter
 
 __all__ = ['on_set', 'CLAMP_CHOICES', 'DESCRIPTION_PARAMETERS', 'DescriptionSettings',
            'JOINT_STATE_GUI_PARAMETERS', 'JOINT_STATE_PARAMETERS', 'JointStateSettings',
@@ -415,6 +416,8 @@ def on_set(node: Node, validate: Callable[[dict[str, Any]], str | None],
     :param validate: ``{name: new value}`` -> the reason for refusing, or ``None``.
     :param apply: ``{name: new value}`` of changes that were set.
     """
+    from rcl_interfaces.msg import SetParametersResult  # here: docs/_ext stubs rclpy's modules
+
     def on_set_parameters(changes: list[Parameter]) -> SetParametersResult:
         reason = validate({change.name: change.value for change in changes})
         if reason is None and fallback is not None:
