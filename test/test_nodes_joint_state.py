@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 import sys
+import time
 from typing import Any
 
 import numpy as np
@@ -107,6 +108,32 @@ def test_sources_merged_by_name_and_bad_values_refused(ros: RosGraph) -> None:
     assert values['shoulder'] == 0.0
     assert all(math.isfinite(v) for m in states.messages for v in
                [*m.position, *m.velocity, *m.effort])
+
+
+def test_with_a_live_source_the_first_message_already_holds_its_values(ros: RosGraph) -> None:
+    # a driver at 10 Hz before the node starts; the node publishes at 100 Hz: without the hold
+    # its first messages would go out before the driver's first sample reached it
+    driver = ros.publisher(JointState, 'driver', qos.JOINT_STATES_PUBLISHER)
+    ros.probe.create_timer(0.1, lambda: driver.publish(
+        source_state(['shoulder', 'slide'], [0.7, 0.25])))
+    states = ros.subscribe(JointState, 'joint_states', qos.JOINT_STATES_SUBSCRIPTION)
+    description = ros.publisher(String, 'robot_description', qos.LATCHED_DESCRIPTION)
+    description.publish(String(data=MIMIC_URDF))
+    settle(0.3)  # the driver runs
+    ros.add(JointStatePublisherNode, parameters={'rate': 100, 'source_list': ['driver']})
+    assert wait_for(lambda: len(states.messages) >= 5)
+    for msg in states.messages:
+        assert positions(msg)['shoulder'] == pytest.approx(0.7)
+        assert positions(msg)['slide'] == pytest.approx(0.25)
+
+
+def test_a_silent_source_holds_the_first_message_for_1_s_only(ros: RosGraph) -> None:
+    states = ros.subscribe(JointState, 'joint_states', qos.JOINT_STATES_SUBSCRIPTION)
+    started = time.monotonic()
+    start(ros, rate=100, source_list=['silent'])
+    assert wait_for(lambda: states.messages)
+    assert 0.95 <= time.monotonic() - started < 5.0
+    assert positions(states.messages[0])['shoulder'] == 0.0  # its default, after the hold
 
 
 def test_new_description_resets_and_garbage_keeps_the_table(ros: RosGraph) -> None:
@@ -316,7 +343,8 @@ def test_gui_view_is_the_forward_kinematics_of_what_it_publishes(ros: RosGraph) 
                                                          [-0.7, 0.02])),
                              close_to(viewer, 'finger_right', moved['finger_right']))[1])
     assert close_to(viewer, 'arm', moved['arm'])
-    assert wait_for(lambda: positions(states.last)['shoulder'] == pytest.approx(-0.7))
+    assert wait_for(lambda: states.messages and
+                    positions(states.last)['shoulder'] == pytest.approx(-0.7))
 
 
 def test_gui_view_follows_the_delta_sweep(ros: RosGraph) -> None:

@@ -60,8 +60,10 @@ def test_a_pip_install_puts_only_urdf_tools_on_path(wheel: zipfile.ZipFile) -> N
     assert entry_points['pytest11']['urdf_tools_ros.pytest_plugin'] == \
         'urdf_tools_ros.pytest_plugin'
     scripts = list(entry_points['console_scripts'])
-    ros = [script.split('=', 1)[0].strip() for script in setup_lists('ROS_SCRIPTS')]
+    ros = [script.split('=', 1)[0].strip()
+           for script in setup_lists('ROS_SCRIPTS', 'NODE_EXECUTABLES')]
     assert 'joint_state_publisher' in ros and not set(ros) & set(scripts)
+    assert not [name for name in wheel.namelist() if '.data/scripts/' in name]
 
 
 def test_light_requirements_and_the_viewer_as_an_extra(wheel: zipfile.ZipFile) -> None:

@@ -1,13 +1,17 @@
 """
-Console entry points of the node executables.
+Entry points of the node executables.
 
-Each imports its node module only when run, so that on a machine without ROS 2 (the package
-also installs with pip) the executable says what is missing instead of printing a traceback.
+The installed executables (``executables/`` in the repository, ``lib/urdf_tools_ros`` in a colcon
+install) set :func:`stop_before_start` for SIGINT and SIGTERM in their first statement, then
+call one of these. Each imports its node module only when run, so that on a machine without
+ROS 2 (the package also installs with pip) the executable says what is missing instead of
+printing a traceback.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import signal
 import sys
 from types import ModuleType
@@ -18,22 +22,27 @@ ROS_MODULES = frozenset({'rclpy', 'rcl_interfaces', 'std_msgs', 'sensor_msgs', '
                          'ament_index_python'})
 
 
-def _stop_before_start(_signum: int, _frame: object) -> None:
-    """A Ctrl-C while the node's modules load: nothing to clean up yet; exit 0 quietly."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the second SIGINT under ros2 launch
-    sys.exit(0)
+def stop_before_start(_signum: int, _frame: object) -> None:
+    """
+    SIGINT or SIGTERM before ``rclpy.init``: nothing to clean up yet; exit 0 at once.
+
+    ``os._exit``, not ``sys.exit``: a ``SystemExit`` raised in the middle of an import can be
+    reported as ignored (with a traceback) instead of ending the process.
+    """
+    os._exit(0)
 
 
 def _node_module(name: str) -> ModuleType:
     """
     Import ``urdf_tools_ros.nodes.<name>``; exit 2 with a message when ROS 2 is missing.
 
-    A Ctrl-C during the import (rclpy, numpy and the message types take a second or more, so a
-    Ctrl-C right after ``ros2 launch`` lands here) ends the process with 0 and no traceback,
-    as one during the node's life does (:func:`~urdf_tools_ros.ros.spin.spin_node` takes over
-    SIGINT from there).
+    SIGINT or SIGTERM during the import (rclpy, numpy and the message types take a second or
+    more, so a Ctrl-C right after ``ros2 launch`` lands here) ends the process with 0 and no
+    traceback, as one during the node's life does (:func:`~urdf_tools_ros.ros.spin.spin_node`
+    takes both over before ``rclpy.init``).
     """
-    signal.signal(signal.SIGINT, _stop_before_start)
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, stop_before_start)
     try:
         return importlib.import_module(f'urdf_tools_ros.nodes.{name}')
     except ImportError as exc:

@@ -16,7 +16,10 @@ nothing before the first ``/clock``, with one warning after a few seconds): ever
 continuous and prismatic joint, mimic joints derived from their source (``use_mimic_tags``). The
 state is a :class:`~urdf_tools_ros.core.joint_state.table.JointStateTable`: start positions from
 ``zeros.<joint>`` (else 0, or the middle of the range), the ``delta`` sweep, values from the
-``source_list`` topics merged by joint name and clamped by the ``clamp`` policy. A source message
+``source_list`` topics merged by joint name and clamped by the ``clamp`` policy. With sources the
+first message waits until each has delivered a sample or 1 s has passed, and a new table starts
+from their latest samples (:class:`~urdf_tools_ros.core.joint_state.sources.SourceSamples`), so
+that no message carries a default for a joint a source publishes. A source message
 with mismatched list lengths, NaN/inf values, unknown or mimic joint names is refused per joint
 with a throttled warning; the rest of it is taken. A new description starts a new table; one that
 cannot be used is logged and the previous table kept.
@@ -31,6 +34,8 @@ a TF broadcaster running.
 
 from __future__ import annotations
 
+from functools import partial
+import time
 from typing import Any
 
 from rclpy.node import Node
@@ -41,8 +46,9 @@ from ..core.description.loader import read_file, RobotDescription
 from ..core.description.model import Robot
 from ..core.description.packages import ament_package_locator
 from ..core.errors import RobotDescriptionError
-from ..core.findings import Finding
+from ..core.findings import Finding, Severity
 from ..core.joint_state.descriptions import joint_state_robot
+from ..core.joint_state.sources import refusals_text, SourceSamples, table_notes
 from ..core.joint_state.table import ClampPolicy, JointStateTable
 from ..ros import conversions, parameters, qos
 from ..ros.clock import warn_without_sim_clock
@@ -51,13 +57,6 @@ from ..ros.spin import description_file_argument, spin_node
 __all__ = ['JointStatePublisherNode', 'gui_main', 'main']
 
 _WARN_PERIOD = 5.0  # s between two warnings about refused source values
-
-
-def _describe(refusals: list[Finding]) -> str:
-    shown = '; '.join(f'joint "{r.element[6:]}": {r.message}' if r.element.startswith('joint:')
-                      else r.message for r in refusals[:5])
-    more = f' (+{len(refusals) - 5} more)' if len(refusals) > 5 else ''
-    return shown + more
 
 
 class JointStatePublisherNode(Node):
@@ -81,12 +80,9 @@ class JointStatePublisherNode(Node):
                            else parameters.JOINT_STATE_PARAMETERS)
         self._settings = parameters.settings(self, parameters.JointStateSettings)
         self._gui = self._settings.gui  # switched off when the page cannot be served
-        try:
-            self._clamp = ClampPolicy(self._settings.clamp)
-        except ValueError:
-            raise ValueError(f'clamp: {self._settings.clamp!r} is not one of '
-                             f'{", ".join(parameters.CLAMP_CHOICES)}') from None
+        self._clamp = ClampPolicy.parse(self._settings.clamp)
         self._table: JointStateTable | None = None
+        self._sources = SourceSamples(self._settings.source_list, time.monotonic_ns())
         self._viewer: Any = None
         self._publisher = self.create_publisher(JointState, 'joint_states',
                                                 qos.JOINT_STATES_PUBLISHER)
@@ -99,7 +95,8 @@ class JointStatePublisherNode(Node):
         self.create_subscription(String, 'robot_description', self._on_robot_description,
                                  qos.LATCHED_DESCRIPTION)
         for topic in self._settings.source_list:
-            self.create_subscription(JointState, topic, self._on_source_joint_states,
+            self.create_subscription(JointState, topic,
+                                     partial(self._on_source_joint_states, topic),
                                      qos.JOINT_STATES_SUBSCRIPTION)
         # On the node clock, as joint_state_publisher: under use_sim_time nothing before /clock.
         self.create_timer(1.0 / self._settings.rate, self._on_timer)
@@ -117,33 +114,19 @@ class JointStatePublisherNode(Node):
 
     def _make_table(self, robot: Robot) -> JointStateTable:
         """The table of a robot, with the ``zeros.<joint>`` of its actuated joints."""
-        settings = self._settings
-        options: dict[str, Any] = {
-            'use_mimic_tags': settings.use_mimic_tags,
-            'use_smallest_joint_limits': settings.use_smallest_joint_limits,
-            'publish_default_positions': settings.publish_default_positions,
-            'publish_default_velocities': settings.publish_default_velocities,
-            'publish_default_efforts': settings.publish_default_efforts,
-            'clamp': self._clamp}
-        table = JointStateTable(robot, **options)
+        options: dict[str, Any] = {name: getattr(self._settings, name) for name in (
+            'use_mimic_tags', 'use_smallest_joint_limits', 'publish_default_positions',
+            'publish_default_velocities', 'publish_default_efforts')}
+        table = JointStateTable(robot, clamp=self._clamp, **options)
         zeros, problems = parameters.declare_zeros(self, table.joint_names)
-        if zeros:
-            table = JointStateTable(robot, zeros=zeros, **options)
+        table = JointStateTable(robot, zeros=zeros, clamp=self._clamp, **options)
         for problem in problems:
             self.get_logger().warning(problem)
-        if table.refused_zeros:
-            self.get_logger().warning('zeros refused: ' + _describe(list(table.refused_zeros)))
-        for name in table.unknown_type_joints:
-            self.get_logger().warning(
-                f'joint "{name}": type "{robot.joint(name).joint_type}" is not a URDF joint '
-                'type; published as one position in its <limit> range, as '
-                'joint_state_publisher does')
-        for limits in table.limits.values():
-            if limits.empty:
-                self.get_logger().error(
-                    f'joint "{limits.joint}": its range is empty (lower above upper, or soft '
-                    f'limits outside the hard ones); published at {limits.slider_lower:g}, the '
-                    'middle, as joint_state_publisher does, and it cannot move')
+        for severity, note in table_notes(table, robot):  # rclpy: one severity per call site
+            if severity is Severity.ERROR:
+                self.get_logger().error(note)
+            else:
+                self.get_logger().warning(note)
         return table
 
     def _read_description_file(self, path: str) -> None:
@@ -168,30 +151,35 @@ class JointStatePublisherNode(Node):
             self.get_logger().error(f'robot_description refused, keeping the previous one: '
                                     f'{exc}')
             return
+        self._warn_refused(self._sources.merge_into(table))  # from the sources' latest values
         self._table = table
         self.get_logger().info(f'robot "{robot.name}" ({kind}): publishing '
                                f'{len(table.names)} joints ({len(table.mimics)} mimic)')
         if self._gui and description is not None:
             self._show(description, table)
 
-    def _on_source_joint_states(self, msg: JointState) -> None:
+    def _on_source_joint_states(self, topic: str, msg: JointState) -> None:
+        _, sample = conversions.joint_state_from_msg(msg)
+        self._sources.take(topic, sample)
         table = self._table
         if table is None:
             return
-        _, sample = conversions.joint_state_from_msg(msg)
         if self._viewer is not None and len(sample.position) == len(sample.name):
             # positions through the page so that its sliders follow; the rest straight in
             refusals = self._viewer.set_positions(dict(zip(sample.name, sample.position)))
             refusals += table.merge(sample.name, (), sample.velocity, sample.effort)
         else:
             refusals = table.merge(sample.name, sample.position, sample.velocity, sample.effort)
+        self._warn_refused(refusals)
+
+    def _warn_refused(self, refusals: list[Finding]) -> None:
         if refusals:
-            self.get_logger().warning('source joint_states: ' + _describe(refusals),
+            self.get_logger().warning('source joint_states: ' + refusals_text(refusals),
                                       throttle_duration_sec=_WARN_PERIOD)
 
     def _on_timer(self) -> None:
-        table = self._table
-        if table is None or not table.names:  # as upstream: no empty JointState
+        table = self._table  # as upstream no empty JointState; the first one waits for sources
+        if table is None or not table.names or not self._sources.ready(time.monotonic_ns()):
             return
         if self._settings.delta > 0.0:
             table.step(self._settings.delta)

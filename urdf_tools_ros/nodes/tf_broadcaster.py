@@ -33,9 +33,11 @@ logs once that it waits for the ``robot_description`` topic.
 
 ``joint_states`` is served by an executor callback:
 :meth:`~urdf_tools_ros.core.tf.broadcast.TfFrames.moving_transforms` (translation and quaternion
-arrays) to the ``/tf`` writer :func:`~urdf_tools_ros.ros.tf_writer.tf_writer` chooses
-(``tf2_ros.TransformBroadcaster`` where tf2_ros imports, else one ``tf2_msgs/TFMessage``
-publisher with the same QoS). The ``joint_states`` subscription honours
+arrays) to the ``/tf`` writer :func:`~urdf_tools_ros.ros.tf_writer.tf_writers` chooses
+(tf2_ros' broadcasters where tf2_ros imports, else one ``tf2_msgs/TFMessage`` publisher with
+the same QoS for each topic). Parameter changes are validated when they are set (a description
+that does not load is refused with the reason) and applied afterwards
+(:func:`~urdf_tools_ros.ros.parameters.on_set`). The ``joint_states`` subscription honours
 ``qos_overrides./joint_states.subscription.*`` (depth, reliability, ...), as
 robot_state_publisher's does.
 """
@@ -45,13 +47,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from rcl_interfaces.msg import SetParametersResult
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos_overriding_options import QoSOverridingOptions
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
-from tf2_msgs.msg import TFMessage
 
 from ..core.description.loader import load_string, read_file
 from ..core.description.packages import ament_package_locator
@@ -59,7 +59,7 @@ from ..core.errors import RobotDescriptionError
 from ..core.tf.broadcast import TfFrames, TfThrottle
 from ..ros import conversions, parameters, qos
 from ..ros.spin import description_file_argument, spin_node
-from ..ros.tf_writer import tf_writer
+from ..ros.tf_writer import tf_writers
 
 __all__ = ['TfBroadcasterNode', 'TfFrames', 'TfThrottle', 'main']
 
@@ -86,11 +86,8 @@ class TfBroadcasterNode(Node):
                                                 settings.ignore_timestamp)
         self._frames: TfFrames | None = None
         self._moving: tuple[TfFrames, TfThrottle] | None = None
-        self._broadcaster, writer = tf_writer(self)
-        self.get_logger().info(f'/tf through {writer}')
-        # Not tf2_ros' StaticTransformBroadcaster: it accumulates every frame ever sent, so a
-        # frame a new description removes would stay for late joiners; this sends the full set.
-        self._tf_static = self.create_publisher(TFMessage, '/tf_static', qos.TF_STATIC)
+        self._broadcaster, self._tf_static, writer = tf_writers(self)
+        self.get_logger().info(f'/tf and /tf_static through {writer}')
         self._description_publisher = None
         description = settings.robot_description
         if not description and description_file is not None:
@@ -111,7 +108,7 @@ class TfBroadcasterNode(Node):
                                  qos.JOINT_STATES_SUBSCRIPTION,
                                  qos_overriding_options=QoSOverridingOptions
                                  .with_default_policies())
-        self.add_on_set_parameters_callback(self._on_set_parameters)
+        parameters.on_set(self, self._refusal, self._apply)
 
     def _read_description_file(self, path: str) -> str:
         """The text of URDF file ``path`` for an empty parameter, as RSP 3.3 reads it."""
@@ -154,9 +151,9 @@ class TfBroadcasterNode(Node):
     def _publish_static(self) -> None:
         if self._frames is None:
             return
-        self._tf_static.publish(conversions.tf_message(
+        self._tf_static.sendTransform(list(conversions.tf_message(  # the full set each time
             self._frames.static_transforms(), self._frames.edges,
-            self.get_clock().now().nanoseconds, self._prefix))
+            self.get_clock().now().nanoseconds, self._prefix).transforms))
 
     def _on_robot_description(self, msg: String) -> None:
         try:
@@ -188,37 +185,37 @@ class TfBroadcasterNode(Node):
             self.get_logger().warning('joint_states: ' + '; '.join(problems[:5]),
                                       throttle_duration_sec=_WARN_PERIOD)
 
-    def _on_set_parameters(self, changes: list[Parameter]) -> SetParametersResult:
-        given = {change.name: change.value for change in changes}
+    def _refusal(self, given: dict[str, Any]) -> str | None:
+        """Why parameter changes are refused (``None``: accepted); validates, changes nothing."""
         for name, new in given.items():
             try:
                 reason = parameters.problem(parameters.spec(parameters.TF_PARAMETERS, name), new)
             except KeyError:
                 continue
             if reason is not None:
-                return SetParametersResult(successful=False, reason=f'{name}: {new!r} {reason}')
+                return f'{name}: {new!r} {reason}'
+        if 'robot_description' in given and self._description_publisher is None:
+            return ('this node follows the robot_description topic (the parameter was empty at '
+                    'start); publish the new description there')
+        try:
+            if 'robot_description' in given:
+                self._load(str(given['robot_description']))
+        except RobotDescriptionError as exc:
+            return str(exc)
+        return None
+
+    def _apply(self, given: dict[str, Any]) -> None:
+        """Take parameter changes once they are set (they were validated)."""
         frames = self._frames
         if 'robot_description' in given:
-            if self._description_publisher is None:
-                return SetParametersResult(
-                    successful=False, reason='this node follows the robot_description topic '
-                    '(the parameter was empty at start); publish the new description there')
-            try:
-                frames = self._load(str(given['robot_description']))
-            except RobotDescriptionError as exc:
-                return SetParametersResult(successful=False, reason=str(exc))
-        if 'publish_frequency' in given or 'ignore_timestamp' in given:
-            frequency = given.get('publish_frequency', self.get_parameter('publish_frequency')
-                                  .value)
-            ignore = given.get('ignore_timestamp', self.get_parameter('ignore_timestamp').value)
-            self._rate_limit = (float(frequency), bool(ignore))
-            if self._moving is not None:
-                self._moving = (self._moving[0], TfThrottle(*self._rate_limit))
-        if 'frame_prefix' in given:
-            self._prefix = str(given['frame_prefix'])
+            frames = self._load(str(given['robot_description']))
+        self._rate_limit = (float(self.get_parameter('publish_frequency').value),
+                            bool(self.get_parameter('ignore_timestamp').value))
+        if self._moving is not None:
+            self._moving = (self._moving[0], TfThrottle(*self._rate_limit))
+        self._prefix = str(self.get_parameter('frame_prefix').value)
         if frames is not None and (frames is not self._frames or 'frame_prefix' in given):
             self._use(frames)
-        return SetParametersResult(successful=True)
 
 
 def main(args: list[str] | None = None, node_name: str = 'tf_broadcaster') -> None:

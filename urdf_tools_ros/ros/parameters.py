@@ -21,17 +21,20 @@ value ``[]``, so that ``ros2 param get`` and ``ros2 param dump`` show it; :func:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 import math
-from typing import Any, TypeVar
+from typing import Any, TYPE_CHECKING, TypeVar
 
 from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
 from rclpy.exceptions import (InvalidParameterException, InvalidParameterTypeException,
                               InvalidParameterValueException, ParameterException)
 from rclpy.node import Node
 
-__all__ = ['CLAMP_CHOICES', 'DESCRIPTION_PARAMETERS', 'DescriptionSettings',
+if TYPE_CHECKING:
+    from rclpy.parameter import Parameter
+
+__all__ = ['on_set', 'CLAMP_CHOICES', 'DESCRIPTION_PARAMETERS', 'DescriptionSettings',
            'JOINT_STATE_GUI_PARAMETERS', 'JOINT_STATE_PARAMETERS', 'JointStateSettings',
            'ParameterSpec', 'TF_PARAMETERS', 'TfSettings', 'ZEROS_PREFIX', 'declare',
            'declare_zeros', 'descriptor', 'problem', 'settings', 'spec', 'value', 'values']
@@ -397,3 +400,38 @@ def declare_zeros(node: Node, joints: Iterable[str]) -> tuple[dict[str, float], 
 
 SETTINGS_TABLES.update({DescriptionSettings: DESCRIPTION_PARAMETERS,
                         JointStateSettings: JOINT_STATE_PARAMETERS, TfSettings: TF_PARAMETERS})
+
+
+def on_set(node: Node, validate: Callable[[dict[str, Any]], str | None],
+           apply: Callable[[dict[str, Any]], None]) -> None:
+    """
+    Validate parameter changes in the on-set callback; apply them once they are set.
+
+    ROS reserves the on-set callback for validation (robot_state_publisher validates there, then
+    applies): ``validate`` returns why a change is refused (``None``: accepted) and changes
+    nothing. ``apply`` gets the accepted changes after they are set: from rclpy's post-set
+    callback where it has one (Iron and later), else from a guard condition, in the next spin.
+
+    :param node: The node.
+    :param validate: ``{name: new value}`` -> the reason for refusing, or ``None``.
+    :param apply: ``{name: new value}`` of changes that were set.
+    """
+    from rcl_interfaces.msg import SetParametersResult  # here: docs/_ext stubs rclpy's modules
+
+    def on_set_parameters(changes: list[Parameter]) -> SetParametersResult:
+        reason = validate({change.name: change.value for change in changes})
+        if reason is None and fallback is not None:
+            pending.append({change.name: change.value for change in changes})
+            fallback.trigger()
+        return SetParametersResult(successful=reason is None, reason=reason or '')
+
+    def apply_pending() -> None:
+        while pending:
+            apply(pending.pop(0))
+
+    pending: list[dict[str, Any]] = []
+    post_set = getattr(node, 'add_post_set_parameters_callback', None)
+    fallback = None if post_set is not None else node.create_guard_condition(apply_pending)
+    if post_set is not None:
+        post_set(lambda changes: apply({change.name: change.value for change in changes}))
+    node.add_on_set_parameters_callback(on_set_parameters)

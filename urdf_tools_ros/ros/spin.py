@@ -10,7 +10,7 @@ import sys
 import rclpy
 from rclpy.executors import Executor, ExternalShutdownException, SingleThreadedExecutor
 from rclpy.node import Node
-from rclpy.signals import uninstall_signal_handlers
+from rclpy.signals import SignalHandlerOptions
 from rclpy.utilities import remove_ros_args
 
 __all__ = ['description_file_argument', 'make_executor', 'spin_node']
@@ -42,9 +42,8 @@ def make_executor() -> Executor:
 
     The events executor (rclpy 7.1 on Jazzy, 9.1 on Kilted; not Humble's) serves a
     ``joint_states`` stream at less CPU than the single-threaded executor
-    (``bench/bench_tf_node.py``); both run every callback in the spinning thread. Its ``spin()``
-    does not return when a signal shuts the context down (rclpy 7.1.6): :func:`spin_node`
-    spins it with ``spin_once`` while the context is ok, which works with either.
+    (``bench/bench_tf_node.py``); both run every callback in the spinning thread.
+    :func:`spin_node` spins either with ``spin_once`` until a signal asks it to stop.
     """
     try:
         from rclpy.experimental import EventsExecutor
@@ -54,34 +53,69 @@ def make_executor() -> Executor:
     return executor
 
 
+class _Stop:
+    """
+    The SIGINT and SIGTERM handler from ``rclpy.init`` to the end of the clean-up.
+
+    The first signal asks the node to stop: while rclpy starts or the node is being made (a
+    first load can take seconds) it raises ``KeyboardInterrupt`` there; once the node is made
+    it only sets :attr:`requested`, which the spin loop reads between two callbacks, so that no
+    rclpy call is ever cut in half. Later signals (a terminal's Ctrl-C reaches a node under
+    ``ros2 launch`` from the terminal and from launch) are ignored.
+    """
+
+    def __init__(self) -> None:
+        self.requested = False
+        self.made = False
+
+    def __call__(self, _signum: int, _frame: object) -> None:
+        if self.requested:
+            return
+        self.requested = True
+        if not self.made:
+            raise KeyboardInterrupt
+
+
 def spin_node(make_node: Callable[[], Node], args: list[str] | None = None) -> None:
     """
     Initialise rclpy, spin the node ``make_node()`` returns until shut down, then clean up.
 
-    Ctrl-C (``KeyboardInterrupt``), SIGTERM and an external shutdown
-    (``ExternalShutdownException``) end it quietly, also while the node is still being made; the
-    node is destroyed and rclpy shut down in every case. A terminal's Ctrl-C reaches a node
-    twice under ``ros2 launch`` (from the terminal, to the whole process group, and from
-    launch): SIGINT is ignored once the clean-up starts, so a second one cannot interrupt it
-    with a traceback. rclpy's signal handlers are uninstalled after the clean-up, as
-    ``rclpy.shutdown()`` does, so that a SIGTERM then ends the process.
+    SIGINT and SIGTERM end it quietly at any moment: this module's handler replaces rclpy's
+    (``rclpy.init`` installs none), which shut the context down from another thread while the
+    node was still being made (``RCLError: context is not valid``), and stopping between two
+    callbacks leaves the executor nothing half done. An external shutdown
+    (``ExternalShutdownException``) ends it too. The node is removed from the executor and
+    destroyed, and rclpy shut down, in every case; afterwards SIGINT is ignored and SIGTERM
+    has its default action again.
 
     :param make_node: Builds the node (after ``rclpy.init``).
     :param args: Command-line arguments for rclpy (``--ros-args ...``); ``None``: ``sys.argv``.
     """
+    stop = _Stop()
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, stop)
     node: Node | None = None
+    executor: Executor | None = None
     try:
-        rclpy.init(args=args)
+        rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
         node = make_node()
+        stop.made = True
         executor = make_executor()
         executor.add_node(node)
-        while node.context.ok():
+        while not stop.requested and node.context.ok():
             executor.spin_once(timeout_sec=0.1)
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     finally:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the second Ctrl-C under ros2 launch
+        stop.requested = True  # from here on every signal is ignored
+        if executor is not None:
+            if node is not None:
+                executor.remove_node(node)
+            executor.shutdown()
+            del executor
         if node is not None:
             node.destroy_node()
         rclpy.try_shutdown()
-        uninstall_signal_handlers()
+        # SIG_IGN outlives the interpreter's finalisation (a Python handler does not)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)

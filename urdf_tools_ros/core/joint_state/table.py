@@ -77,6 +77,19 @@ class ClampPolicy(str, enum.Enum):
     #: without a safety controller are bounded by ``±limit.velocity`` and ``±limit.effort``.
     SAFETY_CONTROLLER = 'safety_controller'
 
+    @classmethod
+    def parse(cls, text: str) -> ClampPolicy:
+        """
+        The policy named ``text`` (the ``clamp`` parameter).
+
+        :raises ValueError: if no policy has that name (the message names the choices).
+        """
+        try:
+            return cls(text)
+        except ValueError:
+            raise ValueError(f'clamp: {text!r} is not one of '
+                             f'{", ".join(policy.value for policy in cls)}') from None
+
 
 #: Codes of the findings returned for input that is not taken (runtime refusals, not check
 #: rules): a name that is not an actuated joint, a value that is not a finite number, a list
