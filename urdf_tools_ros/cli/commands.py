@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from . import report
 from ..core.checks import check_description, CONSUMERS, count, DEFAULT_TARGET, RULES, TARGETS
@@ -13,14 +14,18 @@ from ..core.description.packages import ament_package_locator, parse_package_pat
 from ..core.description.values import ros_distros
 from ..core.findings import Severity
 
+if TYPE_CHECKING:
+    from ..core.checks.config import Config
+
 FORMATS = ('text', 'json', 'junit', 'sarif')
 
 
 def _add_source(parser: argparse.ArgumentParser, several: bool = False) -> None:
     if several:  # files and name:=value in any order
-        parser.add_argument('file', nargs='+', metavar='FILE [name:=value]',
+        parser.add_argument('file', nargs='*', metavar='FILE [name:=value]',
                             help='URDF or xacro files (- for standard input), and xacro '
-                                 'arguments name:=value for them')
+                                 'arguments name:=value for them; none: the entries of the '
+                                 'configuration (.urdf-tools.toml)')
     else:
         parser.add_argument('file', help='URDF or xacro file, or - for standard input')
         parser.add_argument('xacro_args', nargs='*', metavar='name:=value',
@@ -126,6 +131,24 @@ def _matrix_runs(args: argparse.Namespace,
     return [(name, combination) for name in files for combination in every]
 
 
+def _configured_runs(config: Config) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
+    """
+    ``(file, xacro arguments)`` of each entry of a configuration, once per matrix combination.
+
+    :raises MatrixError: if an entry's matrix names an argument its ``args`` give too.
+    """
+    from ..core.description.matrix import combinations, MatrixError
+    runs = []
+    for entry in config.entries:
+        twice = {name for name, _ in entry.args} & {name for name, _ in entry.matrix}
+        if twice:
+            raise MatrixError(f'{config.path}: entry {entry.file}: {", ".join(sorted(twice))} '
+                              'in both args and matrix')
+        runs += [(str(entry.file), entry.args + combination)
+                 for combination in combinations(dict(entry.matrix))]
+    return runs
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     """
     Check each file; print or write the report; exit 0 clean, 1 errors, 2 a file unloadable.
@@ -149,10 +172,22 @@ def cmd_check(args: argparse.Namespace) -> int:
     for item in files:
         if '=' in item and not os.path.exists(item):
             return _usage_error(args, f'{item!r}: not a file; xacro arguments are name:=value')
-    if not files:
-        return _usage_error(args, 'no file given')
+    entries: list[tuple[str, tuple[tuple[str, str], ...]]] = []
+    if not files:  # the entries of the configuration, each with its arguments and matrix
+        try:
+            entries = [] if args.no_config else _configured_runs(find_config(Path.cwd()))
+        except (ConfigError, MatrixError) as exc:
+            return _usage_error(args, str(exc))
+        if not entries:
+            return _usage_error(args, 'no file given (and no entries in a .urdf-tools.toml '
+                                      'or [tool.urdf-tools] here)')
+        if args.diff or args.fix:
+            return _usage_error(args, '--diff and --fix need the files named')
+        files = list(dict.fromkeys(name for name, _ in entries))
     try:
-        runs = _matrix_runs(args, files)
+        runs = [(name, entry + combination) for name, entry in entries
+                for _, combination in _matrix_runs(args, [name])] if entries \
+            else _matrix_runs(args, files)
     except MatrixError as exc:
         return _usage_error(args, str(exc))
     fixed_args = list(args.xacro_args)

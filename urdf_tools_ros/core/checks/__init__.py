@@ -31,7 +31,7 @@ defaults of :mod:`.config`): the one checking of the command line, the viewer an
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from . import (expansion, gazebo, gazebo_lumping, geometry, inertial, joints,  # noqa: F401
@@ -68,7 +68,8 @@ def run_checks(robot: Robot, filename: str = '<string>') -> list[Finding]:
 
 def check_description(description: RobotDescription, target: str = DEFAULT_TARGET, *,
                       select: Sequence[str] = (), ignore: Sequence[str] = (),
-                      suppressions: bool = True) -> list[Finding]:
+                      suppressions: bool = True,
+                      read: Callable[[str], str | None] | None = None) -> list[Finding]:
     """
     Return the findings about ``description`` that are reported: of loading, then of every rule.
 
@@ -90,6 +91,8 @@ def check_description(description: RobotDescription, target: str = DEFAULT_TARGE
     :param suppressions: Apply the ``<!-- urdf-tools: ignore[...] -->`` comments of the files
         the description was made from (itself and its xacro includes; its text when it was read
         from a string).
+    :param read: Gives the text of a file the description was made from, or ``None`` for the
+        file on disk (an editor's unsaved buffers, for the suppression comments).
     :return: Findings sorted by file and line, errors first on a line, each with its severity
         for ``target``, each once (with its ``count``).
     :raises KeyError: if ``target`` is not one of :data:`TARGETS`.
@@ -104,6 +107,6 @@ def check_description(description: RobotDescription, target: str = DEFAULT_TARGE
                  *as_written_findings(description))]
     if suppressions:
         findings = selection.suppress(sort_findings(findings),
-                                      selection.description_suppressions(description))
+                                      selection.description_suppressions(description, read))
     return sort_findings(expansion.merge_expansions(
         selection.select_findings(findings, select, ignore)))

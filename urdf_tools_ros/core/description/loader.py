@@ -23,7 +23,7 @@ whole load and check, and the rules already report everything urdfdom refuses.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 import os
 from pathlib import Path
@@ -318,7 +318,8 @@ def load_string(text: str, filename: str = '<string>', *,
                 locator: PackageLocator | None = None,
                 is_xacro: bool | None = None,
                 cross_check: bool = False,
-                package_folders: Sequence[str] = ()) -> RobotDescription:
+                package_folders: Sequence[str] = (),
+                read_text: Callable[[str], str] | None = None) -> RobotDescription:
     """
     Load a URDF or xacro description from text.
 
@@ -335,6 +336,9 @@ def load_string(text: str, filename: str = '<string>', *,
         (``urdf-parser-py-rejects``) or warns about; about as costly as the load itself.
     :param package_folders: Folders of packages, asked after ``package_paths``
         (:func:`~.packages.package_in_folders`).
+    :param read_text: Reads the text of a file xacro includes, by path (an editor's unsaved
+        buffers); default the file on disk (:func:`read_file`). It raises
+        :class:`DescriptionLoadError` for a file it cannot give.
     :raises DescriptionLoadError: malformed XML, not a robot, entities, xacro error, too large.
     """
     if len(text) > MAX_DESCRIPTION_BYTES:
@@ -354,7 +358,8 @@ def load_string(text: str, filename: str = '<string>', *,
         # only xacro input needs it
         from .xacro_runner import CALLS_ATTRIBUTE, run_xacro, SOURCE_ATTRIBUTE
         run = run_xacro(text, filename, xacro_args or {}, locate,
-                        lambda path: _decode(read_file(path), path), MAX_DESCRIPTION_BYTES)
+                        read_text or (lambda path: _decode(read_file(path), path)),
+                        MAX_DESCRIPTION_BYTES)
         xml_text, known = run.xml, run.arguments
         files = tuple(dict.fromkeys(run.files))
         extra = [Finding('xacro-warning', Severity.WARNING, 'robot', f'xacro: {message}',
