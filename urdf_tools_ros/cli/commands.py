@@ -448,6 +448,7 @@ COMMANDS = {
     'inertia': 'inertia of a solid box, cylinder, sphere or capsule',
     'view': 'joint sliders and a live 3D view in the browser (no ROS needed)',
     'diff': 'compare two robot descriptions as robots; exit 0 same, 1 different, 2 not loaded',
+    'lsp': 'language server (LSP) on stdio for editors: diagnostics and quick fixes as you type',
 }
 
 
@@ -479,6 +480,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser],
         elif name == 'diff':
             from .diff import add_diff_arguments
             add_diff_arguments(parser, load_from_args)
+        elif name == 'lsp':
+            from .lsp_command import add_lsp_arguments
+            add_lsp_arguments(parser)
         else:
             _ARGUMENTS[name](parser)
 
