@@ -9,7 +9,6 @@ Without them the command says how to install them and exits 2.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import sys
 
 #: How to install what the server needs.
@@ -36,10 +35,12 @@ def add_lsp_arguments(parser: argparse.ArgumentParser) -> None:
 
 def cmd_lsp(args: argparse.Namespace) -> int:
     """Serve until the client exits; 2 when pygls or lsprotocol is missing."""
-    missing = [name for name in ('pygls', 'lsprotocol') if importlib.util.find_spec(name) is None]
-    if missing:
-        print(f'urdf-tools lsp: needs {" and ".join(missing)}, which are not installed: '
-              f'{INSTALL}', file=sys.stderr)
+    try:
+        import lsprotocol  # noqa: F401
+        import pygls  # noqa: F401
+    except ImportError as exc:
+        print(f'urdf-tools lsp: needs pygls 2 and lsprotocol ({exc.name or exc} is not '
+              f'installed): {INSTALL}', file=sys.stderr)
         return 2
     from .version import version
     from ..core.description.packages import parse_package_path
