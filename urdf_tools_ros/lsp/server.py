@@ -59,6 +59,7 @@ class Server(LanguageServer):
         self._settings: Settings | None = None
         self._graph: IncludeGraph | None = None
         self._roots: list[str] = []
+        self._packages: dict[str, str] = {}
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix='urdf-check')
         self._generation = 0
         self._lock = threading.Lock()
@@ -81,7 +82,7 @@ class Server(LanguageServer):
             package = next((place for place in [folder, *folder.parents]
                             if (place / 'package.xml').is_file()), folder)
             self._roots = [str(package)]
-        packages = find_packages(self._roots)
+        packages = self._packages = find_packages(self._roots)
 
         def locate(name: str) -> str | None:
             return packages.get(name) or ament_package_locator(name)
@@ -91,6 +92,15 @@ class Server(LanguageServer):
             description_files(self._roots), self.buffers.text_or_none,
             make_package_locator(self._package_paths, locate,
                                  package_folders=self._package_folders))
+
+    def _add_package_of(self, path: str) -> None:
+        """The package of a file outside the workspace's packages (a client's narrow root)."""
+        folder = Path(path).parent
+        package = next((place for place in [folder, *folder.parents]
+                        if (place / 'package.xml').is_file()), None)
+        if package is not None and str(package) not in self._packages.values():
+            for name, share in find_packages([str(package)]).items():
+                self._packages.setdefault(name, share)
 
     def _runs_for(self, path: str) -> list[Run]:
         assert self._graph is not None  # noqa: S101 - set by _setup, in this thread
@@ -145,6 +155,7 @@ class Server(LanguageServer):
             return self._generation != generation
 
         for path in dirty:
+            self._add_package_of(path)
             text = self.buffers.text_or_none(path)
             if text is not None:
                 self._graph.update(path, text)
