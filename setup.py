@@ -26,6 +26,8 @@ REQUIRES = ['numpy', 'lxml', 'defusedxml', 'xacro>=2', 'urdfdom-py', 'setuptools
             'trimesh', 'pycollada', 'tomli; python_version < "3.11"']
 #: The browser viewer (``urdf-tools view``, the joint-state publisher's ``gui``).
 VIEW = ['viser']
+#: The language server (``urdf-tools lsp``): only that subcommand imports them.
+LSP = ['pygls>=2,<3', 'lsprotocol>=2025']
 #: On a pip install's PATH: the CLI alone.
 CLI_SCRIPTS = ['urdf-tools = urdf_tools_ros.cli.main:main']
 #: ``ros2 run urdf_tools_ros check``, only in a colcon build: colcon runs ``setup.py install`` or
@@ -77,12 +79,13 @@ setup(
     install_requires=REQUIRES,
     extras_require={
         'view': VIEW,
+        'lsp': LSP,
         # pytest 7.4.4: Ubuntu Noble's (ROS 2 Jazzy), the one launch_testing 3.4.3's plugin
         # works with; pytest 8 refuses that plugin. The suite also runs on 6.2.5 and 9.
         'test': ['pytest==7.4.4', 'pytest-rerunfailures<15', 'hypothesis', 'mypy', 'flake8',
                  'flake8-import-order', 'flake8-quotes', 'flake8-docstrings', 'lxml-stubs', 'pin',
                  'playwright', 'colcon-common-extensions', 'pyyaml', 'mujoco', 'jsonschema',
-                 'junitparser', 'pre-commit', 'example-robot-data', *VIEW],
+                 'junitparser', 'pre-commit', 'example-robot-data', *VIEW, *LSP],
         # The manual in docs/ (scripts/docs.sh): Sphinx with Markdown pages (MyST).
         'docs': ['sphinx>=7.2,<10', 'myst-parser>=3,<6'],
     },

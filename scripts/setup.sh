@@ -9,9 +9,9 @@ venv="${URDF_TOOLS_VENV:-$root/.venv}"
 python="${PYTHON:-python3}"
 log="$root/.cache/setup.log"
 mkdir -p "$root/.cache"
-extras=view
+extras=view,lsp
 if [ "${1:-}" = "--test" ]; then
-  extras=view,test
+  extras=view,lsp,test
 fi
 
 # shellcheck source=scripts/make-venv.sh
@@ -23,9 +23,9 @@ make_venv "$python" "$venv" "$log" setup
 stamp="$venv/.urdf_tools_ros_setup"
 digest="$(cat "$root/setup.py" "$root/setup.cfg" "$root/scripts/setup.sh" | sha256sum | cut -c1-16)"
 have="$(cat "$stamp" 2>/dev/null || true)"
-if [ "$have" != "$digest $extras" ] && [ "$have" != "$digest view,test" ]; then
-  what="urdf_tools_ros and the viewer"
-  [ "$extras" = "view,test" ] && what="urdf_tools_ros, the viewer and the test tools"
+if [ "$have" != "$digest $extras" ] && [ "$have" != "$digest view,lsp,test" ]; then
+  what="urdf_tools_ros, the viewer and the language server"
+  [ "$extras" = "view,lsp,test" ] && what="urdf_tools_ros, the viewer, the language server and the test tools"
   echo "setup: [1/2] updating pip in $venv" >&2
   if ! "$venv/bin/python" -m pip install -q --upgrade pip >>"$log" 2>&1; then
     tail -n 30 "$log" >&2

@@ -19,8 +19,12 @@ venv="$root/.cache/venv-py$version-pytest$pytest_version"
 log="$root/.cache/setup.log"
 mkdir -p "$root/.cache"
 [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
+# The language server's extra everywhere (its Neovim test runs on every pytest); pytest-lsp,
+# which needs pytest >= 8, only where the pytest is that new (elsewhere its tests skip).
+lsp_tools=()
+case "$pytest_version" in 6.*|7.*) ;; *) lsp_tools=(pytest-lsp) ;; esac
 if ! "$venv/bin/python" -m pip install -q "pytest==$pytest_version" hypothesis pyyaml wheel \
-      -e . >>"$log" 2>&1; then
+      ${lsp_tools[@]+"${lsp_tools[@]}"} -e ".[lsp]" >>"$log" 2>&1; then
   tail -n 30 "$log" >&2
   echo "test-python: pip install failed for Python $version (log: $log)" >&2
   exit 1

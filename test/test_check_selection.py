@@ -130,6 +130,37 @@ def test_a_bad_configuration_is_an_error_naming_it(tmp_path: Path, text: str,
         assert word in stderr, stderr
 
 
+def test_check_without_a_file_checks_the_configured_entries(tmp_path: Path) -> None:
+    (tmp_path / 'robots').mkdir()
+    write(tmp_path / 'robots')
+    arm = tmp_path / 'arm.urdf.xacro'
+    arm.write_text('<robot name="a" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                   '  <xacro:arg name="side" default="l"/>\n'
+                   '  <link name="$(arg side)_base"/>\n</robot>\n')
+    (tmp_path / '.urdf-tools.toml').write_text(
+        '[[entries]]\nfile = "robots/robot.urdf"\n'
+        '[[entries]]\nfile = "arm.urdf.xacro"\nmatrix = {side = ["l", "r"]}\n')
+    done = subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'check',
+                           '--format', 'json'], capture_output=True, text=True, cwd=tmp_path,
+                          timeout=120)
+    assert done.returncode == 1, done.stderr
+    files = json.loads(done.stdout)['files']
+    assert [(Path(item['file']).name, item.get('xacro_args')) for item in files] == [
+        ('robot.urdf', None), ('arm.urdf.xacro', {'side': 'l'}),
+        ('arm.urdf.xacro', {'side': 'r'})]
+    assert 'joint-limit-missing' in [f['code'] for f in files[0]['findings']]
+    # a FILE named on the command line replaces the entries
+    assert check(str(arm), cwd=tmp_path)[0] == 0
+    (tmp_path / '.urdf-tools.toml').write_text('entries = ["arm.urdf.xacro"]\n')
+    assert check(cwd=tmp_path)[0] == 0
+    (tmp_path / '.urdf-tools.toml').write_text('entries = [3]\n')
+    code, _, stderr = check(cwd=tmp_path)
+    assert code == 2 and 'entries' in stderr and 'Traceback' not in stderr
+    (tmp_path / '.urdf-tools.toml').unlink()
+    code, _, stderr = check(cwd=tmp_path)
+    assert code == 2 and 'no file given' in stderr
+
+
 def test_rules_explains_one_rule() -> None:
     done = subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'rules',
                            'joint-limit-missing'], capture_output=True, text=True, cwd=REPO)

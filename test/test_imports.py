@@ -6,11 +6,12 @@ function: a lazy import is still a dependency) is read with ``ast``; those under
 ``if TYPE_CHECKING:`` count only where a test says so. ``from .a import b`` counts as an import
 of the module ``a.b`` when that is a module, else of ``a``. Contracts: no cycle among the
 package's modules, also counting the imports only mypy reads; ``core`` imports nothing of
-``ros``, ``nodes``, ``gui`` or ``cli``; inside ``core`` the leaves (value, location, findings,
-errors, transforms) import no package, ``description`` no ``kinematics``, and ``kinematics`` no
-``checks``, ``joint_state`` or ``tf``; ``cli`` imports no ``nodes`` and no ``ros``; ``nodes``
-use the GUI only through ``gui.viewer`` (its public entry). ``test_layering.py`` checks the same
-for what importing actually loads (ROS, viser).
+``ros``, ``nodes``, ``gui``, ``cli`` or ``lsp``; ``lsp`` (the language server) imports
+``core`` and ``cli`` only, and only ``cli.lsp_command`` imports it; inside ``core`` the leaves
+(value, location, findings, errors, transforms) import no package, ``description`` no
+``kinematics``, and ``kinematics`` no ``checks``, ``joint_state`` or ``tf``; ``cli`` imports
+no ``nodes`` and no ``ros``; ``nodes`` use the GUI only through ``gui.viewer`` (its public
+entry). ``test_layering.py`` checks the same for what importing actually loads (ROS, viser).
 """
 
 from __future__ import annotations
@@ -123,7 +124,9 @@ def test_a_cycle_is_found() -> None:
 
 
 def test_layers_import_only_downwards() -> None:
-    forbidden = {'core': {'ros', 'nodes', 'gui', 'cli'}, 'cli': {'nodes', 'ros'}}
+    forbidden = {'core': {'ros', 'nodes', 'gui', 'cli', 'lsp'}, 'cli': {'nodes', 'ros'},
+                 'lsp': {'ros', 'nodes', 'gui'}, 'ros': {'lsp'}, 'nodes': {'lsp'},
+                 'gui': {'lsp'}}
     wrong = [(module, target) for module, targets in import_graph().items()
              for target in targets if layer(target) in forbidden.get(layer(module), set())]
     assert wrong == []
@@ -163,6 +166,16 @@ def test_a_leaf_importing_the_model_is_caught() -> None:
     assert core_layer('urdf_tools_ros.core.description.model') == (1, 'description')
     assert core_layer('urdf_tools_ros.core.checks.tree')[0] > core_layer(
         'urdf_tools_ros.core.kinematics.tree')[0]
+
+
+def test_only_the_lsp_subcommand_imports_the_language_server() -> None:
+    """``lsp`` (pygls) is imported by ``cli.lsp_command`` alone, and uses ``core`` and ``cli``."""
+    graph = import_graph()
+    importers = {module for module, targets in graph.items() if layer(module) != 'lsp'
+                 for target in targets if layer(target) == 'lsp'}
+    assert importers == {'urdf_tools_ros.cli.lsp_command'}
+    assert {layer(target) for module, targets in graph.items() if layer(module) == 'lsp'
+            for target in targets} <= {'core', 'cli', 'lsp'}
 
 
 def test_nodes_use_only_the_public_gui() -> None:

@@ -16,6 +16,7 @@ from ..core.description.values import ros_distros
 from ..core.findings import Severity
 
 if TYPE_CHECKING:
+    from ..core.checks.config import Config
     from ..core.pipeline import Settings
 
 FORMATS = ('text', 'json', 'junit', 'sarif')
@@ -23,9 +24,10 @@ FORMATS = ('text', 'json', 'junit', 'sarif')
 
 def _add_source(parser: argparse.ArgumentParser, several: bool = False) -> None:
     if several:  # files and name:=value in any order
-        parser.add_argument('file', nargs='+', metavar='FILE [name:=value]',
+        parser.add_argument('file', nargs='*', metavar='FILE [name:=value]',
                             help='URDF or xacro files (- for standard input), and xacro '
-                                 'arguments name:=value for them')
+                                 'arguments name:=value for them; none: the entries of the '
+                                 'configuration (.urdf-tools.toml)')
     else:
         parser.add_argument('file', help='URDF or xacro file, or - for standard input')
         parser.add_argument('xacro_args', nargs='*', metavar='name:=value',
@@ -164,6 +166,24 @@ def _matrix_runs(args: argparse.Namespace, files: list[str], texts: MutableMappi
     return [(name, combination) for name in files for combination in every]
 
 
+def _configured_runs(config: Config) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
+    """
+    ``(file, xacro arguments)`` of each entry of a configuration, once per matrix combination.
+
+    :raises MatrixError: if an entry's matrix names an argument its ``args`` give too.
+    """
+    from ..core.description.matrix import combinations, MatrixError
+    runs = []
+    for entry in config.entries:
+        twice = {name for name, _ in entry.args} & {name for name, _ in entry.matrix}
+        if twice:
+            raise MatrixError(f'{config.path}: entry {entry.file}: {", ".join(sorted(twice))} '
+                              'in both args and matrix')
+        runs += [(str(entry.file), entry.args + combination)
+                 for combination in combinations(dict(entry.matrix))]
+    return runs
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     """
     Check each file; print or write the report; exit 0 clean, 1 errors, 2 a file unloadable.
@@ -175,7 +195,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     matrix's values (:mod:`~urdf_tools_ros.core.description.matrix`), with the
     ``name:=value`` arguments in every combination; the exit status is the worst.
     """
-    from ..core.checks.config import ConfigError
+    from pathlib import Path
+
+    from ..core.checks.config import ConfigError, find_config
     from ..core.checks.selection import UnknownCodeError
     from ..core.description.matrix import label, MatrixError
     from ..core.pipeline import run
@@ -185,11 +207,23 @@ def cmd_check(args: argparse.Namespace) -> int:
     for item in files:
         if '=' in item and not os.path.exists(item):
             return _usage_error(args, f'{item!r}: not a file; xacro arguments are name:=value')
-    if not files:
-        return _usage_error(args, 'no file given')
     texts: dict[str, str] = {}  # every file of this run, read once
+    entries: list[tuple[str, tuple[tuple[str, str], ...]]] = []
+    if not files:  # the entries of the configuration, each with its arguments and matrix
+        try:
+            entries = [] if args.no_config else _configured_runs(find_config(Path.cwd()))
+        except (ConfigError, MatrixError) as exc:
+            return _usage_error(args, str(exc))
+        if not entries:
+            return _usage_error(args, 'no file given (and no entries in a .urdf-tools.toml '
+                                      'or [tool.urdf-tools] here)')
+        if args.diff or args.fix:
+            return _usage_error(args, '--diff and --fix need the files named')
+        files = list(dict.fromkeys(name for name, _ in entries))
     try:
-        runs = _matrix_runs(args, files, texts)
+        runs = [(name, entry + combination) for name, entry in entries
+                for _, combination in _matrix_runs(args, [name], texts)] if entries \
+            else _matrix_runs(args, files, texts)
     except MatrixError as exc:
         return _usage_error(args, str(exc))
     fixed_args = list(args.xacro_args)
@@ -440,6 +474,7 @@ COMMANDS = {
     'inertia': 'inertia of a solid box, cylinder, sphere or capsule',
     'view': 'joint sliders and a live 3D view in the browser (no ROS needed)',
     'diff': 'compare two robot descriptions as robots; exit 0 same, 1 different, 2 not loaded',
+    'lsp': 'language server (LSP) on stdio for editors: diagnostics and quick fixes as you type',
 }
 
 
@@ -471,6 +506,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser],
         elif name == 'diff':
             from .diff import add_diff_arguments
             add_diff_arguments(parser, load_from_args)
+        elif name == 'lsp':
+            from .lsp_command import add_lsp_arguments
+            add_lsp_arguments(parser)
         else:
             _ARGUMENTS[name](parser)
 

@@ -4,8 +4,21 @@ The checker's defaults from a configuration file, found upwards from the file ch
 In each folder from the checked file's up to the root, the first of ``.urdf-tools.toml`` (its
 top level) and ``pyproject.toml`` (its ``[tool.urdf-tools]`` table, when it has one) is the
 configuration; as ruff and flake8 users expect. Keys: ``select`` and ``ignore`` (lists of rule
-codes or prefixes), ``target`` (one of ``urdf-tools check --target``), ``werror`` (bool).
-TOML is read with ``tomllib`` (``tomli`` on Python 3.10).
+codes or prefixes), ``target`` (one of ``urdf-tools check --target``), ``werror`` (bool), and
+``entries``: the robot descriptions of the project, which ``urdf-tools check`` checks when no file
+is named and the language server (``urdf-tools lsp``) checks an included xacro file through. An
+entry is a path relative to the configuration's folder, or a table with ``file``, its xacro
+``args`` (``{name = "value"}``) and a ``matrix`` (``{name = ["v1", "v2"]}``: once per
+combination, as ``--matrix``)::
+
+    entries = ["urdf/arm.urdf.xacro"]
+    [[entries]]
+    file = "urdf/robot.urdf.xacro"
+    args = {prefix = "r1_"}
+    matrix = {use_gripper = ["true", "false"]}
+
+(one of the two forms per file: TOML does not allow both). TOML is read with ``tomllib``
+(``tomli`` on Python 3.10).
 
 One reading for every caller: :func:`urdf_tools_ros.core.pipeline.resolve` finds it and merges
 it with the caller's options (``urdf-tools check``, ``view``, ``diff``, the pytest plugin, the
@@ -22,14 +35,31 @@ from typing import Any
 from .registry import TARGETS
 from ..errors import RobotDescriptionError
 
-__all__ = ['Config', 'ConfigError', 'find_config', 'read_config']
+__all__ = ['Config', 'ConfigError', 'Entry', 'find_config', 'read_config']
 
 #: The keys a configuration may hold, with their types.
-KEYS: dict[str, type] = {'select': list, 'ignore': list, 'target': str, 'werror': bool}
+KEYS: dict[str, type] = {'select': list, 'ignore': list, 'target': str, 'werror': bool,
+                         'entries': list}
 
 
 class ConfigError(RobotDescriptionError, ValueError):
     """A configuration file that cannot be read, does not parse, or holds a wrong key or value."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """
+    One robot description the configuration names (its ``entries``).
+
+    :ivar file: Its path, absolute (written relative to the configuration's folder).
+    :ivar args: Its xacro arguments ``(name, value)``.
+    :ivar matrix: Values of further xacro arguments ``(name, (value, ...))``: it is checked once
+        per combination, each with ``args`` (:func:`~..description.matrix.combinations`).
+    """
+
+    file: Path
+    args: tuple[tuple[str, str], ...] = ()
+    matrix: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -42,6 +72,7 @@ class Config:
     :ivar ignore: Codes or prefixes not to report.
     :ivar target: The ``--target`` default, or ``None``.
     :ivar werror: Whether warnings fail the check.
+    :ivar entries: The project's robot descriptions (:class:`Entry`), in order.
     """
 
     path: Path | None = None
@@ -49,6 +80,27 @@ class Config:
     ignore: tuple[str, ...] = ()
     target: str | None = None
     werror: bool = False
+    entries: tuple[Entry, ...] = ()
+
+
+def _entry(path: Path, value: Any) -> Entry:
+    """One item of ``entries``: a path, or a table of ``file``, ``args`` and ``matrix``."""
+    table = {'file': value} if isinstance(value, str) else value
+    if not isinstance(table, dict) or not isinstance(table.get('file'), str) \
+            or set(table) - {'file', 'args', 'matrix'}:
+        raise ConfigError(f'{path}: each of entries must be a file name or a table of file, '
+                          f'args and matrix, not {value!r}')
+    args, matrix = table.get('args', {}), table.get('matrix', {})
+    if not isinstance(args, dict) or not all(isinstance(v, str) for v in args.values()):
+        raise ConfigError(f'{path}: entries: args of {table["file"]} must be a table of '
+                          f'strings, not {args!r}')
+    if not isinstance(matrix, dict) or not all(
+            isinstance(v, list) and v and all(isinstance(x, str) for x in v)
+            for v in matrix.values()):
+        raise ConfigError(f'{path}: entries: matrix of {table["file"]} must be a table of '
+                          f'lists of strings, not {matrix!r}')
+    return Entry(path.parent.resolve() / table['file'], tuple(args.items()),
+                 tuple((name, tuple(values)) for name, values in matrix.items()))
 
 
 def _toml(path: Path) -> dict[str, Any]:
@@ -81,18 +133,21 @@ def read_config(path: Path, table: dict[str, Any] | None = None) -> Config:
     for key, value in data.items():
         if key not in KEYS:
             raise ConfigError(f'{path}: unknown key {key!r} (known: {", ".join(KEYS)})')
-        if key in ('select', 'ignore') and isinstance(value, str):
+        if key in ('select', 'ignore', 'entries') and isinstance(value, str):
             value = [value]
         wrong = not isinstance(value, KEYS[key]) or (
-            isinstance(value, list) and not all(isinstance(v, str) for v in value))
+            isinstance(value, list) and key != 'entries'
+            and not all(isinstance(v, str) for v in value))
         if wrong:
-            kind = 'a list of rule codes' if KEYS[key] is list else KEYS[key].__name__
+            kind = 'a list of files' if key == 'entries' else 'a list of rule codes' \
+                if KEYS[key] is list else KEYS[key].__name__
             raise ConfigError(f'{path}: {key} must be {kind}, not {value!r}')
         if key == 'target' and value not in TARGETS:
             raise ConfigError(f'{path}: target {value!r} is not one of {", ".join(TARGETS)}')
         data = {**data, key: value}
     return Config(path, tuple(data.get('select', ())), tuple(data.get('ignore', ())),
-                  data.get('target'), bool(data.get('werror', False)))
+                  data.get('target'), bool(data.get('werror', False)),
+                  tuple(_entry(path, item) for item in data.get('entries', ())))
 
 
 def find_config(start: Path) -> Config:

@@ -21,7 +21,7 @@ description's own files, :func:`description_suppressions`), so that ``urdf-tools
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 import re
 from typing import TYPE_CHECKING
@@ -139,7 +139,9 @@ def find_suppressions(text: str, filename: str) -> list[Suppression]:
     return found
 
 
-def description_sources(description: RobotDescription) -> list[tuple[str, str]]:
+def description_sources(description: RobotDescription,
+                        read: Callable[[str], str | None] | None = None
+                        ) -> list[tuple[str, str]]:
     """
     ``(file, text)`` of the files a description was made from: itself and its xacro includes.
 
@@ -147,6 +149,9 @@ def description_sources(description: RobotDescription) -> list[tuple[str, str]]:
     a file it did not keep is read here.
     A description read from a string or standard input (no files) gives its own text. A file
     that cannot be read any more is left out (its comments suppress nothing).
+
+    :param read: Gives a file's text by path, or ``None`` to read it from disk (an editor's
+        unsaved buffers); default: every file from disk.
     """
     from ..description.loader import MAX_DESCRIPTION_BYTES  # here: the checks need no lxml
     sources = []
@@ -164,13 +169,16 @@ def description_sources(description: RobotDescription) -> list[tuple[str, str]]:
     return sources
 
 
-def description_suppressions(description: RobotDescription) -> list[Suppression]:
+def description_suppressions(description: RobotDescription,
+                             read: Callable[[str], str | None] | None = None
+                             ) -> list[Suppression]:
     """
     The suppression comments of every file a description was made from.
 
+    :param read: As for :func:`description_sources`.
     :raises UnknownCodeError: if a comment names an unknown code (its file and line named).
     """
-    return [found for path, text in description_sources(description)
+    return [found for path, text in description_sources(description, read)
             for found in find_suppressions(text, path)]
 
 

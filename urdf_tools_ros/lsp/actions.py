@@ -1,0 +1,85 @@
+"""
+Code actions: the mechanical fixes of ``check --fix`` as edits, and the suppression comment.
+
+A fix is what ``urdf-tools check --fix --fix-inertia`` would write for that one finding
+(:func:`~urdf_tools_ros.core.checks.fixes.plan_fixes`: a unit axis, swapped limits, an exact
+duplicate removed, the inertia of the single collision primitive), computed on the editor's
+text; it is offered only while the text is still the one the finding was made from. The
+suppression is the project's comment, ``<!-- urdf-tools: ignore[CODE] -->``, right before the
+element the finding is about (:mod:`~urdf_tools_ros.core.checks.selection`): on a line of its
+own, indented as the element, when the element starts its line, else just before its ``<``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .checking import RunResult
+from .ranges import Span, TextIndex
+from ..core.checks.fixes import plan_fixes
+from ..core.checks.loading import UNLOADABLE
+from ..core.checks.selection import SUPPRESSION_UNUSED
+from ..core.findings import Finding
+
+
+@dataclass(frozen=True)
+class Action:
+    """
+    A code action: its title and its edits ``(file, range, new text)``.
+
+    :ivar preferred: Whether it is the fix of the finding (a client may apply it at once).
+    """
+
+    title: str
+    edits: tuple[tuple[str, Span, str], ...]
+    preferred: bool = False
+
+
+def fix_action(finding: Finding, result: RunResult, read: Callable[[str], str],
+               index_of: Callable[[str], TextIndex | None]) -> Action | None:
+    """
+    The mechanical fix of ``finding`` as an action, or ``None`` when it has none.
+
+    :param read: A file's text (the editor's when open), as the edits' offsets count.
+    :param index_of: A file's text, indexed, the same as ``read`` gives.
+    """
+    if result.robot is None:
+        return None
+    try:
+        plan = plan_fixes(result.robot, [finding], read, inertia=True)
+    except (OSError, ValueError):
+        return None
+    edits = []
+    for edit in plan.edits:
+        index = index_of(edit.filename)
+        if index is None or index.text[edit.start:edit.end] != edit.old:
+            return None  # the text changed since the check
+        edits.append((edit.filename, index.span(edit.start, edit.end), edit.new))
+    if not edits:
+        return None
+    first = plan.edits[0]
+    change = f'{first.old.strip()} -> {first.new}' if first.new else \
+        f'remove the duplicate {first.element}'
+    if len(change) > 80 or '\n' in change:
+        change = f'{len(edits)} edit(s)'
+    return Action(f'Fix {finding.code}: {change}', tuple(edits), preferred=True)
+
+
+def suppress_action(finding: Finding, path: str, index: TextIndex) -> Action | None:
+    """The action that writes a suppression comment for ``finding`` in ``path``, or ``None``."""
+    if finding.code in (UNLOADABLE, SUPPRESSION_UNUSED) or finding.location is None \
+            or finding.location.line is None:
+        return None
+    element = index.element_at(finding.location.line, finding.element)
+    if element is None:
+        return None
+    comment = f'<!-- urdf-tools: ignore[{finding.code}] -->'
+    line_start = index.text.rfind('\n', 0, element.start) + 1
+    before = index.text[line_start:element.start]
+    if before.strip():
+        where, text = element.start, comment
+    else:
+        where, text = line_start, f'{before}{comment}\n'
+    span = index.span(where, where)
+    return Action(f'Suppress {finding.code} here', ((path, span, text),))

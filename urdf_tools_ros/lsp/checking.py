@@ -1,0 +1,181 @@
+"""
+The check pipeline of ``urdf-tools check`` on the editor's text, one entry run at a time.
+
+:func:`check_run` loads one entry file with its xacro arguments (the editor's text of every open
+file, :class:`~.documents.Buffers`), checks it with the configuration that applies to it (found
+upwards from the entry, as ``check`` finds it) and returns every finding, a file that cannot be
+loaded as the one ``description-unloadable`` error ``check`` reports
+(:func:`~urdf_tools_ros.cli.report.load_failure`), located where the text breaks.
+:func:`findings_by_file` places the findings of several runs in their files, each once: a file's
+diagnostics are the findings that ``urdf-tools check ENTRY`` places in it, across every entry
+that includes it.
+
+A run can be cancelled (newer text arrived): the reader of the xacro includes asks
+``cancelled`` before each file and raises :class:`Cancelled`, and the run asks it between its
+steps; a cancelled run returns nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+import os
+
+from .documents import Buffers
+from .workspace import Run
+from ..cli.report import load_failure
+from ..core.checks import DEFAULT_TARGET
+from ..core.checks.config import ConfigError
+from ..core.checks.selection import UnknownCodeError
+from ..core.description.model import Robot
+from ..core.description.packages import PackageLocator
+from ..core.errors import RobotDescriptionError
+from ..core.findings import Finding
+from ..core.location import SourceLocation
+from ..core.pipeline import resolve
+
+
+class Cancelled(Exception):
+    """A run was cancelled: newer text of one of its files arrived."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """
+    How runs load and check, besides each entry's configuration.
+
+    :ivar package_paths: ``{name: share dir}`` of ``--package-path NAME=DIR``.
+    :ivar package_folders: Folders of packages, ``--package-path DIR``.
+    :ivar locator: Asked after those and ``URDF_TOOLS_PACKAGE_PATH``: the workspace's packages,
+        then ament_index.
+    :ivar target: The target when no configuration names one.
+    """
+
+    package_paths: Mapping[str, str] = field(default_factory=dict)
+    package_folders: Sequence[str] = ()
+    locator: PackageLocator | None = None
+    target: str = DEFAULT_TARGET
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """
+    What one run found.
+
+    :ivar run: The entry file and its arguments.
+    :ivar findings: Every finding ``urdf-tools check`` reports for it.
+    :ivar files: The files it covers, absolute: the entry and each include (where it failed:
+        the entry and the file it failed in).
+    :ivar included_from: ``{file: the <xacro:include> that read it}``, for the include chain.
+    :ivar robot: The model (``None`` when it could not be loaded), for the fixes.
+    :ivar config_error: The configuration's error, when it could not be read (the defaults
+        were used).
+    :ivar target: The target the findings' severities are for.
+    """
+
+    run: Run
+    findings: tuple[Finding, ...]
+    files: tuple[str, ...]
+    included_from: Mapping[str, SourceLocation] = field(default_factory=dict)
+    robot: Robot | None = None
+    config_error: str | None = None
+    target: str = DEFAULT_TARGET
+
+
+class _EditorTexts(dict[str, str]):
+    """
+    The files of one run, the pipeline's ``texts``.
+
+    The editor's unsaved text where a file is open, else what the loader reads from disk;
+    asking for one raises :class:`Cancelled` once ``cancelled()`` is true, so a check stops at
+    its next file when newer text arrives.
+    """
+
+    def __init__(self, buffers: Buffers, cancelled: Callable[[], bool]) -> None:
+        super().__init__()
+        self._buffers, self._cancelled = buffers, cancelled
+
+    def get(self, key: str, default: str | None = None) -> str | None:  # type: ignore[override]
+        if self._cancelled():
+            raise Cancelled(key)
+        if key not in self:
+            text = self._buffers.get(key)
+            if text is None:
+                return default
+            self[key] = text
+        return self[key]
+
+
+def check_run(run: Run, settings: Settings, buffers: Buffers,
+              cancelled: Callable[[], bool] = lambda: False) -> RunResult:
+    """
+    Load and check one entry run on the editor's text, through the check pipeline.
+
+    The configuration is resolved as for ``urdf-tools check ENTRY``
+    (:func:`~urdf_tools_ros.core.pipeline.resolve`: the ``.urdf-tools.toml`` or
+    ``[tool.urdf-tools]`` found upwards from the entry), with the server's package paths.
+
+    :raises Cancelled: if ``cancelled()`` became true meanwhile.
+    """
+    entry = os.path.abspath(run.file)
+    try:
+        pipeline = resolve(entry, package_paths=settings.package_paths,
+                           package_folders=settings.package_folders, locator=settings.locator)
+        config_error = None
+    except (ConfigError, UnknownCodeError) as exc:
+        pipeline, config_error = resolve(entry, use_config=False,
+                                         package_paths=settings.package_paths,
+                                         package_folders=settings.package_folders,
+                                         locator=settings.locator), str(exc)
+    if pipeline.config.target is None and settings.target != DEFAULT_TARGET:
+        pipeline = replace(pipeline, target=settings.target)
+    target = pipeline.target
+    texts = _EditorTexts(buffers, cancelled)
+    try:
+        description = pipeline.load(entry, dict(run.args), texts=texts)
+        if cancelled():
+            raise Cancelled(entry)
+        findings = pipeline.check(description)
+    except RobotDescriptionError as exc:
+        if cancelled():
+            raise Cancelled(entry) from None
+        failure = load_failure(entry, exc).findings
+        where = failure[0].location.filename if failure[0].location else entry
+        return RunResult(run, failure, tuple(dict.fromkeys((entry, os.path.abspath(where)))),
+                         config_error=config_error, target=target)
+    files = tuple(dict.fromkeys([entry, *(os.path.abspath(name)
+                                          for name in description.dependencies)]))
+    return RunResult(run, tuple(findings), files, description.included_from, description.robot,
+                     config_error, target)
+
+
+def finding_file(finding: Finding, result: RunResult) -> str:
+    """The absolute path of the file a finding of ``result`` stands in (the entry's if none)."""
+    location = finding.location
+    if location is None or location.filename.startswith('<'):
+        return os.path.abspath(result.run.file)
+    return os.path.abspath(location.filename)
+
+
+def findings_by_file(results: Iterable[RunResult]
+                     ) -> dict[str, list[tuple[Finding, RunResult]]]:
+    """
+    ``{file: [(finding, its run), ...]}`` of every file the runs cover, each finding once.
+
+    A finding found by several runs (one included file, several entries) is kept once: the same
+    code, severity, element, line and message. Every covered file has an entry (empty: clean).
+    """
+    placed: dict[str, list[tuple[Finding, RunResult]]] = {}
+    seen: set[tuple[object, ...]] = set()
+    for result in results:
+        for name in result.files:
+            placed.setdefault(name, [])
+        for finding in result.findings:
+            name = finding_file(finding, result)
+            key = (name, finding.code, finding.severity, finding.element,
+                   finding.location.line if finding.location else None, finding.message)
+            if key in seen:
+                continue
+            seen.add(key)
+            placed.setdefault(name, []).append((finding, result))
+    return placed

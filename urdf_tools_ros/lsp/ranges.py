@@ -1,0 +1,128 @@
+"""
+Where a finding stands in a file's text: its line and the columns of its element or attribute.
+
+A finding has a file and a 1-based line (:class:`~urdf_tools_ros.core.location.SourceLocation`);
+an editor wants a range. The text is scanned into its elements (:func:`~urdf_tools_ros.core
+.checks.fix_source.scan`, the scanner of ``check --fix``); the element of the finding's line is
+the one its ``element`` names (``joint:elbow``: a ``<joint name="elbow">``), else the innermost
+start tag on that line. Its range is the value of the attribute the message names (``lower=``,
+``xyz``), else its start tag (up to the end of its first line). Text that does not scan (a
+half-typed file) and a finding without an element on its line get the line's text, blanks
+trimmed. Lines are 0-based and columns count UTF-16 code units, as LSP's default encoding.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import re
+
+from ..core.checks.fix_source import Attribute, Element, scan
+from ..core.findings import Finding
+
+
+@dataclass(frozen=True)
+class Span:
+    """A range of a text: 0-based lines, columns in UTF-16 code units, the end exclusive."""
+
+    start_line: int
+    start_column: int
+    end_line: int
+    end_column: int
+
+
+def _utf16(text: str) -> int:
+    """The length of ``text`` in UTF-16 code units."""
+    return len(text.encode('utf-16-le')) // 2
+
+
+class TextIndex:
+    """A text with its line starts and scanned elements, for many findings of one file."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = [0] + [match.end() for match in re.finditer('\n', text)]
+        try:
+            self.elements: list[Element] | None = scan(text)
+        except ValueError:
+            self.elements = None  # not well formed (a half-typed file): lines only
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """The 0-based line and UTF-16 column of a character offset."""
+        low, high = 0, len(self.starts)
+        while high - low > 1:
+            middle = (low + high) // 2
+            if self.starts[middle] <= offset:
+                low = middle
+            else:
+                high = middle
+        return low, _utf16(self.text[self.starts[low]:offset])
+
+    def offset(self, line: int, column: int) -> int:
+        """The character offset of a 0-based line and UTF-16 column (clamped to the text)."""
+        if line >= len(self.starts):
+            return len(self.text)
+        start = self.starts[max(line, 0)]
+        end = self.starts[line + 1] - 1 if line + 1 < len(self.starts) else len(self.text)
+        offset, units = start, 0
+        while offset < end and units < column:
+            units += 2 if ord(self.text[offset]) > 0xFFFF else 1
+            offset += 1
+        return offset
+
+    def line_span(self, line: int) -> Span:
+        """The text of a 1-based line, blanks trimmed (the whole line when it is blank)."""
+        index = min(max(line - 1, 0), len(self.starts) - 1)
+        start = self.starts[index]
+        end = self.starts[index + 1] - 1 if index + 1 < len(self.starts) else len(self.text)
+        content = self.text[start:end].rstrip('\r')
+        stripped = content.strip()
+        first = content.index(stripped) if stripped else 0
+        return Span(index, _utf16(content[:first]), index,
+                    _utf16(content[:first + len(stripped)]) if stripped else _utf16(content))
+
+    def span(self, start: int, end: int) -> Span:
+        """The range of the characters ``[start, end)``."""
+        first, last = self.position(start), self.position(end)
+        return Span(first[0], first[1], last[0], last[1])
+
+    def element_at(self, line: int, element: str = '') -> Element | None:
+        """The element of a finding at a 1-based line (see the module doc), or ``None``."""
+        if self.elements is None:
+            return None
+        here = [item for item in self.elements if item.first_line <= line <= item.last_line]
+        kind, _, name = element.partition(':')
+        named = [item for item in here if item.local_tag == kind and (
+            not name or (item.attribute('name') or Attribute('', '', 0, 0)).value == name)]
+        chosen = named or here
+        return chosen[-1] if chosen else None
+
+    def finding_span(self, finding: Finding) -> Span:
+        """The range of a finding located in this text (see the module doc)."""
+        line = finding.location.line if finding.location is not None else None
+        if line is None:
+            return self.line_span(1)
+        found = self.element_at(line, finding.element)
+        if found is None:
+            return self.line_span(line)
+        attribute = named_attribute(found, finding.message)
+        if attribute is not None:
+            return self.span(attribute.start, attribute.end)
+        first_line_end = self.text.find('\n', found.start)
+        end = found.tag_end if first_line_end < 0 else min(found.tag_end, first_line_end)
+        return self.span(found.start, len(self.text[:end].rstrip()))
+
+
+def named_attribute(element: Element, message: str) -> Attribute | None:
+    """
+    The attribute of ``element`` a message is about, or ``None``.
+
+    One written ``name=`` in the message, else one named as a word (``lower``, ``xyz``; not
+    ``name``, which most messages say in passing).
+    """
+    for attribute in element.attributes:
+        if re.search(rf'\b{re.escape(attribute.name)}\s*=', message):
+            return attribute
+    for attribute in element.attributes:
+        if attribute.name != 'name' and re.search(rf'\b{re.escape(attribute.name)}\b', message):
+            return attribute
+    return None

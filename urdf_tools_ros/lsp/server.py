@@ -1,0 +1,284 @@
+"""
+The language server: pygls 2 on stdio, the checker behind it (see the package doc).
+
+Each ``didOpen``, ``didSave`` (at once) and ``didChange`` (after :attr:`Server.debounce`
+seconds without newer text) marks the file; the marked files' runs (:meth:`~.workspace
+.IncludeGraph.runs_for`, and every earlier run that covered them) are checked in one worker
+thread, so the server keeps answering; newer text cancels a check in progress
+(:class:`~.checking.Cancelled`) and a new one starts after it. Then every file the runs cover
+gets its diagnostics (an empty list when it is clean); a file whose diagnostics did not change
+is not sent again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+import logging
+import os
+from pathlib import Path
+import threading
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from .actions import Action, fix_action, suppress_action
+from .checking import Cancelled, check_run, findings_by_file, RunResult, Settings
+from .diagnostics import to_diagnostic, to_range
+from .documents import Buffers, is_description, path_to_uri, uri_to_path
+from .ranges import TextIndex
+from .workspace import description_files, find_packages, IncludeGraph, Run
+from ..core.checks.config import ConfigError, Entry, find_config
+from ..core.description.matrix import combinations
+from ..core.description.packages import ament_package_locator, make_package_locator
+from ..core.findings import Finding
+
+log = logging.getLogger(__name__)
+
+#: Seconds without newer text before a changed file is checked.
+DEBOUNCE = 0.15
+
+
+class Server(LanguageServer):
+    """
+    ``urdf-tools lsp``: diagnostics and code actions for robot descriptions.
+
+    :param package_paths: ``--package-path NAME=DIR`` pairs.
+    :param package_folders: ``--package-path DIR`` folders.
+    :param debounce: Seconds without newer text before a changed file is checked.
+    """
+
+    def __init__(self, package_paths: dict[str, str] | None = None,
+                 package_folders: list[str] | None = None, debounce: float = DEBOUNCE,
+                 version: str = '0') -> None:
+        super().__init__('urdf-tools', version)
+        self.buffers = Buffers()
+        self.debounce = debounce
+        self._package_paths = dict(package_paths or {})
+        self._package_folders = list(package_folders or [])
+        self._settings: Settings | None = None
+        self._graph: IncludeGraph | None = None
+        self._roots: list[str] = []
+        self._packages: dict[str, str] = {}
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix='urdf-check')
+        self._generation = 0
+        self._lock = threading.Lock()
+        self._dirty: set[str] = set()
+        self._task: asyncio.Task[None] | None = None
+        self.results: dict[Run, RunResult] = {}
+        self.placed: dict[str, list[tuple[Finding, RunResult]]] = {}
+        self._sent: dict[str, list[types.Diagnostic]] = {}
+
+    # -- workspace ------------------------------------------------------------------------------
+    def _setup(self, path: str) -> None:
+        """The workspace's packages and include graph, read once (in the worker thread)."""
+        if self._settings is not None:
+            return
+        roots = [uri_to_path(folder.uri) for folder in self.workspace.folders.values()]
+        self._roots = [root for root in roots if root] or \
+            ([self.workspace.root_path] if self.workspace.root_path else [])
+        if not self._roots:  # no workspace: the package of the file, else its folder
+            folder = Path(path).parent
+            package = next((place for place in [folder, *folder.parents]
+                            if (place / 'package.xml').is_file()), folder)
+            self._roots = [str(package)]
+        packages = self._packages = find_packages(self._roots)
+
+        def locate(name: str) -> str | None:
+            return packages.get(name) or ament_package_locator(name)
+
+        self._settings = Settings(self._package_paths, self._package_folders, locate)
+        self._graph = IncludeGraph(
+            description_files(self._roots), self.buffers.text_or_none,
+            make_package_locator(self._package_paths, locate,
+                                 package_folders=self._package_folders))
+
+    def _add_package_of(self, path: str) -> None:
+        """The package of a file outside the workspace's packages (a client's narrow root)."""
+        folder = Path(path).parent
+        package = next((place for place in [folder, *folder.parents]
+                        if (place / 'package.xml').is_file()), None)
+        if package is not None and str(package) not in self._packages.values():
+            for name, share in find_packages([str(package)]).items():
+                self._packages.setdefault(name, share)
+
+    def _runs_for(self, path: str) -> list[Run]:
+        assert self._graph is not None  # noqa: S101 - set by _setup, in this thread
+        try:
+            entries: tuple[Entry, ...] = find_config(Path(path)).entries
+        except ConfigError:
+            entries = ()
+
+        def runs_of(entry: Entry) -> list[Run]:
+            return [Run(str(entry.file), entry.args + combination)
+                    for combination in combinations(dict(entry.matrix))]
+
+        runs = self._graph.runs_for(path, entries, runs_of)
+        earlier = [run for run, result in self.results.items() if path in result.files]
+        return list(dict.fromkeys([*runs, *earlier]))
+
+    # -- checking -------------------------------------------------------------------------------
+    def mark(self, path: str, delay: float) -> None:
+        """Check ``path`` (and what includes it) after ``delay`` seconds without newer text."""
+        with self._lock:
+            self._generation += 1
+            self._dirty.add(path)
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        self._task = asyncio.get_running_loop().create_task(self._check_later(delay))
+
+    async def _check_later(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        with self._lock:
+            generation, dirty = self._generation, set(self._dirty)
+            self._dirty.clear()
+        loop = asyncio.get_running_loop()
+        try:
+            done = await loop.run_in_executor(self._executor, self._check, dirty, generation)
+        except Exception as exc:  # a bug must not stop the server: said once, in its log
+            log.exception('urdf-tools lsp: check failed')
+            self.window_log_message(types.LogMessageParams(
+                types.MessageType.Error, f'urdf-tools: internal error: {exc!r}'))
+            return
+        if done is None:  # cancelled: the newer text's check takes the files
+            with self._lock:
+                self._dirty |= dirty
+            return
+        self._publish(done)
+
+    def _check(self, dirty: set[str], generation: int) -> set[str] | None:
+        """Run the checks of ``dirty`` (worker thread); the files to publish, or ``None``."""
+        self._setup(next(iter(dirty)))
+        assert self._graph is not None  # noqa: S101 - set by _setup
+
+        def cancelled() -> bool:
+            return self._generation != generation
+
+        for path in dirty:
+            self._add_package_of(path)
+            text = self.buffers.text_or_none(path)
+            if text is not None:
+                self._graph.update(path, text)
+        runs = list(dict.fromkeys(run for path in sorted(dirty) for run in self._runs_for(path)))
+        covered: set[str] = set(dirty)
+        for run in runs:
+            try:
+                result = check_run(run, self._settings or Settings(), self.buffers, cancelled)
+            except Cancelled:
+                return None
+            old = self.results.get(run)
+            self.results[run] = result
+            covered.update(result.files)
+            if old is not None:
+                covered.update(old.files)
+            if result.config_error:
+                self.window_log_message(types.LogMessageParams(
+                    types.MessageType.Warning, f'urdf-tools: {result.config_error}'))
+        if cancelled():
+            return None
+        self.placed = findings_by_file(self.results.values())
+        return covered
+
+    def index_of(self, path: str) -> TextIndex | None:
+        """A file's text (the editor's when open), indexed; ``None`` if it cannot be read."""
+        text = self.buffers.text_or_none(path)
+        return TextIndex(text) if text is not None else None
+
+    def diagnostics(self, path: str) -> list[types.Diagnostic]:
+        """The diagnostics of ``path`` from the latest results."""
+        index = self.index_of(path) or TextIndex('')
+        cache: dict[str, TextIndex | None] = {path: index}
+
+        def index_of(name: str) -> TextIndex | None:
+            name = os.path.abspath(name)
+            if name not in cache:
+                cache[name] = self.index_of(name)
+            return cache[name]
+
+        return [to_diagnostic(finding, result, index, index_of)
+                for finding, result in self.placed.get(path, [])]
+
+    def _publish(self, paths: set[str]) -> None:
+        for path in sorted(paths):
+            diagnostics = self.diagnostics(path)
+            uri = path_to_uri(path)
+            if self._sent.get(uri) == diagnostics:
+                continue
+            self._sent[uri] = diagnostics
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics))
+
+    # -- code actions ---------------------------------------------------------------------------
+    def actions(self, path: str, line_range: types.Range) -> list[Action]:
+        """The fixes and suppressions of the findings of ``path`` on the lines of the range."""
+        index = self.index_of(path)
+        if index is None:
+            return []
+        actions: list[Action] = []
+        for finding, result in self.placed.get(path, []):
+            span = index.finding_span(finding)
+            if span.end_line < line_range.start.line or span.start_line > line_range.end.line:
+                continue
+            fixed = fix_action(finding, result, self.buffers.read_text, self.index_of)
+            if fixed is not None and fixed not in actions:
+                actions.append(fixed)
+            suppressed = suppress_action(finding, path, index)
+            if suppressed is not None and suppressed not in actions:
+                actions.append(suppressed)
+        return actions
+
+
+def to_code_action(action: Action) -> types.CodeAction:
+    """An LSP quick fix of an :class:`~.actions.Action`."""
+    changes: dict[str, list[types.TextEdit]] = {}
+    for path, span, text in action.edits:
+        changes.setdefault(path_to_uri(path), []).append(types.TextEdit(to_range(span), text))
+    return types.CodeAction(title=action.title, kind=types.CodeActionKind.QuickFix,
+                            edit=types.WorkspaceEdit(changes=changes),
+                            is_preferred=action.preferred or None)
+
+
+def build_server(**options: object) -> Server:
+    """A :class:`Server` with its handlers (``options`` as :class:`Server` takes them)."""
+    server = Server(**options)  # type: ignore[arg-type]
+
+    def opened(path: str | None, uri: str) -> str | None:
+        if path is None or not is_description(path):
+            return None
+        server.buffers.set(path, server.workspace.get_text_document(uri).source)
+        return path
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    async def did_open(ls: Server, params: types.DidOpenTextDocumentParams) -> None:
+        path = opened(uri_to_path(params.text_document.uri), params.text_document.uri)
+        if path is not None:
+            ls.mark(path, 0.0)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    async def did_change(ls: Server, params: types.DidChangeTextDocumentParams) -> None:
+        path = opened(uri_to_path(params.text_document.uri), params.text_document.uri)
+        if path is not None:
+            ls.mark(path, ls.debounce)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    async def did_save(ls: Server, params: types.DidSaveTextDocumentParams) -> None:
+        path = opened(uri_to_path(params.text_document.uri), params.text_document.uri)
+        if path is not None:
+            ls.mark(path, 0.0)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    async def did_close(ls: Server, params: types.DidCloseTextDocumentParams) -> None:
+        path = uri_to_path(params.text_document.uri)
+        if path is not None and is_description(path):
+            ls.buffers.close(path)
+            ls.mark(path, 0.0)  # back to the disk's text
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
+        code_action_kinds=[types.CodeActionKind.QuickFix]))
+    def code_action(ls: Server, params: types.CodeActionParams) -> list[types.CodeAction]:
+        path = uri_to_path(params.text_document.uri)
+        if path is None or not is_description(path):
+            return []
+        return [to_code_action(action) for action in ls.actions(path, params.range)]
+
+    return server

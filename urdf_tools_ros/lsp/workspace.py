@@ -1,0 +1,180 @@
+"""
+The workspace as the language server sees it: its packages and the entry files of a xacro file.
+
+Packages: each folder under a workspace folder that holds a ``package.xml`` is the package its
+``<name>`` names (as colcon finds them: a package's own subfolders are not searched further),
+so ``$(find pkg)`` and ``package://pkg/...`` resolve with no configuration.
+
+Entries: a xacro file made to be included (a macro library, a robot's parts) is checked through
+the files that include it. :class:`IncludeGraph` reads the ``<xacro:include filename>`` of every
+description file of the workspace (the editor's text for the open ones) and gives, for a file,
+the entry files it is checked through: the configured entries (:class:`~..core.checks.config
+.Entry`) that include it, else the files that include it and that no file includes, else the
+file itself. An include written with an expression that needs xacro's evaluation
+(``${prefix}``, ``$(arg ...)``) cannot be followed here and is left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+import os
+import re
+
+from .documents import is_description
+from ..core.checks.config import Entry
+
+#: Folders never searched: hidden ones, colcon's build, install and log, caches.
+SKIPPED = ('build', 'install', 'log', 'node_modules', '__pycache__')
+#: How deep below a workspace folder packages and description files are looked for.
+MAX_DEPTH = 8
+_NAME = re.compile(r'<name>\s*([^<\s]+)\s*</name>')
+_INCLUDE = re.compile(r'<xacro:include\b[^>]*?\bfilename\s*=\s*(?:"([^"]*)"|\'([^\']*)\')',
+                      re.DOTALL)
+_FIND = re.compile(r'\$\(find\s+([^\s)]+)\)')
+
+
+@dataclass(frozen=True)
+class Run:
+    """One check of an entry file: the file and its xacro arguments ``(name, value)``."""
+
+    file: str
+    args: tuple[tuple[str, str], ...] = ()
+
+
+def _folders(root: str) -> Iterable[tuple[str, list[str], list[str]]]:
+    """``os.walk`` of ``root`` without :data:`SKIPPED` and hidden folders, to :data:`MAX_DEPTH`."""
+    base = root.rstrip(os.sep).count(os.sep)
+    for folder, subfolders, files in os.walk(root):
+        subfolders[:] = sorted(name for name in subfolders if not name.startswith('.')
+                               and name not in SKIPPED
+                               and folder.count(os.sep) - base < MAX_DEPTH)
+        yield folder, subfolders, files
+
+
+def find_packages(roots: Iterable[str]) -> dict[str, str]:
+    """
+    The packages under the workspace folders: ``{name: folder}``, the first of a name found.
+
+    :param roots: The workspace folders (absolute).
+    """
+    packages: dict[str, str] = {}
+    for root in roots:
+        for folder, subfolders, files in _folders(root):
+            if 'package.xml' not in files:
+                continue
+            subfolders[:] = []  # as colcon: no package inside a package
+            try:
+                with open(os.path.join(folder, 'package.xml'), encoding='utf-8',
+                          errors='replace') as stream:
+                    match = _NAME.search(stream.read(65536))
+            except OSError:
+                continue
+            packages.setdefault(match.group(1) if match else os.path.basename(folder), folder)
+    return packages
+
+
+def description_files(roots: Iterable[str]) -> list[str]:
+    """Every ``.urdf`` and ``.xacro`` file under the workspace folders, absolute."""
+    return [os.path.join(folder, name) for root in roots for folder, _, files in _folders(root)
+            for name in sorted(files) if is_description(name)]
+
+
+def includes_of(path: str, text: str, locate: Callable[[str], str | None]) -> list[str]:
+    """
+    The files ``text`` (of ``path``) includes, absolute, as far as they can be told unevaluated.
+
+    :param locate: A package's folder by name, for ``$(find pkg)``.
+    """
+    found = []
+    for match in _INCLUDE.finditer(text):
+        name = match.group(1) if match.group(1) is not None else match.group(2)
+
+        def package(found_match: re.Match[str]) -> str:
+            folder = locate(found_match.group(1))
+            return folder if folder is not None else '\0'
+
+        name = _FIND.sub(package, name)
+        if '\0' in name or '$' in name:
+            continue
+        found.append(os.path.normpath(os.path.join(os.path.dirname(path), name)))
+    return found
+
+
+class IncludeGraph:
+    """
+    Which description files of the workspace include which: the entries a file is checked through.
+
+    :param files: The description files (absolute).
+    :param read: A file's text (the editor's when open), or ``None`` when it cannot be read.
+    :param locate: A package's folder by name.
+    """
+
+    def __init__(self, files: Iterable[str], read: Callable[[str], str | None],
+                 locate: Callable[[str], str | None]) -> None:
+        self.includes: dict[str, list[str]] = {}
+        self.included_by: dict[str, set[str]] = {}
+        self._locate = locate
+        for path in dict.fromkeys(os.path.abspath(name) for name in files):
+            text = read(path)
+            self.update(path, text if text is not None else '')
+
+    def update(self, path: str, text: str) -> None:
+        """Read the includes of ``path`` again, from ``text`` (its new text)."""
+        path = os.path.abspath(path)
+        for target in self.includes.get(path, ()):
+            self.included_by.get(target, set()).discard(path)
+        self.includes[path] = includes_of(path, text, self._locate)
+        for target in self.includes[path]:
+            self.included_by.setdefault(target, set()).add(path)
+
+    def includers(self, path: str) -> set[str]:
+        """Every file that includes ``path``, directly or through others."""
+        seen: set[str] = set()
+        stack = [os.path.abspath(path)]
+        while stack:
+            for parent in self.included_by.get(stack.pop(), ()):
+                if parent not in seen:
+                    seen.add(parent)
+                    stack.append(parent)
+        return seen
+
+    def runs_for(self, path: str, entries: Sequence[Entry] = (),
+                 runs_of: Callable[[Entry], list[Run]] | None = None) -> list[Run]:
+        """
+        The checks that cover ``path``.
+
+        Those of the configured entries that are it or include it, else of the topmost files
+        that include it, else of ``path`` alone.
+
+        :param entries: The configured entries.
+        :param runs_of: The runs of an entry (its arguments, once per matrix combination);
+            default one run with its ``args``.
+        """
+        path = os.path.abspath(path)
+        includers = self.includers(path) | {path}
+        runs: list[Run] = []
+        for entry in entries:
+            if str(entry.file) in includers:
+                runs += runs_of(entry) if runs_of is not None else [Run(str(entry.file),
+                                                                        entry.args)]
+        if runs:
+            return runs
+        tops = sorted(name for name in includers - {path} if not self.included_by.get(name))
+        return [Run(name) for name in tops] or [Run(path)]
+
+    def reaches(self, entry: str) -> set[str]:
+        """``entry`` and every file it includes, directly or through others."""
+        seen = {os.path.abspath(entry)}
+        stack = [os.path.abspath(entry)]
+        while stack:
+            for child in self.includes.get(stack.pop(), ()):
+                if child not in seen:
+                    seen.add(child)
+                    stack.append(child)
+        return seen
+
+
+def package_locator(packages: Mapping[str, str]) -> Callable[[str], str | None]:
+    """``packages.get`` as a locator (for :func:`includes_of`)."""
+    return packages.get
