@@ -18,10 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 import os
-from pathlib import Path
 import shlex
 
-from .checks.config import Config, find_config
 from .checks.publication import graph_check, GraphCheck
 from .description.loader import parse_xacro_args, RobotDescription
 from .errors import DescriptionLoadError
@@ -109,14 +107,6 @@ class DescriptionSource:
         except ValueError as exc:
             raise DescriptionLoadError(str(exc), '<xacro_args>') from exc
         return settings.load(self.model, arguments)
-
-    def config(self) -> Config:
-        """
-        The checker configuration found upwards from ``model``; none for XML.
-
-        :raises ConfigError: if the file found cannot be read or holds a wrong key or value.
-        """
-        return find_config(Path(self.model)) if self.model and not self.xml else Config()
 
     def watched(self) -> tuple[str, ...]:
         """The file to watch before any load succeeded (none for XML)."""

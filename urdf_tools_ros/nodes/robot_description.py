@@ -19,11 +19,11 @@ publisher and TF broadcaster and ``allow_errors`` is false. Every other error is
 one group that names the consumers it breaks, reported on ``/diagnostics``, and published with
 the description.
 
-With ``watch`` the files the description was made from (the model and every xacro include) are
-polled every ``watch_period`` s of steady time (under ``use_sim_time`` too); a change reloads,
-re-checks and republishes. A broken edit (or one with errors) keeps the last good description
-published and says why, in the log and on ``/diagnostics``
-(:class:`~urdf_tools_ros.core.description.watch.WatchedFiles`). ``ros2 param set`` of
+With ``watch`` the files the description was made from (the model and every xacro include,
+:class:`~urdf_tools_ros.core.description.watch.WatchedFiles`) are polled every
+``watch_period`` s of steady time (under ``use_sim_time`` too); a change reloads, re-checks and
+republishes. A broken edit (or one with errors) keeps the last good description
+published and says why, in the log and on ``/diagnostics``. ``ros2 param set`` of
 ``robot_description``, ``model`` or ``xacro_args`` is loaded and checked when it is set, and
 refused with the reason when it cannot be published; one that can is published once it is set
 (:func:`~urdf_tools_ros.ros.parameters.on_set`). Each finding is logged once over every reload
