@@ -136,7 +136,7 @@ def test_layers_import_only_downwards() -> None:
 #: lower layer (the leaves import only leaves).
 CORE_LAYERS = ({'value', 'location', 'lazy', 'findings', 'errors', 'transforms'},
                {'description'}, {'kinematics'}, {'checks', 'joint_state', 'tf'}, {'diff'},
-               {'pipeline'})
+               {'pipeline'}, {'description_source'})
 
 
 def core_layer(module: str) -> tuple[int, str] | None:

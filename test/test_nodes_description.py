@@ -129,6 +129,63 @@ def test_parameter_set_is_validated(ros: RosGraph) -> None:
     assert wait_for(lambda: received.last.data == load(SAMPLE_ROBOT).xml)
 
 
+def start_on(ros: RosGraph, post_set: bool, **params: object
+             ) -> tuple[RobotDescriptionNode, object]:
+    """Start the node and wait for its description; without ``post_set`` as on Humble."""
+    class HumbleDescriptionNode(RobotDescriptionNode):
+        add_post_set_parameters_callback = None  # Humble's rclpy: applied in the next spin
+
+    node = ros.add(RobotDescriptionNode if post_set else HumbleDescriptionNode,
+                   parameters=dict(params))
+    received = ros.subscribe(String, 'robot_description', qos.LATCHED_DESCRIPTION)
+    assert wait_for(lambda: received.messages)
+    return node, received
+
+
+@pytest.mark.parametrize('post_set', [True, False], ids=['post-set callback', 'humble'])
+def test_a_refused_parameter_set_leaves_the_published_description(
+        ros: RosGraph, post_set: bool, tmp_path: Path) -> None:
+    """Validation only: what fails is refused with its reason, and nothing is published."""
+    node, received = start_on(ros, post_set, robot_description=MIMIC_URDF,
+                              diagnostic_period=0.0)
+    for value in (BROKEN_LINK, '<robot name="x">'):
+        assert not node.set_parameters([Parameter('robot_description', value=value)])[0] \
+            .successful
+    result = node.set_parameters_atomically([
+        Parameter('robot_description', value=''),
+        Parameter('model', value=str(tmp_path / 'missing.urdf'))])
+    assert not result.successful and 'missing.urdf' in result.reason
+    settle(0.3)
+    assert [msg.data for msg in received.messages] == [MIMIC_URDF]
+    assert node.get_parameter('robot_description').value == MIMIC_URDF
+    assert node.get_parameter('model').value == ''
+    assert node.description is not None and node.description.xml == MIMIC_URDF
+    late = ros.subscribe(String, 'robot_description', qos.LATCHED_DESCRIPTION)
+    assert wait_for(lambda: late.messages)
+    assert [msg.data for msg in late.messages] == [MIMIC_URDF]
+
+
+@pytest.mark.parametrize('post_set', [True, False], ids=['post-set callback', 'humble'])
+def test_an_accepted_parameter_set_is_published_once_set(
+        ros: RosGraph, post_set: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Applied after the set: when it is published, the parameter holds the new value."""
+    node, received = start_on(ros, post_set, robot_description=MIMIC_URDF,
+                              diagnostic_period=0.0)
+    published: list[tuple[str, str]] = []
+    publish = node._publisher.publish
+
+    def spy(msg: String) -> None:
+        published.append((msg.data, node.get_parameter('robot_description').value))
+        publish(msg)
+
+    monkeypatch.setattr(node._publisher, 'publish', spy)
+    renamed = MIMIC_URDF.replace('mimic_bot', 'renamed_bot')
+    assert node.set_parameters([Parameter('robot_description', value=renamed)])[0].successful
+    assert wait_for(lambda: received.last.data == renamed)
+    assert published == [(renamed, renamed)]
+    assert node.description is not None and node.description.robot.name == 'renamed_bot'
+
+
 def test_xacro_args_as_one_string_and_bad_ones_refused(ros: RosGraph, tmp_path: Path) -> None:
     write(tmp_path / 'part.xacro', PART_XACRO)
     write(tmp_path / 'robot.urdf.xacro', MAIN_XACRO)

@@ -26,6 +26,9 @@ through :class:`~urdf_tools_ros.core.kinematics.forward.KinematicModel` and
 A description that cannot be loaded at all (malformed XML, a xacro error, not a robot), or whose
 checking cannot run as configured (an unknown rule code in a suppression comment or in the
 configuration, a configuration that does not parse), raises instead.
+
+What the node logs of each check is grouped here too (:class:`FindingsLog`): each finding once
+over the reloads of a node, the errors outside the graph in one entry.
 """
 
 from __future__ import annotations
@@ -43,8 +46,8 @@ if TYPE_CHECKING:
     from .config import Config
     from ..description.loader import RobotDescription
 
-__all__ = ['GRAPH_CONSUMERS', 'GraphCheck', 'check_for_graph', 'distro_name', 'distro_target',
-           'graph_check']
+__all__ = ['GRAPH_CONSUMERS', 'FindingsLog', 'GraphCheck', 'LogEntry', 'check_for_graph',
+           'distro_name', 'distro_target', 'graph_check']
 
 #: The consumers of the description node's graph, with the words its messages use for them.
 #: Only those that belong to the distro's target count (``urdfdom-before-5.1`` is not one of
@@ -209,3 +212,48 @@ def graph_check(findings: Iterable[Finding], target: str) -> GraphCheck:
         if finding.severity is Severity.ERROR:
             (refusals if _graph_consumers(finding, target) else outside).append(finding)
     return GraphCheck(target, findings, tuple(refusals), tuple(outside))
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """
+    One log line (or group of lines) of the description node.
+
+    :ivar severity: The level to log it at.
+    :ivar text: What to log.
+    """
+
+    severity: Severity
+    text: str
+
+
+class FindingsLog:
+    """
+    What the description node logs of each check: each finding once, over every reload.
+
+    Findings are the same when code, severity, element and message are: a line that moved in an
+    edited file does not make a finding new (the findings of one check are merged by file:line
+    already, :func:`~urdf_tools_ros.core.checks.expansion.merge_expansions`; this is across
+    checks). Of the new findings, the errors outside the graph make one warning entry that names
+    the consumers they break (:meth:`GraphCheck.outside_text`), one finding a line; every other
+    finding is one entry at its severity, in the order of the check.
+    """
+
+    def __init__(self) -> None:
+        self._logged: set[tuple[str, Severity, str, str]] = set()
+
+    def entries(self, check: GraphCheck) -> tuple[LogEntry, ...]:
+        """The entries to log for ``check``: those of its findings not logged before."""
+        new = []
+        for finding in check.findings:
+            key = (finding.code, finding.severity, finding.element, finding.message)
+            if key not in self._logged:
+                self._logged.add(key)
+                new.append(finding)
+        outside = [finding for finding in new if finding in check.outside]
+        entries = [LogEntry(Severity.WARNING, '\n  '.join([check.outside_text(outside),
+                                                           *map(str, outside)]))] \
+            if outside else []
+        entries.extend(LogEntry(finding.severity, str(finding)) for finding in new
+                       if finding not in outside)
+        return tuple(entries)

@@ -1,0 +1,155 @@
+"""
+The robot description node's description: where it comes from, and whether it may be published.
+
+A :class:`DescriptionSource` is the XML itself (the ``robot_description`` parameter) or a file
+with xacro arguments (``model``, ``xacro_args``); :meth:`DescriptionSource.with_parameters` is the
+source after a parameter change. :func:`assess` loads and checks it through the one pipeline
+(:func:`~urdf_tools_ros.core.pipeline.resolve`: the configuration found upwards from ``model``,
+none for XML) for the distro's target and says why it is refused, by the rule of
+:mod:`urdf_tools_ros.core.checks.publication`: a reported error that a consumer of the node's
+graph cannot load refuses it unless ``allow_errors``.
+
+XML given as a parameter is never run through xacro (xacro files are programs; a parameter can
+be set from anywhere on the network).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+import os
+import shlex
+
+from .checks.publication import graph_check, GraphCheck
+from .description.loader import parse_xacro_args, RobotDescription
+from .errors import DescriptionLoadError
+from .pipeline import resolve, Settings
+
+__all__ = ['Candidate', 'DescriptionSource', 'SOURCE_PARAMETERS', 'assess']
+
+#: The node's parameters that say which description to publish.
+SOURCE_PARAMETERS = ('model', 'xacro_args', 'robot_description')
+
+
+def _xacro_args(value: object) -> tuple[str, ...] | str:
+    """The ``xacro_args`` parameter as a string or a tuple of strings (unset: none)."""
+    if value is None:
+        return ()
+    if isinstance(value, (list, tuple)):
+        return tuple(str(item) for item in value)
+    return str(value)
+
+
+@dataclass(frozen=True)
+class DescriptionSource:
+    """
+    Where the description comes from: the XML itself, or a file with xacro arguments.
+
+    :ivar model: Path of the .urdf or .xacro file.
+    :ivar xacro_args: ``name:=value`` items, or one string of them separated by spaces.
+    :ivar xml: The URDF XML; used instead of ``model`` when not empty.
+    """
+
+    model: str = ''
+    xacro_args: tuple[str, ...] | str = ()
+    xml: str = ''
+
+    @classmethod
+    def of(cls, model: object, xacro_args: object, xml: object) -> DescriptionSource:
+        """
+        The source the parameters ``model``, ``xacro_args`` and ``robot_description`` name.
+
+        :param xacro_args: A string, a list of strings or ``None`` (none).
+        """
+        return cls(str(model or ''), _xacro_args(xacro_args), str(xml or ''))
+
+    def with_parameters(self, given: Mapping[str, object]) -> DescriptionSource:
+        """
+        This source with the new values of :data:`SOURCE_PARAMETERS` in ``given``.
+
+        :param given: ``{parameter name: new value}``; other names are ignored.
+        """
+        return DescriptionSource.of(given.get('model', self.model),
+                                    given['xacro_args'] if 'xacro_args' in given
+                                    else self.xacro_args,
+                                    given.get('robot_description', self.xml))
+
+    def settings(self, target: str | None = None) -> Settings:
+        """
+        The pipeline's settings: ``target``, and the configuration found upwards from ``model``.
+
+        XML given as a parameter has no configuration and is never run through xacro.
+
+        :param target: The node's (its distro's); ``None``: the configuration's, else ``ros``.
+        :raises ConfigError: if the file found cannot be read or holds a wrong key or value.
+        :raises UnknownCodeError: if it names no rule.
+        """
+        from_file = bool(self.model and not self.xml)
+        return resolve(self.model if from_file else None, target=target, use_config=from_file,
+                       is_xacro=False if self.xml else None)
+
+    def load(self, settings: Settings | None = None) -> RobotDescription:
+        """
+        Load the description (with ``settings``; default :meth:`settings`).
+
+        :raises RobotDescriptionError: if it cannot be loaded (the message names file:line).
+        """
+        if not self.xml and not self.model:
+            raise DescriptionLoadError('neither robot_description nor model is set',
+                                       '<parameters>')
+        settings = self.settings() if settings is None else settings
+        if self.xml:
+            return settings.load('<robot_description>', text=self.xml)
+        try:
+            items = shlex.split(self.xacro_args) if isinstance(self.xacro_args, str) else \
+                list(self.xacro_args)
+            arguments = parse_xacro_args(items)
+        except ValueError as exc:
+            raise DescriptionLoadError(str(exc), '<xacro_args>') from exc
+        return settings.load(self.model, arguments)
+
+    def watched(self) -> tuple[str, ...]:
+        """The file to watch before any load succeeded (none for XML)."""
+        return (os.path.abspath(self.model),) if self.model and not self.xml else ()
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """
+    A description that loaded, its check for the node's graph, and why it is refused.
+
+    :ivar source: Where it came from.
+    :ivar description: The loaded description.
+    :ivar check: Its findings and what the graph can do with them.
+    :ivar refusal: Why it may not be published; ``None``: it may.
+    """
+
+    source: DescriptionSource
+    description: RobotDescription
+    check: GraphCheck
+    refusal: str | None
+
+    @property
+    def watched(self) -> tuple[str, ...]:
+        """The files to watch: every file read, else :meth:`DescriptionSource.watched`."""
+        return self.description.dependencies or self.source.watched()
+
+
+def assess(source: DescriptionSource, target: str, allow_errors: bool = False) -> Candidate:
+    """
+    Load and check ``source`` for the node's graph; say why it is refused, if it is.
+
+    :param target: The distro's target, ``ros-jazzy``
+        (:func:`~urdf_tools_ros.core.checks.publication.distro_target`).
+    :param allow_errors: Publish even what a consumer of the graph cannot load.
+    :raises RobotDescriptionError: if it cannot be loaded, or checked as configured (the message
+        names file:line).
+    """
+    settings = source.settings(target)  # the configuration's select and ignore
+    description = source.load(settings)
+    check = graph_check(settings.check(description), settings.target)
+    refusal = None
+    if check.refusals and not allow_errors:
+        refusal = (f'the check found {check.refusal_text()} and allow_errors is false; '
+                   f'first: {check.refusals[0]}')
+    return Candidate(source, description, check, refusal)
