@@ -71,6 +71,8 @@ class RunResult:
     :ivar config_error: The configuration's error, when it could not be read (the defaults
         were used).
     :ivar target: The target the findings' severities are for.
+    :ivar locate: The package locator the run resolved ``$(find)`` and ``package://`` with
+        (:attr:`~..core.description.loader.RobotDescription.locate`), for hover and definition.
     """
 
     run: Run
@@ -80,6 +82,7 @@ class RunResult:
     robot: Robot | None = None
     config_error: str | None = None
     target: str = DEFAULT_TARGET
+    locate: PackageLocator | None = field(default=None, compare=False, repr=False)
 
 
 class _EditorTexts(dict[str, str]):
@@ -146,7 +149,7 @@ def check_run(run: Run, settings: Settings, buffers: Buffers,
     files = tuple(dict.fromkeys([entry, *(os.path.abspath(name)
                                           for name in description.dependencies)]))
     return RunResult(run, tuple(findings), files, description.included_from, description.robot,
-                     config_error, target)
+                     config_error, target, description.locate)
 
 
 def finding_file(finding: Finding, result: RunResult) -> str:
