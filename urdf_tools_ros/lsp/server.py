@@ -8,6 +8,9 @@ thread, so the server keeps answering; newer text cancels a check in progress
 (:class:`~.checking.Cancelled`) and a new one starts after it. Then every file the runs cover
 gets its diagnostics (an empty list when it is clean); a file whose diagnostics did not change
 is not sent again.
+
+Hover, definition and completion answer from the last results (:meth:`Server.result_for`) and
+the editor's text (:mod:`.hover`, :mod:`.definition`, :mod:`.completion`).
 """
 
 from __future__ import annotations
@@ -24,8 +27,11 @@ from pygls.lsp.server import LanguageServer
 
 from .actions import Action, fix_action, suppress_action
 from .checking import Cancelled, check_run, findings_by_file, RunResult, Settings
+from .completion import complete, Item
+from .definition import definition
 from .diagnostics import to_diagnostic, to_range
 from .documents import Buffers, is_description, path_to_uri, uri_to_path
+from .hover import hover
 from .ranges import TextIndex
 from .workspace import description_files, find_packages, IncludeGraph, Run
 from ..core.checks.config import ConfigError, Entry, find_config
@@ -227,6 +233,38 @@ class Server(LanguageServer):
                 actions.append(suppressed)
         return actions
 
+    # -- hover, definition, completion ----------------------------------------------------------
+    def result_for(self, path: str) -> RunResult | None:
+        """The last result of the run whose entry is ``path``, else of one that covers it."""
+        results = list(self.results.values())  # a copy: the worker thread adds results
+        return next((result for result in results if os.path.abspath(result.run.file) == path),
+                    next((result for result in results if path in result.files), None))
+
+    def at(self, path: str, position: types.Position) -> tuple[str, int] | None:
+        """The editor's text of ``path`` and the offset of an LSP position in it."""
+        text = self.buffers.text_or_none(path)
+        if text is None:
+            return None
+        return text, TextIndex(text).offset(position.line, position.character)
+
+
+#: LSP's kind of each :class:`~.completion.Item` kind.
+COMPLETION_KINDS = {'link': types.CompletionItemKind.Reference,
+                    'joint': types.CompletionItemKind.Reference,
+                    'macro': types.CompletionItemKind.Function,
+                    'parameter': types.CompletionItemKind.Variable,
+                    'property': types.CompletionItemKind.Constant,
+                    'arg': types.CompletionItemKind.Variable}
+#: The characters after which a client asks for completions.
+TRIGGER_CHARACTERS = ['"', "'", '{', ':', ' ']
+
+
+def to_completion_item(item: Item, index: TextIndex, offset: int) -> types.CompletionItem:
+    """An LSP completion item of a :class:`~.completion.Item` typed up to ``offset``."""
+    return types.CompletionItem(
+        label=item.label, kind=COMPLETION_KINDS.get(item.kind), detail=item.detail,
+        text_edit=types.TextEdit(to_range(index.span(item.start, offset)), item.label))
+
 
 def to_code_action(action: Action) -> types.CodeAction:
     """An LSP quick fix of an :class:`~.actions.Action`."""
@@ -280,5 +318,47 @@ def build_server(**options: object) -> Server:
         if path is None or not is_description(path):
             return []
         return [to_code_action(action) for action in ls.actions(path, params.range)]
+
+    def place(document: types.TextDocumentIdentifier, position: types.Position
+              ) -> tuple[str, str, int] | None:
+        path = uri_to_path(document.uri)
+        if path is None or not is_description(path):
+            return None
+        found = server.at(path, position)
+        return (path, *found) if found is not None else None
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    def on_hover(ls: Server, params: types.HoverParams) -> types.Hover | None:
+        where = place(params.text_document, params.position)
+        if where is None:
+            return None
+        path, text, offset = where
+        shown = hover(ls.result_for(path), path, text, offset, ls.buffers.text_or_none)
+        if shown is None:
+            return None
+        return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, shown.markdown),
+                           to_range(shown.span))
+
+    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    def on_definition(ls: Server, params: types.DefinitionParams) -> list[types.Location]:
+        where = place(params.text_document, params.position)
+        if where is None:
+            return []
+        path, text, offset = where
+        return [types.Location(path_to_uri(target.path), to_range(target.span))
+                for target in definition(ls.result_for(path), path, text, offset,
+                                         ls.buffers.text_or_none)]
+
+    @server.feature(types.TEXT_DOCUMENT_COMPLETION,
+                    types.CompletionOptions(trigger_characters=TRIGGER_CHARACTERS))
+    def on_completion(ls: Server, params: types.CompletionParams) -> types.CompletionList:
+        where = place(params.text_document, params.position)
+        if where is None:
+            return types.CompletionList(is_incomplete=False, items=[])
+        path, text, offset = where
+        index = TextIndex(text)
+        items = complete(ls.result_for(path), path, text, offset, ls.buffers.text_or_none)
+        return types.CompletionList(is_incomplete=False, items=[
+            to_completion_item(item, index, offset) for item in items])
 
     return server
