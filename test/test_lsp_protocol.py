@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 import json
 import os
 from pathlib import Path
+import re
 import subprocess
 import sys
 from typing import Any
@@ -179,3 +180,66 @@ async def test_a_code_action_fixes_the_finding(client: LanguageClient, tmp_path:
     await _diagnostics(client, uri, lambda items: not any(
         d.code == 'joint-axis-not-unit' for d in items))
     assert path.read_text() == ROBOT  # the server never writes
+
+
+def _position(text: str, needle: str, shift: int) -> types.Position:
+    """The LSP position of ``needle`` in ``text`` moved by ``shift`` characters (one line)."""
+    offset = text.index(needle) + shift
+    line = text.count('\n', 0, offset)
+    return types.Position(line, offset - (text.rfind('\n', 0, offset) + 1))
+
+
+@pytest.mark.asyncio
+async def test_hover_shows_a_joints_limits_in_rad_and_degrees(
+        client: LanguageClient, tmp_path: Path) -> None:
+    path = tmp_path / 'r.urdf'
+    path.write_text(ROBOT)
+    uri = _open(client, path)
+    await _diagnostics(client, uri, lambda items: len(items) > 0)  # checked: the model is there
+    found = await client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri), _position(ROBOT, 'name="j"', 7)))
+    assert found is not None and found.contents.kind == types.MarkupKind.Markdown
+    assert '`j` (revolute)' in found.contents.value and '`a` → `b`' in found.contents.value
+    assert '-57.3°' in found.contents.value  # lower="-1" rad
+    assert found.range.start.line == 4
+
+
+@needs_ros2
+@pytest.mark.asyncio
+async def test_definition_goes_from_a_macro_call_to_its_macro(client: LanguageClient) -> None:
+    path = ROS2 / 'urdf_tutorial' / 'urdf' / '08-macroed.urdf.xacro'
+    text = path.read_text()
+    uri = _open(client, path)
+    await _diagnostics(client, uri, lambda items: True)
+    found = await client.text_document_definition_async(types.DefinitionParams(
+        types.TextDocumentIdentifier(uri), _position(text, '<xacro:leg prefix="right"', 3)))
+    assert isinstance(found, list) and len(found) == 1
+    assert found[0].uri == uri
+    assert found[0].range.start == _position(text, '<xacro:macro name="leg"', 19)
+
+
+@needs_ros2
+@pytest.mark.asyncio
+async def test_completion_offers_the_links_in_a_parent(client: LanguageClient) -> None:
+    path = ROS2 / 'urdf_tutorial' / 'urdf' / '08-macroed.urdf.xacro'
+    text = path.read_text()
+    uri = _open(client, path)
+    await _diagnostics(client, uri, lambda items: True)
+    end = text.index('  <joint name="gripper_extension"')
+    typed = '<joint name="x" type="fixed"><parent link="ba'
+    half = text[:end] + typed + text[end:]
+    _change(client, uri, 2, half)
+    await _diagnostics(client, uri, lambda items: any(  # checked: no model in this text
+        d.code == 'description-unloadable' for d in items))
+    found = await client.text_document_completion_async(types.CompletionParams(
+        types.TextDocumentIdentifier(uri), _position(half, typed, len(typed)),
+        context=types.CompletionContext(types.CompletionTriggerKind.Invoked)))
+    assert found is not None
+    items = found.items if isinstance(found, types.CompletionList) else found
+    labels = {item.label for item in items}
+    expected = {name for name in re.findall(r'<link name="([^"$]+)"', text)}
+    assert expected and expected <= labels  # the written names, and those macros make
+    assert 'right_leg' in labels and 'left_base' in labels
+    edit = next(item.text_edit for item in items if item.label == 'base_link')
+    assert isinstance(edit, types.TextEdit)
+    assert edit.range.end.character - edit.range.start.character == 2  # replaces 'ba'

@@ -72,6 +72,9 @@ class Server(LanguageServer):
         self._dirty: set[str] = set()
         self._task: asyncio.Task[None] | None = None
         self.results: dict[Run, RunResult] = {}
+        #: The last result of each run that loaded a model (hover, definition and completion
+        #: keep answering while the text is half-typed).
+        self.loaded: dict[Run, RunResult] = {}
         self.placed: dict[str, list[tuple[Finding, RunResult]]] = {}
         self._sent: dict[str, list[types.Diagnostic]] = {}
 
@@ -174,6 +177,8 @@ class Server(LanguageServer):
                 return None
             old = self.results.get(run)
             self.results[run] = result
+            if result.robot is not None:
+                self.loaded[run] = result
             covered.update(result.files)
             if old is not None:
                 covered.update(old.files)
@@ -235,8 +240,13 @@ class Server(LanguageServer):
 
     # -- hover, definition, completion ----------------------------------------------------------
     def result_for(self, path: str) -> RunResult | None:
-        """The last result of the run whose entry is ``path``, else of one that covers it."""
-        results = list(self.results.values())  # a copy: the worker thread adds results
+        """
+        The last result of the run whose entry is ``path``, else of one that covers it.
+
+        A run whose text cannot be loaded now gives its last result that loaded a model.
+        """
+        results = [result if result.robot is not None else self.loaded.get(run, result)
+                   for run, result in list(self.results.items())]  # the worker adds results
         return next((result for result in results if os.path.abspath(result.run.file) == path),
                     next((result for result in results if path in result.files), None))
 
