@@ -7,7 +7,8 @@ seconds without newer text) marks the file; the marked files' runs (:meth:`~.wor
 thread, so the server keeps answering; newer text cancels a check in progress
 (:class:`~.checking.Cancelled`) and a new one starts after it. Then every file the runs cover
 gets its diagnostics (an empty list when it is clean); a file whose diagnostics did not change
-is not sent again.
+is not sent again, unless it is one whose text changed (the editor, and ``bench/bench_lsp.py``,
+learn that its new text was checked).
 
 Hover, definition and completion answer from the last results (:meth:`Server.result_for`) and
 the editor's text (:mod:`.hover`, :mod:`.definition`, :mod:`.completion`).
@@ -153,7 +154,7 @@ class Server(LanguageServer):
             with self._lock:
                 self._dirty |= dirty
             return
-        self._publish(done)
+        self._publish(done, dirty)
 
     def _check(self, dirty: set[str], generation: int) -> set[str] | None:
         """Run the checks of ``dirty`` (worker thread); the files to publish, or ``None``."""
@@ -209,11 +210,11 @@ class Server(LanguageServer):
         return [to_diagnostic(finding, result, index, index_of)
                 for finding, result in self.placed.get(path, [])]
 
-    def _publish(self, paths: set[str]) -> None:
+    def _publish(self, paths: set[str], changed: set[str]) -> None:
         for path in sorted(paths):
             diagnostics = self.diagnostics(path)
             uri = path_to_uri(path)
-            if self._sent.get(uri) == diagnostics:
+            if self._sent.get(uri) == diagnostics and path not in changed:
                 continue
             self._sent[uri] = diagnostics
             self.text_document_publish_diagnostics(

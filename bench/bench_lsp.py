@@ -1,0 +1,183 @@
+"""
+Benchmark: ``urdf-tools lsp`` from an edit to its diagnostics, beside a whole ``check``.
+
+An editor's user waits, after each keystroke, for the debounce and the check of the robot. This
+copies ``../shared/ros2_descriptions`` to a temporary folder with a ``.urdf-tools.toml`` whose
+``entries`` give each case of ``cases.json`` its xacro arguments, starts one ``urdf-tools lsp``
+on it (stdio, raw JSON-RPC, the default 150 ms debounce) and for each case:
+
+* opens the entry (its text with a comment appended) and times the first
+  ``publishDiagnostics`` of it: a newly opened robot;
+* ``--rounds`` times, appends a space to that comment (``didChange``) and times the
+  ``publishDiagnostics`` that follows, debounce included, the server warm;
+* runs ``urdf-tools check ENTRY ARGS --package-path COPY`` as a new process ``--rounds``
+  times, in the same run.
+
+Printed, not asserted (goal: the median change → diagnostics <= 300 ms on every case, and the
+first diagnostics of a newly opened robot within a whole-process ``check``). Run:
+``.venv/bin/python bench/bench_lsp.py [--rounds 5] [--case ID ...]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+import queue
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / 'test'))
+from paths import ROS2_DESCRIPTIONS  # noqa: E402
+
+COMMENT = '\n<!-- bench -->\n'
+
+
+class Client:
+    """A minimal LSP client over a server's stdio: requests, notifications, diagnostics."""
+
+    def __init__(self, command: list[str], env: dict[str, str]) -> None:
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL, env=env)
+        self.published: queue.Queue[tuple[float, str]] = queue.Queue()
+        self.answers: dict[int, Any] = {}
+        self._next = 0
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        stream = self.process.stdout
+        assert stream is not None  # noqa: S101 - a pipe
+        while True:
+            length = 0
+            while True:
+                line = stream.readline()
+                if not line:
+                    return
+                if line in (b'\r\n', b'\n'):
+                    break
+                if line.lower().startswith(b'content-length:'):
+                    length = int(line.split(b':')[1])
+            message = json.loads(stream.read(length))
+            if message.get('method') == 'textDocument/publishDiagnostics':
+                self.published.put((time.perf_counter(), message['params']['uri']))
+            elif 'id' in message and 'method' not in message:
+                self.answers[message['id']] = message.get('result')
+
+    def send(self, method: str, params: Any, request: bool = False) -> int | None:
+        message: dict[str, Any] = {'jsonrpc': '2.0', 'method': method, 'params': params}
+        if request:
+            self._next += 1
+            message['id'] = self._next
+        body = json.dumps(message).encode()
+        stdin = self.process.stdin
+        assert stdin is not None  # noqa: S101 - a pipe
+        stdin.write(b'Content-Length: %d\r\n\r\n' % len(body) + body)
+        stdin.flush()
+        return message.get('id')
+
+    def request(self, method: str, params: Any, timeout: float = 60.0) -> Any:
+        number = self.send(method, params, request=True)
+        end = time.perf_counter() + timeout
+        while number not in self.answers:
+            if time.perf_counter() > end:
+                raise TimeoutError(method)
+            time.sleep(0.005)
+        return self.answers.pop(number)
+
+    def diagnostics_of(self, uri: str, timeout: float = 120.0) -> float:
+        """The time the next ``publishDiagnostics`` of ``uri`` arrived."""
+        end = time.perf_counter() + timeout
+        while True:
+            arrived, published = self.published.get(timeout=max(end - time.perf_counter(), 0.01))
+            if published == uri:
+                return arrived
+
+    def drain(self) -> None:
+        while not self.published.empty():
+            self.published.get_nowait()
+
+
+def _toml_string(value: str) -> str:
+    return json.dumps(value)  # a TOML basic string for these values (no control characters)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    parser.add_argument('--rounds', type=int, default=5)
+    parser.add_argument('--case', action='append', help='a case id of cases.json (repeatable)')
+    options = parser.parse_args()
+    cases = json.loads((ROS2_DESCRIPTIONS / 'cases.json').read_text())['cases']
+    if options.case:
+        cases = [case for case in cases if case['id'] in options.case]
+    folder = Path(tempfile.mkdtemp(prefix='bench-lsp-'))
+    copy = folder / 'ros2_descriptions'
+    shutil.copytree(ROS2_DESCRIPTIONS, copy)
+    with open(copy / '.urdf-tools.toml', 'w', encoding='utf-8') as stream:
+        for case in cases:
+            args = ', '.join(f'{_toml_string(name)} = {_toml_string(value)}' for name, value in
+                             (arg.split(':=', 1) for arg in case['args']))
+            stream.write(f'[[entries]]\nfile = {_toml_string(case["entry"])}\n'
+                         f'args = {{{args}}}\n\n')
+    env = {**os.environ, 'PYTHONPATH': os.pathsep.join(
+        [str(REPO), *filter(None, [os.environ.get('PYTHONPATH')])])}
+    client = Client([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'lsp'], env)
+    client.request('initialize', {'processId': os.getpid(), 'rootUri': copy.as_uri(),
+                                  'capabilities': {},
+                                  'workspaceFolders': [{'uri': copy.as_uri(),
+                                                        'name': 'ros2_descriptions'}]})
+    client.send('initialized', {})
+    print(f'{"case":24} {"open→diag":>10} {"check":>8} {"open/check":>10} '
+          f'{"edit→diag":>10} {"edit/check":>10}   (medians, ms; {options.rounds} rounds)')
+    try:
+        for case in cases:
+            entry = copy / case['entry']
+            uri = entry.as_uri()
+            text = entry.read_text(encoding='utf-8') + COMMENT
+            client.drain()
+            start = time.perf_counter()
+            client.send('textDocument/didOpen', {'textDocument': {
+                'uri': uri, 'languageId': 'xml', 'version': 1, 'text': text}})
+            first = client.diagnostics_of(uri) - start
+            edits = []
+            for version in range(2, 2 + options.rounds):
+                text = text.replace('<!-- bench', '<!-- bench ', 1)
+                client.drain()
+                start = time.perf_counter()
+                client.send('textDocument/didChange', {
+                    'textDocument': {'uri': uri, 'version': version},
+                    'contentChanges': [{'text': text}]})
+                edits.append(client.diagnostics_of(uri) - start)
+            client.send('textDocument/didClose', {'textDocument': {'uri': uri}})
+            client.diagnostics_of(uri)
+            checks = []
+            for _ in range(options.rounds):
+                start = time.perf_counter()
+                subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'check',
+                                str(entry), *case['args'], '--package-path', str(copy)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                               cwd=REPO)
+                checks.append(time.perf_counter() - start)
+            check, edit = statistics.median(checks), statistics.median(edits)
+            print(f'{case["id"]:24} {first * 1e3:10.0f} {check * 1e3:8.0f} '
+                  f'{first / check:10.2f} {edit * 1e3:10.0f} {edit / check:10.2f}', flush=True)
+    finally:
+        try:
+            client.request('shutdown', None, timeout=10)
+            client.send('exit', None)
+            client.process.wait(timeout=10)
+        except (TimeoutError, subprocess.TimeoutExpired, BrokenPipeError):
+            client.process.kill()
+        shutil.rmtree(folder, ignore_errors=True)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
