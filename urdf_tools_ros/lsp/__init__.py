@@ -7,6 +7,8 @@ The protocol is in :mod:`.server` (pygls 2 and lsprotocol, the optional ``[lsp]`
 packages of the workspace's ``package.xml`` folders, the entry files that include a xacro file),
 :mod:`.checking` (the check pipeline of ``urdf-tools check`` on the editor's text),
 :mod:`.ranges` (a finding's line and columns), :mod:`.diagnostics` (a finding as an LSP
-diagnostic) and :mod:`.actions` (the mechanical fixes and the suppression comment as edits).
+diagnostic), :mod:`.actions` (the mechanical fixes and the suppression comment as edits),
+:mod:`.symbols` (the xacro definitions and what a position names), :mod:`.hover`,
+:mod:`.definition` and :mod:`.completion` (from the last check's model and the editor's text).
 Nothing but the ``lsp`` subcommand imports this package.
 """
