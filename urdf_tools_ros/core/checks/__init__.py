@@ -42,6 +42,7 @@ from .registry import (broken_consumers, check, CheckContext, CheckFunction, CON
                        portability, registered_checks, Rule, rule, RULES, sort_findings,
                        TARGETS)
 from ..description.model import Robot
+from ..description.values import collection_paused
 from ..findings import Finding
 
 if TYPE_CHECKING:
@@ -99,11 +100,12 @@ def check_description(description: RobotDescription, target: str = DEFAULT_TARGE
     """
     if target not in TARGETS:
         raise KeyError(f'unknown target {target!r}; one of {", ".join(TARGETS)}')
-    findings = [for_target(finding, target) for finding in
-                (*description.findings, *run_checks(description.robot, description.filename),
-                 *as_written_findings(description))]
-    if suppressions:
-        findings = selection.suppress(sort_findings(findings),
-                                      selection.description_suppressions(description))
-    return sort_findings(expansion.merge_expansions(
-        selection.select_findings(findings, select, ignore)))
+    with collection_paused():  # the checks allocate many small acyclic objects
+        findings = [for_target(finding, target) for finding in
+                    (*description.findings, *run_checks(description.robot, description.filename),
+                     *as_written_findings(description))]
+        if suppressions:
+            findings = selection.suppress(sort_findings(findings),
+                                          selection.description_suppressions(description))
+        return sort_findings(expansion.merge_expansions(
+            selection.select_findings(findings, select, ignore)))

@@ -28,9 +28,9 @@ from .model import (Box, Calibration, Capsule, Collision, Cylinder, Dynamics, Ga
                     Inertia, Inertial, Joint, Limit, Link, Material, Mesh, Mimic, Origin, Robot,
                     Ros2Control, Ros2ControlJoint, SafetyController, Sphere, Transmission,
                     TransmissionActuator, TransmissionJoint, Vector3, Visual, XmlData)
-from .values import (all_finite, Element, KNOWN_ATTRIBUTES, KNOWN_JOINT_CHILDREN,
-                     KNOWN_TRANSMISSION_PART_CHILDREN, local_name, Locate, parse_number,
-                     parse_numbers, Resolve, ros_distros, urdf_version)
+from .values import (all_finite, collection_paused, Element, KNOWN_ATTRIBUTES,
+                     KNOWN_JOINT_CHILDREN, KNOWN_TRANSMISSION_PART_CHILDREN, local_name, Locate,
+                     parse_number, parse_numbers, Resolve, ros_distros, urdf_version)
 from ..findings import Finding, Severity
 
 __all__ = ['UrdfReader']
@@ -744,6 +744,10 @@ class UrdfReader:
         urdf_parser_py: "Required attribute not set"); ``name=""`` is ``attribute-empty``: those
         read it, SDFormat (Gazebo) refuses it ("Unable to read attribute[name]").
         """
+        with collection_paused():
+            return self._robot(root)
+
+    def _robot(self, root: Element) -> Robot:
         name = root.get('name')
         if name is None:
             self._report('robot-name-missing', Severity.WARNING, 'robot', '<robot> has no name',
