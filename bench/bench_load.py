@@ -51,7 +51,9 @@ def load_and_check(path: Path) -> object:
     The principal moments of the tensors last asked are kept between calls
     (``inertia._eigenvalues``): emptied first, so no run reuses the previous one's.
     """
-    inertia._eigenvalues.cache_clear()
+    cache = getattr(inertia, '_eigenvalues', None)  # older checkouts have none
+    if cache is not None:
+        cache.cache_clear()
     return check_description(load(path))
 
 
