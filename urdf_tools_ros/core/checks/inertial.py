@@ -356,10 +356,17 @@ def solid_inertia(link: Link) -> tuple[Primitive, Inertia] | None:
     return geometry, implied
 
 
-def _solid_fix(link: Link) -> str | None:
-    """The inertia of the link's collision primitive at the link's mass, as a fix hint."""
-    solid = solid_inertia(link)
-    if solid is None or link.inertial is None:
+def _solid_fix(link: Link, solid: tuple[Primitive, Inertia] | None | bool = True
+               ) -> str | None:
+    """
+    The inertia of the link's collision primitive at the link's mass, as a fix hint.
+
+    :param solid: :func:`solid_inertia` of ``link`` when the caller has it (``None``: there is
+        none); ``True``: computed here.
+    """
+    if solid is True:
+        solid = solid_inertia(link)
+    if not isinstance(solid, tuple) or link.inertial is None:
         return None
     geometry, implied = solid
     inertial = link.inertial
@@ -542,7 +549,9 @@ def check_plausibility(ctx: CheckContext) -> Iterator[Finding]:
                           f'link "{link.name}": inertia {describe_inertia(inertial.inertia)} '
                           f'is {how} that of {describe_solid(geometry, inertial.mass)} (its '
                           'collision geometry)',
-                          inertial.location or link.location, _solid_fix(link))
+                          inertial.location or link.location,
+                          _solid_fix(link, (geometry, implied) if ros_problem(implied) is None
+                                     else None))
 
 
 @check
