@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import os
 from pathlib import Path
 import re
 import sys
@@ -43,6 +44,22 @@ def best(function: Callable[[], object], repeat: int) -> float:
     return min(times)
 
 
+def blas_kernel() -> str:
+    """The OpenBLAS core numpy runs (``OPENBLAS_CORETYPE`` can force a slower one), as named."""
+    import ctypes
+    with open('/proc/self/maps') as maps:
+        libraries = sorted({line.split()[-1] for line in maps if 'openblas' in line})
+    for library in libraries:
+        handle = ctypes.CDLL(library)
+        for symbol in ('scipy_openblas_get_corename64_', 'scipy_openblas_get_corename',
+                       'openblas_get_corename'):
+            function = getattr(handle, symbol, None)
+            if function is not None:
+                function.restype = ctypes.c_char_p
+                return f'{function().decode()} ({Path(library).name})'
+    return 'no OpenBLAS loaded'
+
+
 def lines_of_code(folder: Path) -> int:
     """Lines of the ``.py`` files under ``folder``."""
     return sum(len(path.read_text().splitlines()) for path in folder.rglob('*.py'))
@@ -64,7 +81,8 @@ def main() -> None:
         from urdf_tools_ros.core.joint_limits import effective_limits  # type: ignore
 
     core = options.repo / 'urdf_tools_ros' / 'core'
-    print(f'checkout {options.repo}: urdf_tools_ros/core {lines_of_code(core)} lines')
+    print(f'checkout {options.repo}: urdf_tools_ros/core {lines_of_code(core)} lines; OpenBLAS '
+          f'core {blas_kernel()}, OPENBLAS_CORETYPE={os.environ.get("OPENBLAS_CORETYPE")}')
     print(f'{"robot":<16} {"links":>5} {"one FK":>9} {"TF path":>9} {"batch/s":>10} '
           f'{"pin loop/s":>11} {"ratio":>6}')
     rng = np.random.default_rng(0)
@@ -100,7 +118,8 @@ def main() -> None:
         for engine, batch in batches.items():
             print(f'{name.split(".")[0] + engine:<16} {len(model.link_names):>5} '
                   f'{one * 1e6:>7.1f}µs {tf * 1e6:>7.1f}µs {BATCH / batch:>10,.0f} '
-                  f'{BATCH / pinocchio:>11,.0f} {pinocchio / batch:>5.2f}×')
+                  f'{BATCH / pinocchio:>11,.0f} {pinocchio / batch:>5.2f}×'
+                  f'{"" if pinocchio >= batch else "  (below the goal: >= 1×)"}')
 
 
 if __name__ == '__main__':

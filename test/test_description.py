@@ -8,7 +8,7 @@ import re
 from hypothesis import given, HealthCheck, settings, strategies as st
 import pytest
 
-from conftest import SAMPLE_ROBOT, shared_model
+from conftest import SAMPLE_ROBOT, shared_model, SHARED_URDFS
 from urdf_tools_ros.core.description import loader as description
 from urdf_tools_ros.core.description.loader import load, load_string, RobotDescription
 from urdf_tools_ros.core.description.model import Box, Mesh, Origin, Sphere
@@ -394,3 +394,46 @@ def test_cross_check_reports_what_urdf_parser_py_refuses() -> None:
     checked = load_string(text, cross_check=True)
     assert 'urdf-parser-py-rejects' in codes(checked)
     assert 'number-invalid' in codes(checked)
+
+
+@pytest.mark.parametrize('name', [*sorted(SHARED_URDFS), 'robotiq_2f_85.urdf'])
+def test_a_urdf_read_as_it_is_parsed_loads_as_from_the_whole_tree(
+        monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """Above ``STREAM_CHARACTERS`` a plain URDF is read while lxml parses it: same description."""
+    path = shared_model(name)
+    whole = load(path)
+    streamed: list[object] = []
+    read = description._read_streamed
+
+    def spy(text: str, reader: object) -> object:
+        robot = read(text, reader)  # type: ignore[arg-type]
+        streamed.append(robot)
+        return robot
+
+    monkeypatch.setattr(description, 'STREAM_CHARACTERS', 0)
+    monkeypatch.setattr(description, '_read_streamed', spy)
+    again = load(path)
+    assert again == whole and again.findings == whole.findings
+    # robotiq_2f_85's undeclared namespace prefix is an XML error: the whole-tree parse repairs
+    # it; every other file was read as it was parsed.
+    assert len(streamed) == 1 and (streamed[0] is None) == (name == 'robotiq_2f_85.urdf')
+
+
+@pytest.mark.parametrize('text', [
+    '<robot name="r">\n  <link name="a">\n</robot>\n',  # malformed at line 3
+    '<?xml version="1.0"?>\n<!DOCTYPE robot [<!ENTITY e "x">]>\n<robot name="&e;"/>\n',
+    '<model name="m"/>\n',
+    '<robot name="r"><link name="a"/></robot>\n<robot name="s"/>\n',
+])
+def test_what_the_streamed_read_cannot_take_fails_as_the_whole_tree_says(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, text: str) -> None:
+    path = tmp_path / 'bad.urdf'
+    path.write_text(text)
+    outcomes = []
+    for limit in (description.STREAM_CHARACTERS, 0):
+        monkeypatch.setattr(description, 'STREAM_CHARACTERS', limit)
+        try:
+            outcomes.append(('loaded', load(path)))
+        except DescriptionLoadError as exc:
+            outcomes.append(('refused', str(exc)))
+    assert outcomes[0] == outcomes[1]

@@ -42,6 +42,7 @@ from .registry import (broken_consumers, check, CheckContext, CheckFunction, CON
                        portability, registered_checks, Rule, rule, RULES, sort_findings,
                        TARGETS)
 from ..description.model import Robot
+from ..description.values import collection_paused
 from ..findings import Finding
 
 if TYPE_CHECKING:
@@ -106,18 +107,19 @@ def check_description(description: RobotDescription, target: str = DEFAULT_TARGE
     """
     if target not in TARGETS:
         raise KeyError(f'unknown target {target!r}; one of {", ".join(TARGETS)}')
-    comments = selection.description_suppressions(description) if suppressions else []
-    wanted = selection.wanted_codes(select, ignore)
-    if wanted is not None and selection.SUPPRESSION_UNUSED in wanted:
-        # whether a comment is used depends on its codes' findings: their checks run too
-        wanted = wanted.union(*(comment.codes for comment in comments))
-    written = as_written_findings(description) \
-        if wanted is None or XACRO_IN_URDF in wanted else []
-    findings = [for_target(finding, target) for finding in
-                (*description.findings,
-                 *run_checks(description.robot, description.filename, wanted,
-                             use_cache=use_cache), *written)]
-    if suppressions:
-        findings = selection.suppress(sort_findings(findings), comments)
-    return sort_findings(expansion.merge_expansions(
-        selection.select_findings(findings, select, ignore)))
+    with collection_paused():  # the checks allocate many small acyclic objects
+        comments = selection.description_suppressions(description) if suppressions else []
+        wanted = selection.wanted_codes(select, ignore)
+        if wanted is not None and selection.SUPPRESSION_UNUSED in wanted:
+            # whether a comment is used depends on its codes' findings: their checks run too
+            wanted = wanted.union(*(comment.codes for comment in comments))
+        written = as_written_findings(description) \
+            if wanted is None or XACRO_IN_URDF in wanted else []
+        findings = [for_target(finding, target) for finding in
+                    (*description.findings,
+                     *run_checks(description.robot, description.filename, wanted,
+                                 use_cache=use_cache), *written)]
+        if suppressions:
+            findings = selection.suppress(sort_findings(findings), comments)
+        return sort_findings(expansion.merge_expansions(
+            selection.select_findings(findings, select, ignore)))

@@ -141,6 +141,20 @@ def _usable(inertial: Inertial | None) -> bool:
         and all(math.isfinite(v) for v in (*inertial.origin.xyz, *inertial.origin.rpy))
 
 
+def _origin_matrices(origins: list[Origin]) -> dict[int, FloatArray]:
+    """
+    ``{id(origin): T (4, 4)}`` of finite origins, from one :func:`origin_matrix` call.
+
+    The same numbers as one call per origin (numpy's elementwise ``cos``, ``sin`` and products
+    give each element what they give it alone), without the per-call cost of small arrays.
+    """
+    if not origins:
+        return {}
+    matrices = origin_matrix([origin.xyz for origin in origins],
+                             [origin.rpy for origin in origins])
+    return {id(origin): matrix for origin, matrix in zip(origins, matrices)}
+
+
 def _tree(robot: Robot) -> tuple[dict[str, str], dict[str, FloatArray], str] | None:
     """
     ``({link: anchor}, {link: T_anchor_link}, root)`` for a valid tree, else ``None``.
@@ -160,6 +174,10 @@ def _tree(robot: Robot) -> tuple[dict[str, str], dict[str, FloatArray], str] | N
     if len(roots) != 1 or len(links) != len(robot.links):
         return None
     root = roots[0]
+    fixed = [joint.origin for joint in robot.joints if joint.joint_type == 'fixed']
+    if not all(map(_origin_finite, fixed)):
+        return None  # NaN origin: the loader's finding
+    placed = _origin_matrices(fixed)
     anchor = {root: root}
     frames = {root: np.eye(4)}
     stack = [root]
@@ -169,11 +187,7 @@ def _tree(robot: Robot) -> tuple[dict[str, str], dict[str, FloatArray], str] | N
             if child in anchor:
                 return None
             if joint_type == 'fixed':
-                try:
-                    frames[child] = frames[parent] @ origin_matrix(joint_origin.xyz,
-                                                                   joint_origin.rpy)
-                except ValueError:
-                    return None  # NaN origin: the loader's finding
+                frames[child] = frames[parent] @ placed[id(joint_origin)]
                 anchor[child] = anchor[parent]
             else:
                 frames[child] = np.eye(4)
@@ -195,6 +209,8 @@ def bodies(robot: Robot) -> list[Body] | None:
     if tree is None:
         return None
     anchor, frames, root = tree
+    placed = _origin_matrices([link.inertial.origin for link in robot.links
+                               if link.inertial is not None and _usable(link.inertial)])
     members: dict[str, list[str]] = {}
     for link in robot.links:
         members.setdefault(anchor[link.name], []).append(link.name)
@@ -210,7 +226,7 @@ def bodies(robot: Robot) -> list[Body] | None:
             has_inertial = True
             if not _usable(inertial):
                 continue
-            frame = frames[member] @ origin_matrix(inertial.origin.xyz, inertial.origin.rpy)
+            frame = frames[member] @ placed[id(inertial.origin)]
             parts.append((inertial.mass, inertial.inertia, frame))
         mass, _, inertia = combine(parts) if parts else (0.0, None, Inertia())
         result.append(Body(name, tuple(names), name != root, mass, inertia, has_inertial))
@@ -340,10 +356,17 @@ def solid_inertia(link: Link) -> tuple[Primitive, Inertia] | None:
     return geometry, implied
 
 
-def _solid_fix(link: Link) -> str | None:
-    """The inertia of the link's collision primitive at the link's mass, as a fix hint."""
-    solid = solid_inertia(link)
-    if solid is None or link.inertial is None:
+def _solid_fix(link: Link, solid: tuple[Primitive, Inertia] | None | bool = True
+               ) -> str | None:
+    """
+    The inertia of the link's collision primitive at the link's mass, as a fix hint.
+
+    :param solid: :func:`solid_inertia` of ``link`` when the caller has it (``None``: there is
+        none); ``True``: computed here.
+    """
+    if solid is True:
+        solid = solid_inertia(link)
+    if not isinstance(solid, tuple) or link.inertial is None:
         return None
     geometry, implied = solid
     inertial = link.inertial
@@ -526,7 +549,9 @@ def check_plausibility(ctx: CheckContext) -> Iterator[Finding]:
                           f'link "{link.name}": inertia {describe_inertia(inertial.inertia)} '
                           f'is {how} that of {describe_solid(geometry, inertial.mass)} (its '
                           'collision geometry)',
-                          inertial.location or link.location, _solid_fix(link))
+                          inertial.location or link.location,
+                          _solid_fix(link, (geometry, implied) if ros_problem(implied) is None
+                                     else None))
 
 
 @check(codes=(ROOT_INERTIA,))

@@ -22,15 +22,16 @@ The tables of known names and the parsing of numbers are in :mod:`.values`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 import math
 
 from .model import (Box, Calibration, Capsule, Collision, Cylinder, Dynamics, Gazebo, Geometry,
                     Inertia, Inertial, Joint, Limit, Link, Material, Mesh, Mimic, Origin, Robot,
                     Ros2Control, Ros2ControlJoint, SafetyController, Sphere, Transmission,
                     TransmissionActuator, TransmissionJoint, Vector3, Visual, XmlData)
-from .values import (all_finite, Element, KNOWN_ATTRIBUTES, KNOWN_JOINT_CHILDREN,
-                     KNOWN_TRANSMISSION_PART_CHILDREN, local_name, Locate, parse_number,
-                     parse_numbers, Resolve, ros_distros, urdf_version)
+from .values import (all_finite, collection_paused, Element, KNOWN_ATTRIBUTES,
+                     KNOWN_JOINT_CHILDREN, KNOWN_TRANSMISSION_PART_CHILDREN, local_name, Locate,
+                     parse_number, parse_numbers, Resolve, ros_distros, urdf_version)
 from ..findings import Finding, Severity
 
 __all__ = ['UrdfReader']
@@ -744,6 +745,21 @@ class UrdfReader:
         urdf_parser_py: "Required attribute not set"); ``name=""`` is ``attribute-empty``: those
         read it, SDFormat (Gazebo) refuses it ("Unable to read attribute[name]").
         """
+        with collection_paused():
+            return self._robot(root, root)
+
+    def robot_streamed(self, root: Element, children: Iterable[Element]) -> Robot:
+        """
+        Read the ``<robot>`` element whose children ``children`` yields, as :meth:`robot` does.
+
+        For a parse that builds the tree as it goes (``etree.iterparse``): ``root`` has its
+        attributes, ``children`` yields each child once it is complete, and the caller may free
+        a child once the next one is asked for (the reader keeps no element).
+        """
+        with collection_paused():
+            return self._robot(root, children)
+
+    def _robot(self, root: Element, children: Iterable[Element]) -> Robot:
         name = root.get('name')
         if name is None:
             self._report('robot-name-missing', Severity.WARNING, 'robot', '<robot> has no name',
@@ -764,7 +780,7 @@ class UrdfReader:
         gazebo: list[Gazebo] = []
         unknown: list[XmlData] = []
         sensors: list[XmlData] = []
-        for child in root:
+        for child in children:
             tag = child.tag
             if not isinstance(tag, str):
                 continue

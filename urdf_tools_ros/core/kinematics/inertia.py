@@ -11,12 +11,15 @@ its element frame and shaped as URDF draws it (URDF spec, link/geometry).
 from __future__ import annotations
 
 from collections.abc import Sequence
+import functools
 import math
+import struct
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..description.model import Box, Capsule, Cylinder, Geometry, Inertia, Origin, Sphere
+from ..description.values import all_finite
 from ..transforms import FloatArray, rpy_to_rotation
 
 if TYPE_CHECKING:
@@ -158,12 +161,28 @@ def principal_moments(inertia: Inertia) -> FloatArray:
     """
     Return the principal moments of inertia: the eigenvalues of the tensor, ascending.
 
+    The checks ask several times about each tensor (valid? refused by Gazebo? by MuJoCo?): the
+    last tensors' moments are kept (:func:`_eigenvalues`), so each is computed once.
+
     :return: A (3,) float64 array, kg·m², smallest first; all NaN when an entry is not finite.
     """
-    matrix = inertia_matrix(inertia)
-    if not np.all(np.isfinite(matrix)):
+    entries = (inertia.ixx, inertia.ixy, inertia.ixz, inertia.iyy, inertia.iyz, inertia.izz)
+    if not all_finite(entries):
         return np.full(3, np.nan)
-    return np.asarray(np.linalg.eigvalsh(matrix), dtype=np.float64)
+    return np.array(_eigenvalues(struct.pack('6d', *entries)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _eigenvalues(entries: bytes) -> tuple[float, float, float]:
+    """
+    ``np.linalg.eigvalsh`` of a finite tensor, ascending.
+
+    :param entries: ``ixx, ixy, ixz, iyy, iyz, izz`` packed as six doubles: the key is their
+        bits (-0.0 and 0.0 are equal numbers, not equal keys).
+    """
+    ixx, ixy, ixz, iyy, iyz, izz = struct.unpack('6d', entries)
+    values = np.linalg.eigvalsh(inertia_matrix(Inertia(ixx, ixy, ixz, iyy, iyz, izz)))
+    return float(values[0]), float(values[1]), float(values[2])
 
 
 def is_zero(inertia: Inertia) -> bool:
@@ -269,13 +288,13 @@ def implied_inertia(geometry: Geometry | None, mass: float,
         offset = R_link_inertial.T @ (np.asarray(geometry_origin.xyz, dtype=np.float64)
                                       - np.asarray(inertial_origin.xyz, dtype=np.float64))
         inertia = rotate(solid, R_inertial_geometry)
-        if np.any(offset):
+        if offset.any():
             inertia = parallel_axis(inertia, mass, offset)
         matrix = inertia_matrix(inertia)
         # Set entries below 1e-12 of the largest entry to 0 (rounding left by rotations).
-        if np.all(np.isfinite(matrix)):
+        if np.isfinite(matrix).all():
             magnitude = np.abs(matrix)
-            matrix[magnitude < 1e-12 * np.max(magnitude)] = 0.0
+            matrix[magnitude < 1e-12 * magnitude.max()] = 0.0
     return inertia_from_matrix(matrix)
 
 
