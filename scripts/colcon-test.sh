@@ -8,7 +8,8 @@
 # space). The workspace is .cache/colcon-ws (made anew), its install space is sourced before
 # `colcon test`. A skipped ROS test fails the run (URDF_TOOLS_REQUIRE_ROS=1). Prints every skip
 # reason, then `colcon test-result`; exits non-zero on any failure or error (and when no test
-# ran). Extra arguments go to pytest.
+# ran). Extra arguments go to pytest (CI: -m "ros or ros_install or installed", what depends on
+# the installed layout and on ROS; without them, the whole suite).
 # Usage: scripts/colcon-test.sh [--distro jazzy|kilted] [pytest args...]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -64,9 +65,14 @@ set +u
 . install/setup.bash
 set -u
 echo "== colcon test (pytest $("$venv/bin/python" -m pytest --version 2>&1 | awk '{print $2}'))"
+# Each pytest argument after a space: colcon strips it, and reads none of them as its own option.
+pytest_args=(" -rs")
+for arg in "$@"; do
+  pytest_args+=(" $arg")
+done
 status=0
 colcon test --packages-select urdf_tools_ros --return-code-on-test-failure \
-  --event-handlers console_direct+ --pytest-args -rs "$@" || status=$?
+  --event-handlers console_direct+ --pytest-args "${pytest_args[@]}" || status=$?
 echo "== colcon test-result"
 colcon test-result --verbose || status=$((status ? status : 1))
 exit "$status"

@@ -32,6 +32,8 @@ import urdf_tools_ros.core.checks  # noqa: F401,I100
 from urdf_tools_ros.core.description import loader
 import urdf_tools_ros.core.description.xacro_runner  # noqa: F401
 
+pytestmark = pytest.mark.portability
+
 pytest_plugins = ['pytester']
 
 PLUGIN = 'urdf_tools_ros.pytest_plugin'
