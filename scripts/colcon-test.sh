@@ -50,8 +50,9 @@ mkdir -p "$ws/src/urdf_tools_ros"
 # The package as a clone has it (tracked and untracked files, .gitignore respected).
 git ls-files -z -co --exclude-standard | xargs -0 cp --parents -t "$ws/src/urdf_tools_ros"
 export PATH="$venv/bin:$PATH"
-# The copy's tests find ../shared and the built oracles where the repository has them.
-export URDF_TOOLS_SHARED="$root/../shared" URDF_TOOLS_CACHE="$root/.cache"
+# The copy's tests find ../shared and the built oracles where the repository has them (the
+# paths normalised: a test compares them with the paths the loader resolves).
+export URDF_TOOLS_SHARED="$(cd "$root/.." && pwd)/shared" URDF_TOOLS_CACHE="$root/.cache"
 export URDF_TOOLS_REQUIRE_ROS=1
 set +u
 # shellcheck disable=SC1091
