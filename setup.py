@@ -82,10 +82,12 @@ setup(
         'lsp': LSP,
         # pytest 7.4.4: Ubuntu Noble's (ROS 2 Jazzy), the one launch_testing 3.4.3's plugin
         # works with; pytest 8 refuses that plugin. The suite also runs on 6.2.5 and 9.
-        'test': ['pytest==7.4.4', 'pytest-rerunfailures<15', 'hypothesis', 'mypy', 'flake8',
-                 'flake8-import-order', 'flake8-quotes', 'flake8-docstrings', 'lxml-stubs', 'pin',
-                 'playwright', 'colcon-common-extensions', 'pyyaml', 'mujoco', 'jsonschema',
-                 'junitparser', 'pre-commit', 'example-robot-data', *VIEW, *LSP],
+        # pytest-xdist: scripts/test.sh runs the suite in two processes (needs pytest >= 7).
+        'test': ['pytest==7.4.4', 'pytest-rerunfailures<15', 'pytest-xdist', 'hypothesis',
+                 'mypy', 'flake8', 'flake8-import-order', 'flake8-quotes', 'flake8-docstrings',
+                 'lxml-stubs', 'pin', 'playwright', 'colcon-common-extensions', 'pyyaml',
+                 'mujoco', 'jsonschema', 'junitparser', 'pre-commit', 'example-robot-data',
+                 *VIEW, *LSP],
         # The manual in docs/ (scripts/docs.sh): Sphinx with Markdown pages (MyST).
         'docs': ['sphinx>=7.2,<10', 'myst-parser>=3,<6'],
     },

@@ -8,7 +8,8 @@
 # space). The workspace is .cache/colcon-ws (made anew), its install space is sourced before
 # `colcon test`. A skipped ROS test fails the run (URDF_TOOLS_REQUIRE_ROS=1). Prints every skip
 # reason, then `colcon test-result`; exits non-zero on any failure or error (and when no test
-# ran). Extra arguments go to pytest.
+# ran). Extra arguments go to pytest (CI: -m "ros or ros_install or installed", what depends on
+# the installed layout and on ROS; without them, the whole suite).
 # Usage: scripts/colcon-test.sh [--distro jazzy|kilted] [pytest args...]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -49,8 +50,9 @@ mkdir -p "$ws/src/urdf_tools_ros"
 # The package as a clone has it (tracked and untracked files, .gitignore respected).
 git ls-files -z -co --exclude-standard | xargs -0 cp --parents -t "$ws/src/urdf_tools_ros"
 export PATH="$venv/bin:$PATH"
-# The copy's tests find ../shared and the built oracles where the repository has them.
-export URDF_TOOLS_SHARED="$root/../shared" URDF_TOOLS_CACHE="$root/.cache"
+# The copy's tests find ../shared and the built oracles where the repository has them (the
+# paths normalised: a test compares them with the paths the loader resolves).
+export URDF_TOOLS_SHARED="$(cd "$root/.." && pwd)/shared" URDF_TOOLS_CACHE="$root/.cache"
 export URDF_TOOLS_REQUIRE_ROS=1
 set +u
 # shellcheck disable=SC1091
@@ -64,9 +66,14 @@ set +u
 . install/setup.bash
 set -u
 echo "== colcon test (pytest $("$venv/bin/python" -m pytest --version 2>&1 | awk '{print $2}'))"
+# Each pytest argument after a space: colcon strips it, and reads none of them as its own option.
+pytest_args=(" -rs")
+for arg in "$@"; do
+  pytest_args+=(" $arg")
+done
 status=0
 colcon test --packages-select urdf_tools_ros --return-code-on-test-failure \
-  --event-handlers console_direct+ --pytest-args -rs "$@" || status=$?
+  --event-handlers console_direct+ --pytest-args "${pytest_args[@]}" || status=$?
 echo "== colcon test-result"
 colcon test-result --verbose || status=$((status ? status : 1))
 exit "$status"

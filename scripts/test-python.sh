@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Run the suite under one Python and one pytest, with only the package's own dependencies
 # (what a distro's colcon test has before its ROS and oracle packages): the core tests run, the
-# parts needing ROS, pinocchio, MuJoCo or a browser skip per test. A missing interpreter is
-# skipped with a message. Extra arguments go to pytest.
+# parts needing ROS, pinocchio, MuJoCo or a browser skip per test. First the whole suite is
+# collected (every module imports, every parametrization builds, on this Python and pytest),
+# then pytest runs with the extra arguments (CI: -m portability, the tests whose behaviour
+# depends on the interpreter or pytest; setup.cfg). A missing interpreter is skipped with a
+# message.
 # Usage: scripts/test-python.sh 3.10 6.2.5 [pytest args...]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -30,4 +33,12 @@ if ! "$venv/bin/python" -m pip install -q "pytest==$pytest_version" hypothesis p
   exit 1
 fi
 echo "test-python: $("$venv/bin/python" --version), pytest $("$venv/bin/python" -m pytest --version 2>&1 | awk '{print $2}')"
+collected="$root/.cache/collect-py$version.log"
+if ! "$venv/bin/python" -m pytest -q -p no:cacheprovider --collect-only -m "" >"$collected" 2>&1
+then
+  tail -n 40 "$collected" >&2
+  echo "test-python: collecting the suite failed under Python $version (log: $collected)" >&2
+  exit 1
+fi
+echo "test-python: the whole suite: $(tail -n 1 "$collected")"
 exec "$venv/bin/python" -m pytest -q -p no:cacheprovider "$@"

@@ -20,11 +20,13 @@ from collections.abc import Iterator
 import importlib
 import os
 from pathlib import Path
+import random
 import socket
 from typing import Any
 
 from paths import REPO, SHARED_MODELS
 import pytest
+import stage_report
 
 SAMPLE_ROBOT = REPO / 'urdf' / 'sample_robot.urdf.xacro'
 
@@ -91,6 +93,26 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(('127.0.0.1', 0))
         return int(sock.getsockname()[1])
+
+
+def ros_domain_id(low: int = 1, high: int = 200) -> int:
+    """
+    A random ``ROS_DOMAIN_ID`` in ``[low, high]`` that no other pytest-xdist worker draws.
+
+    Worker ``gwK`` of ``N`` (``pytest -n N``) draws only ids equal to ``K`` modulo ``N``, so the
+    nodes of tests running at the same time in two workers never discover each other; without
+    xdist any id of the range.
+    """
+    worker = os.environ.get('PYTEST_XDIST_WORKER', 'gw0')
+    count = int(os.environ.get('PYTEST_XDIST_WORKER_COUNT', '1'))
+    index = int(worker[2:]) if worker[2:].isdigit() else 0
+    return random.SystemRandom().choice(
+        [domain for domain in range(low, high + 1) if domain % count == index % count])
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Counts, grouped skip reasons and time of the run (:mod:`stage_report`)."""
+    stage_report.register(config)
 
 
 #: ``ros`` tests that skipped in this run: ``(test id, reason)``.

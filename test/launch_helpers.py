@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Callable
 import os
 from pathlib import Path
-import random
 import shutil
 import sys
 import threading
@@ -25,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, ros_domain_id
 
 PACKAGE = 'urdf_tools_ros'
 #: Seconds to wait for what a node publishes (discovery takes 0.5-3 s here).
@@ -92,7 +91,7 @@ def launch_environment(prefix: Path) -> dict[str, str]:
                  for name in ('AMENT_PREFIX_PATH', 'PYTHONPATH')}
     ament = [str(prefix), str(venv), *inherited['AMENT_PREFIX_PATH']]
     python = [str(site_packages(prefix)), *inherited['PYTHONPATH']]
-    env = dict(os.environ, ROS_DOMAIN_ID=str(random.SystemRandom().randint(120, 200)),
+    env = dict(os.environ, ROS_DOMAIN_ID=str(ros_domain_id(120, 200)),
                ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST',
                AMENT_PREFIX_PATH=os.pathsep.join(dict.fromkeys(ament)),
                PYTHONPATH=os.pathsep.join(dict.fromkeys(python)))

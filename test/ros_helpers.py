@@ -15,14 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 import itertools
-import random
 import threading
 import time
 from typing import Any, TypeVar
 
 import pytest
 
-from conftest import missing
+from conftest import missing, ros_domain_id
 
 #: Why the ROS tests cannot run here (rclpy or a message package does not import), or None.
 ROS_MISSING = missing('rclpy', 'std_msgs.msg', 'sensor_msgs.msg', 'geometry_msgs.msg',
@@ -185,7 +184,7 @@ def settle(seconds: float = 0.3) -> None:
 def ros_context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Context]:
     """One rclpy context per module on localhost DDS with a random domain id."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv('ROS_DOMAIN_ID', str(random.SystemRandom().randint(1, 200)))
+        patch.setenv('ROS_DOMAIN_ID', str(ros_domain_id()))
         patch.setenv('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
         patch.delenv('ROS_LOCALHOST_ONLY', raising=False)
         patch.delenv('ROS_STATIC_PEERS', raising=False)

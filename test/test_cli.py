@@ -20,6 +20,8 @@ from conftest import REPO, SAMPLE_ROBOT, shared_model
 from urdf_tools_ros.cli.commands import COMMANDS
 from urdf_tools_ros.cli.main import run
 
+pytestmark = pytest.mark.portability
+
 BROKEN = """<robot name="broken">
   <link name="a"/>
   <link name="b"/>

@@ -22,7 +22,6 @@ from __future__ import annotations
 import importlib.util
 import os
 from pathlib import Path
-import random
 import shutil
 import signal
 import subprocess
@@ -32,7 +31,7 @@ import time
 import pytest
 import yaml
 
-from conftest import REPO
+from conftest import REPO, ros_domain_id
 
 pytestmark = [
     pytest.mark.slow,
@@ -137,7 +136,7 @@ def test_installed_tf_broadcaster_runs(workspace: Path, tmp_path: Path,
     parameters = tmp_path / 'parameters.yaml'
     parameters.write_text(yaml.safe_dump(
         {'tf_broadcaster': {'ros__parameters': {'robot_description': MIMIC_URDF}}}))
-    domain = str(random.SystemRandom().randint(1, 200))
+    domain = str(ros_domain_id())
     for name, value in [('ROS_DOMAIN_ID', domain), ('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST'),
                         ('ROS_LOG_DIR', str(tmp_path))]:
         monkeypatch.setenv(name, value)

@@ -29,6 +29,8 @@ from urdf_tools_ros.core.kinematics.fk_plan import joint_motion
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
 from urdf_tools_ros.core.transforms import origin
 
+pytestmark = pytest.mark.portability
+
 TOLERANCE = 1e-12
 #: A URDF 1.1 file (a capsule, a quaternion origin).
 CAPSULE_ARM = REPO / 'urdf' / 'examples' / 'capsule_arm_1_1.urdf'

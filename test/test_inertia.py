@@ -19,6 +19,8 @@ from urdf_tools_ros.core.kinematics.inertia import (box_inertia, cylinder_inerti
                                                     triangle_inequality_violation)
 from urdf_tools_ros.core.transforms import rpy_to_rotation
 
+pytestmark = pytest.mark.portability
+
 positive = st.floats(min_value=1e-3, max_value=1e3, allow_nan=False, allow_infinity=False)
 angle = st.floats(min_value=-math.pi, max_value=math.pi, allow_nan=False)
 

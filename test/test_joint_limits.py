@@ -11,6 +11,8 @@ from urdf_tools_ros.core.description.model import Joint
 from urdf_tools_ros.core.errors import InvalidJointError
 from urdf_tools_ros.core.kinematics.limits import effective_limits, wrap_angle
 
+pytestmark = pytest.mark.portability
+
 
 def joint(joint_type: str = 'revolute', limit: str = 'lower="-1" upper="2"',
           safety: str | None = None) -> Joint:

@@ -14,6 +14,8 @@ from urdf_tools_ros.core.findings import Finding, Severity
 from urdf_tools_ros.core.joint_state.table import (ClampPolicy, JointStateTable, LISTS_MISMATCH,
                                                    NAME_REFUSED, VALUE_REFUSED)
 
+pytestmark = pytest.mark.portability
+
 ROBOT = """<robot name="r">
   <link name="l0"/><link name="l1"/><link name="l2"/><link name="l3"/><link name="l4"/>
   <link name="l5"/>

@@ -13,6 +13,8 @@ from urdf_tools_ros.core.errors import JointStateError
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
 from urdf_tools_ros.core.transforms import FloatArray, transform_to_quaternion
 
+pytestmark = pytest.mark.portability
+
 ALL_JOINT_TYPES = REPO / 'test' / 'urdf' / 'kinematics' / 'all_joint_types.urdf'
 
 

@@ -15,6 +15,8 @@ from urdf_tools_ros.core.errors import (InvalidJointError, JointStateError, Kine
 from urdf_tools_ros.core.kinematics.forward import forward_kinematics, KinematicModel
 from urdf_tools_ros.core.transforms import axis_rotation, inverse, origin
 
+pytestmark = pytest.mark.portability
+
 ALL_TYPES = Path(__file__).parent / 'urdf' / 'kinematics' / 'all_joint_types.urdf'
 ATOL = 1e-12
 

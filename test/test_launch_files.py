@@ -19,6 +19,8 @@ import yaml
 
 from conftest import REPO, SAMPLE_ROBOT
 
+pytestmark = pytest.mark.installed
+
 LAUNCH_FILES = sorted((REPO / 'launch').glob('*.launch.py'))
 CONFIG = REPO / 'config'
 #: Parameter file -> (node module, node class, node name).

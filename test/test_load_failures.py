@@ -21,6 +21,8 @@ from urdf_tools_ros.core.description import xacro_runner
 from urdf_tools_ros.core.description.loader import load
 from urdf_tools_ros.core.errors import DescriptionLoadError
 
+pytestmark = pytest.mark.portability
+
 #: The entity declaration's line in each attack below.
 XXE_LINE = 3
 XXE = """<?xml version="1.0"?>

@@ -27,6 +27,8 @@ from urdf_tools_ros.core.description.loader import load, parse_xacro_args
 from urdf_tools_ros.core.findings import Finding, Severity
 from urdf_tools_ros.core.location import SourceLocation
 
+pytestmark = pytest.mark.portability
+
 SCHEMA = Path(__file__).resolve().parent / 'data' / 'sarif-schema-2.1.0.json'
 
 CARTS = """<?xml version="1.0"?>

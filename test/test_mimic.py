@@ -13,6 +13,8 @@ from urdf_tools_ros.core.errors import MimicError
 from urdf_tools_ros.core.findings import Finding
 from urdf_tools_ros.core.kinematics.mimic import analyze_mimic, resolve_mimic
 
+pytestmark = pytest.mark.portability
+
 
 def robot(*joints: tuple[str, str, str | None, float, float]) -> Robot:
     """A serial chain of joints ``(name, type, mimic source or None, multiplier, offset)``."""

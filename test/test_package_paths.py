@@ -20,6 +20,8 @@ from urdf_tools_ros.cli.main import run
 from urdf_tools_ros.core.description.loader import load
 from urdf_tools_ros.core.description.packages import make_package_locator, PACKAGE_PATH_ENV
 
+pytestmark = pytest.mark.installed
+
 CASE_ID = 'kuka_lbr_iiwa14_r820'
 #: The packages its ``$(find)`` reach with mode:=mock (cases.json names the first only).
 PACKAGES = ('kuka_lbr_iiwa_support', 'kuka_resources')

@@ -21,6 +21,8 @@ from test_colcon import COPY_IGNORE, setup_lists
 
 from conftest import REPO
 
+pytestmark = pytest.mark.portability
+
 
 def bdist_wheel_available() -> bool:
     """Whether setuptools can build a wheel here without build isolation."""

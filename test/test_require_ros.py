@@ -11,6 +11,8 @@ import pytest
 
 from conftest import REPO
 
+pytestmark = pytest.mark.portability
+
 TESTS = """
 import pytest
 

@@ -12,7 +12,6 @@ clean-up is done SIGTERM ends the process as usual.
 from __future__ import annotations
 
 import os
-import random
 import signal
 import subprocess
 import sys
@@ -21,6 +20,8 @@ import time
 import compat_fastdds
 import pytest
 from ros_helpers import requires_ros
+
+from conftest import ros_domain_id
 
 pytestmark = requires_ros
 
@@ -59,7 +60,7 @@ def run(make_seconds: float, signals: int, after: str, *words: str,
     :param then: A signal sent once the node printed "returned" (at once when not
         ``wait_for_return``).
     """
-    env = dict(os.environ, ROS_DOMAIN_ID=str(random.SystemRandom().randint(120, 200)),
+    env = dict(os.environ, ROS_DOMAIN_ID=str(ros_domain_id(120, 200)),
                ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
     process = subprocess.Popen([sys.executable, '-c', _NODE, str(make_seconds), *words],
                                env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -132,7 +133,7 @@ entry.robot_description()
 
 @pytest.mark.parametrize('signals', [1, 2])
 def test_ctrl_c_while_the_node_executable_loads_its_modules_ends_quietly(signals: int) -> None:
-    env = dict(os.environ, ROS_DOMAIN_ID=str(random.SystemRandom().randint(120, 200)),
+    env = dict(os.environ, ROS_DOMAIN_ID=str(ros_domain_id(120, 200)),
                ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
     process = subprocess.Popen([sys.executable, '-c', _ENTRY], env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True)

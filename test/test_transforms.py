@@ -16,6 +16,8 @@ from urdf_tools_ros.core.transforms import (axis_rotation, axis_translation,
                                             rpy_to_rotation, transform_from_quaternion,
                                             transform_to_quaternion, unit_axis)
 
+pytestmark = pytest.mark.portability
+
 ATOL = 1e-12
 angle = st.floats(-math.pi, math.pi, allow_nan=False)
 length = st.floats(-10.0, 10.0, allow_nan=False)

@@ -12,6 +12,8 @@ from urdf_tools_ros.core.description.model import Robot
 from urdf_tools_ros.core.errors import KinematicTreeError, UnknownJointError, UnknownLinkError
 from urdf_tools_ros.core.kinematics.tree import analyze_tree, KinematicTree
 
+pytestmark = pytest.mark.portability
+
 
 def robot(links: str, joints: list[tuple[str, str, str]]) -> Robot:
     """A robot of fixed joints ``(name, parent, child)``; each joint on its own line."""

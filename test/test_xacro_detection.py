@@ -17,6 +17,8 @@ import pytest
 from conftest import REPO
 from urdf_tools_ros.core.description.loader import load, looks_like_xacro
 
+pytestmark = pytest.mark.portability
+
 DESCRIPTIONS = ROS2_DESCRIPTIONS
 TURTLEBOT3 = DESCRIPTIONS / 'turtlebot3_description'
 

@@ -23,6 +23,8 @@ from urdf_tools_ros.core.description import xacro_runner
 from urdf_tools_ros.core.description.loader import load
 from urdf_tools_ros.core.errors import DescriptionLoadError
 
+pytestmark = pytest.mark.portability
+
 XACRO = 'xmlns:xacro="http://www.ros.org/wiki/xacro"'
 
 PARTS = f"""<?xml version="1.0"?>

@@ -23,6 +23,8 @@ from urdf_tools_ros.core.description import xacro_runner
 from urdf_tools_ros.core.description.loader import load, RobotDescription
 from urdf_tools_ros.core.errors import DescriptionLoadError
 
+pytestmark = [pytest.mark.installed, pytest.mark.portability]
+
 XACRO_MODELS = [REPO / 'urdf' / 'sample_robot.urdf.xacro',
                 SHARED_MODELS / 'cookie' / 'xacro' / 'cookie.xacro']
 
