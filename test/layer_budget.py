@@ -28,6 +28,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     'core': ('urdf_tools_ros/core', 'urdf_tools_ros/__init__.py'),
     'CLI': ('urdf_tools_ros/cli', 'urdf_tools_ros/pytest_plugin.py'),
     'GUI': ('urdf_tools_ros/gui',),
+    'language server': ('urdf_tools_ros/lsp',),
     'tests': ('test',),
 }
 
