@@ -39,6 +39,10 @@ def _missing() -> str | None:
     return None
 
 
+#: Every Python/pytest stage of CI runs it (Neovim's client on every pytest).
+pytestmark = pytest.mark.portability
+
+
 @pytest.mark.skipif(_missing() is not None, reason=str(_missing()))
 def test_neovim_shows_the_diagnostic_and_its_code_action_clears_it(tmp_path: Path) -> None:
     before_disk = FILE.read_bytes()

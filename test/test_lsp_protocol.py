@@ -35,6 +35,9 @@ except ImportError as exc:
     pytest.skip(f'{exc.name} is not installed (pip install pytest-lsp and the [lsp] extra)',
                 allow_module_level=True)
 
+#: The pytest-9 stage of CI runs these (scripts/test-python.sh 3.13 9.2.0 -m portability).
+pytestmark = pytest.mark.portability
+
 ROS2 = ROS2_DESCRIPTIONS
 ROBOT = """<?xml version="1.0"?>
 <robot name="r">

@@ -38,6 +38,14 @@ if ROS_MISSING is None:
 pytestmark = requires_ros
 
 
+def static_listener() -> Any:
+    """The QoS of tf2_ros's static transform listener (``StaticListenerQoS``: depth 100)."""
+    from rclpy.qos import QoSProfile
+    return QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=100,
+                      reliability=ReliabilityPolicy.RELIABLE,
+                      durability=DurabilityPolicy.TRANSIENT_LOCAL)
+
+
 def matrix(transform: TransformStamped) -> FloatArray:
     """The (4, 4) ``T_parent_child`` a TransformStamped carries."""
     t, q = transform.transform.translation, transform.transform.rotation
@@ -74,7 +82,9 @@ def start(ros: RosGraph, xml: str | None = MIMIC_URDF, **params: Any) -> tuple[
     if xml is not None:
         description.publish(String(data=xml))
     tf = ros.subscribe(TFMessage, '/tf', qos.TF)
-    tf_static = ros.subscribe(TFMessage, '/tf_static', qos.TF_STATIC)
+    # as tf2_ros's static listener (depth 100, transient local): a depth of 1 drops one of two
+    # static messages of two broadcasters that arrive together
+    tf_static = ros.subscribe(TFMessage, '/tf_static', static_listener())
     joints = ros.publisher(JointState, 'joint_states', qos.JOINT_STATES_PUBLISHER)
     return node, description, joints, (tf, tf_static)
 
@@ -182,7 +192,9 @@ def test_garbage_description_keeps_the_last_good(ros: RosGraph) -> None:
 def test_robot_description_parameter_publishes_topic_and_is_validated(ros: RosGraph) -> None:
     received = ros.subscribe(String, 'robot_description', qos.LATCHED_DESCRIPTION)
     node = ros.add(TfBroadcasterNode, parameters={'robot_description': MIMIC_URDF})
-    tf_static = ros.subscribe(TFMessage, '/tf_static', qos.TF_STATIC)
+    # as tf2_ros's static listener (depth 100, transient local): a depth of 1 drops one of two
+    # static messages of two broadcasters that arrive together
+    tf_static = ros.subscribe(TFMessage, '/tf_static', static_listener())
     assert wait_for(lambda: received.messages and tf_static.messages)
     assert 'mimic_bot' in received.last.data
     result = node.set_parameters([Parameter('robot_description', value='<robot name="x">')])
@@ -325,7 +337,9 @@ def test_the_positional_urdf_file_is_read_as_robot_state_publisher_3_3_reads_it(
     path = tmp_path / 'mimic_bot.urdf'
     path.write_text(MIMIC_URDF)
     descriptions = ros.subscribe(String, 'robot_description', qos.LATCHED_DESCRIPTION)
-    tf_static = ros.subscribe(TFMessage, '/tf_static', qos.TF_STATIC)
+    # as tf2_ros's static listener (depth 100, transient local): a depth of 1 drops one of two
+    # static messages of two broadcasters that arrive together
+    tf_static = ros.subscribe(TFMessage, '/tf_static', static_listener())
     process, lines = node_process(ros, str(path))
     try:
         assert wait_for(lambda: descriptions.messages and tf_static.messages, timeout=30.0), \
