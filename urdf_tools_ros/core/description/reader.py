@@ -96,7 +96,7 @@ class UrdfReader:
         its owner, ``joint "elbow": ...``, when the owner has a name.
         """
         kind, _, name = element.partition(':')
-        if name and message.startswith('<'):
+        if name and name != '?' and message.startswith('<'):  # '?': an element without a name
             message = f'{kind} "{name}": {message}'
         self.findings.append(Finding(code, severity, element, message, self._locate(node), fix,
                                      consumers))
