@@ -117,8 +117,8 @@ def _where(finding: Finding | SourceLocation) -> str:
     return f'{name}:{location.line}: ' if location.line is not None else f'{name}: '
 
 
-def _include_chain(location: SourceLocation | None,
-                   included_from: Mapping[str, SourceLocation]) -> list[SourceLocation]:
+def include_chain(location: SourceLocation | None,
+                  included_from: Mapping[str, SourceLocation]) -> list[SourceLocation]:
     """The ``<xacro:include>`` elements that lead to ``location``'s file, innermost first."""
     chain: list[SourceLocation] = []
     while location is not None and location.filename in included_from \
@@ -164,7 +164,7 @@ def _text_lines(finding: Finding, target: str, verbose: bool, colour: bool,
     if verbose:
         if not finding.notes:  # a xacro failure's notes are its chain already
             extra += [f'    {_where(where)}note: included from here'
-                      for where in _include_chain(finding.location, included_from or {})]
+                      for where in include_chain(finding.location, included_from or {})]
         extra += [f'    {_where(where)}note: {text}' for where, text in _call_notes(finding)]
         broken = broken_consumers(finding, target)
         if finding.severity is Severity.ERROR and broken:

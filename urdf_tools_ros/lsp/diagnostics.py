@@ -10,13 +10,14 @@ target (``breaks: urdfdom, ...``), or those a finding concerns. The related info
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 from lsprotocol import types
 
 from .checking import RunResult
 from .documents import path_to_uri
 from .ranges import Span, TextIndex
+from ..cli.report import include_chain
 from ..core.checks import broken_consumers
 from ..core.findings import Finding, Severity
 from ..core.location import SourceLocation
@@ -44,17 +45,6 @@ def message(finding: Finding, target: str) -> str:
     elif finding.consumers:
         text += f'\nconcerns: {", ".join(finding.consumers)}'
     return text
-
-
-def include_chain(location: SourceLocation | None,
-                  included_from: Mapping[str, SourceLocation]) -> list[SourceLocation]:
-    """The ``<xacro:include>`` elements that lead to ``location``'s file, innermost first."""
-    chain: list[SourceLocation] = []
-    while location is not None and location.filename in included_from \
-            and len(chain) < len(included_from):
-        location = included_from[location.filename]
-        chain.append(location)
-    return chain
 
 
 def related(finding: Finding, result: RunResult) -> list[tuple[SourceLocation, str]]:
