@@ -291,29 +291,25 @@ def build_server(**options: object) -> Server:
     """A :class:`Server` with its handlers (``options`` as :class:`Server` takes them)."""
     server = Server(**options)  # type: ignore[arg-type]
 
-    def opened(path: str | None, uri: str) -> str | None:
+    def check_later(uri: str, delay: float) -> None:
+        """Take the editor's text of a description file and check it after ``delay`` s."""
+        path = uri_to_path(uri)
         if path is None or not is_description(path):
-            return None
+            return
         server.buffers.set(path, server.workspace.get_text_document(uri).source)
-        return path
+        server.mark(path, delay)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: Server, params: types.DidOpenTextDocumentParams) -> None:
-        path = opened(uri_to_path(params.text_document.uri), params.text_document.uri)
-        if path is not None:
-            ls.mark(path, 0.0)
+        check_later(params.text_document.uri, 0.0)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     async def did_change(ls: Server, params: types.DidChangeTextDocumentParams) -> None:
-        path = opened(uri_to_path(params.text_document.uri), params.text_document.uri)
-        if path is not None:
-            ls.mark(path, ls.debounce)
+        check_later(params.text_document.uri, ls.debounce)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     async def did_save(ls: Server, params: types.DidSaveTextDocumentParams) -> None:
-        path = opened(uri_to_path(params.text_document.uri), params.text_document.uri)
-        if path is not None:
-            ls.mark(path, 0.0)
+        check_later(params.text_document.uri, 0.0)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     async def did_close(ls: Server, params: types.DidCloseTextDocumentParams) -> None:
