@@ -158,3 +158,33 @@ def test_after_the_clean_up_sigterm_ends_the_process() -> None:
     code, output = run(0.0, 1, 'made', 'linger', then=signal.SIGTERM)
     assert code == -signal.SIGTERM, output
     assert output.split()[-2:] == ['destroyed', 'returned']
+
+
+#: A SIGINT that arrives the moment spin_node has set its handler, before anything else ran
+#: (under load a node's main thread can be descheduled there for milliseconds).
+_SIGNAL_AT_THE_HANDLER = """
+import os, signal
+from urdf_tools_ros.ros import spin
+
+real = signal.signal
+
+def set_then_interrupt(number, handler):
+    previous = real(number, handler)
+    if number == signal.SIGINT and isinstance(handler, spin._Stop):
+        os.kill(os.getpid(), signal.SIGINT)  # its handler runs at the next bytecode
+    return previous
+
+spin.signal.signal = set_then_interrupt
+spin.spin_node(lambda: print('made', flush=True), [])
+print('returned', flush=True)
+"""
+
+
+def test_ctrl_c_the_moment_the_handler_is_set_ends_quietly() -> None:
+    env = dict(os.environ, ROS_DOMAIN_ID=str(ros_domain_id(120, 200)),
+               ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
+    done = subprocess.run([sys.executable, '-c', _SIGNAL_AT_THE_HANDLER], env=env,
+                          capture_output=True, text=True, timeout=60)
+    # uncaught, the KeyboardInterrupt printed a traceback and Python re-raised SIGINT: exit -2
+    assert done.returncode == 0 and 'Traceback' not in done.stderr, done.stderr
+    assert done.stdout.split() == ['returned']

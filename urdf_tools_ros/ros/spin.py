@@ -92,11 +92,12 @@ def spin_node(make_node: Callable[[], Node], args: list[str] | None = None) -> N
     :param args: Command-line arguments for rclpy (``--ros-args ...``); ``None``: ``sys.argv``.
     """
     stop = _Stop()
-    for number in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(number, stop)
     node: Node | None = None
     executor: Executor | None = None
     try:
+        # inside the try: a signal right after the first handler is set raises here
+        for number in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(number, stop)
         rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
         node = make_node()
         stop.made = True
