@@ -35,8 +35,9 @@ logs once that it waits for the ``robot_description`` topic.
 :meth:`~urdf_tools_ros.core.tf.broadcast.TfFrames.moving_transforms` (translation and quaternion
 arrays) to the ``/tf`` writer :func:`~urdf_tools_ros.ros.tf_writer.tf_writers` chooses
 (tf2_ros' broadcasters where tf2_ros imports, else one ``tf2_msgs/TFMessage`` publisher with
-the same QoS for each topic). Parameter changes are validated when they are set (a description
-that does not load is refused with the reason) and applied afterwards
+the same QoS for each topic), serialized in place
+(:class:`~urdf_tools_ros.ros.tf_writer.TfSender`). Parameter changes are validated when they are
+set (a description that does not load is refused with the reason) and applied afterwards
 (:func:`~urdf_tools_ros.ros.parameters.on_set`). The ``joint_states`` subscription honours
 ``qos_overrides./joint_states.subscription.*`` (depth, reliability, ...), as
 robot_state_publisher's does.
@@ -59,7 +60,7 @@ from ..core.errors import RobotDescriptionError
 from ..core.tf.broadcast import TfFrames, TfThrottle
 from ..ros import conversions, parameters, qos
 from ..ros.spin import description_file_argument, spin_node
-from ..ros.tf_writer import tf_writers
+from ..ros.tf_writer import tf_writers, TfSender
 
 __all__ = ['TfBroadcasterNode', 'TfFrames', 'TfThrottle', 'main']
 
@@ -135,7 +136,7 @@ class TfBroadcasterNode(Node):
         """Take a new description: publish it (parameter mode) and the full /tf_static set."""
         self._frames = frames
         self._moving = (frames, TfThrottle(*self._rate_limit))
-        self._builder = conversions.TransformsBuilder(frames.edges, self._prefix)
+        self._tf = TfSender(self._broadcaster, frames.edges, self._prefix)
         for name, kind, variables in frames.multi_dof_joints():
             self.get_logger().info(
                 f'joint "{name}" ({kind}): on /tf only once joint_states names '
@@ -176,8 +177,7 @@ class TfBroadcasterNode(Node):
         try:
             moved = frames.moving_transforms(names, np.asarray(msg.position, dtype=np.float64))
             if moved.joints:
-                self._broadcaster.sendTransform(self._builder.build(
-                    moved.joints, moved.translation, moved.quaternion, stamp_ns))
+                self._tf.send(moved.joints, moved.translation, moved.quaternion, stamp_ns)
             problems = moved.problems
         except RobotDescriptionError as exc:
             problems = (str(exc),)

@@ -9,22 +9,26 @@ it does not add to what it sent before, so the full set a node sends replaces th
 late joiners). Where tf2_ros cannot be imported (ROS 2 from PyPI: rclpy and the message packages
 only) it returns a :class:`TfPublisher` for each, one ``tf2_msgs/TFMessage`` publisher with the
 same QoS and the same ``sendTransform`` call, so that subscribers (tf2 buffers, RViz) cannot
-tell the two apart.
+tell the two apart. A :class:`TfSender` sends a broadcaster's stream of moving transforms through
+the /tf writer's publisher (``pub_tf``, public in tf2_ros' broadcaster of every distro, and in
+:class:`TfPublisher`) as serialized bytes (:class:`~urdf_tools_ros.ros.conversions.TfSerializer`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from geometry_msgs.msg import TransformStamped
 from rclpy.node import Node
+from rclpy.publisher import Publisher
 from rclpy.qos import QoSProfile
 from tf2_msgs.msg import TFMessage
 
-from . import qos
+from . import conversions, qos
+from ..core.transforms import FloatArray
 
-__all__ = ['TfPublisher', 'TfWriter', 'tf_writers']
+__all__ = ['TfPublisher', 'TfSender', 'TfWriter', 'tf_writers']
 
 
 class TfWriter(Protocol):
@@ -49,13 +53,49 @@ class TfPublisher:
     """
 
     def __init__(self, node: Node, topic: str = '/tf', profile: QoSProfile = qos.TF) -> None:
-        self._publisher = node.create_publisher(TFMessage, topic, profile)
+        self.pub_tf = node.create_publisher(TFMessage, topic, profile)  # tf2_ros' name
 
     def sendTransform(  # noqa: N802 - tf2_ros' name
             self, transform: TransformStamped | Sequence[TransformStamped]) -> None:
         """Publish ``transform`` (one ``TransformStamped`` or a list) as one message."""
         transforms = [transform] if isinstance(transform, TransformStamped) else list(transform)
-        self._publisher.publish(TFMessage(transforms=transforms))
+        self.pub_tf.publish(TFMessage(transforms=transforms))
+
+
+class TfSender:
+    """
+    The moving transforms of one description on ``/tf``, message after message.
+
+    Serialized (:class:`~urdf_tools_ros.ros.conversions.TfSerializer`) and published through
+    the writer's ``pub_tf`` publisher: the same ``tf2_msgs/TFMessage`` on the same publisher,
+    at about a third of the CPU a message object costs (``bench/bench_tf_node.py``). Where the
+    writer has no such publisher or the serialization cannot be written in place, the writer's
+    ``sendTransform`` with message objects
+    (:class:`~urdf_tools_ros.ros.conversions.TransformsBuilder`).
+
+    :param writer: The ``/tf`` writer of :func:`tf_writers`.
+    :param edges: ``{joint: (parent link, child link)}``.
+    :param frame_prefix: Put before every frame id.
+    """
+
+    def __init__(self, writer: TfWriter, edges: Mapping[str, conversions.Edge],
+                 frame_prefix: str = '') -> None:
+        self._writer = writer
+        publisher = getattr(writer, 'pub_tf', None)
+        self._publisher = publisher if isinstance(publisher, Publisher) else None
+        self._serializer = conversions.TfSerializer(edges, frame_prefix)
+        self._builder = conversions.TransformsBuilder(edges, frame_prefix)
+
+    def send(self, joints: tuple[str, ...], translation: FloatArray, quaternion: FloatArray,
+             stamp_ns: int) -> None:
+        """Publish ``joints``' (J, 3) translations (m) and (J, 4) ``(x, y, z, w)``, stamped."""
+        if self._publisher is not None:
+            data = self._serializer.serialize(joints, translation, quaternion, stamp_ns)
+            if data is not None:
+                self._publisher.publish(data)
+                return
+        self._writer.sendTransform(self._builder.build(joints, translation, quaternion,
+                                                       stamp_ns))
 
 
 def tf_writers(node: Node) -> tuple[TfWriter, TfWriter, str]:
