@@ -21,7 +21,8 @@ def share(folder: str) -> list[tuple[str, list[str]]]:
 
 
 #: What the checker, the kinematics core and the CLI need: ``pip install urdf_tools_ros``.
-#: (setuptools: urdfdom-py imports pkg_resources; trimesh and pycollada read meshes.)
+#: (setuptools: urdfdom-py imports pkg_resources; pycollada measures COLLADA meshes for the
+#: checker, trimesh reads the viewer's meshes.)
 REQUIRES = ['numpy', 'lxml', 'defusedxml', 'xacro>=2', 'urdfdom-py', 'setuptools',
             'trimesh', 'pycollada', 'tomli; python_version < "3.11"']
 #: The browser viewer (``urdf-tools view``, the joint-state publisher's ``gui``).

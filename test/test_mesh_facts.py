@@ -1,14 +1,15 @@
 """
-The checker's own STL and OBJ reader (``core/description/mesh_facts.py``) against trimesh.
+The checker's STL, OBJ and COLLADA readers (``core/description/mesh_facts.py``) against trimesh.
 
-What is compared, on every ``.stl`` and ``.obj`` file of ``../shared``, of the corpus and of
-``urdf/meshes``: the box of the triangles' vertices (lower and upper corner, m, before
+What is compared, on every ``.stl``, ``.obj`` and ``.dae`` file of ``../shared``, of the corpus
+and of ``urdf/meshes``: the box of the triangles' vertices (lower and upper corner, m, before
 ``<mesh scale>``) and the triangle count, with trimesh's ``load(path, process=False,
 force='scene')`` (no vertex merging, no removal of degenerate faces: the triangles of the file
 as written, each quad 2, each polygon of n corners n - 2), each geometry placed by its scene
-node, only geometries with triangles counted; and that a file trimesh reads no triangle from is
-not measured here either. Then files written here with known boxes and counts, corrupt files,
-and that a check of a robot with STL and OBJ meshes only never imports trimesh.
+node, only geometries with triangles counted, a COLLADA file's box times its ``<unit meter>``
+(as the check took it from trimesh); and that a file trimesh reads no triangle from is not
+measured here either. Then files written here with known boxes and counts, corrupt files, and
+that a check of a robot with STL, OBJ and COLLADA meshes never imports trimesh.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+import re
 import struct
 import subprocess
 import sys
@@ -27,16 +29,16 @@ import pytest
 from conftest import missing, REPO
 
 from urdf_tools_ros.core.description import mesh_facts
-from urdf_tools_ros.core.description.mesh_facts import MeshFacts, read_mesh_facts
+from urdf_tools_ros.core.description.mesh_facts import collada_unit, MeshFacts, read_mesh_facts
 
 SAMPLE = REPO / 'urdf' / 'meshes'
 _OWN = ('.stl', '.obj')
 NO_TRIMESH = missing('trimesh')
 
 
-def _files(root: Path) -> list[Path]:
+def _files(root: Path, suffixes: tuple[str, ...] = _OWN) -> list[Path]:
     return sorted(path for path in root.rglob('*')
-                  if path.suffix.lower() in _OWN and path.is_file()) if root.is_dir() else []
+                  if path.suffix.lower() in suffixes and path.is_file()) if root.is_dir() else []
 
 
 def _trimesh_facts(path: Path) -> tuple[np.ndarray, np.ndarray, int] | None:
@@ -56,12 +58,15 @@ def _trimesh_facts(path: Path) -> tuple[np.ndarray, np.ndarray, int] | None:
     if not placed:
         return None
     points = np.concatenate([vertices for vertices, _ in placed])
+    if path.suffix.lower() == '.dae':
+        points = points * collada_unit(str(path))
     if not np.all(np.isfinite(points)):
         return None
     return points.min(axis=0), points.max(axis=0), sum(count for _, count in placed)
 
 
-def _disagreements(files: list[Path]) -> list[str]:
+def _disagreements(files: list[Path], rtol: float = 1e-9) -> list[str]:
+    """The files whose box (to ``rtol`` of its largest side) or count differ from trimesh's."""
     wrong = []
     for path in files:
         own = read_mesh_facts(str(path))
@@ -73,7 +78,7 @@ def _disagreements(files: list[Path]) -> list[str]:
         lower, upper, triangles = theirs
         size = float(np.max(upper - lower)) or 1.0
         if own.triangles != triangles or not np.allclose(
-                [own.lower, own.upper], [lower, upper], rtol=0, atol=1e-9 * size):
+                [own.lower, own.upper], [lower, upper], rtol=0, atol=rtol * size):
             wrong.append(f'{path}: trimesh {lower} {upper} {triangles}, here {own}')
     return wrong
 
@@ -87,6 +92,19 @@ def test_every_stl_and_obj_file_reads_as_trimesh_reads_it(root: Path, least: int
         pytest.skip(f'{SHARED} is not here')
     assert len(files) >= least
     assert _disagreements(files) == []
+
+
+@pytest.mark.skipif(NO_TRIMESH is not None, reason=str(NO_TRIMESH))
+@pytest.mark.parametrize('root, least', [(SHARED, 15), (REPO / 'test' / 'corpus', 5),
+                                         (SAMPLE, 1)], ids=['shared', 'corpus', 'sample'])
+def test_every_collada_file_reads_as_trimesh_reads_it(root: Path, least: int) -> None:
+    # trimesh builds each geometry with process=True: vertices within 1e-8 (file units) merged
+    # before its box, where every vertex counts here: boxes within 1e-6 of the largest side
+    files = _files(root, ('.dae',))
+    if not files and root == SHARED:
+        pytest.skip(f'{SHARED} is not here')
+    assert len(files) >= least
+    assert _disagreements(files, rtol=1e-6) == []
 
 
 def _binary_stl(triangles: list[list[tuple[float, float, float]]], header: bytes = b'') -> bytes:
@@ -163,6 +181,46 @@ def test_written_files_give_their_box_and_count(tmp_path: Path, name: str, conte
     np.testing.assert_allclose([facts.lower, facts.upper], [lower, upper], rtol=1e-7)
 
 
+COLLADA = """<?xml version="1.0"?>
+<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
+  <asset><unit name="half" meter="0.5"/></asset>
+  <library_geometries><geometry id="g"><mesh>
+    <source id="p"><float_array id="a" count="21">0 0 0  1 0 0  1 1 0  0 1 0  0 0 2  inf 0 0
+      5 5 5</float_array>
+      <technique_common><accessor source="#a" count="7" stride="3"><param name="X" type="float"/>
+        <param name="Y" type="float"/><param name="Z" type="float"/></accessor></technique_common>
+    </source>
+    <vertices id="v"><input semantic="POSITION" source="#p"/></vertices>
+    <polylist count="2"><input semantic="VERTEX" source="#v" offset="0"/><vcount>4 3</vcount>
+      <p>0 1 2 3 0 1 4</p></polylist>
+    <triangles count="2"><input semantic="VERTEX" source="#v" offset="0"/><p>0 1 3 5 6 0</p>
+    </triangles>
+  </mesh></geometry></library_geometries>
+  <library_visual_scenes><visual_scene id="s">
+    <node><translate>10 0 0</translate><instance_geometry url="#g"/></node>
+    <node><translate>0 0 -1</translate>
+      <node><scale>1 1 0.5</scale><instance_geometry url="#g"/></node></node>
+  </visual_scene></library_visual_scenes>
+  <scene><instance_visual_scene url="#s"/></scene>
+</COLLADA>
+"""
+
+
+def test_a_written_collada_scene_gives_its_box_and_count(tmp_path: Path) -> None:
+    path = tmp_path / 'scene.DAE'
+    path.write_text(COLLADA, encoding='utf-8')
+    facts = read_mesh_facts(str(path))
+    # per instance: the quad (2) and the triangle of the polylist, the triangles' first (the
+    # second has an infinite vertex: dropped, and with it the vertex 5 5 5 that only
+    # it uses); one instance moved 10 along x, the other halved along z, then moved -1; then
+    # the unit, half a metre
+    assert (facts.format, facts.triangles) == ('dae', 8)
+    np.testing.assert_allclose([facts.lower, facts.upper], [(0, 0, -0.5), (5.5, 0.5, 1)],
+                               rtol=1e-7)
+    if NO_TRIMESH is None:
+        assert _disagreements([path]) == []
+
+
 @pytest.mark.parametrize('name, content, problem', [
     ('empty.stl', b'', 'neither a binary STL'),
     ('truncated.stl', _binary_stl([[(0, 0, 0), (1, 0, 0), (0, 1, 0)]] * 2)[:-7],
@@ -181,6 +239,10 @@ def test_written_files_give_their_box_and_count(tmp_path: Path, name: str, conte
     ('short-v.obj', b'v 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n', 'fewer than 3 numbers'),
     ('points.obj', b'v 0 0 0\nv 1 0 0\n', 'no triangles'),
     ('other.ply', b'ply\n', 'does not measure ".ply"'),
+    ('broken.dae', b'<COLLADA><unfinished', 'cannot read COLLADA'),
+    ('no-scene.dae', COLLADA.split('<scene>')[0].encode() + b'</COLLADA>', 'cannot read COLLADA'),
+    ('all-infinite.dae', re.sub(r'(<float_array id="a" count="21">)[^<]*',
+                                r'\1' + '-inf ' * 21, COLLADA).encode(), 'no triangles'),
 ])
 def test_what_is_not_measured_says_why(tmp_path: Path, name: str, content: bytes,
                                        problem: str) -> None:
@@ -223,6 +285,7 @@ def _modules_after(code: str, robot: Path, tmp_path: Path) -> dict[str, object]:
               'from urdf_tools_ros.core.description.loader import load\n'
               f'description = load({str(robot)!r})\n' + code +
               'print(json.dumps({"codes": sorted({f.code for f in findings}), '
+              '"scaled": sorted(f.element for f in findings if f.code == "mesh-scale-suspect"), '
               '"modules": sorted(sys.modules)}))\n')
     done = subprocess.run([sys.executable, '-c', script], cwd=REPO, capture_output=True,
                           text=True, timeout=120, env=_env(tmp_path))
@@ -234,16 +297,21 @@ def _env(tmp_path: Path) -> dict[str, str]:
     return dict(os.environ, XDG_CACHE_HOME=str(tmp_path / 'cache'))
 
 
-def test_a_check_of_stl_and_obj_meshes_imports_no_trimesh(tmp_path: Path) -> None:
-    robot = _robot(tmp_path, str(SAMPLE / 'beacon.stl'), str(SAMPLE / 'gripper_palm.obj'))
-    for use_cache in (False, True, True):  # measured, then measured and kept, then kept
+def test_a_check_of_stl_obj_and_collada_meshes_imports_no_trimesh(tmp_path: Path) -> None:
+    robot = _robot(tmp_path, str(SAMPLE / 'beacon.stl'), str(SAMPLE / 'gripper_palm.obj'),
+                   str(SAMPLE / 'bumper.dae'))
+    # measured, then measured and kept, then kept (pycollada not imported)
+    for use_cache, read in ((False, True), (True, True), (True, False)):
         result = _modules_after(f'findings = check_description(description, '
                                 f'use_cache={use_cache})\n', robot, tmp_path)
-        # the meshes were measured (a 1000 times scale is found) and trimesh never imported
-        assert 'mesh-scale-suspect' in result['codes']
+        # every mesh was measured (a 1000 times scale is found on each link) and neither
+        # trimesh nor scipy was imported
+        assert result['scaled'] == ['link:l0', 'link:l1', 'link:l2']
         assert 'urdf_tools_ros.core.description.mesh_facts' in result['modules']
+        assert 'urdf_tools_ros.core.description.meshes' not in result['modules']
         assert not [name for name in result['modules'] if name.split('.')[0] in
-                    ('trimesh', 'scipy', 'collada')]
+                    ('trimesh', 'scipy')]
+        assert ('collada' in result['modules']) == read
 
 
 def test_only_the_mesh_scale_rule_reads_meshes(tmp_path: Path) -> None:

@@ -41,7 +41,7 @@ FILENAME = 'mesh-facts-1.sqlite3'
 #: Seconds a process waits for another one's write before it goes on without the cache.
 _TIMEOUT = 5.0
 #: The formats whose failures are kept: read without a library (:mod:`.mesh_facts`). A COLLADA
-#: file trimesh does not read is read again next time: trimesh or pycollada may be installed.
+#: file that is not read is read again next time: pycollada may be installed or upgraded.
 _OWN_FORMATS = ('stl', 'obj')
 #: Seconds after which a use refreshes an entry's ``used`` time (for the eviction order).
 _REFRESH = 86400.0

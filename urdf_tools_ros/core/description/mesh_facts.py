@@ -2,11 +2,12 @@
 What the checker needs of a mesh file: its format, bounding box and triangle count.
 
 STL (binary and ASCII) and Wavefront OBJ are read here, from their vertex and face data only,
-with numpy: ``import trimesh`` costs 0.55-0.65 s of CPU where scipy is installed (most ROS
+with numpy, and COLLADA through pycollada (``import collada``, the library trimesh itself reads
+COLLADA with): ``import trimesh`` costs 0.55-0.65 s of CPU where scipy is installed (most ROS
 environments), three times a whole check, for two numbers per file (issue 33, a stated exception
-to C13 for its unmet goal). COLLADA goes through trimesh (:mod:`.meshes`, imported only then),
-which stays the library of everything else (COLLADA, the viewer). ``test/test_mesh_facts.py``
-compares both readers on every STL and OBJ file of ``../shared``.
+to C13 for its unmet goal); pycollada's import costs ~0.05 s. trimesh stays the library of the
+viewer (:mod:`.meshes`). ``test/test_mesh_facts.py`` compares these readers with trimesh on every
+STL, OBJ and COLLADA file of ``../shared``, of the corpus and of ``urdf/meshes``.
 
 What is read, as trimesh reads it (``trimesh.load(path, process=False)``) and rviz draws it:
 
@@ -18,6 +19,18 @@ What is read, as trimesh reads it (``trimesh.load(path, process=False)``) and rv
   fewer than 3 corners is skipped; a negative index counts back from the last ``v`` line before
   the face (the OBJ spec; trimesh counts back from the file's last ``v``: the same in every file
   whose vertices come before its faces). Only vertices that a face uses count toward the box.
+* COLLADA (what trimesh's ``load_collada`` takes of pycollada's reading): the ``<triangles>``,
+  ``<polylist>`` and ``<polygons>`` (each polygon a fan) of every ``<instance_geometry>`` of the
+  scene, each placed by the product of its ``<node>`` transforms from the scene's root
+  (``<instance_node>`` and controllers are not followed); a triangle with an infinite vertex
+  is dropped (trimesh's ``remove_infinite_values``; pycollada reads NaN as 0); then the file's
+  length unit (:func:`collada_unit`), as rviz applies it. pycollada's own errors (a broken
+  reference, an index beyond its source) drop what they concern, as trimesh asks of it; a file
+  pycollada cannot parse or without a scene is not measured. Two differences with trimesh:
+  trimesh merges vertices within 1e-8 (file units) of each other before its box, here every
+  vertex counts (boxes within ~1e-7 m: exact on every file of ``../shared``, 21 of 450 files of
+  the corpora and robot packages differ); a file whose material trimesh cannot convert (e.g.
+  a ``<transparent>`` colour of fewer than 4 values) is measured here, as rviz draws it.
 
 A mesh file is measured once per version (:mod:`.mesh_cache` keeps the facts between runs).
 """
@@ -25,8 +38,10 @@ A mesh file is measured once per version (:mod:`.mesh_cache` keeps the facts bet
 from __future__ import annotations
 
 from dataclasses import dataclass
+import math
 import os
 import re
+from typing import Any
 
 import numpy as np
 
@@ -34,7 +49,8 @@ from .model import Vector3
 from ..errors import MeshLoadError
 from ..transforms import FloatArray
 
-__all__ = ['MAX_BYTES', 'MEASURED', 'MeshFacts', 'mesh_bounds', 'read_mesh_facts']
+__all__ = ['MAX_BYTES', 'MEASURED', 'MeshFacts', 'collada_unit', 'mesh_bounds',
+           'read_mesh_facts']
 
 #: Largest mesh file that is read, bytes (a bigger one is not measured).
 MAX_BYTES = 200 * 1024 * 1024
@@ -80,7 +96,7 @@ class MeshFacts:
 
 def read_mesh_facts(path: str) -> MeshFacts:
     """
-    Measure a mesh file: STL and OBJ here, COLLADA through trimesh, other formats not at all.
+    Measure a mesh file: STL and OBJ here, COLLADA through pycollada, other formats not at all.
 
     :param path: Local path of the mesh file (its extension, any case, gives the format).
     :return: The facts; a file that is not measured (corrupt, no triangle, too large, another
@@ -96,8 +112,7 @@ def read_mesh_facts(path: str) -> MeshFacts:
         return MeshFacts(kind, problem=f'larger than {MAX_BYTES} bytes')
     try:
         if extension == '.dae':
-            from .meshes import measure_mesh  # trimesh: imported for COLLADA only
-            points, triangles = measure_mesh(path)
+            points, triangles = _collada(path)
         else:
             with open(path, 'rb') as stream:
                 data = stream.read(MAX_BYTES + 1)
@@ -186,6 +201,97 @@ def _obj(data: bytes) -> tuple[FloatArray, int]:
     if np.any(indices == 0) or np.any(zero_based < 0) or np.any(zero_based >= len(vertices)):
         raise MeshLoadError('OBJ: a face refers to a vertex that is not defined')
     return vertices[np.unique(zero_based)], int(np.sum(sizes - 2))
+
+
+def _collada(path: str) -> tuple[FloatArray, int]:
+    """
+    The vertices ``(3 T, 3) float64`` (file frame, m) and triangle count ``T`` of a COLLADA file.
+
+    Each step as trimesh 5's ``load_collada`` and ``Trimesh(process=True)`` take it, so that the
+    box is the one the check took from trimesh: the node matrices multiplied in float64 from
+    the root, the vertices (float64) times the rotation's transpose plus the translation, then
+    times the unit.
+
+    :raises MeshLoadError: if pycollada is missing or cannot read the file, or it has no scene.
+    :raises OSError: if the file cannot be opened.
+    """
+    try:
+        import collada
+    except ImportError as exc:
+        raise MeshLoadError(f'cannot read COLLADA without pycollada ({exc}); '
+                            'pip install pycollada') from exc
+    common = collada.common
+    ignore = [common.DaeError, common.DaeIncompleteError, common.DaeMalformedError,
+              common.DaeBrokenRefError, common.DaeUnsupportedError]  # trimesh's list
+    with open(path, 'rb') as stream:
+        try:
+            document = collada.Collada(stream, ignore=ignore)
+            placed: list[FloatArray] = []
+            for node in document.scene.nodes:
+                _collada_node(collada, node, _EYE, placed)
+        except Exception as exc:  # pycollada raises its errors, lxml's, ValueError...
+            raise MeshLoadError(f'cannot read COLLADA: {type(exc).__name__}: {exc}') from exc
+    if not placed:
+        return np.zeros((0, 3)), 0
+    points = np.concatenate(placed) * collada_unit(path)
+    return points, len(points) // 3
+
+
+_EYE = np.eye(4)
+
+
+def _collada_node(collada: Any, node: Any, T_file_parent: FloatArray,
+                  placed: list[FloatArray]) -> None:
+    """
+    Append the placed triangle corners ``(3 T, 3) float64`` of a COLLADA scene node to ``placed``.
+
+    :param T_file_parent: (4, 4) float64 transform of the node's parent in the file's frame.
+    """
+    if isinstance(node, collada.scene.GeometryNode):
+        symbols = {material.symbol for material in node.materials}
+        for primitive in node.geometry.primitives:
+            if isinstance(primitive, collada.polylist.Polylist):
+                primitive = primitive.triangleset()
+            if not isinstance(primitive, collada.triangleset.TriangleSet):
+                continue
+            if primitive.vertex is None:
+                continue
+            index = primitive.vertex_index
+            if (primitive.material in symbols and len(primitive.texcoordset) and len(index)
+                    and math.prod(np.shape(primitive.texcoordset[0])[1:]) != 2):
+                # trimesh reshapes the texture coordinates of a bound material to (3 T, 2)
+                raise MeshLoadError('texture coordinates are not (s, t) pairs')
+            triangles = np.asarray(primitive.vertex[index], dtype=np.float64).reshape(-1, 3, 3)
+            corners = triangles[np.isfinite(triangles).all(axis=(1, 2))].reshape(-1, 3)
+            if len(corners):
+                placed.append(corners @ T_file_parent[:3, :3].T + T_file_parent[:3, 3])
+    elif isinstance(node, collada.scene.Node) and node.children is not None:
+        for child in node.children:
+            _collada_node(collada, child, np.dot(T_file_parent, node.matrix), placed)
+
+
+def collada_unit(path: str) -> float:
+    """
+    Return a COLLADA file's length unit in metres (``<asset><unit meter>``; 1 when absent).
+
+    rviz's mesh loader rescales a COLLADA mesh by it (rviz_rendering ``getMeshUnitRescale``);
+    trimesh only records it. Reads up to the first ``<unit>`` only (hardened lxml, no entities,
+    no network).
+
+    :return: The unit, m; 1.0 when the file has none, it is not a positive finite number, or the
+        file cannot be read.
+    """
+    from lxml import etree
+    try:
+        with open(path, 'rb') as stream:
+            for _, element in etree.iterparse(stream, events=('end',), tag='{*}unit',
+                                              resolve_entities=False, no_network=True,
+                                              load_dtd=False, huge_tree=True):
+                meter = float(element.get('meter') or 1.0)
+                return meter if math.isfinite(meter) and meter > 0 else 1.0
+    except (OSError, ValueError, etree.XMLSyntaxError):
+        return 1.0
+    return 1.0
 
 
 def _numbers(rows: list[tuple[bytes, bytes, bytes]] | list[tuple[str, str, str]],

@@ -1,33 +1,32 @@
 """
-Mesh files as rviz draws them, read by trimesh: triangles, colours and bounding box.
+Mesh files as rviz draws them, read by trimesh: triangles and colours, for the viewer.
 
-trimesh is the one mesh library of the package, and this is the one module that imports it
-(the checker's :func:`measure_mesh` for COLLADA, the viewer's :func:`load_mesh` and
-:func:`capsule_mesh`); it is imported when the first mesh is read, never when the checker
-starts. The checker measures STL and OBJ without it (:mod:`.mesh_facts`). It reads STL, OBJ
-and COLLADA (through pycollada), flattening a COLLADA scene's node transforms into the file's
-frame. rviz's mesh loader then rescales a COLLADA mesh by the file's length unit,
-``<COLLADA><asset><unit meter>`` (rviz_rendering ``getMeshUnitRescale``), which trimesh only
-records: :func:`collada_unit` reads it, and both readers here apply it.
+trimesh is the viewer's mesh library, and this is the one module that imports it (the viewer's
+:func:`load_mesh` and :func:`capsule_mesh`); it is imported when the first mesh is drawn. The
+checker never imports it: it measures STL, OBJ and COLLADA with :mod:`.mesh_facts`. trimesh
+reads STL, OBJ and COLLADA (through pycollada), flattening a COLLADA scene's node transforms
+into the file's frame. rviz's mesh loader then rescales a COLLADA mesh by the file's length
+unit, ``<COLLADA><asset><unit meter>`` (rviz_rendering ``getMeshUnitRescale``), which trimesh
+only records: :func:`~.mesh_facts.collada_unit` reads it, and both readers apply it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 import logging
-import math
 import os
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from .mesh_facts import collada_unit
 from .model import RGBA, Vector3
 from ..errors import MeshLoadError
 from ..transforms import FloatArray
 
-__all__ = ['MeshPart', 'capsule_mesh', 'collada_unit', 'load_mesh', 'measure_mesh',
-           'reads_format', 'textured_mesh']
+__all__ = ['MeshPart', 'capsule_mesh', 'collada_unit', 'load_mesh', 'reads_format',
+           'textured_mesh']
 
 
 @dataclass(frozen=True)
@@ -160,46 +159,6 @@ def textured_mesh(part: MeshPart, image: npt.NDArray[np.uint8]) -> Any:
                                            image=Image.fromarray(np.ascontiguousarray(image)))
     return trimesh.Trimesh(vertices=part.vertices, faces=part.faces, visual=visual,
                            process=False)
-
-
-def measure_mesh(path: str) -> tuple[FloatArray, int]:
-    """
-    The vertices of a mesh file's triangles and how many triangles it has, as rviz draws it.
-
-    For :func:`~urdf_tools_ros.core.description.mesh_facts.read_mesh_facts` (COLLADA: its node
-    transforms and ``<unit meter>`` are applied), before ``<mesh scale>``.
-
-    :return: ``(vertices (V, 3) float64 in the file's frame, m, triangle count)``.
-    :raises MeshLoadError: if trimesh (or pycollada) is missing or cannot read the file.
-    :raises FileNotFoundError: if the file does not exist.
-    """
-    meshes = _triangle_meshes(path)
-    if not meshes:
-        return np.zeros((0, 3)), 0
-    return (np.concatenate([vertices for vertices, _ in meshes]),
-            sum(len(mesh.faces) for _, mesh in meshes))
-
-
-def collada_unit(path: str) -> float:
-    """
-    Return a COLLADA file's length unit in metres (``<asset><unit meter>``; 1 when absent).
-
-    Reads up to the first ``<unit>`` only (hardened lxml, no entities, no network).
-
-    :return: The unit, m; 1.0 when the file has none, it is not a positive finite number, or the
-        file cannot be read.
-    """
-    from lxml import etree
-    try:
-        with open(path, 'rb') as stream:
-            for _, element in etree.iterparse(stream, events=('end',), tag='{*}unit',
-                                              resolve_entities=False, no_network=True,
-                                              load_dtd=False, huge_tree=True):
-                meter = float(element.get('meter') or 1.0)
-                return meter if math.isfinite(meter) and meter > 0 else 1.0
-    except (OSError, ValueError, etree.XMLSyntaxError):
-        return 1.0
-    return 1.0
 
 
 def capsule_mesh(radius: float,

@@ -13,8 +13,8 @@ xacro (detected, not assumed; the answer is cached per xacro module):
   afterwards: ``xacro.parse`` (our parser: entity-free as :mod:`.xml_safety` words it, the
   same as for URDF, bounded, and it tags each element with
   its file and line, so that each URDF element keeps the ``.xacro`` file:line it came from, the
-  macro body for macro output; xacro's own elements carry theirs as minidom user data, kept on
-  clones), ``xacro.eval_all``, ``xacro.handle_macro_call``, ``xacro.process_include`` and
+  macro body for macro output: minidom user data, kept on clones, written as attributes into
+  the output only), ``xacro.eval_all``, ``xacro.handle_macro_call``, ``xacro.process_include`` and
   ``xacro.grab_property`` (wrapped, to know the element an error happened in and the calls and
   includes around it, :mod:`.xacro_errors` words it; and, for each expansion of a macro body,
   the chain of calls that made each element and the attributes made from a call's argument:
@@ -41,6 +41,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 import contextlib
 from dataclasses import dataclass, field
+import functools
 import importlib.util
 import inspect
 import io
@@ -233,14 +234,14 @@ class _AnnotatingBuilder(DefusedExpatBuilderNS):
         super().start_element_handler(name, attributes)
         node = self.curNode
         location = SourceLocation(self._filename, self._parser.CurrentLineNumber)
-        if node.tagName.startswith('xacro:'):  # an attribute would be a macro parameter
+        if node.tagName.startswith('xacro:'):
             node.setUserData(_LOCATION, location, _KEEP_ON_CLONE)
         else:
             self._table.append(location)
             expressions = {key: value for key, value in node.attributes.items() if '${' in value}
             if expressions:
                 self._written[len(self._table) - 1] = expressions
-            node.setAttribute(SOURCE_ATTRIBUTE, str(len(self._table) - 1))
+            node.setUserData(_INDEX, len(self._table) - 1, _KEEP_ON_CLONE)
 
     def line(self) -> int | None:
         """The line the parser is at (where it stopped, after an error), or ``None``."""
@@ -256,8 +257,14 @@ class _KeepOnClone:
             dst.setUserData(key, data, self)
 
 
-#: User-data key of a xacro element's location (xacro elements carry no attribute of ours).
+#: User-data keys (kept on clones): a xacro element's location, another element's index in
+#: :attr:`XacroRun.table` and, once a macro call made it, in :attr:`XacroRun.expansions`. They
+#: become :data:`SOURCE_ATTRIBUTE` and :data:`CALLS_ATTRIBUTE` in the output only
+#: (:func:`_write_indices`): an attribute would be a xacro element's macro parameter, and on
+#: every element xacro evaluates, clones and sets it again (a quarter of a large run).
 _LOCATION = 'urdf_tools_ros.location'
+_INDEX = 'urdf_tools_ros.index'
+_CALLS = 'urdf_tools_ros.calls'
 _KEEP_ON_CLONE = _KeepOnClone()
 #: xacro elements on the evaluation stack that are not macro calls.
 _NOT_CALLS = ('xacro:macro', 'xacro:if', 'xacro:unless', 'xacro:element', 'xacro:attribute',
@@ -269,9 +276,11 @@ def _arguments_of(text: str) -> set[str]:
     return {a or b for a, b in _ARG_USE.findall(text)} | set(_ARG_DECLARED.findall(text))
 
 
-def _references(text: str) -> list[str]:
-    """The names the ``${...}`` expressions of ``text`` refer to, in order."""
-    return [name for expression in _EXPRESSION.findall(text) for name in _NAME.findall(expression)]
+@functools.lru_cache(maxsize=4096)
+def _references(text: str) -> tuple[str, ...]:
+    """The names the ``${...}`` expressions of ``text`` refer to, in order, each once."""
+    return tuple(dict.fromkeys(name for expression in _EXPRESSION.findall(text)
+                               for name in _NAME.findall(expression)))
 
 
 def _parameters(macros: Any, name: str) -> tuple[str, ...] | None:
@@ -358,8 +367,8 @@ class _Session:
         """Where ``node`` was written, or ``None`` (text, or an element xacro made)."""
         if getattr(node, 'nodeType', None) != getattr(node, 'ELEMENT_NODE', 1):
             return None
-        index = node.getAttribute(SOURCE_ATTRIBUTE)
-        return self.run.table[int(index)] if index else node.getUserData(_LOCATION)
+        index = node.getUserData(_INDEX)
+        return self.run.table[index] if index is not None else node.getUserData(_LOCATION)
 
     def enter(self, node: Any, macros: Any) -> _Frame | None:
         """
@@ -402,7 +411,7 @@ class _Session:
         frame = self.frames[-1 - level]
         given = dict(frame.call.arguments)
         found = []
-        for name in dict.fromkeys(_references(text)):
+        for name in _references(text):
             if name in given:
                 found.append(self.source(given[name], level + 1, depth + 1) or (name, level))
             elif name in frame.properties:
@@ -411,30 +420,30 @@ class _Session:
                     found.append(made)
         return found[0] if len(found) == 1 else None
 
-    def mark(self, nodes: list[Any], call: MacroCall, blocks: set[str]) -> None:
+    def mark(self, nodes: list[Any], call: MacroCall, blocks: set[int]) -> None:
         """
         Add ``call`` to the calls of every element of its expansion ``nodes``.
 
         An element straight from the macro body also gets its attributes made from an
         argument (:meth:`source`); elements of a ``*block`` argument (``blocks``: their
-        :data:`SOURCE_ATTRIBUTE` values) are written at the call and left as they are.
+        indices in :attr:`XacroRun.table`) are written at the call and left as they are.
         """
         stack = list(reversed(nodes))
         while stack:
             node = stack.pop()
             if getattr(node, 'nodeType', None) != node.ELEMENT_NODE:
                 continue
-            index = node.getAttribute(SOURCE_ATTRIBUTE)
+            index = node.getUserData(_INDEX)
             if index in blocks:
                 continue
             stack.extend(reversed(node.childNodes))
-            if not index:
+            if index is None:
                 continue
-            known = node.getAttribute(CALLS_ATTRIBUTE)
-            calls, uses = self.run.expansions[int(known)] if known else ((), ())
+            known = node.getUserData(_CALLS)
+            calls, uses = self.run.expansions[known] if known is not None else ((), ())
             if not calls:
                 found = []
-                for attribute, text in self.written.get(int(index), {}).items():
+                for attribute, text in self.written.get(index, {}).items():
                     source = self.source(text)
                     if source is not None:
                         found.append(ArgumentUse(attribute, node.getAttribute(attribute),
@@ -444,7 +453,7 @@ class _Session:
             number = self._expansions.setdefault(expansion, len(self.run.expansions))
             if number == len(self.run.expansions):
                 self.run.expansions.append(expansion)
-            node.setAttribute(CALLS_ATTRIBUTE, str(number))
+            node.setUserData(_CALLS, number, _KEEP_ON_CLONE)
 
     def failure(self) -> tuple[SourceLocation | None, tuple[tuple[SourceLocation, str], ...]]:
         """
@@ -490,15 +499,16 @@ def _hooks(session: _Session) -> Iterator[None]:
             session.nodes.pop()
             return result
         parent = node.parentNode
-        before = list(parent.childNodes) if parent is not None else []
-        blocks = {element.getAttribute(SOURCE_ATTRIBUTE)
-                  for element in node.getElementsByTagName('*')} - {''}
+        # the expansion replaces the call between its element siblings, which stay (xacro
+        # removes comments before a call and moves a blank text node, never an element)
+        first, last = _element_sibling(node, 'previousSibling'), _element_sibling(
+            node, 'nextSibling')
+        blocks = {element.getUserData(_INDEX)
+                  for element in node.getElementsByTagName('*')} - {None}
         result = original_call(node, macros, symbols)
         session.nodes.pop()
         if result and parent is not None:
-            old = {id(child) for child in before}  # ``before`` keeps them alive: ids unique
-            session.mark([child for child in parent.childNodes if id(child) not in old],
-                         frame.call, blocks)
+            session.mark(_between(parent, first, last), frame.call, blocks)
         session.frames.pop()
         return result
 
@@ -539,6 +549,40 @@ def _hooks(session: _Session) -> Iterator[None]:
          xacro.grab_property, xacro.warning, xacro.verbosity, substitution._eval_find) = saved
 
 
+def _write_indices(doc: Any) -> None:
+    """Give each element of ``doc`` its :data:`SOURCE_ATTRIBUTE` and :data:`CALLS_ATTRIBUTE`."""
+    stack = [doc.documentElement]
+    while stack:
+        node = stack.pop()
+        if node.nodeType != node.ELEMENT_NODE:
+            continue
+        stack.extend(node.childNodes)
+        index = node.getUserData(_INDEX)
+        if index is not None:
+            node.setAttribute(SOURCE_ATTRIBUTE, str(index))
+        calls = node.getUserData(_CALLS)
+        if calls is not None:
+            node.setAttribute(CALLS_ATTRIBUTE, str(calls))
+
+
+def _element_sibling(node: Any, direction: str) -> Any:
+    """The nearest element before (``previousSibling``) or after ``node``, or ``None``."""
+    sibling = getattr(node, direction)
+    while sibling is not None and sibling.nodeType != sibling.ELEMENT_NODE:
+        sibling = getattr(sibling, direction)
+    return sibling
+
+
+def _between(parent: Any, first: Any, last: Any) -> list[Any]:
+    """The children of ``parent`` after ``first`` (else from the start) and before ``last``."""
+    child = parent.firstChild if first is None else first.nextSibling
+    nodes = []
+    while child is not None and child is not last:
+        nodes.append(child)
+        child = child.nextSibling
+    return nodes
+
+
 def _where(xacro: ModuleType, filename: str) -> str:
     stack = getattr(xacro, 'filestack', None)
     return stack[-1] if stack and stack[-1] else filename
@@ -555,6 +599,7 @@ def _with_lines(xacro: ModuleType, text: str, filename: str, args: Mapping[str, 
         try:
             doc = session.parse(text, filename)
             xacro.process_doc(doc, mappings=dict(args))
+            _write_indices(doc)
             session.run.xml = doc.toxml()
         except DescriptionLoadError:
             raise
