@@ -9,6 +9,7 @@ and small files written here; what ``urdf-tools check`` reports is asked from th
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 from pathlib import Path
@@ -20,9 +21,10 @@ import pytest
 
 from conftest import REPO
 from urdf_tools_ros.core.checks.fix_source import apply_edits
+from urdf_tools_ros.core.findings import Finding
 from urdf_tools_ros.lsp.actions import fix_action, suppress_action
-from urdf_tools_ros.lsp.checking import (Cancelled, check_run, findings_by_file, RunResult,
-                                         Settings)
+from urdf_tools_ros.lsp.checking import (Cancelled, check_run, findings_by_file,
+                                         inputs_unchanged, RunResult, Settings)
 from urdf_tools_ros.lsp.documents import Buffers, is_description, path_to_uri, uri_to_path
 from urdf_tools_ros.lsp.ranges import Span, TextIndex
 from urdf_tools_ros.lsp.workspace import (description_files, find_packages, IncludeGraph,
@@ -261,3 +263,100 @@ def test_lsp_without_pygls_says_how_to_install_it() -> None:
                           text=True, timeout=60)
     assert done.returncode == 2
     assert 'urdf_tools_ros[lsp]' in done.stderr and 'Traceback' not in done.stderr
+
+
+PART = """<robot xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="j" type="revolute"><parent link="a"/><child link="b"/>
+    <axis xyz="0 0 1"/><limit lower="1" upper="-1" effort="1" velocity="1"/>
+  </joint>
+  <xacro:if value="$(arg bad)">
+    <link name="c"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+    <joint name="k" type="continuous"><parent link="b"/><child link="c"/><axis xyz="0 0 2"/></joint>
+  </xacro:if>
+</robot>
+"""  # noqa: E501
+ENTRY = """<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <xacro:arg name="bad" default="false"/>
+  <link name="a"/>
+  <xacro:include filename="part.xacro"/>
+</robot>
+"""
+
+
+def _two_entries(tmp_path: Path) -> tuple[str, str, str]:
+    """``a`` and ``b`` include ``part.xacro``; only ``b``'s argument makes its second finding."""
+    for name, text in (('part.xacro', PART), ('a.urdf.xacro', ENTRY), ('b.urdf.xacro', ENTRY)):
+        (tmp_path / name).write_text(text)
+    (tmp_path / '.urdf-tools.toml').write_text(
+        '[[entries]]\nfile = "a.urdf.xacro"\nargs = {bad = "false"}\n\n'
+        '[[entries]]\nfile = "b.urdf.xacro"\nargs = {bad = "true"}\n')
+    return tuple(str(tmp_path / name)  # type: ignore[return-value]
+                 for name in ('part.xacro', 'a.urdf.xacro', 'b.urdf.xacro'))
+
+
+def test_a_result_is_unchanged_until_a_file_it_read_or_its_configuration_changes(
+        tmp_path: Path) -> None:
+    part, a, _ = _two_entries(tmp_path)
+    buffers = Buffers()
+    result = check_run(Run(a, (('bad', 'false'),)), _settings(), buffers)
+    assert set(result.files) == {a, part} and inputs_unchanged(result, buffers)
+    buffers.set(part, PART + ' ')
+    assert not inputs_unchanged(result, buffers)
+    buffers.set(part, PART)  # open, the text it read
+    assert inputs_unchanged(result, buffers)
+    config = tmp_path / '.urdf-tools.toml'
+    config.write_text(config.read_text() + '\n')
+    assert not inputs_unchanged(result, buffers)
+
+
+class _Loop:
+    """The event loop the worker thread hands the early publishing to (recorded here)."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[object, ...]] = []
+
+    def call_soon_threadsafe(self, callback: object, *args: object) -> None:
+        self.calls.append(args)
+
+
+def test_a_changed_file_is_published_after_each_entry_and_unchanged_runs_are_kept(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip('pygls')
+    from urdf_tools_ros.lsp import server as module
+    part, a, b = _two_entries(tmp_path)
+    server = module.Server()
+    server._settings = _settings()
+    server._graph = IncludeGraph(description_files([str(tmp_path)]), server.buffers.text_or_none,
+                                 {}.get)
+    checked: list[str] = []
+
+    def check(run: Run, *args: object) -> RunResult:
+        checked.append(os.path.basename(run.file))
+        return check_run(run, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module, 'check_run', check)
+    loop = _Loop()
+
+    def codes(placed: dict[str, list[tuple[Finding, RunResult]]]) -> list[str]:
+        return sorted(finding.code for finding, _ in placed[part])
+
+    try:
+        server.buffers.set(part, PART)
+        assert server._check({part}, server._generation, loop) == {part, a, b}  # type: ignore
+        assert checked == ['a.urdf.xacro', 'b.urdf.xacro']
+        (shown, _, early), = loop.calls  # after a, before b: a's findings
+        assert shown == {part} and codes(early) == ['joint-limit-lower-above-upper']
+        assert codes(server.placed) == ['joint-axis-not-unit', 'joint-limit-lower-above-upper']
+        server._check({part}, server._generation, loop)  # the same text: nothing run again
+        assert checked == ['a.urdf.xacro', 'b.urdf.xacro']
+        assert codes(server.placed) == ['joint-axis-not-unit', 'joint-limit-lower-above-upper']
+        server.buffers.set(b, ENTRY + '\n')
+        server._seconds[Run(b, (('bad', 'true'),))] = 60.0  # the slowest, but changed
+        loop.calls.clear()
+        server._check({part, b}, server._generation, loop)  # b is changed: b first, a kept
+        assert checked[2:] == ['b.urdf.xacro'] and loop.calls[0][0] == {part, b}
+        assert codes(server.placed) == ['joint-axis-not-unit', 'joint-limit-lower-above-upper']
+    finally:
+        server._collect()
+    assert gc.isenabled()

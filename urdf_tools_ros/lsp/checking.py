@@ -20,15 +20,18 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 import os
+from pathlib import Path
 
 from .documents import Buffers
 from .workspace import Run
 from ..cli.report import load_failure
 from ..core.checks import DEFAULT_TARGET
-from ..core.checks.config import ConfigError
+from ..core.checks.config import ConfigError, find_config
 from ..core.checks.selection import UnknownCodeError
+from ..core.description.loader import read_source
 from ..core.description.model import Robot
 from ..core.description.packages import PackageLocator
+from ..core.description.xacro_dom import ParsedFiles
 from ..core.errors import RobotDescriptionError
 from ..core.findings import Finding
 from ..core.location import SourceLocation
@@ -73,6 +76,8 @@ class RunResult:
     :ivar target: The target the findings' severities are for.
     :ivar locate: The package locator the run resolved ``$(find)`` and ``package://`` with
         (:attr:`~..core.description.loader.RobotDescription.locate`), for hover and definition.
+    :ivar inputs: ``(path, text)`` of every file the run read, then of its configuration file
+        (:func:`configuration_of`), for :func:`inputs_unchanged`.
     """
 
     run: Run
@@ -83,6 +88,48 @@ class RunResult:
     config_error: str | None = None
     target: str = DEFAULT_TARGET
     locate: PackageLocator | None = field(default=None, compare=False, repr=False)
+    inputs: tuple[tuple[str, str | None], ...] = field(default=(), compare=False, repr=False)
+
+
+def _text_now(path: str, buffers: Buffers) -> str | None:
+    """The text of ``path`` a run reads now, as it keeps it (:func:`read_source`), or ``None``."""
+    text = buffers.get(path)
+    if text is not None:
+        return text
+    read: dict[str, str] = {}
+    try:
+        read_source(path, read)
+    except RobotDescriptionError:
+        return None
+    return read.get(os.path.abspath(path))
+
+
+def configuration_of(entry: str, buffers: Buffers) -> tuple[str, str | None]:
+    """
+    ``(path, text)`` of the configuration file that applies to ``entry`` now.
+
+    ``('', None)`` when there is none, ``('', the error)`` when it cannot be read.
+    """
+    try:
+        path = find_config(Path(entry)).path
+    except ConfigError as exc:
+        return '', str(exc)
+    if path is None:
+        return '', None
+    return os.path.abspath(path), _text_now(os.path.abspath(path), buffers)
+
+
+def inputs_unchanged(result: RunResult, buffers: Buffers) -> bool:
+    """
+    Whether a run would read the same texts now as when it gave ``result``.
+
+    The files it read (the editor's text of the open ones) and its configuration file; the
+    meshes and ``package.xml`` files are not compared. A result without inputs is never
+    unchanged.
+    """
+    if not result.inputs or configuration_of(result.run.file, buffers) != result.inputs[-1]:
+        return False
+    return all(_text_now(path, buffers) == text for path, text in result.inputs[:-1])
 
 
 class _EditorTexts(dict[str, str]):
@@ -110,13 +157,17 @@ class _EditorTexts(dict[str, str]):
 
 
 def check_run(run: Run, settings: Settings, buffers: Buffers,
-              cancelled: Callable[[], bool] = lambda: False) -> RunResult:
+              cancelled: Callable[[], bool] = lambda: False,
+              parsed: ParsedFiles | None = None) -> RunResult:
     """
     Load and check one entry run on the editor's text, through the check pipeline.
 
     The configuration is resolved as for ``urdf-tools check ENTRY``
     (:func:`~urdf_tools_ros.core.pipeline.resolve`: the ``.urdf-tools.toml`` or
     ``[tool.urdf-tools]`` found upwards from the entry), with the server's package paths.
+
+    :param parsed: xacro's parses kept from the server's earlier runs (the files whose text
+        is the same are copied, not parsed again).
 
     :raises Cancelled: if ``cancelled()`` became true meanwhile.
     """
@@ -134,8 +185,13 @@ def check_run(run: Run, settings: Settings, buffers: Buffers,
         pipeline = replace(pipeline, target=settings.target)
     target = pipeline.target
     texts = _EditorTexts(buffers, cancelled)
+    configuration = configuration_of(entry, buffers)
+
+    def inputs() -> tuple[tuple[str, str | None], ...]:
+        return (*texts.items(), configuration)
+
     try:
-        description = pipeline.load(entry, dict(run.args), texts=texts)
+        description = pipeline.load(entry, dict(run.args), texts=texts, parsed=parsed)
         if cancelled():
             raise Cancelled(entry)
         findings = pipeline.check(description)
@@ -145,11 +201,11 @@ def check_run(run: Run, settings: Settings, buffers: Buffers,
         failure = load_failure(entry, exc).findings
         where = failure[0].location.filename if failure[0].location else entry
         return RunResult(run, failure, tuple(dict.fromkeys((entry, os.path.abspath(where)))),
-                         config_error=config_error, target=target)
+                         config_error=config_error, target=target, inputs=inputs())
     files = tuple(dict.fromkeys([entry, *(os.path.abspath(name)
                                           for name in description.dependencies)]))
     return RunResult(run, tuple(findings), files, description.included_from, description.robot,
-                     config_error, target, description.locate)
+                     config_error, target, description.locate, inputs())
 
 
 def finding_file(finding: Finding, result: RunResult) -> str:

@@ -5,10 +5,15 @@ Each ``didOpen``, ``didSave`` (at once) and ``didChange`` (after :attr:`Server.d
 seconds without newer text) marks the file; the marked files' runs (:meth:`~.workspace
 .IncludeGraph.runs_for`, and every earlier run that covered them) are checked in one worker
 thread, so the server keeps answering; newer text cancels a check in progress
-(:class:`~.checking.Cancelled`) and a new one starts after it. Then every file the runs cover
-gets its diagnostics (an empty list when it is clean); a file whose diagnostics did not change
-is not sent again, unless it is one whose text changed (the editor, and ``bench/bench_lsp.py``,
-learn that its new text was checked).
+(:class:`~.checking.Cancelled`) and a new one starts after it. The run whose entry is the
+changed file goes first, then the quickest; a run whose inputs did not change keeps its result,
+and xacro's parses of unchanged files are kept between runs
+(:class:`~..core.description.xacro_dom.ParsedFiles`). Each changed file gets its diagnostics
+after every run that covers it (those found so far: the first come after one run); then every
+file the runs cover gets its diagnostics (an empty list when it is clean): the union across the
+runs, each finding once. A file whose diagnostics did not change is not sent again, unless it
+is one whose text changed (the editor, and ``bench/bench_lsp.py``, learn that its new text was
+checked).
 
 Hover, definition and completion answer from the last results (:meth:`Server.result_for`) and
 the editor's text (:mod:`.hover`, :mod:`.definition`, :mod:`.completion`).
@@ -18,16 +23,20 @@ from __future__ import annotations
 
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
+import contextlib
+import gc
 import logging
 import os
 from pathlib import Path
 import threading
+import time
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from .actions import Action, fix_action, suppress_action
-from .checking import Cancelled, check_run, findings_by_file, RunResult, Settings
+from .checking import (Cancelled, check_run, findings_by_file, inputs_unchanged, RunResult,
+                       Settings)
 from .completion import complete, Item
 from .definition import definition
 from .diagnostics import to_diagnostic, to_range
@@ -38,6 +47,7 @@ from .workspace import description_files, find_packages, IncludeGraph, Run
 from ..core.checks.config import ConfigError, Entry, find_config
 from ..core.description.matrix import combinations
 from ..core.description.packages import ament_package_locator, make_package_locator
+from ..core.description.xacro_dom import ParsedFiles
 from ..core.findings import Finding
 
 log = logging.getLogger(__name__)
@@ -78,6 +88,11 @@ class Server(LanguageServer):
         self.loaded: dict[Run, RunResult] = {}
         self.placed: dict[str, list[tuple[Finding, RunResult]]] = {}
         self._sent: dict[str, list[types.Diagnostic]] = {}
+        #: The seconds each run's last check took (the quickest go first).
+        self._seconds: dict[Run, float] = {}
+        self._paused = False
+        #: xacro's parse of each file, kept for the next runs (worker thread).
+        self._parsed = ParsedFiles()
 
     # -- workspace ------------------------------------------------------------------------------
     def _setup(self, path: str) -> None:
@@ -143,21 +158,46 @@ class Server(LanguageServer):
             generation, dirty = self._generation, set(self._dirty)
             self._dirty.clear()
         loop = asyncio.get_running_loop()
+        done: set[str] | None = None
         try:
-            done = await loop.run_in_executor(self._executor, self._check, dirty, generation)
+            done = await loop.run_in_executor(self._executor, self._check, dirty, generation,
+                                              loop)
+            if done is not None:
+                self._publish(done, dirty, self.placed)
         except Exception as exc:  # a bug must not stop the server: said once, in its log
+            done = set()
             log.exception('urdf-tools lsp: check failed')
             self.window_log_message(types.LogMessageParams(
                 types.MessageType.Error, f'urdf-tools: internal error: {exc!r}'))
-            return
-        if done is None:  # cancelled: the newer text's check takes the files
-            with self._lock:
-                self._dirty |= dirty
-            return
-        self._publish(done, dirty)
+        finally:
+            if done is None:  # cancelled (newer text): its check takes these files too
+                with self._lock:
+                    self._dirty |= dirty
+            with contextlib.suppress(RuntimeError):  # after the publishing; unless exiting
+                self._executor.submit(self._collect)
 
-    def _check(self, dirty: set[str], generation: int) -> set[str] | None:
-        """Run the checks of ``dirty`` (worker thread); the files to publish, or ``None``."""
+    def _collect(self) -> None:
+        """Resume the cyclic collector that :meth:`_check` paused, and collect (worker thread)."""
+        if self._paused:
+            self._paused = False
+            gc.enable()
+            gc.collect(0)
+
+    def _check(self, dirty: set[str], generation: int,
+               loop: asyncio.AbstractEventLoop) -> set[str] | None:
+        """
+        Run the checks of ``dirty`` (worker thread); the files to publish, or ``None``.
+
+        The runs go in order: those whose entry is a changed file, then the quickest last time.
+        A run whose inputs are unchanged (:func:`~.checking.inputs_unchanged`) keeps its result.
+        After each run but the last, the changed files it covers are published with the
+        results of this check so far (later runs add to them). Python's cyclic collector is
+        paused meanwhile: the xacro runs make DOMs of cyclic nodes, and scanning them again and
+        again took a third of the time; :meth:`_collect` frees them after the publishing.
+        """
+        if gc.isenabled():
+            gc.disable()
+            self._paused = True
         self._setup(next(iter(dirty)))
         assert self._graph is not None  # noqa: S101 - set by _setup
 
@@ -169,35 +209,57 @@ class Server(LanguageServer):
             text = self.buffers.text_or_none(path)
             if text is not None:
                 self._graph.update(path, text)
-        runs = list(dict.fromkeys(run for path in sorted(dirty) for run in self._runs_for(path)))
+        runs = sorted(dict.fromkeys(run for path in sorted(dirty) for run in self._runs_for(path)),
+                      key=lambda run: (os.path.abspath(run.file) not in dirty,
+                                       self._seconds.get(run, 0.0)))
         covered: set[str] = set(dirty)
-        for run in runs:
-            try:
-                result = check_run(run, self._settings or Settings(), self.buffers, cancelled)
-            except Cancelled:
-                return None
+        for number, run in enumerate(runs):
             old = self.results.get(run)
-            self.results[run] = result
-            if result.robot is not None:
-                self.loaded[run] = result
+            if old is None or not inputs_unchanged(old, self.buffers):
+                start = time.perf_counter()
+                try:
+                    result = check_run(run, self._settings or Settings(), self.buffers,
+                                       cancelled, self._parsed)
+                except Cancelled:
+                    return None
+                self._seconds[run] = time.perf_counter() - start
+                self._new(run, result)
+            else:
+                result = old
             covered.update(result.files)
             if old is not None:
                 covered.update(old.files)
-            if result.config_error:
-                self.window_log_message(types.LogMessageParams(
-                    types.MessageType.Warning, f'urdf-tools: {result.config_error}'))
+            shown = dirty.intersection(result.files)
+            if shown and number < len(runs) - 1:
+                placed = findings_by_file(self.results[done] for done in runs[:number + 1])
+                loop.call_soon_threadsafe(self._publish_early, shown, generation, placed)
         if cancelled():
             return None
         self.placed = findings_by_file(self.results.values())
         return covered
+
+    def _new(self, run: Run, result: RunResult) -> None:
+        """Keep the new ``result`` of ``run`` (worker thread)."""
+        self.results[run] = result
+        if result.robot is not None:
+            self.loaded[run] = result
+        if result.config_error:
+            self.window_log_message(types.LogMessageParams(
+                types.MessageType.Warning, f'urdf-tools: {result.config_error}'))
+
+    def _publish_early(self, paths: set[str], generation: int,
+                       placed: dict[str, list[tuple[Finding, RunResult]]]) -> None:
+        if generation == self._generation:  # else newer text is being checked
+            self._publish(paths, paths, placed)
 
     def index_of(self, path: str) -> TextIndex | None:
         """A file's text (the editor's when open), indexed; ``None`` if it cannot be read."""
         text = self.buffers.text_or_none(path)
         return TextIndex(text) if text is not None else None
 
-    def diagnostics(self, path: str) -> list[types.Diagnostic]:
-        """The diagnostics of ``path`` from the latest results."""
+    def diagnostics(self, path: str, placed: dict[str, list[tuple[Finding, RunResult]]] | None
+                    = None) -> list[types.Diagnostic]:
+        """The diagnostics of ``path`` from the latest results (or from ``placed``)."""
         index = self.index_of(path) or TextIndex('')
         cache: dict[str, TextIndex | None] = {path: index}
 
@@ -208,11 +270,12 @@ class Server(LanguageServer):
             return cache[name]
 
         return [to_diagnostic(finding, result, index, index_of)
-                for finding, result in self.placed.get(path, [])]
+                for finding, result in (self.placed if placed is None else placed).get(path, [])]
 
-    def _publish(self, paths: set[str], changed: set[str]) -> None:
+    def _publish(self, paths: set[str], changed: set[str],
+                 placed: dict[str, list[tuple[Finding, RunResult]]]) -> None:
         for path in sorted(paths):
-            diagnostics = self.diagnostics(path)
+            diagnostics = self.diagnostics(path, placed)
             uri = path_to_uri(path)
             if self._sent.get(uri) == diagnostics and path not in changed:
                 continue

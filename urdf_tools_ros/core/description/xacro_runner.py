@@ -57,6 +57,7 @@ from defusedxml import DefusedXmlException
 from defusedxml.expatbuilder import DefusedExpatBuilderNS
 
 from .packages import PackageLocator
+from .xacro_dom import Element, ParsedFiles
 from .xacro_errors import explain, PackageNotFound
 from .xml_safety import entity_refusal, malformed, refused_entity
 from ..errors import DescriptionLoadError, DescriptionTooLargeError
@@ -193,7 +194,7 @@ def line_hooks_missing(xacro: ModuleType | None = None) -> str | None:
 
 
 def run_xacro(text: str, filename: str, args: Mapping[str, str], locate: PackageLocator,
-              read_text: ReadText, limit: int) -> XacroRun:
+              read_text: ReadText, limit: int, parsed: ParsedFiles | None = None) -> XacroRun:
     """
     Run xacro on ``text`` (from ``filename``) with ``args``; see the module doc for the two ways.
 
@@ -203,6 +204,8 @@ def run_xacro(text: str, filename: str, args: Mapping[str, str], locate: Package
     :param locate: Package locator for ``$(find pkg)``.
     :param read_text: Reads an included file (bounded, decoded); raises DescriptionLoadError.
     :param limit: Largest output, in characters.
+    :param parsed: The parses kept from earlier runs (with line hooks only): a file whose text
+        is the same is copied from there, and each file parsed is kept there.
     :raises DescriptionLoadError: malformed XML, a xacro error (with file and line when known),
         an entity declaration.
     :raises DescriptionTooLargeError: if the output is larger than ``limit``.
@@ -210,7 +213,7 @@ def run_xacro(text: str, filename: str, args: Mapping[str, str], locate: Package
     xacro = _xacro(filename)
     missing = line_hooks_missing(xacro)
     if missing is None:
-        run = _with_lines(xacro, text, filename, args, locate, read_text)
+        run = _with_lines(xacro, text, filename, args, locate, read_text, parsed)
     else:
         run = _public(xacro, text, filename, args, locate)
         run.missing = missing
@@ -233,6 +236,7 @@ class _AnnotatingBuilder(DefusedExpatBuilderNS):
     def start_element_handler(self, name: str, attributes: Any) -> None:
         super().start_element_handler(name, attributes)
         node = self.curNode
+        node.__class__ = Element  # the same slots; its deep clone is quicker
         location = SourceLocation(self._filename, self._parser.CurrentLineNumber)
         if node.tagName.startswith('xacro:'):
             node.setUserData(_LOCATION, location, _KEEP_ON_CLONE)
@@ -310,8 +314,10 @@ class _Frame:
 class _Session:
     """The hooks installed into the xacro module while one document is processed."""
 
-    def __init__(self, xacro: ModuleType, locate: PackageLocator, read_text: ReadText) -> None:
+    def __init__(self, xacro: ModuleType, locate: PackageLocator, read_text: ReadText,
+                 parsed: ParsedFiles | None = None) -> None:
         self.xacro = xacro
+        self.parsed = parsed
         self.run = XacroRun('', True)
         self.nodes: list[Any] = []
         self.frames: list[_Frame] = []
@@ -341,13 +347,29 @@ class _Session:
             text = inp
         else:
             return inp
-        self.run.arguments |= _arguments_of(text)
+        table = self.run.table
+        kept = None if self.parsed is None else \
+            self.parsed.copy(name, text, SOURCE_ATTRIBUTE, len(table))
+        if kept is not None:
+            document, (locations, written, arguments), move = kept
+            table.extend(locations)
+            self.written.update((move(number), value) for number, value in written)
+            self.run.arguments |= arguments
+            return document
+        arguments = _arguments_of(text)
+        self.run.arguments |= arguments
         refusal = entity_refusal(text, name)
         if refusal is not None:
             raise refusal
-        builder = _AnnotatingBuilder(name, self.run.table, self.written)
+        builder = _AnnotatingBuilder(name, table, self.written)
+        start = len(table)
         try:
-            return builder.parseString(text.encode('utf-8'))
+            document = builder.parseString(text.encode('utf-8'))
+            if self.parsed is not None:
+                self.parsed.keep(name, text, document, start, (
+                    table[start:], [(number, value) for number, value in self.written.items()
+                                    if number >= start], arguments))
+            return document
         except DefusedXmlException as exc:  # what entity_refusal did not see: named the same
             raise refused_entity(
                 str(getattr(exc, 'name', '') or type(exc).__name__), name,
@@ -589,8 +611,9 @@ def _where(xacro: ModuleType, filename: str) -> str:
 
 
 def _with_lines(xacro: ModuleType, text: str, filename: str, args: Mapping[str, str],
-                locate: PackageLocator, read_text: ReadText) -> XacroRun:
-    session = _Session(xacro, locate, read_text)
+                locate: PackageLocator, read_text: ReadText,
+                parsed: ParsedFiles | None) -> XacroRun:
+    session = _Session(xacro, locate, read_text, parsed)
     with XACRO_LOCK, _hooks(session):
         real = filename if os.path.isfile(filename) else None
         xacro.init_stacks(real)
