@@ -48,8 +48,8 @@ def copy_node(node: Any, document: Any, index: tuple[str, int] | None = None) ->
     """
     A deep copy of ``node`` owned by ``document``, with no parent; elements are :class:`Element`.
 
-    :param index: ``(attribute, n)``: add ``n`` to that attribute's (integer) value in every
-        element that has it.
+    :param index: ``(key, n)``: add ``n`` to the (integer) user data ``key`` of every element
+        that has it (after its user-data handlers ran).
     """
     kind = node.nodeType
     copy: Any
@@ -76,8 +76,6 @@ def copy_node(node: Any, document: Any, index: tuple[str, int] | None = None) ->
         copy._attrs, copy._attrsNS = attributes, by_namespace = {}, {}
         for name, attribute in node._attrs.items():
             value = attribute._value
-            if index is not None and name == index[0]:
-                value = str(int(value) + index[1])
             made: Any = minidom.Attr(name, attribute.namespaceURI, attribute.localName,
                                      attribute._prefix)
             made.ownerDocument, made.ownerElement = document, copy
@@ -99,6 +97,9 @@ def copy_node(node: Any, document: Any, index: tuple[str, int] | None = None) ->
     copy.childNodes = children
     if '_user_data' in node.__dict__:
         node._call_user_data_handler(_CLONED, node, copy)
+        if index is not None and index[0] in getattr(copy, '_user_data', {}):
+            number, handler = copy._user_data[index[0]]
+            copy._user_data[index[0]] = (number + index[1], handler)
     return copy
 
 
@@ -140,12 +141,12 @@ class ParsedFiles:
     def __init__(self) -> None:
         self._kept: dict[str, _Parse] = {}
 
-    def copy(self, name: str, text: str, attribute: str, start: int
+    def copy(self, name: str, text: str, key: str, start: int
              ) -> tuple[Any, tuple[Any, ...], Callable[[int], int]] | None:
         """
         A copy of the kept parse of ``text`` of ``name``, or ``None`` if it was not kept.
 
-        :param attribute: The attribute that numbers the elements.
+        :param key: The user-data key that numbers the elements.
         :param start: The location table's length now: the copy's numbers start there.
         :return: The document, the notes kept with it, and the function that moves an index of
             the kept parse to the copy's.
@@ -154,7 +155,7 @@ class ParsedFiles:
         if kept is None or kept.text != text:
             return None
         shift = start - kept.start
-        return (copy_document(kept.document, (attribute, shift)), kept.notes,
+        return (copy_document(kept.document, (key, shift)), kept.notes,
                 lambda number: number + shift)
 
     def keep(self, name: str, text: str, document: Any, start: int, notes: Iterable[Any]) -> None:

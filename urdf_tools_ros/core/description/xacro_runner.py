@@ -349,7 +349,7 @@ class _Session:
             return inp
         table = self.run.table
         kept = None if self.parsed is None else \
-            self.parsed.copy(name, text, SOURCE_ATTRIBUTE, len(table))
+            self.parsed.copy(name, text, _INDEX, len(table))
         if kept is not None:
             document, (locations, written, arguments), move = kept
             table.extend(locations)
