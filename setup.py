@@ -22,11 +22,12 @@ def share(folder: str) -> list[tuple[str, list[str]]]:
 
 #: What the checker, the kinematics core and the CLI need: ``pip install urdf_tools_ros``.
 #: (setuptools: urdfdom-py imports pkg_resources; pycollada measures COLLADA meshes for the
-#: checker, trimesh reads the viewer's meshes.)
+#: checker.)
 REQUIRES = ['numpy', 'lxml', 'defusedxml', 'xacro>=2', 'urdfdom-py', 'setuptools',
-            'trimesh', 'pycollada', 'tomli; python_version < "3.11"']
-#: The browser viewer (``urdf-tools view``, the joint-state publisher's ``gui``).
-VIEW = ['viser']
+            'pycollada', 'tomli; python_version < "3.11"']
+#: The browser viewer (``urdf-tools view``, the joint-state publisher's ``gui``); trimesh reads
+#: its meshes (the checker reads none through it).
+VIEW = ['viser', 'trimesh']
 #: The language server (``urdf-tools lsp``): only that subcommand imports them.
 LSP = ['pygls>=2,<3', 'lsprotocol>=2025']
 #: On a pip install's PATH: the CLI alone.

@@ -75,22 +75,23 @@ def test_light_requirements_and_the_viewer_as_an_extra(wheel: zipfile.ZipFile) -
     names = {requirement.split(';')[0].split('>')[0].split('=')[0].strip().lower()
              for requirement in required}
     assert names == {'numpy', 'lxml', 'defusedxml', 'xacro', 'urdfdom-py', 'setuptools',
-                     'trimesh', 'pycollada', 'tomli'}
+                     'pycollada', 'tomli'}  # trimesh reads the viewer's meshes only
     assert any(line.startswith('tomli') and 'python_version < "3.11"' in line
                for line in required), required  # tomllib is in the standard library from 3.11
     view = [line for line in metadata.splitlines()
             if line.startswith('Requires-Dist:') and 'extra == "view"' in line]
-    assert {line.split(':', 1)[1].split(';')[0].strip() for line in view} == {'viser'}
+    assert {line.split(':', 1)[1].split(';')[0].strip() for line in view} == {'viser', 'trimesh'}
     for field in ('Summary:', 'License:', 'Requires-Python: >=3.10',
                   'Classifier: Programming Language :: Python :: 3.12',
                   'Description-Content-Type: text/markdown'):
         assert field in metadata, field
 
 
-def test_view_without_the_extra_says_what_to_install(tmp_path: Path) -> None:
-    """A CLI whose viser cannot be imported: exit 3 and the pip command, no traceback."""
-    blocker = tmp_path / 'viser.py'
-    blocker.write_text('raise ImportError("no viser here")\n')
+@pytest.mark.parametrize('missing', ['viser', 'trimesh'])
+def test_view_without_the_extra_says_what_to_install(tmp_path: Path, missing: str) -> None:
+    """A CLI whose viser or trimesh cannot be imported: exit 3 and the pip command."""
+    blocker = tmp_path / f'{missing}.py'
+    blocker.write_text(f'raise ImportError("no {missing} here")\n')
     done = subprocess.run(
         [sys.executable, '-m', 'urdf_tools_ros.cli.main', 'view',
          str(REPO / 'urdf' / 'sample_robot.urdf.xacro'), '--exit-after', '1'],
@@ -99,7 +100,7 @@ def test_view_without_the_extra_says_what_to_install(tmp_path: Path) -> None:
             [str(tmp_path), *filter(None, os.environ.get('PYTHONPATH', '').split(os.pathsep))])))
     assert done.returncode == 3, done.stderr
     assert "pip install 'urdf_tools_ros[view]'" in done.stderr
-    assert 'Traceback' not in done.stderr
+    assert f'no {missing} here' in done.stderr and 'Traceback' not in done.stderr
 
 
 def _editable_here() -> bool:

@@ -96,10 +96,11 @@ def cmd_view(args: argparse.Namespace, loader: Loader) -> int:
         print(f'urdf-tools view: --host {args.host}: {problem}', file=sys.stderr)
         return 2
     try:
-        import viser  # noqa: F401 - the viewer imports it when made; say now if it cannot
+        import trimesh  # noqa: F401 - the viewer imports them when made; say now if it cannot
+        import viser  # noqa: F401
         from ..gui.viewer import RobotViewer
     except ImportError as exc:
-        print(f'urdf-tools view: the 3D viewer needs viser ({exc}); install it with: '
+        print(f'urdf-tools view: the 3D viewer needs viser and trimesh ({exc}); install: '
               f'{INSTALL_HINT}', file=sys.stderr)
         return 3
     # the viewer logs the meshes it draws as placeholder boxes and why: to stderr, as ours
