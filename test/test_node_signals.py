@@ -71,9 +71,30 @@ def handles_sigterm(pid: int) -> bool:
     return bool(int(caught, 16) >> (signal.SIGTERM - 1) & 1)
 
 
+def signal_state(pid: int) -> str:
+    """What process ``pid`` does with SIGINT and SIGTERM now (from ``/proc/<pid>/status``)."""
+    try:
+        status = Path(f'/proc/{pid}/status').read_text()
+    except OSError as exc:
+        return f'no status ({exc.strerror})'
+    fields = dict(line.split(':', 1) for line in status.splitlines() if ':' in line)
+    words = []
+    for number in (signal.SIGINT, signal.SIGTERM):
+        bit = 1 << (number - 1)
+        done = ('caught' if int(fields['SigCgt'], 16) & bit else
+                'ignored' if int(fields['SigIgn'], 16) & bit else 'default')
+        blocked = ', blocked' if int(fields['SigBlk'], 16) & bit else ''
+        words.append(f'{number.name} {done}{blocked}')
+    return f'{"; ".join(words)}; {fields["Threads"].strip()} threads'
+
+
 def run_one(executable: str, arguments: list[str], moment: float | tuple[str, float],
             number: signal.Signals, env: dict[str, str]) -> tuple[int | None, str]:
-    """Start the node, send ``number`` at ``moment``; its exit code (``None``: hung) and output."""
+    """
+    Start the node, send ``number`` at ``moment``; its exit code (``None``: hung) and output.
+
+    The output ends with what the process did with SIGINT and SIGTERM just before the signal.
+    """
     process = subprocess.Popen([sys.executable, str(REPO / 'executables' / executable),
                                 *arguments], env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True)
@@ -96,6 +117,7 @@ def run_one(executable: str, arguments: list[str], moment: float | tuple[str, fl
         time.sleep(moment[1])
     else:
         time.sleep(max(0.0, started + moment - time.monotonic()))
+    state = signal_state(process.pid)
     process.send_signal(number)
     try:
         code: int | None = process.wait(timeout=20.0)
@@ -104,7 +126,7 @@ def run_one(executable: str, arguments: list[str], moment: float | tuple[str, fl
         process.wait()
         code = None
     reader.join(timeout=5.0)
-    return code, ''.join(lines)
+    return code, ''.join(lines) + f'[before the signal: {state}]\n'
 
 
 @pytest.mark.parametrize('executable,arguments', NODES, ids=[name for name, _ in NODES])

