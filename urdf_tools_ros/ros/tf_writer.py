@@ -67,8 +67,9 @@ class TfSender:
     The moving transforms of one description on ``/tf``, message after message.
 
     Serialized (:class:`~urdf_tools_ros.ros.conversions.TfSerializer`) and published through
-    the writer's ``pub_tf`` publisher: the same ``tf2_msgs/TFMessage`` on the same publisher,
-    at about a third of the CPU a message object costs (``bench/bench_tf_node.py``). Where the
+    the writer's ``pub_tf`` publisher: the same ``tf2_msgs/TFMessage`` on the same publisher
+    (talos at 1 kHz: the TF node at 35 % of a core instead of 69 %, ``bench/bench_tf_node.py``;
+    9 µs per message instead of 209 µs for building and converting the objects). Where the
     writer has no such publisher or the serialization cannot be written in place, the writer's
     ``sendTransform`` with message objects
     (:class:`~urdf_tools_ros.ros.conversions.TransformsBuilder`).
