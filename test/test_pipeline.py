@@ -38,7 +38,8 @@ from urdf_tools_ros.core.checks.config import ConfigError
 from urdf_tools_ros.core.checks.examples import EXAMPLES
 from urdf_tools_ros.core.checks.registry import check_codes, registered_checks
 from urdf_tools_ros.core.checks.selection import UnknownCodeError
-from urdf_tools_ros.core.description.loader import load, load_string, RobotDescription
+from urdf_tools_ros.core.description.loader import (load, load_string, RobotDescription,
+                                                    STREAM_CHARACTERS)
 from urdf_tools_ros.core.errors import RobotDescriptionError
 from urdf_tools_ros.core.pipeline import resolve, run
 
@@ -128,6 +129,24 @@ def test_each_file_of_a_xacro_robot_is_read_once(opened: Counter[str], options: 
     status = cli(['check', str(ROBOTIQ), '--package-path', str(ROS2_DESCRIPTIONS), *options])
     assert status in (0, 1), capsys.readouterr().err
     assert {path: opened[path] for path in files} == {path: 1 for path in files}
+
+
+def test_a_urdf_read_while_it_is_parsed_is_read_once(opened: Counter[str], tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    # a plain URDF over STREAM_CHARACTERS is read while lxml parses it; its text is kept all
+    # the same, for the suppression comments (and --fix)
+    robot = tmp_path / 'large.urdf'
+    robot.write_text(f'<robot name="r">\n  <!-- {"x" * STREAM_CHARACTERS} -->\n'
+                     '  <link name="a"/><link name="b"/>\n'
+                     '  <!-- urdf-tools: ignore[joint-axis-not-unit] -->\n'
+                     '  <joint name="j" type="continuous"><parent link="a"/><child link="b"/>'
+                     '<axis xyz="0 0 2"/></joint>\n</robot>\n')
+    assert load(robot).sources == {str(robot): robot.read_text()}
+    opened.clear()
+    status = cli(['check', str(robot), '--format', 'json'])
+    assert status in (0, 1), capsys.readouterr().err
+    assert 'joint-axis-not-unit' not in capsys.readouterr().out  # the comment was applied
+    assert opened[str(robot)] == 1
 
 
 MAIN = """<?xml version="1.0"?>

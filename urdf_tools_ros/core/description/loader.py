@@ -467,13 +467,14 @@ def load_string(text: str, filename: str = '<string>', *,
     def resolve(reference: str) -> str | None:
         return resolve_resource(reference, base_dir, locate)
 
+    sources = {path: texts[path] for path in files if path in texts}
     if not use_xacro and not cross_check and len(xml_text) > STREAM_CHARACTERS:
         reader = UrdfReader(lambda element: SourceLocation(filename, element.sourceline),
                             resolve)
         streamed = _read_streamed(xml_text, reader)
         if streamed is not None:
             return RobotDescription(streamed, xml_text, filename, (*extra, *reader.findings),
-                                    files, False, locate, {}, None)
+                                    files, False, locate, {}, None, sources)
     root, findings = parse_xml(xml_text, filename)
     if use_xacro:
         inherited: SourceLocation = SourceLocation(filename)
@@ -508,7 +509,7 @@ def load_string(text: str, filename: str = '<string>', *,
         as_written = _read_as_written(text, filename, base_dir, locate)
     return RobotDescription(robot, xml_text, filename, tuple(findings), files, use_xacro,
                             locate, dict(run.included_from) if use_xacro else {}, as_written,
-                            {path: texts[path] for path in files if path in texts})
+                            sources)
 
 
 def _read_as_written(text: str, filename: str, base_dir: str | None,
