@@ -72,6 +72,8 @@ def test_each_set_of_joints_has_its_own_layout() -> None:
         assert data is not None
         assert list(deserialize_message(data, TFMessage).transforms) == builder.build(
             transforms.joints, transforms.translation, transforms.quaternion, 42)
+    # no joints: nothing to write in place (the caller's message objects say it)
+    assert serializer.serialize((), np.zeros((0, 3)), np.zeros((0, 4)), 42) is None
 
 
 class _Writer:

@@ -207,10 +207,11 @@ class TfSerializer:
     deserialized by rclpy into exactly the transforms :class:`TransformsBuilder` makes of the
     same numbers; for a serialization that does not hold them as plain little-endian values
     (a sentinel found other than once, or a mismatch) :meth:`serialize` returns ``None`` and the
-    caller publishes message objects. One thread only.
+    caller publishes message objects, made by :attr:`builder`. One thread only.
 
     :param edges: ``{joint: (parent link, child link)}``.
     :param frame_prefix: Put before every frame id.
+    :ivar builder: The message objects of the same joints and frames.
     """
 
     _CACHE = 16  # a topic carries few distinct name lists
@@ -218,7 +219,7 @@ class TfSerializer:
     _CHECK_STAMP_NS = 1_764_000_123_456_789_012
 
     def __init__(self, edges: Mapping[str, Edge], frame_prefix: str = '') -> None:
-        self._builder = TransformsBuilder(edges, frame_prefix)
+        self.builder = TransformsBuilder(edges, frame_prefix)
         self._layouts: dict[tuple[str, ...], _Layout | None] = {}
 
     def serialize(self, joints: tuple[str, ...], translation: FloatArray, quaternion: FloatArray,
@@ -254,10 +255,12 @@ class TfSerializer:
 
     def _layout(self, joints: tuple[str, ...]) -> _Layout | None:
         count = len(joints)
+        if not count:
+            return None  # nothing to write in place
         sentinels = 123456.0 + 1.0009765625 * np.arange(count * 7, dtype=np.float64)
         sentinels = sentinels.reshape(count, 7)
         sec, nanosec = self._SENTINEL_STAMP
-        template = serialize_message(TFMessage(transforms=self._builder.build(
+        template = serialize_message(TFMessage(transforms=self.builder.build(
             joints, sentinels[:, :3], sentinels[:, 3:], sec * _NS + nanosec)))
         offsets = []
         for value in sentinels.ravel().tolist():
@@ -276,7 +279,7 @@ class TfSerializer:
                          words_at, (np.array(stamps, dtype=np.int64) - words_at) // 4)
         check = np.random.default_rng(count).uniform(-2.0, 2.0, (count, 7))
         written = self._write(layout, check[:, :3], check[:, 3:], self._CHECK_STAMP_NS)
-        expected = self._builder.build(joints, check[:, :3], check[:, 3:], self._CHECK_STAMP_NS)
+        expected = self.builder.build(joints, check[:, :3], check[:, 3:], self._CHECK_STAMP_NS)
         if list(deserialize_message(written, TFMessage).transforms) != expected:
             return None
         return layout

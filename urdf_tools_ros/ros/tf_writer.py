@@ -85,7 +85,6 @@ class TfSender:
         publisher = getattr(writer, 'pub_tf', None)
         self._publisher = publisher if isinstance(publisher, Publisher) else None
         self._serializer = conversions.TfSerializer(edges, frame_prefix)
-        self._builder = conversions.TransformsBuilder(edges, frame_prefix)
 
     def send(self, joints: tuple[str, ...], translation: FloatArray, quaternion: FloatArray,
              stamp_ns: int) -> None:
@@ -95,8 +94,8 @@ class TfSender:
             if data is not None:
                 self._publisher.publish(data)
                 return
-        self._writer.sendTransform(self._builder.build(joints, translation, quaternion,
-                                                       stamp_ns))
+        self._writer.sendTransform(self._serializer.builder.build(joints, translation,
+                                                                  quaternion, stamp_ns))
 
 
 def tf_writers(node: Node) -> tuple[TfWriter, TfWriter, str]:
