@@ -85,16 +85,8 @@ def copy_node(node: Any, document: Any, index: tuple[str, int] | None = None) ->
                 made.specified = True
             attributes[name] = made
             by_namespace[(made.namespaceURI, made.localName)] = made
-    children: Any = NodeList()
-    previous = None
-    for child in node.childNodes:
-        made = copy_node(child, document, index)
-        made.parentNode = copy
-        if previous is not None:
-            previous.nextSibling, made.previousSibling = made, previous
-        children.append(made)
-        previous = made
-    copy.childNodes = children
+    copy.childNodes = NodeList()
+    _copy_children(node, copy, document, index)
     if '_user_data' in node.__dict__:
         node._call_user_data_handler(_CLONED, node, copy)
         if index is not None and index[0] in getattr(copy, '_user_data', {}):
@@ -109,13 +101,20 @@ def copy_document(document: Any, index: tuple[str, int] | None = None) -> Any:
     for name in ('version', 'encoding', 'standalone'):
         if name in document.__dict__:
             setattr(copy, name, getattr(document, name))
-    for child in document.childNodes:
-        made = copy_node(child, copy, index)
-        made.parentNode = copy
-        if copy.childNodes:
-            copy.childNodes[-1].nextSibling, made.previousSibling = made, copy.childNodes[-1]
-        copy.childNodes.append(made)
+    _copy_children(document, copy, copy, index)
     return copy
+
+
+def _copy_children(node: Any, copy: Any, document: Any, index: tuple[str, int] | None) -> None:
+    """Append a :func:`copy_node` of each child of ``node`` to ``copy``'s (empty) children."""
+    children, previous = copy.childNodes, None
+    for child in node.childNodes:
+        made = copy_node(child, document, index)
+        made.parentNode = copy
+        if previous is not None:
+            previous.nextSibling, made.previousSibling = made, previous
+        children.append(made)
+        previous = made
 
 
 @dataclass(frozen=True)
