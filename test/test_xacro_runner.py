@@ -11,22 +11,26 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
+import json
 from pathlib import Path
 from typing import Any
 
 from lxml import etree
-from paths import REPO, SHARED_MODELS
+from paths import REPO, ROS2_DESCRIPTIONS, SHARED_MODELS
 import pytest
 
 from conftest import shared_model
 from urdf_tools_ros.core.description import xacro_runner
-from urdf_tools_ros.core.description.loader import load, RobotDescription
+from urdf_tools_ros.core.description.loader import load, parse_xacro_args, RobotDescription
 from urdf_tools_ros.core.errors import DescriptionLoadError
 
 pytestmark = [pytest.mark.installed, pytest.mark.portability]
 
 XACRO_MODELS = [REPO / 'urdf' / 'sample_robot.urdf.xacro',
                 SHARED_MODELS / 'cookie' / 'xacro' / 'cookie.xacro']
+#: The real ROS 2 description packages' robots, as their launch files run xacro.
+CASES = (json.loads((ROS2_DESCRIPTIONS / 'cases.json').read_text())['cases']
+         if ROS2_DESCRIPTIONS.is_dir() else [])
 
 
 def canonical(xml: str) -> bytes:
@@ -76,6 +80,43 @@ def test_without_line_hooks_the_same_urdf_and_model(path: Path,
     assert with_lines.robot.links[0].location.line is not None
     assert {link.location for link in public.robot.links} == {public.robot.links[0].location}
     assert public.robot.links[0].location.line is None
+
+
+@pytest.mark.parametrize('case', CASES, ids=[case['id'] for case in CASES])
+def test_every_real_package_gives_xacro_s_own_urdf(case: dict[str, Any],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hooks (line tracking, the kept expressions) change nothing xacro makes."""
+    if importlib.util.find_spec('ament_index_python') is None:
+        pytest.skip("xacro's public API finds packages only through ament_index_python")
+    packages = {path.name: str(path) for path in ROS2_DESCRIPTIONS.iterdir() if path.is_dir()}
+    arguments = parse_xacro_args(case['args'])
+    with_lines = load(ROS2_DESCRIPTIONS / case['entry'], xacro_args=arguments,
+                      package_paths=packages)
+    monkeypatch.setattr(xacro_runner, 'USE_LINE_HOOKS', False)
+    public = load(ROS2_DESCRIPTIONS / case['entry'], xacro_args=arguments,
+                  package_paths=packages)
+    assert canonical(public.xml) == canonical(with_lines.xml)
+    assert without_locations(public.robot) == without_locations(with_lines.robot)
+
+
+def test_an_expression_that_does_not_compile_fails_every_time(tmp_path: Path) -> None:
+    """A kept compiled expression never keeps a failure, and xacro is as it was after a run."""
+    import xacro
+
+    def functions() -> dict[str, Any]:
+        return {name: value for name, value in vars(xacro).items() if callable(value)}
+
+    before = functions()
+    bad = tmp_path / 'bad.urdf.xacro'
+    bad.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                   '<link name="a${1 +}"/></robot>\n')
+    for _ in range(2):
+        with pytest.raises(DescriptionLoadError, match=r'1 \+'):
+            load(bad)
+    bad.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                   '<link name="a${1 + 1}"/></robot>\n')
+    assert [link.name for link in load(bad).robot.links] == ['a2']
+    assert functions() == before  # the hooks are gone, no compile() is left in the module
 
 
 def test_with_line_hooks_an_element_keeps_its_include_line() -> None:

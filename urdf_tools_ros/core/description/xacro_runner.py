@@ -500,6 +500,18 @@ class _Session:
         return stack[-1][1], tuple(notes)
 
 
+@functools.lru_cache(maxsize=8192)
+def _compile_expression(source: str, filename: str, mode: str) -> Any:
+    """
+    :func:`compile`, kept per expression: xacro's ``safe_eval`` compiles every ``${...}``.
+
+    A code object is immutable, so one compiled expression serves every evaluation of it (a
+    macro's body is evaluated once per call; a language server runs the same files again and
+    again). A ``SyntaxError`` is raised each time, never kept.
+    """
+    return compile(source, filename, mode)
+
+
 @contextlib.contextmanager
 def _hooks(session: _Session) -> Iterator[None]:
     xacro: Any = session.xacro
@@ -553,9 +565,18 @@ def _hooks(session: _Session) -> Iterator[None]:
         session.nodes.pop()
         return result
 
+    original_eval_text = xacro.eval_text
+
+    def eval_text(text: Any, symbols: Any) -> Any:
+        # xacro's lexer returns a text without '$' as it is (one TEXT token, returned typed)
+        if type(text) is str and '$' not in text:
+            return text
+        return original_eval_text(text, symbols)
+
     substitution = xacro.substitution_args
     saved = (xacro.parse, xacro.eval_all, xacro.handle_macro_call, xacro.process_include,
-             xacro.grab_property, xacro.warning, xacro.verbosity, substitution._eval_find)
+             xacro.grab_property, xacro.warning, xacro.verbosity, substitution._eval_find,
+             xacro.eval_text)
     xacro.parse = session.parse
     xacro.eval_all = eval_all
     xacro.handle_macro_call = handle_macro_call
@@ -564,11 +585,15 @@ def _hooks(session: _Session) -> Iterator[None]:
     xacro.warning = lambda *args, **_: session.run.warnings.append(' '.join(map(str, args)))
     xacro.verbosity = 0
     substitution._eval_find = session.eval_find
+    xacro.eval_text = eval_text
+    xacro.compile = _compile_expression  # xacro's safe_eval: found before the built-in
     try:
         yield
     finally:
         (xacro.parse, xacro.eval_all, xacro.handle_macro_call, xacro.process_include,
-         xacro.grab_property, xacro.warning, xacro.verbosity, substitution._eval_find) = saved
+         xacro.grab_property, xacro.warning, xacro.verbosity, substitution._eval_find,
+         xacro.eval_text) = saved
+        del xacro.compile
 
 
 def _write_indices(doc: Any) -> None:
@@ -678,6 +703,82 @@ def _outside_index(path: str, index: str | None, packages: Mapping[str, str]) ->
     return path
 
 
+class _MissingPackage(Exception):
+    """xacro's ``$(find NAME)`` found no package ``NAME`` in the ament index it was given."""
+
+    def __init__(self, name: str, error: BaseException) -> None:
+        super().__init__(name)
+        self.name, self.error = name, error
+
+
+#: How many packages the public API's temporary index may grow to.
+_MAX_PACKAGES = 256
+#: ament_index_python's PackageNotFoundError message.
+_NOT_FOUND = re.compile(r"package '([^']+)' not found")
+
+
+def _missing_package(exc: BaseException) -> str | None:
+    """The package name of an ament_index ``PackageNotFoundError`` in ``exc``'s chain."""
+    seen: set[int] = set()
+    stack: list[BaseException | None] = [exc]
+    while stack:
+        error = stack.pop()
+        if error is None or id(error) in seen:
+            continue
+        seen.add(id(error))
+        if type(error).__name__ == 'PackageNotFoundError':
+            match = _NOT_FOUND.search(str(error))
+            return match.group(1) if match else None
+        inner = getattr(error, 'exc', None)  # XacroException wraps the error it adds to
+        stack.extend([inner if isinstance(inner, BaseException) else None,
+                      error.__cause__, error.__context__])
+    return None
+
+
+def _process_public(xacro: ModuleType, text: str, filename: str, args: Mapping[str, str],
+                    packages: Mapping[str, str], errors: io.StringIO) -> tuple[str, list[str]]:
+    """
+    ``xacro.process_file`` with ``packages`` in a temporary ament index.
+
+    :return: The URDF, with every path into the temporary index made the share dir's, and the
+        files xacro included.
+    :raises _MissingPackage: ``$(find NAME)`` of a package not in ``packages``.
+    :raises DescriptionLoadError: any other error of xacro's.
+    """
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(XACRO_LOCK)
+        if os.path.isfile(filename):
+            path = filename
+        else:  # text without a file: xacro reads files only
+            folder = stack.enter_context(tempfile.TemporaryDirectory(prefix='urdf_tools_xacro_'))
+            path = os.path.join(folder, 'robot.urdf.xacro')
+            with open(path, 'w', encoding='utf-8') as stream:
+                stream.write(text)
+        index = stack.enter_context(_ament_index(packages))
+        stack.enter_context(contextlib.redirect_stderr(errors))
+        # xacro appends every include it reads to this list and never clears it: take ours
+        first = len(getattr(xacro, 'all_includes', ()))
+        try:
+            doc = xacro.process_file(path, mappings=dict(args), verbosity=0)
+            output = doc.toxml()
+        except xml.parsers.expat.ExpatError as exc:
+            raise malformed(f'{xml.parsers.expat.ErrorString(exc.code)} (column '
+                            f'{exc.offset + 1})', filename, exc.lineno) from None
+        except Exception as exc:  # xacro raises XacroException, NameError, TypeError, ...
+            name = _missing_package(exc)
+            if name is not None:
+                raise _MissingPackage(name, exc) from None
+            message, fix = explain(exc, xacro)
+            raise DescriptionLoadError(f'xacro: {message}', filename, fix=fix) from None
+        included = [_outside_index(os.path.abspath(name), index, packages)
+                    for name in list(getattr(xacro, 'all_includes', ()))[first:]]
+    if index is not None:  # $(find) gave paths into the index, gone now: the share dirs'
+        for name, share in packages.items():
+            output = re.sub(re.escape(os.path.join(index, 'share', name)) + r'(?![\w.-])',
+                            lambda _: os.path.abspath(share), output)
+    return output, included
+
+
 def _public(xacro: ModuleType, text: str, filename: str, args: Mapping[str, str],
             locate: PackageLocator) -> XacroRun:
     refusal = entity_refusal(text, filename)
@@ -701,31 +802,17 @@ def _public(xacro: ModuleType, text: str, filename: str, args: Mapping[str, str]
             f'xacro: $(find {next(iter(packages))}): without line hooks, xacro '
             'resolves $(find) only through ament_index_python, which is not installed here; '
             'install it (ROS, or pip: ros-jazzy-ament-index-python)', filename)
-    errors = io.StringIO()
-    with contextlib.ExitStack() as stack:
-        stack.enter_context(XACRO_LOCK)
-        if os.path.isfile(filename):
-            path = filename
-        else:  # text without a file: xacro reads files only
-            folder = stack.enter_context(tempfile.TemporaryDirectory(prefix='urdf_tools_xacro_'))
-            path = os.path.join(folder, 'robot.urdf.xacro')
-            with open(path, 'w', encoding='utf-8') as stream:
-                stream.write(text)
-        index = stack.enter_context(_ament_index(packages))
-        stack.enter_context(contextlib.redirect_stderr(errors))
-        # xacro appends every include it reads to this list and never clears it: take ours
-        first = len(getattr(xacro, 'all_includes', ()))
+    while True:  # each package xacro looks for beyond the file's own $(find)s: once more
+        errors = io.StringIO()
         try:
-            doc = xacro.process_file(path, mappings=dict(args), verbosity=0)
-            output = doc.toxml()
-        except xml.parsers.expat.ExpatError as exc:
-            raise malformed(f'{xml.parsers.expat.ErrorString(exc.code)} (column '
-                            f'{exc.offset + 1})', filename, exc.lineno) from None
-        except Exception as exc:  # xacro raises XacroException, NameError, TypeError, ...
-            message, fix = explain(exc, xacro)
-            raise DescriptionLoadError(f'xacro: {message}', filename, fix=fix) from None
-        included = [_outside_index(os.path.abspath(name), index, packages)
-                    for name in list(getattr(xacro, 'all_includes', ()))[first:]]
+            output, included = _process_public(xacro, text, filename, args, packages, errors)
+            break
+        except _MissingPackage as missing:
+            share = locate(missing.name) if len(packages) < _MAX_PACKAGES else None
+            if share is None or missing.name in packages:
+                message, fix = explain(missing.error, xacro)
+                raise DescriptionLoadError(f'xacro: {message}', filename, fix=fix) from None
+            packages[missing.name] = share
     files = ([os.path.abspath(filename)] if os.path.isfile(filename) else []) + included
     arguments = _arguments_of(text)
     for name in included:
