@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import os
 
 from .checking import RunResult
-from .ranges import Span, TextIndex
+from .ranges import Span, text_index, TextIndex
 from .symbols import (all_definitions, Definition, enclosing, included_file, macro_at,
                       named_reference, referenced, resolve_filename, run_files, token_at,
                       visible)
@@ -46,7 +46,7 @@ def _index(path: str, read: Callable[[str], str | None],
            cache: dict[str, TextIndex | None]) -> TextIndex | None:
     if path not in cache:
         text = read(path)
-        cache[path] = TextIndex(text) if text is not None else None
+        cache[path] = text_index(text) if text is not None else None
     return cache[path]
 
 
@@ -113,7 +113,7 @@ def definition(result: RunResult | None, path: str, text: str, offset: int,
     :param read: The text of another file (the editor's when open), ``None`` if unreadable.
     """
     locate = result.locate if result is not None else None
-    index = TextIndex(text)
+    index = text_index(text)
     chain = enclosing(index.elements, offset)
     innermost = chain[-1] if chain else None
     if innermost is not None and innermost.tag == 'xacro:include':

@@ -24,7 +24,7 @@ import os
 import numpy as np
 
 from .checking import RunResult
-from .ranges import Span, TextIndex
+from .ranges import Span, text_index
 from .symbols import (all_definitions, Definition, enclosing, macro_at, model_elements,
                       named_reference, referenced, resolve_filename, run_files, Token, token_at,
                       visible)
@@ -174,7 +174,7 @@ def hover(result: RunResult | None, path: str, text: str, offset: int,
     :param read: The text of another file of the run (the editor's when open), ``None``
         when it cannot be read.
     """
-    index = TextIndex(text)
+    index = text_index(text)
     token = token_at(text, offset)
     if token is not None:
         shown = _token_hover(token, result, path, text, read)

@@ -14,6 +14,7 @@ trimmed. Lines are 0-based and columns count UTF-16 code units, as LSP's default
 from __future__ import annotations
 
 from dataclasses import dataclass
+import functools
 import re
 
 from ..core.checks.fix_source import Attribute, Element, scan
@@ -110,6 +111,18 @@ class TextIndex:
         first_line_end = self.text.find('\n', found.start)
         end = found.tag_end if first_line_end < 0 else min(found.tag_end, first_line_end)
         return self.span(found.start, len(self.text[:end].rstrip()))
+
+
+@functools.lru_cache(maxsize=64)
+def text_index(text: str) -> TextIndex:
+    """
+    The :class:`TextIndex` of ``text``, kept for the texts asked for last; read-only.
+
+    The server places the diagnostics of every file a check covers after each check, and
+    hover, definition and completion index the same open files again and again: scanning a
+    text is the costly part (tens of files of a xacro robot per edit).
+    """
+    return TextIndex(text)
 
 
 def named_attribute(element: Element, message: str) -> Attribute | None:

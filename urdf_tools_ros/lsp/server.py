@@ -42,7 +42,7 @@ from .definition import definition
 from .diagnostics import to_diagnostic, to_range
 from .documents import Buffers, is_description, path_to_uri, uri_to_path
 from .hover import hover
-from .ranges import TextIndex
+from .ranges import text_index, TextIndex
 from .workspace import description_files, find_packages, IncludeGraph, Run
 from ..core.checks.config import ConfigError, Entry, find_config
 from ..core.description.matrix import combinations
@@ -255,7 +255,7 @@ class Server(LanguageServer):
     def index_of(self, path: str) -> TextIndex | None:
         """A file's text (the editor's when open), indexed; ``None`` if it cannot be read."""
         text = self.buffers.text_or_none(path)
-        return TextIndex(text) if text is not None else None
+        return text_index(text) if text is not None else None
 
     def diagnostics(self, path: str, placed: dict[str, list[tuple[Finding, RunResult]]] | None
                     = None) -> list[types.Diagnostic]:
@@ -319,7 +319,7 @@ class Server(LanguageServer):
         text = self.buffers.text_or_none(path)
         if text is None:
             return None
-        return text, TextIndex(text).offset(position.line, position.character)
+        return text, text_index(text).offset(position.line, position.character)
 
 
 #: LSP's kind of each :class:`~.completion.Item` kind.
@@ -426,7 +426,7 @@ def build_server(**options: object) -> Server:
         if where is None:
             return types.CompletionList(is_incomplete=False, items=[])
         path, text, offset = where
-        index = TextIndex(text)
+        index = text_index(text)
         items = complete(ls.result_for(path), path, text, offset, ls.buffers.text_or_none)
         return types.CompletionList(is_incomplete=False, items=[
             to_completion_item(item, index, offset) for item in items])
