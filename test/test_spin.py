@@ -51,18 +51,39 @@ if 'linger' in sys.argv:
 """
 
 
+#: _NODE, with rclpy printing "uninstall" each time it is asked to uninstall its signal handlers.
+_NODE_WITH_UNINSTALL_SPY = """
+import rclpy.signals
+
+class Spy:
+    def __init__(self, real):
+        self.real = real
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+    def uninstall_signal_handlers(self):
+        print('uninstall', flush=True)
+        self.real.uninstall_signal_handlers()
+
+rclpy.signals._rclpy = Spy(rclpy.signals._rclpy)
+""" + _NODE
+
+
 def run(make_seconds: float, signals: int, after: str, *words: str,
-        then: signal.Signals | None = None, wait_for_return: bool = True) -> tuple[int, str]:
+        then: signal.Signals | None = None, wait_for_return: bool = True,
+        script: str = _NODE) -> tuple[int, str]:
     """
     Start the node, wait for the line ``after``, send ``signals`` SIGINTs; (code, output).
 
     :param words: Passed to the node (``linger``).
     :param then: A signal sent once the node printed "returned" (at once when not
         ``wait_for_return``).
+    :param script: The node's program (:data:`_NODE`, or one that adds to it).
     """
     env = dict(os.environ, ROS_DOMAIN_ID=str(ros_domain_id(120, 200)),
                ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
-    process = subprocess.Popen([sys.executable, '-c', _NODE, str(make_seconds), *words],
+    process = subprocess.Popen([sys.executable, '-c', script, str(make_seconds), *words],
                                env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True)
     assert process.stdout is not None
@@ -158,6 +179,16 @@ def test_after_the_clean_up_sigterm_ends_the_process() -> None:
     code, output = run(0.0, 1, 'made', 'linger', then=signal.SIGTERM)
     assert code == -signal.SIGTERM, output
     assert output.split()[-2:] == ['destroyed', 'returned']
+
+
+def test_the_clean_up_never_sets_the_default_action_of_ctrl_c() -> None:
+    # rclpy 7.4+ (Kilted) uninstalls its handlers in try_shutdown by default, and its
+    # uninstall sets SIGINT and SIGTERM to SIG_DFL for a moment: a second Ctrl-C there, as
+    # under ros2 launch from a terminal, killed the node with -2 and no output
+    code, output = run(0.0, 1, 'made', script=_NODE_WITH_UNINSTALL_SPY)
+    assert code == 0, output
+    assert output.split()[-2:] == ['destroyed', 'returned']
+    assert 'uninstall' not in output.split(), output
 
 
 #: A SIGINT that arrives the moment spin_node has set its handler, before anything else ran

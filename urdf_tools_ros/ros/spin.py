@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+import inspect
 import signal
 import sys
 
@@ -51,6 +52,24 @@ def make_executor() -> Executor:
         return SingleThreadedExecutor()
     executor: Executor = EventsExecutor()
     return executor
+
+
+def _try_shutdown() -> None:
+    """
+    ``rclpy.try_shutdown()``, leaving the signal dispositions alone.
+
+    From rclpy 7.4 (Kilted, Rolling) it also uninstalls rclpy's signal handlers by default,
+    installed or not, and rclpy's uninstall sets SIGINT and SIGTERM to their default action
+    for a moment before it puts the current handler back (``unregister_sigint_signal_handler``
+    in rclpy's ``signal_handler.cpp``): a second Ctrl-C then killed the node with -2, silently.
+    :func:`spin_node` installs none of rclpy's (``SignalHandlerOptions.NO``), so nothing needs
+    uninstalling. rclpy before 7.4 (Humble, Jazzy) takes no such argument and uninstalls
+    nothing there.
+    """
+    if 'uninstall_handlers' in inspect.signature(rclpy.try_shutdown).parameters:
+        rclpy.try_shutdown(uninstall_handlers=False)
+    else:
+        rclpy.try_shutdown()
 
 
 class _Stop:
@@ -116,7 +135,7 @@ def spin_node(make_node: Callable[[], Node], args: list[str] | None = None) -> N
             del executor
         if node is not None:
             node.destroy_node()
-        rclpy.try_shutdown()
+        _try_shutdown()
         # SIG_IGN outlives the interpreter's finalisation (a Python handler does not)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
