@@ -66,10 +66,11 @@ def _try_shutdown() -> None:
     uninstalling. rclpy before 7.4 (Humble, Jazzy) takes no such argument and uninstalls
     nothing there.
     """
-    if 'uninstall_handlers' in inspect.signature(rclpy.try_shutdown).parameters:
-        rclpy.try_shutdown(uninstall_handlers=False)
+    try_shutdown: Callable[..., None] = rclpy.try_shutdown  # its signature depends on the distro
+    if 'uninstall_handlers' in inspect.signature(try_shutdown).parameters:
+        try_shutdown(uninstall_handlers=False)
     else:
-        rclpy.try_shutdown()
+        try_shutdown()
 
 
 class _Stop:
