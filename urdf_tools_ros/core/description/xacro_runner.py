@@ -501,15 +501,22 @@ class _Session:
 
 
 @functools.lru_cache(maxsize=8192)
-def _compile_expression(source: str, filename: str, mode: str) -> Any:
+def _compiled(source: str, filename: str, mode: str) -> Any:
+    return compile(source, filename, mode)
+
+
+def _compile_expression(source: Any, filename: Any, mode: Any, *more: Any, **options: Any) -> Any:
     """
     :func:`compile`, kept per expression: xacro's ``safe_eval`` compiles every ``${...}``.
 
     A code object is immutable, so one compiled expression serves every evaluation of it (a
     macro's body is evaluated once per call; a language server runs the same files again and
-    again). A ``SyntaxError`` is raised each time, never kept.
+    again). A ``SyntaxError`` is raised each time, never kept. A call other than xacro's
+    ``compile(text, filename, mode)`` is passed on as it is.
     """
-    return compile(source, filename, mode)
+    if more or options or type(source) is not str:
+        return compile(source, filename, mode, *more, **options)
+    return _compiled(source, filename, mode)
 
 
 @contextlib.contextmanager
