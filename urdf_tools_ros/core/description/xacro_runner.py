@@ -700,14 +700,18 @@ def _ament_index(packages: Mapping[str, str]) -> Iterator[str | None]:
                 os.environ['AMENT_PREFIX_PATH'] = saved
 
 
-def _outside_index(path: str, index: str | None, packages: Mapping[str, str]) -> str:
-    """``path`` with a temporary index's ``<index>/share/<name>`` replaced by that share dir."""
+def _outside_index(text: str, index: str | None, packages: Mapping[str, str]) -> str:
+    """
+    ``text`` with each temporary index's ``<index>/share/<name>`` made that share dir.
+
+    ``text`` is an included file's path or the URDF: ``$(find)`` gave paths into the index,
+    which is gone once xacro ran.
+    """
     if index is not None:
         for name, share in packages.items():
-            link = os.path.join(index, 'share', name) + os.sep
-            if path.startswith(link):
-                return os.path.join(os.path.abspath(share), path[len(link):])
-    return path
+            text = re.sub(re.escape(os.path.join(index, 'share', name)) + r'(?![\w.-])',
+                          lambda _: os.path.abspath(share), text)  # at once: this share
+    return text
 
 
 class _MissingPackage(Exception):
@@ -779,11 +783,7 @@ def _process_public(xacro: ModuleType, text: str, filename: str, args: Mapping[s
             raise DescriptionLoadError(f'xacro: {message}', filename, fix=fix) from None
         included = [_outside_index(os.path.abspath(name), index, packages)
                     for name in list(getattr(xacro, 'all_includes', ()))[first:]]
-    if index is not None:  # $(find) gave paths into the index, gone now: the share dirs'
-        for name, share in packages.items():
-            output = re.sub(re.escape(os.path.join(index, 'share', name)) + r'(?![\w.-])',
-                            lambda _: os.path.abspath(share), output)
-    return output, included
+    return _outside_index(output, index, packages), included
 
 
 def _public(xacro: ModuleType, text: str, filename: str, args: Mapping[str, str],
