@@ -61,23 +61,28 @@ def busy_loops(count: int) -> list[subprocess.Popen[bytes]]:
     return [subprocess.Popen([sys.executable, '-c', 'while True: pass']) for _ in range(count)]
 
 
+def status(pid: int) -> dict[str, str] | str:
+    """The fields of ``/proc/<pid>/status`` (``{'SigCgt': '...', ...}``), or why there are none."""
+    try:
+        text = Path(f'/proc/{pid}/status').read_text()
+    except OSError as exc:
+        return f'no status ({exc.strerror})'
+    return {name: value.strip() for name, value in
+            (line.split(':', 1) for line in text.splitlines() if ':' in line)}
+
+
 def handles_sigterm(pid: int) -> bool:
     """Whether process ``pid`` has a handler for SIGTERM (Python sets none of its own)."""
-    try:
-        status = Path(f'/proc/{pid}/status').read_text()
-    except OSError:
-        return False
-    caught = next(line.split()[1] for line in status.splitlines() if line.startswith('SigCgt:'))
-    return bool(int(caught, 16) >> (signal.SIGTERM - 1) & 1)
+    fields = status(pid)
+    return not isinstance(fields, str) and bool(
+        int(fields['SigCgt'], 16) >> (signal.SIGTERM - 1) & 1)
 
 
 def signal_state(pid: int) -> str:
     """What process ``pid`` does with SIGINT and SIGTERM now (from ``/proc/<pid>/status``)."""
-    try:
-        status = Path(f'/proc/{pid}/status').read_text()
-    except OSError as exc:
-        return f'no status ({exc.strerror})'
-    fields = dict(line.split(':', 1) for line in status.splitlines() if ':' in line)
+    fields = status(pid)
+    if isinstance(fields, str):
+        return fields
     words = []
     for number in (signal.SIGINT, signal.SIGTERM):
         bit = 1 << (number - 1)
@@ -85,7 +90,7 @@ def signal_state(pid: int) -> str:
                 'ignored' if int(fields['SigIgn'], 16) & bit else 'default')
         blocked = ', blocked' if int(fields['SigBlk'], 16) & bit else ''
         words.append(f'{number.name} {done}{blocked}')
-    return f'{"; ".join(words)}; {fields["Threads"].strip()} threads'
+    return f'{"; ".join(words)}; {fields["Threads"]} threads'
 
 
 def run_one(executable: str, arguments: list[str], moment: float | tuple[str, float],
