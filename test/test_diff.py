@@ -9,7 +9,6 @@ the XML, the 1.3 factor of the mass, the names the test gives.
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 import re
@@ -17,7 +16,7 @@ import shutil
 
 from corpus_models import MODELS, PACKAGE_PATHS
 from lxml import etree
-from paths import ROS2_DESCRIPTIONS
+from paths import ROS2_CASES, ROS2_DESCRIPTIONS, ROS2_PACKAGES
 import pytest
 
 from conftest import REPO, SAMPLE_ROBOT, shared_model
@@ -27,9 +26,8 @@ from urdf_tools_ros.core.diff import diff_descriptions, Tolerance
 from urdf_tools_ros.core.diff.records import ElementChange, format_sides, FrameMove, ValueChange
 
 ROOT = ROS2_DESCRIPTIONS
-CASES = json.loads((ROOT / 'cases.json').read_text())['cases'] if ROOT.is_dir() else []
-PACKAGES = {path.name: str(path) for path in ROOT.iterdir() if path.is_dir()} \
-    if ROOT.is_dir() else {}
+CASES = list(ROS2_CASES.values())
+PACKAGES = ROS2_PACKAGES
 no_cases = pytest.mark.skipif(not CASES, reason=f'{ROOT} is not here')
 
 #: Corpus arms and trees the edits are made on: (file, joint edited).

@@ -18,7 +18,7 @@ import shutil
 
 from corpus_models import MODELS, PACKAGE_PATHS
 import numpy as np
-from paths import ROS2_DESCRIPTIONS
+from paths import ROS2_CASES, ROS2_DESCRIPTIONS
 import pytest
 
 from conftest import REPO, shared_model
@@ -28,8 +28,7 @@ from urdf_tools_ros.core.description.loader import load, parse_xacro_args
 from urdf_tools_ros.core.description.model import Box, Cylinder, Sphere
 
 ROS2 = ROS2_DESCRIPTIONS
-CASES = {case['id']: case for case in json.loads((ROS2 / 'cases.json').read_text())['cases']} \
-    if ROS2.is_dir() else {}
+CASES = ROS2_CASES
 PACKAGE_ARGS = [f'--package-path={name}={path}' for name, path in PACKAGE_PATHS.items()]
 #: Corpus robots with a revolute or prismatic joint whose <axis> and <limit> are written.
 JOINTED = [model for model in MODELS if re.search(rb'<limit[^>]*lower', model.path.read_bytes())

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import logging
 import math
 import os
@@ -23,7 +22,7 @@ import struct
 
 from corpus_models import PACKAGE_PATHS
 import numpy as np
-from paths import ROS2_DESCRIPTIONS, SHARED_MODELS
+from paths import ROS2_CASES, ROS2_DESCRIPTIONS, ROS2_PACKAGES, SHARED_MODELS
 import pytest
 
 from conftest import free_port
@@ -36,11 +35,8 @@ viser = pytest.importorskip('viser')
 from urdf_tools_ros.gui.scene import DEFAULT_RGBA, pose_of  # noqa: E402
 from urdf_tools_ros.gui.viewer import RobotViewer  # noqa: E402
 
-CASES = {case['id']: case for case in json.loads(
-    (ROS2_DESCRIPTIONS / 'cases.json').read_text())['cases']} \
-    if ROS2_DESCRIPTIONS.is_dir() else {}
-PACKAGES = {path.name: str(path) for path in ROS2_DESCRIPTIONS.iterdir() if path.is_dir()} \
-    if ROS2_DESCRIPTIONS.is_dir() else {}
+CASES = ROS2_CASES
+PACKAGES = ROS2_PACKAGES
 needs_descriptions = pytest.mark.skipif(not CASES, reason=f'{ROS2_DESCRIPTIONS} is not here')
 needs_models = pytest.mark.skipif(not SHARED_MODELS.is_dir(),
                                   reason=f'{SHARED_MODELS} is not here')

@@ -14,7 +14,7 @@ from pathlib import Path
 import re
 
 from lxml import etree
-from paths import ROS2_DESCRIPTIONS
+from paths import ROS2_CASES, ROS2_DESCRIPTIONS, ROS2_PACKAGES
 import pytest
 
 from conftest import missing
@@ -214,11 +214,8 @@ def test_block_arguments_are_not_in_the_call(tmp_path: Path) -> None:
         assert origin_location.line == line_of(text, '<origin') and not origin_location.calls
 
 
-CASES = {case['id']: case for case in json.loads(
-    (ROS2_DESCRIPTIONS / 'cases.json').read_text())['cases']} \
-    if (ROS2_DESCRIPTIONS / 'cases.json').is_file() else {}
-PACKAGES = {path.name: str(path) for path in ROS2_DESCRIPTIONS.iterdir() if path.is_dir()} \
-    if ROS2_DESCRIPTIONS.is_dir() else {}
+CASES = ROS2_CASES
+PACKAGES = ROS2_PACKAGES
 
 
 def real(case_id: str) -> list[Finding]:

@@ -17,7 +17,7 @@ import sqlite3
 import subprocess
 import sys
 
-from paths import ROS2_DESCRIPTIONS
+from paths import ROS2_DESCRIPTIONS, ROS2_PACKAGES
 import pytest
 
 from conftest import missing, REPO
@@ -235,7 +235,7 @@ def test_checks_at_once_share_the_cache(tmp_path: Path, cache_home: Path) -> Non
 @pytest.mark.skipif(NO_TRIMESH is not None, reason=str(NO_TRIMESH))
 @pytest.mark.skipif(not ROS2_DESCRIPTIONS.is_dir(), reason=f'{ROS2_DESCRIPTIONS} is not here')
 def test_a_real_robot_checked_again_reads_no_mesh(cache_home: Path, reads: list[str]) -> None:
-    packages = {path.name: str(path) for path in ROS2_DESCRIPTIONS.iterdir() if path.is_dir()}
+    packages = ROS2_PACKAGES
     description = load(ROS2_DESCRIPTIONS / 'robotiq_description' / 'urdf'
                        / 'robotiq_2f_85_gripper.urdf.xacro', package_paths=packages)
     files = {os.path.realpath(element.geometry.resolved) for link in description.robot.links

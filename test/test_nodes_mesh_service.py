@@ -11,12 +11,11 @@ skips with the reason.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 from corpus_models import CORPUS_DIR, PACKAGE_PATHS
-from paths import ROS2_DESCRIPTIONS
+from paths import ROS2_CASES, ROS2_DESCRIPTIONS, ROS2_PACKAGES
 import pytest
 from ros_helpers import (requires_ros, ros_context, ros_graph,  # noqa: F401
                          ROS_MISSING, RosGraph, wait_for)
@@ -55,8 +54,7 @@ ERD_ROBOTS = ['talos_data/robots/talos_full_v2.urdf', 'tiago_description/robots/
 def _shared_case(case_id: str) -> tuple[str, str]:
     if not SHARED.is_dir():
         pytest.skip(f'{SHARED} is not here')
-    case = {case['id']: case for case in json.loads((SHARED / 'cases.json').read_text())
-            ['cases']}[case_id]
+    case = ROS2_CASES[case_id]
     return str(SHARED / case['entry']), ' '.join(case['args'])
 
 
@@ -121,7 +119,7 @@ def test_every_mesh_of_a_large_example_robot_data_robot_comes_through_the_servic
 def test_every_mesh_of_a_ros2_description_package_comes_through_the_service(
         ros: RosGraph, monkeypatch: pytest.MonkeyPatch, case_id: str) -> None:
     model, args = _shared_case(case_id)
-    packages = {path.name: str(path) for path in SHARED.iterdir() if path.is_dir()}
+    packages = ROS2_PACKAGES
     _fetch_every_mesh(ros, monkeypatch, model, args, packages)
 
 

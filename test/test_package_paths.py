@@ -13,7 +13,7 @@ import json
 import os
 from pathlib import Path
 
-from paths import ROS2_DESCRIPTIONS
+from paths import ROS2_CASES, ROS2_DESCRIPTIONS
 import pytest
 
 from urdf_tools_ros.cli.main import run
@@ -25,15 +25,14 @@ pytestmark = pytest.mark.installed
 CASE_ID = 'kuka_lbr_iiwa14_r820'
 #: The packages its ``$(find)`` reach with mode:=mock (cases.json names the first only).
 PACKAGES = ('kuka_lbr_iiwa_support', 'kuka_resources')
-needs_descriptions = pytest.mark.skipif(not (ROS2_DESCRIPTIONS / 'cases.json').is_file(),
+needs_descriptions = pytest.mark.skipif(not ROS2_CASES,
                                         reason=f'{ROS2_DESCRIPTIONS} is not here')
 
 
 @pytest.fixture
 def case(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
     """The KUKA case, the current directory a fresh one, and no package path in the environment."""
-    cases = json.loads((ROS2_DESCRIPTIONS / 'cases.json').read_text())['cases']
-    (found,) = [item for item in cases if item['id'] == CASE_ID]
+    found = ROS2_CASES[CASE_ID]
     work = tmp_path / 'work'
     work.mkdir()
     monkeypatch.chdir(work)

@@ -21,7 +21,7 @@ import sys
 import textwrap
 from typing import Any
 
-from paths import ROS2_DESCRIPTIONS
+from paths import ROS2_CASES, ROS2_DESCRIPTIONS, ROS2_PACKAGES
 import pytest
 import xacro
 
@@ -436,7 +436,7 @@ def test_a_kuka_arm_over_its_modes_and_prefixes(pytester: pytest.Pytester,
                     macro).group(1)
     assert 'driver_version" default="rsi_only"' in KUKA.read_text()
     out = pytester.path / 'seen.jsonl'
-    packages = {path.name: str(path) for path in DESCRIPTIONS.iterdir() if path.is_dir()}
+    packages = ROS2_PACKAGES
     pytester.makepyfile(test_kuka=f"""
         import json
         import re
@@ -481,12 +481,10 @@ def test_turtlebot4_standard_and_lite_over_simulator_and_namespace(
     lite), whatever the simulator and namespace; Gazebo Classic's plugins are the
     ``libgazebo_ros_*`` libraries, Ignition's the ``libignition-gazebo-*`` ones.
     """
-    cases = {case['id']: case for case in json.loads((DESCRIPTIONS / 'cases.json').read_text())[
-        'cases']}
-    links = {'standard': cases['turtlebot4_standard']['links'],
-             'lite': cases['turtlebot4_lite']['links']}
+    links = {'standard': ROS2_CASES['turtlebot4_standard']['links'],
+             'lite': ROS2_CASES['turtlebot4_lite']['links']}
     out = pytester.path / 'seen.jsonl'
-    packages = {path.name: str(path) for path in DESCRIPTIONS.iterdir() if path.is_dir()}
+    packages = ROS2_PACKAGES
     pytester.makepyfile(test_tb4=f"""
         import json
         import re

@@ -10,22 +10,20 @@ expanded URDF); and each finding about an element stands at a line that holds th
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 import re
 import tempfile
 
 from oracles import urdfdom
-from paths import ROS2_DESCRIPTIONS
+from paths import ROS2_CASES, ROS2_DESCRIPTIONS, ROS2_PACKAGES
 import pytest
 
 from urdf_tools_ros.core.checks import check_description
 from urdf_tools_ros.core.description.loader import load, parse_xacro_args, RobotDescription
 
 ROOT = ROS2_DESCRIPTIONS
-CASES = json.loads((ROOT / 'cases.json').read_text())['cases'] if ROOT.is_dir() else []
-PACKAGES = {path.name: str(path) for path in ROOT.iterdir() if path.is_dir()} \
-    if ROOT.is_dir() else {}
+CASES = list(ROS2_CASES.values())
+PACKAGES = ROS2_PACKAGES
 #: The first element a message names after its owner (``joint "j": <origin ...>: ...``).
 _TAG = re.compile(r'^(?:(?:joint|link|transmission|material) "[^"]*": )?<([A-Za-z_][\w:.-]*)')
 #: Rules whose finding is about the <mesh> element itself.

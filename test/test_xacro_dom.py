@@ -10,13 +10,12 @@ places of its location table), then again (every file copied, none parsed), and 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 import xml.dom
 from xml.dom import minidom
 
-from paths import REPO, ROS2_DESCRIPTIONS
+from paths import REPO, ROS2_CASES, ROS2_DESCRIPTIONS, ROS2_PACKAGES
 import pytest
 
 from urdf_tools_ros.core.description.loader import load, parse_xacro_args, RobotDescription
@@ -24,11 +23,8 @@ from urdf_tools_ros.core.description.xacro_dom import copy_node, Element, Parsed
 
 pytestmark = [pytest.mark.installed]
 
-CASES = {case['id']: case for case in json.loads(
-    (ROS2_DESCRIPTIONS / 'cases.json').read_text())['cases']} \
-    if (ROS2_DESCRIPTIONS / 'cases.json').is_file() else {}
-PACKAGES = {path.name: str(path) for path in ROS2_DESCRIPTIONS.iterdir() if path.is_dir()} \
-    if ROS2_DESCRIPTIONS.is_dir() else {}
+CASES = ROS2_CASES
+PACKAGES = ROS2_PACKAGES
 #: Cases that share include files, and a few others.
 SHARED = ['create3', 'turtlebot4_standard', 'turtlebot4_lite', 'robotiq_2f_85',
           'robotiq_2f_140', 'urdf_tutorial_08_macroed', 'r2c_r6bot']

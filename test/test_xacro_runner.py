@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
-import json
 from pathlib import Path
 from typing import Any
 
 from lxml import etree
-from paths import REPO, ROS2_DESCRIPTIONS, SHARED_MODELS
+from paths import REPO, ROS2_CASES, ROS2_DESCRIPTIONS, ROS2_PACKAGES, SHARED_MODELS
 import pytest
 
 from conftest import shared_model
@@ -29,8 +28,7 @@ pytestmark = [pytest.mark.installed, pytest.mark.portability]
 XACRO_MODELS = [REPO / 'urdf' / 'sample_robot.urdf.xacro',
                 SHARED_MODELS / 'cookie' / 'xacro' / 'cookie.xacro']
 #: The real ROS 2 description packages' robots, as their launch files run xacro.
-CASES = (json.loads((ROS2_DESCRIPTIONS / 'cases.json').read_text())['cases']
-         if ROS2_DESCRIPTIONS.is_dir() else [])
+CASES = list(ROS2_CASES.values())
 
 
 def canonical(xml: str) -> bytes:
@@ -88,7 +86,7 @@ def test_every_real_package_gives_xacro_s_own_urdf(case: dict[str, Any],
     """The hooks (line tracking, the kept expressions) change nothing xacro makes."""
     if importlib.util.find_spec('ament_index_python') is None:
         pytest.skip("xacro's public API finds packages only through ament_index_python")
-    packages = {path.name: str(path) for path in ROS2_DESCRIPTIONS.iterdir() if path.is_dir()}
+    packages = ROS2_PACKAGES
     arguments = parse_xacro_args(case['args'])
     with_lines = load(ROS2_DESCRIPTIONS / case['entry'], xacro_args=arguments,
                       package_paths=packages)
