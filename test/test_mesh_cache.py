@@ -235,9 +235,8 @@ def test_checks_at_once_share_the_cache(tmp_path: Path, cache_home: Path) -> Non
 @pytest.mark.skipif(NO_TRIMESH is not None, reason=str(NO_TRIMESH))
 @pytest.mark.skipif(not ROS2_DESCRIPTIONS.is_dir(), reason=f'{ROS2_DESCRIPTIONS} is not here')
 def test_a_real_robot_checked_again_reads_no_mesh(cache_home: Path, reads: list[str]) -> None:
-    packages = ROS2_PACKAGES
     description = load(ROS2_DESCRIPTIONS / 'robotiq_description' / 'urdf'
-                       / 'robotiq_2f_85_gripper.urdf.xacro', package_paths=packages)
+                       / 'robotiq_2f_85_gripper.urdf.xacro', package_paths=ROS2_PACKAGES)
     files = {os.path.realpath(element.geometry.resolved) for link in description.robot.links
              for element in (*link.visuals, *link.collisions)
              if isinstance(element.geometry, Mesh) and element.geometry.resolved}

@@ -80,7 +80,7 @@ def _fetch_every_mesh(ros: RosGraph, monkeypatch: pytest.MonkeyPatch, model: str
     on_disk = Path(model).read_bytes()
     node, xml = _published(ros, monkeypatch, packages, model=model, xacro_args=xacro_args)
     original = load(model, xacro_args=parse_xacro_args(xacro_args.split()),
-                    package_paths=packages)
+                    package_paths=ROS2_PACKAGES)
     served = _meshes(load_string(xml, '<published>'))
     assert len(served) == len(_meshes(original)) > 0
     clients: dict[str, object] = {}
@@ -119,8 +119,7 @@ def test_every_mesh_of_a_large_example_robot_data_robot_comes_through_the_servic
 def test_every_mesh_of_a_ros2_description_package_comes_through_the_service(
         ros: RosGraph, monkeypatch: pytest.MonkeyPatch, case_id: str) -> None:
     model, args = _shared_case(case_id)
-    packages = ROS2_PACKAGES
-    _fetch_every_mesh(ros, monkeypatch, model, args, packages)
+    _fetch_every_mesh(ros, monkeypatch, model, args, ROS2_PACKAGES)
 
 
 def test_refusals_come_back_with_their_reason(ros: RosGraph, monkeypatch: pytest.MonkeyPatch,

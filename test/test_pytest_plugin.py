@@ -436,14 +436,13 @@ def test_a_kuka_arm_over_its_modes_and_prefixes(pytester: pytest.Pytester,
                     macro).group(1)
     assert 'driver_version" default="rsi_only"' in KUKA.read_text()
     out = pytester.path / 'seen.jsonl'
-    packages = ROS2_PACKAGES
     pytester.makepyfile(test_kuka=f"""
         import json
         import re
         import pytest
 
         @pytest.mark.urdf_matrix({str(KUKA)!r}, mode=['mock', 'hardware'],
-                                 prefix=['', 'left_'], package_paths={packages!r})
+                                 prefix=['', 'left_'], package_paths={ROS2_PACKAGES!r})
         def test_kuka(urdf_description, urdf_args):
             with open({str(out)!r}, 'a') as stream:
                 stream.write(json.dumps({{
@@ -484,14 +483,13 @@ def test_turtlebot4_standard_and_lite_over_simulator_and_namespace(
     links = {'standard': ROS2_CASES['turtlebot4_standard']['links'],
              'lite': ROS2_CASES['turtlebot4_lite']['links']}
     out = pytester.path / 'seen.jsonl'
-    packages = ROS2_PACKAGES
     pytester.makepyfile(test_tb4=f"""
         import json
         import re
         import pytest
 
         MATRIX = dict(gazebo=['ignition', 'classic'], namespace=['', 'tb4'],
-                      package_paths={packages!r})
+                      package_paths={ROS2_PACKAGES!r})
 
         @pytest.mark.urdf_matrix({str(TURTLEBOT4 / 'standard' / 'turtlebot4.urdf.xacro')!r},
                                  **MATRIX)

@@ -70,6 +70,18 @@ rclpy.signals._rclpy = Spy(rclpy.signals._rclpy)
 """ + _NODE
 
 
+def node_env() -> dict[str, str]:
+    """This environment with a ROS domain of the test's own, discovery on this machine only."""
+    return dict(os.environ, ROS_DOMAIN_ID=str(ros_domain_id(120, 200)),
+                ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
+
+
+def run_to_end(script: str) -> subprocess.CompletedProcess[str]:
+    """Run the Python program ``script`` (it signals itself) to its end; its output, as text."""
+    return subprocess.run([sys.executable, '-c', script], env=node_env(), capture_output=True,
+                          text=True, timeout=60)
+
+
 def run(make_seconds: float, signals: int, after: str, *words: str,
         then: signal.Signals | None = None, wait_for_return: bool = True,
         script: str = _NODE) -> tuple[int, str]:
@@ -81,10 +93,8 @@ def run(make_seconds: float, signals: int, after: str, *words: str,
         ``wait_for_return``).
     :param script: The node's program (:data:`_NODE`, or one that adds to it).
     """
-    env = dict(os.environ, ROS_DOMAIN_ID=str(ros_domain_id(120, 200)),
-               ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
     process = subprocess.Popen([sys.executable, '-c', script, str(make_seconds), *words],
-                               env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               env=node_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True)
     assert process.stdout is not None
     lines = []
@@ -154,10 +164,8 @@ entry.robot_description()
 
 @pytest.mark.parametrize('signals', [1, 2])
 def test_ctrl_c_while_the_node_executable_loads_its_modules_ends_quietly(signals: int) -> None:
-    env = dict(os.environ, ROS_DOMAIN_ID=str(ros_domain_id(120, 200)),
-               ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
-    process = subprocess.Popen([sys.executable, '-c', _ENTRY], env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen([sys.executable, '-c', _ENTRY], env=node_env(),
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert process.stdout is not None
     first = process.stdout.readline()
     for _ in range(signals):
@@ -212,10 +220,7 @@ print('returned', flush=True)
 
 
 def test_ctrl_c_the_moment_the_handler_is_set_ends_quietly() -> None:
-    env = dict(os.environ, ROS_DOMAIN_ID=str(ros_domain_id(120, 200)),
-               ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
-    done = subprocess.run([sys.executable, '-c', _SIGNAL_AT_THE_HANDLER], env=env,
-                          capture_output=True, text=True, timeout=60)
+    done = run_to_end(_SIGNAL_AT_THE_HANDLER)
     # uncaught, the KeyboardInterrupt printed a traceback and Python re-raised SIGINT: exit -2
     assert done.returncode == 0 and 'Traceback' not in done.stderr, done.stderr
     assert done.stdout.split() == ['returned']
@@ -236,10 +241,7 @@ print('returned', flush=True)
 
 
 def test_ctrl_c_in_code_run_from_a_string_ends_with_0() -> None:
-    env = dict(os.environ, ROS_DOMAIN_ID=str(ros_domain_id(120, 200)),
-               ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
-    done = subprocess.run([sys.executable, '-c', _SIGNAL_IN_CODE_FROM_A_STRING], env=env,
-                          capture_output=True, text=True, timeout=60)
+    done = run_to_end(_SIGNAL_IN_CODE_FROM_A_STRING)
     # a KeyboardInterrupt there, even caught, made Python kill itself with SIGINT at exit
     # (bpo-1054041): exit -2 after a normal end, 1 in 1,500 signals of test_node_signals
     assert done.returncode == 0 and 'Traceback' not in done.stderr, done.stderr

@@ -86,13 +86,12 @@ def test_every_real_package_gives_xacro_s_own_urdf(case: dict[str, Any],
     """The hooks (line tracking, the kept expressions) change nothing xacro makes."""
     if importlib.util.find_spec('ament_index_python') is None:
         pytest.skip("xacro's public API finds packages only through ament_index_python")
-    packages = ROS2_PACKAGES
     arguments = parse_xacro_args(case['args'])
     with_lines = load(ROS2_DESCRIPTIONS / case['entry'], xacro_args=arguments,
-                      package_paths=packages)
+                      package_paths=ROS2_PACKAGES)
     monkeypatch.setattr(xacro_runner, 'USE_LINE_HOOKS', False)
     public = load(ROS2_DESCRIPTIONS / case['entry'], xacro_args=arguments,
-                  package_paths=packages)
+                  package_paths=ROS2_PACKAGES)
     assert canonical(public.xml) == canonical(with_lines.xml)
     assert without_locations(public.robot) == without_locations(with_lines.robot)
 
