@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from rule_cases import check_family, run_family
 
 from conftest import shared_model
 from urdf_tools_ros.core.checks import CheckContext, inertial
-from urdf_tools_ros.core.description.loader import load
+from urdf_tools_ros.core.description.loader import load, load_string
+from urdf_tools_ros.core.description.model import Inertia
 from urdf_tools_ros.core.findings import Finding
+from urdf_tools_ros.core.kinematics.inertia import principal_moments
 
 CHECKS = (inertial.check_link_inertials, inertial.check_bodies, inertial.check_plausibility,
           inertial.check_root_inertia)
@@ -138,6 +141,39 @@ def test_implausible_needs_a_single_primitive_collision() -> None:
 def test_massless_frame_and_point_mass_on_fixed_links_are_accepted() -> None:
     assert run(robot(inertia('0', '0 0 0 0 0 0'), 'fixed')) == []
     assert run(robot(inertia('0.1', '0 0 0 0 0 0'), 'fixed')) == []
+
+
+@pytest.mark.parametrize('moments', [GOOD, '2e-3 1e-4 -3e-4 5e-3 2e-4 4e-3'])
+@pytest.mark.parametrize('c', [None, '', inertia('0.5', GOOD, '<origin rpy="0.3 0 0"/>')])
+def test_a_body_of_one_unrotated_inertial_is_that_inertial(moments: str, c: str | None) -> None:
+    # Link b's <inertial> alone in its body (c welded to b: none, massless, or with mass)
+    # is the body as written; turned by 1e-300 rad it goes through the lumping sum, which
+    # must agree with it to rounding.
+    def body(rpy: str) -> inertial.Body:
+        text = robot(inertia('1.5', moments, f'<origin xyz="0.1 -0.2 0.3" rpy="{rpy}"/>'),
+                     c=c)
+        found = inertial.bodies(load_string(text, 'r.urdf').robot)
+        assert found is not None
+        return next(body for body in found if body.anchor == 'b')
+
+    plain, turned = body('0 0 0'), body('0 0 1e-300')
+    assert plain.links == turned.links and plain.moving and plain.has_inertial
+    assert plain.mass == pytest.approx(turned.mass, rel=1e-15)
+    if c is None or c == '':
+        assert plain.mass == 1.5 and plain.inertia == load_inertia(moments)
+    for name in ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz'):
+        assert getattr(plain.inertia, name) == pytest.approx(getattr(turned.inertia, name),
+                                                             rel=1e-12, abs=1e-15)
+    # a real turn of the inertial frame turns the tensor, principal moments kept
+    quarter = body('0.3 0 0')
+    if c is None:
+        assert quarter.inertia != plain.inertia
+        np.testing.assert_allclose(principal_moments(quarter.inertia),
+                                   principal_moments(plain.inertia), rtol=1e-12)
+
+
+def load_inertia(moments: str) -> Inertia:
+    return Inertia(*(float(value) for value in moments.split()))
 
 
 def test_real_robots_have_no_inertial_errors(shared_urdf: Path) -> None:

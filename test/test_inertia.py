@@ -137,6 +137,25 @@ def test_implied_inertia_shifts_by_offset_in_inertial_frame() -> None:
     np.testing.assert_allclose(diagonal(implied), (0.008, 0.508, 0.508), atol=1e-12)
 
 
+coordinate = st.floats(min_value=-1.0, max_value=1.0, allow_nan=False)
+
+
+@given(positive, positive, positive, positive, st.tuples(coordinate, coordinate, coordinate),
+       st.tuples(coordinate, coordinate, coordinate))
+def test_unrotated_origins_imply_what_the_rotations_do(mass: float, x: float, y: float,
+                                                       z: float, geometry_xyz: tuple, com: tuple
+                                                       ) -> None:
+    # Both origins unrotated skip the rotations; a rotation of 1e-300 rad takes them, and
+    # must give the same tensor to rounding.
+    box = Box((x, y, z))
+    skipped = implied_inertia(box, mass, Origin(geometry_xyz), Origin(com))
+    rotated = implied_inertia(box, mass, Origin(geometry_xyz, (0.0, 0.0, 1e-300)),
+                              Origin(com, (1e-300, 0.0, 0.0)))
+    assert skipped is not None and rotated is not None
+    np.testing.assert_allclose(inertia_matrix(skipped), inertia_matrix(rotated), rtol=1e-12,
+                               atol=1e-12 * float(np.abs(inertia_matrix(rotated)).max()))
+
+
 def test_implied_inertia_of_a_mesh_is_unknown() -> None:
     assert implied_inertia(Mesh('m.stl'), 1.0) is None
     assert implied_inertia(None, 1.0) is None

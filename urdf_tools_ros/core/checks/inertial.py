@@ -209,28 +209,38 @@ def bodies(robot: Robot) -> list[Body] | None:
     if tree is None:
         return None
     anchor, frames, root = tree
-    placed = _origin_matrices([link.inertial.origin for link in robot.links
-                               if link.inertial is not None and _usable(link.inertial)])
+    link_map = robot.link_map
     members: dict[str, list[str]] = {}
     for link in robot.links:
         members.setdefault(anchor[link.name], []).append(link.name)
-    result = []
+    result: list[Body | None] = []
+    lumped: list[tuple[int, str, tuple[str, ...], list[tuple[str, Inertial]]]] = []
     for name, names in members.items():
         names.sort(key=lambda member: member != name)
-        parts = []
-        has_inertial = False
-        for member in names:
-            inertial = robot.link_map[member].inertial
-            if inertial is None:
-                continue
-            has_inertial = True
-            if not _usable(inertial):
-                continue
-            frame = frames[member] @ placed[id(inertial.origin)]
-            parts.append((inertial.mass, inertial.inertia, frame))
-        mass, _, inertia = combine(parts) if parts else (0.0, None, Inertia())
-        result.append(Body(name, tuple(names), name != root, mass, inertia, has_inertial))
-    return result
+        inertials = [(member, inertial) for member in names
+                     if (inertial := link_map[member].inertial) is not None]
+        usable = [(member, inertial) for member, inertial in inertials if _usable(inertial)]
+        if len(usable) == 1 and usable[0][0] == name \
+                and usable[0][1].origin.rpy == (0.0, 0.0, 0.0):
+            # The anchor alone in an unrotated inertial frame: the body is its <inertial> as
+            # written (the anchor's frame is the body's; nothing to rotate, move or add).
+            inertial = usable[0][1]
+            result.append(Body(name, tuple(names), name != root, inertial.mass + 0.0,
+                               inertial.inertia, True))
+        elif usable:
+            lumped.append((len(result), name, tuple(names), usable))
+            result.append(None)
+        else:
+            result.append(Body(name, tuple(names), name != root, 0.0, Inertia(),
+                               bool(inertials)))
+    placed = _origin_matrices([inertial.origin for *_, usable in lumped
+                               for _, inertial in usable])
+    for index, name, welded, usable in lumped:
+        mass, _, inertia = combine([(inertial.mass, inertial.inertia,
+                                     frames[member] @ placed[id(inertial.origin)])
+                                    for member, inertial in usable])
+        result[index] = Body(name, welded, name != root, mass, inertia, True)
+    return [body for body in result if body is not None]
 
 
 def _bodies(ctx: CheckContext) -> list[Body] | None:

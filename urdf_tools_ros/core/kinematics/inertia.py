@@ -281,13 +281,18 @@ def implied_inertia(geometry: Geometry | None, mass: float,
     solid = geometry_inertia(geometry, mass)
     if solid is None:
         return None
-    R_link_geometry = rpy_to_rotation(geometry_origin.rpy)
-    R_link_inertial = rpy_to_rotation(inertial_origin.rpy)
+    unrotated = geometry_origin.rpy == inertial_origin.rpy == (0.0, 0.0, 0.0) \
+        and all_finite((*geometry_origin.xyz, *inertial_origin.xyz))
     with np.errstate(all='ignore'):  # absurd sizes overflow to inf: that is the answer
-        R_inertial_geometry = R_link_inertial.T @ R_link_geometry
-        offset = R_link_inertial.T @ (np.asarray(geometry_origin.xyz, dtype=np.float64)
-                                      - np.asarray(inertial_origin.xyz, dtype=np.float64))
-        inertia = rotate(solid, R_inertial_geometry)
+        difference = (np.asarray(geometry_origin.xyz, dtype=np.float64)
+                      - np.asarray(inertial_origin.xyz, dtype=np.float64))
+        if unrotated:  # both rotations are the identity (cos 0 = 1, sin 0 = 0): the same numbers
+            offset, inertia = difference, solid
+        else:
+            R_link_geometry = rpy_to_rotation(geometry_origin.rpy)
+            R_link_inertial = rpy_to_rotation(inertial_origin.rpy)
+            offset = R_link_inertial.T @ difference
+            inertia = rotate(solid, R_link_inertial.T @ R_link_geometry)
         if offset.any():
             inertia = parallel_axis(inertia, mass, offset)
         matrix = inertia_matrix(inertia)
