@@ -38,10 +38,11 @@ import numpy as np
 from .registry import check, CheckContext, rule
 from ..description.model import (Box, Capsule, Cylinder, geometry_sizes, Inertia, Inertial, Link,
                                  Origin, Robot, Sphere)
+from ..description.values import all_finite
 from ..findings import Finding, Severity
 from ..kinematics.inertia import (combine, describe_inertia, describe_solid, entry_scale,
                                   format_inertia_element, implied_inertia, is_zero,
-                                  principal_moments, triangle_inequality_violation)
+                                  principal_moment_values, triangle_inequality_violation)
 from ..transforms import FloatArray, origin as origin_matrix
 
 #: The solid shapes whose inertia a link's mass implies (:func:`implied_inertia`).
@@ -132,13 +133,13 @@ class Body:
 
 def _finite(inertia: Inertia, mass: float) -> bool:
     """Whether mass and tensor are finite (the loader reports NaN and inf)."""
-    values = (mass, inertia.ixx, inertia.ixy, inertia.ixz, inertia.iyy, inertia.iyz, inertia.izz)
-    return all(math.isfinite(value) for value in values)
+    return all_finite((mass, inertia.ixx, inertia.ixy, inertia.ixz, inertia.iyy, inertia.iyz,
+                       inertia.izz))
 
 
 def _usable(inertial: Inertial | None) -> bool:
     return inertial is not None and _finite(inertial.inertia, inertial.mass) \
-        and all(math.isfinite(v) for v in (*inertial.origin.xyz, *inertial.origin.rpy))
+        and _origin_finite(inertial.origin)
 
 
 def _origin_matrices(origins: list[Origin]) -> dict[int, FloatArray]:
@@ -153,6 +154,10 @@ def _origin_matrices(origins: list[Origin]) -> dict[int, FloatArray]:
     matrices = origin_matrix([origin.xyz for origin in origins],
                              [origin.rpy for origin in origins])
     return {id(origin): matrix for origin, matrix in zip(origins, matrices)}
+
+
+_IDENTITY = np.eye(4)
+_IDENTITY.flags.writeable = False  # shared by every body's anchor frame
 
 
 def _tree(robot: Robot) -> tuple[dict[str, str], dict[str, FloatArray], str] | None:
@@ -179,7 +184,7 @@ def _tree(robot: Robot) -> tuple[dict[str, str], dict[str, FloatArray], str] | N
         return None  # NaN origin: the loader's finding
     placed = _origin_matrices(fixed)
     anchor = {root: root}
-    frames = {root: np.eye(4)}
+    frames = {root: _IDENTITY}
     stack = [root]
     while stack:
         parent = stack.pop()
@@ -190,7 +195,7 @@ def _tree(robot: Robot) -> tuple[dict[str, str], dict[str, FloatArray], str] | N
                 frames[child] = frames[parent] @ placed[id(joint_origin)]
                 anchor[child] = anchor[parent]
             else:
-                frames[child] = np.eye(4)
+                frames[child] = _IDENTITY
                 anchor[child] = child
             stack.append(child)
     if len(anchor) != len(links):
@@ -249,12 +254,6 @@ def _bodies(ctx: CheckContext) -> list[Body] | None:
     return cast('list[Body] | None', ctx.cache['inertial.bodies'])
 
 
-def _moments(inertia: Inertia) -> tuple[float, float, float]:
-    """The principal moments, ascending, kg·m² (:func:`principal_moments`)."""
-    a, b, c = (float(value) for value in principal_moments(inertia))
-    return a, b, c
-
-
 def negligible(inertia: Inertia) -> bool:
     """Whether the tensor is zero up to rounding noise (:data:`NEGLIGIBLE_INERTIA`)."""
     return entry_scale(inertia) <= NEGLIGIBLE_INERTIA
@@ -270,7 +269,7 @@ def ros_problem(inertia: Inertia) -> str | None:
     """
     if negligible(inertia):
         return None
-    if _moments(inertia)[0] <= ROUNDING * entry_scale(inertia):
+    if principal_moment_values(inertia)[0] <= ROUNDING * entry_scale(inertia):
         return 'not positive definite'
     if triangle_inequality_violation(inertia) > 0.0:
         return 'triangle'
@@ -286,7 +285,7 @@ def gazebo_refuses(mass: float, inertia: Inertia) -> bool:
     """
     if mass < 0:
         return True
-    a, b, c = _moments(inertia)
+    a, b, c = principal_moment_values(inertia)
     epsilon = GZ_TOLERANCE * float(np.finfo(float).eps) * 0.5 * abs(a + b + c)
     return bool(min(a, b, c) < -epsilon or a + b < c - epsilon)
 
@@ -301,7 +300,7 @@ def mujoco_refuses(mass: float, inertia: Inertia) -> str | None:
     """
     if not mass > 0 or is_zero(inertia):
         return None
-    a, b, c = _moments(inertia)
+    a, b, c = principal_moment_values(inertia)
     if a < MJ_MINVAL:
         return 'MuJoCo refuses it ("inertia must have positive eigenvalues")'
     if a + b < c - MJ_MINVAL:
@@ -328,7 +327,7 @@ def _primitive_collision(link: Link) -> tuple[Primitive, Origin] | None:
 
 
 def _origin_finite(origin: Origin) -> bool:
-    return all(math.isfinite(value) for value in (*origin.xyz, *origin.rpy))
+    return all_finite((*origin.xyz, *origin.rpy))
 
 
 def _about_com(origin: Origin, inertial: Inertial) -> Origin:
@@ -442,8 +441,8 @@ def check_link_inertials(ctx: CheckContext) -> Iterator[Finding]:
         yield ctx.finding(LINK_INVALID, element,
                           f'link "{link.name}" ({role}): its own inertia '
                           f'{describe_inertia(inertia)} has principal moments '
-                          f'({_moments_text(principal_moments(inertia))}) kg·m²; {mujoco} '
-                          '(it checks each link before lumping)', where,
+                          f'({_moments_text(principal_moment_values(inertia))}) kg·m²; '
+                          f'{mujoco} (it checks each link before lumping)', where,
                           _solid_fix(link) or 'recompute the tensor (e.g. from CAD)',
                           consumers=('mujoco',))
 
@@ -465,7 +464,7 @@ def check_bodies(ctx: CheckContext) -> Iterator[Finding]:
         if not body.moving:
             if body.mass > 0 and not negligible(body.inertia) \
                     and gazebo_refuses(body.mass, body.inertia):
-                moments_text = _moments_text(_moments(body.inertia))
+                moments_text = _moments_text(principal_moment_values(body.inertia))
                 yield ctx.finding(LINK_INVALID, element,
                                   f'root body: {what} has inertia {describe_inertia(body.inertia)}'
                                   f' with principal moments ({moments_text}) kg·m²; Gazebo '
@@ -484,7 +483,7 @@ def check_bodies(ctx: CheckContext) -> Iterator[Finding]:
                               'add <inertial> with its mass and inertia')
             continue
         problem = ros_problem(body.inertia)
-        moments = _moments(body.inertia)
+        moments = principal_moment_values(body.inertia)
         if problem is None:
             largest = max(moments)
             if body.mass < MIN_MASS or largest < MIN_MOMENT or negligible(body.inertia):
@@ -546,8 +545,8 @@ def check_plausibility(ctx: CheckContext) -> Iterator[Finding]:
         implied = _implied(geometry, origin, inertial)
         if implied is None:
             continue
-        declared_sum = float(sum(principal_moments(inertial.inertia)))
-        implied_sum = float(sum(principal_moments(implied)))
+        declared_sum = sum(principal_moment_values(inertial.inertia))
+        implied_sum = sum(principal_moment_values(implied))
         if not (math.isfinite(implied_sum) and implied_sum > 0 and declared_sum > 0):
             continue
         ratio = declared_sum / implied_sum

@@ -161,15 +161,26 @@ def principal_moments(inertia: Inertia) -> FloatArray:
     """
     Return the principal moments of inertia: the eigenvalues of the tensor, ascending.
 
+    :return: A (3,) float64 array, kg·m², smallest first; all NaN when an entry is not finite
+        (:func:`principal_moment_values` as an array).
+    """
+    return np.array(principal_moment_values(inertia))
+
+
+def principal_moment_values(inertia: Inertia) -> tuple[float, float, float]:
+    """
+    Return the principal moments of inertia as three floats, ascending, kg·m².
+
     The checks ask several times about each tensor (valid? refused by Gazebo? by MuJoCo?): the
     last tensors' moments are kept (:func:`_eigenvalues`), so each is computed once.
 
-    :return: A (3,) float64 array, kg·m², smallest first; all NaN when an entry is not finite.
+    :return: ``np.linalg.eigvalsh`` of the tensor, smallest first; three NaN when an entry is
+        not finite.
     """
     entries = (inertia.ixx, inertia.ixy, inertia.ixz, inertia.iyy, inertia.iyz, inertia.izz)
     if not all_finite(entries):
-        return np.full(3, np.nan)
-    return np.array(_eigenvalues(struct.pack('6d', *entries)))
+        return (math.nan, math.nan, math.nan)
+    return _eigenvalues(struct.pack('6d', *entries))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -207,8 +218,7 @@ def is_positive_definite(inertia: Inertia) -> bool:
     The tensor is symmetric by construction (URDF gives six entries). A tensor with a zero
     principal moment (a point mass, an ideal rod) is only semi-definite and fails.
     """
-    moments = principal_moments(inertia)
-    return bool(moments[0] > 0.0)
+    return principal_moment_values(inertia)[0] > 0.0
 
 
 def triangle_inequality_violation(inertia: Inertia, rtol: float = TRIANGLE_RTOL) -> float:
@@ -222,7 +232,7 @@ def triangle_inequality_violation(inertia: Inertia, rtol: float = TRIANGLE_RTOL)
     :param rtol: Tolerance as a fraction of the largest moment ``c``.
     :return: ``c - (a + b)`` in kg·m² when it exceeds ``rtol * c``, else 0.
     """
-    a, b, c = (float(value) for value in principal_moments(inertia))
+    a, b, c = principal_moment_values(inertia)
     excess = c - (a + b)
     return excess if excess > rtol * abs(c) else 0.0
 
