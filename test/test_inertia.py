@@ -140,20 +140,27 @@ def test_implied_inertia_shifts_by_offset_in_inertial_frame() -> None:
 coordinate = st.floats(min_value=-1.0, max_value=1.0, allow_nan=False)
 
 
-@given(positive, positive, positive, positive, st.tuples(coordinate, coordinate, coordinate),
-       st.tuples(coordinate, coordinate, coordinate))
-def test_unrotated_origins_imply_what_the_rotations_do(mass: float, x: float, y: float,
-                                                       z: float, geometry_xyz: tuple, com: tuple
-                                                       ) -> None:
-    # Both origins unrotated skip the rotations; a rotation of 1e-300 rad takes them, and
-    # must give the same tensor to rounding.
-    box = Box((x, y, z))
-    skipped = implied_inertia(box, mass, Origin(geometry_xyz), Origin(com))
-    rotated = implied_inertia(box, mass, Origin(geometry_xyz, (0.0, 0.0, 1e-300)),
-                              Origin(com, (1e-300, 0.0, 0.0)))
-    assert skipped is not None and rotated is not None
-    np.testing.assert_allclose(inertia_matrix(skipped), inertia_matrix(rotated), rtol=1e-12,
-                               atol=1e-12 * float(np.abs(inertia_matrix(rotated)).max()))
+@given(positive, st.tuples(positive, positive, positive),
+       st.tuples(coordinate, coordinate, coordinate),
+       st.tuples(coordinate, coordinate, coordinate),
+       st.one_of(st.just((0.0, 0.0, 0.0)), st.tuples(angle, angle, angle)),
+       st.one_of(st.just((0.0, 0.0, 0.0)), st.tuples(angle, angle, angle)))
+def test_implied_inertia_is_the_rotated_and_shifted_solid(
+        mass: float, size: tuple[float, float, float], geometry_xyz: tuple[float, float, float],
+        com: tuple[float, float, float], geometry_rpy: tuple[float, float, float],
+        inertial_rpy: tuple[float, float, float]) -> None:
+    # I = R I_g Rᵀ + m (|d|² E - d dᵀ) with R = R_inertialᵀ R_geometry, d = R_inertialᵀ (g - c),
+    # for unrotated origins (rpy 0, which the function does not multiply by) as for turned ones
+    R_inertial = rpy_to_rotation(inertial_rpy)
+    R = R_inertial.T @ rpy_to_rotation(geometry_rpy)
+    d = R_inertial.T @ (np.array(geometry_xyz) - np.array(com))
+    expected = (R @ inertia_matrix(box_inertia(mass, size)) @ R.T
+                + mass * (float(d @ d) * np.eye(3) - np.outer(d, d)))
+    implied = implied_inertia(Box(size), mass, Origin(geometry_xyz, geometry_rpy),
+                              Origin(com, inertial_rpy))
+    assert implied is not None
+    np.testing.assert_allclose(inertia_matrix(implied), expected, rtol=1e-9,
+                               atol=1e-9 * float(np.abs(expected).max()))
 
 
 def test_implied_inertia_of_a_mesh_is_unknown() -> None:

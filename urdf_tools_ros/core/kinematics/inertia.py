@@ -291,18 +291,22 @@ def implied_inertia(geometry: Geometry | None, mass: float,
     solid = geometry_inertia(geometry, mass)
     if solid is None:
         return None
-    unrotated = geometry_origin.rpy == inertial_origin.rpy == (0.0, 0.0, 0.0) \
-        and all_finite((*geometry_origin.xyz, *inertial_origin.xyz))
+    # A rotation of rpy 0 is the identity (cos 0 = 1, sin 0 = 0): multiplying finite numbers by
+    # it changes none, so it is skipped.
+    finite = all_finite((*geometry_origin.xyz, *inertial_origin.xyz))
+    R_link_geometry = None if finite and geometry_origin.rpy == (0.0, 0.0, 0.0) \
+        else rpy_to_rotation(geometry_origin.rpy)
+    R_link_inertial = None if finite and inertial_origin.rpy == (0.0, 0.0, 0.0) \
+        else rpy_to_rotation(inertial_origin.rpy)
     with np.errstate(all='ignore'):  # absurd sizes overflow to inf: that is the answer
-        difference = (np.asarray(geometry_origin.xyz, dtype=np.float64)
-                      - np.asarray(inertial_origin.xyz, dtype=np.float64))
-        if unrotated:  # both rotations are the identity (cos 0 = 1, sin 0 = 0): the same numbers
-            offset, inertia = difference, solid
-        else:
-            R_link_geometry = rpy_to_rotation(geometry_origin.rpy)
-            R_link_inertial = rpy_to_rotation(inertial_origin.rpy)
-            offset = R_link_inertial.T @ difference
-            inertia = rotate(solid, R_link_inertial.T @ R_link_geometry)
+        offset = (np.asarray(geometry_origin.xyz, dtype=np.float64)
+                  - np.asarray(inertial_origin.xyz, dtype=np.float64))
+        R_inertial_geometry = R_link_geometry
+        if R_link_inertial is not None:
+            offset = R_link_inertial.T @ offset
+            R_inertial_geometry = np.ascontiguousarray(R_link_inertial.T) \
+                if R_link_geometry is None else R_link_inertial.T @ R_link_geometry
+        inertia = solid if R_inertial_geometry is None else rotate(solid, R_inertial_geometry)
         if offset.any():
             inertia = parallel_axis(inertia, mass, offset)
         matrix = inertia_matrix(inertia)
