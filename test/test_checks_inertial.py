@@ -159,21 +159,18 @@ def test_a_body_of_one_unrotated_inertial_is_that_inertial(moments: str, c: str 
     plain, turned = body('0 0 0'), body('0 0 1e-300')
     assert plain.links == turned.links and plain.moving and plain.has_inertial
     assert plain.mass == pytest.approx(turned.mass, rel=1e-15)
-    if c is None or c == '':
-        assert plain.mass == 1.5 and plain.inertia == load_inertia(moments)
+    if not c:  # no mass welded to b: the body is b's <inertial> as written
+        assert plain.mass == 1.5
+        assert plain.inertia == Inertia(*(float(value) for value in moments.split()))
     for name in ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz'):
         assert getattr(plain.inertia, name) == pytest.approx(getattr(turned.inertia, name),
                                                              rel=1e-12, abs=1e-15)
     # a real turn of the inertial frame turns the tensor, principal moments kept
-    quarter = body('0.3 0 0')
+    rolled = body('0.3 0 0')
     if c is None:
-        assert quarter.inertia != plain.inertia
-        np.testing.assert_allclose(principal_moments(quarter.inertia),
+        assert rolled.inertia != plain.inertia
+        np.testing.assert_allclose(principal_moments(rolled.inertia),
                                    principal_moments(plain.inertia), rtol=1e-12)
-
-
-def load_inertia(moments: str) -> Inertia:
-    return Inertia(*(float(value) for value in moments.split()))
 
 
 def test_real_robots_have_no_inertial_errors(shared_urdf: Path) -> None:
