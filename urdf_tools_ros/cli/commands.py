@@ -553,8 +553,19 @@ def _check_arguments(check: argparse.ArgumentParser) -> None:
     check.add_argument('--urdf-parser-py', action='store_true',
                        help='also read the description with urdf_parser_py and report what it '
                             'refuses (slower)')
-    from .fix import add_fix_arguments
-    add_fix_arguments(check)
+    # the fixes themselves (.fix) are imported only when asked for
+    group = check.add_mutually_exclusive_group()
+    group.add_argument('--diff', action='store_true',
+                       help='print the mechanical fixes (unit joint axis, swapped inverted '
+                            'limits, exact duplicate elements removed) as a unified diff; exit '
+                            'as check would after them')
+    group.add_argument('--fix', action='store_true',
+                       help='write the mechanical fixes into the files (for xacro: where the '
+                            'value is literal), then check them')
+    check.add_argument('--fix-inertia', action='store_true',
+                       help='with --diff or --fix: also set an implausible or invalid inertia '
+                            'to that of the single collision box, cylinder or sphere at the '
+                            "link's mass")
     check.set_defaults(handler=cmd_check)
 
 

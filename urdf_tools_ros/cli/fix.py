@@ -30,22 +30,6 @@ if TYPE_CHECKING:
     from ..core.pipeline import Settings
 
 
-def add_fix_arguments(check: argparse.ArgumentParser) -> None:
-    """Add ``--diff``, ``--fix`` and ``--fix-inertia`` to the ``check`` parser."""
-    group = check.add_mutually_exclusive_group()
-    group.add_argument('--diff', action='store_true',
-                       help='print the mechanical fixes (unit joint axis, swapped inverted '
-                            'limits, exact duplicate elements removed) as a unified diff; exit '
-                            'as check would after them')
-    group.add_argument('--fix', action='store_true',
-                       help='write the mechanical fixes into the files (for xacro: where the '
-                            'value is literal), then check them')
-    check.add_argument('--fix-inertia', action='store_true',
-                       help='with --diff or --fix: also set an implausible or invalid inertia '
-                            'to that of the single collision box, cylinder or sphere at the '
-                            "link's mass")
-
-
 def read_text(filename: str) -> str:
     """A source file's text, its newlines as written."""
     with open(filename, encoding='utf-8', newline='') as stream:

@@ -205,8 +205,9 @@ def _obj(data: bytes) -> tuple[FloatArray, int]:
 
 def _collada(path: str) -> tuple[FloatArray, int]:
     """
-    The vertices ``(3 T, 3) float64`` (file frame, m) and triangle count ``T`` of a COLLADA file.
+    The vertices its triangles use ``(V, 3) float64`` (file frame, m) and their count ``T``.
 
+    Each vertex once per triangle set that uses it (the box is the same as of every corner).
     Each step as trimesh 5's ``load_collada`` and ``Trimesh(process=True)`` take it, so that the
     box is the one the check took from trimesh: the node matrices multiplied in float64 from
     the root, the vertices (float64) times the rotation's transpose plus the translation, then
@@ -227,23 +228,28 @@ def _collada(path: str) -> tuple[FloatArray, int]:
         try:
             document = collada.Collada(stream, ignore=ignore)
             placed: list[FloatArray] = []
+            counts: list[int] = []
             for node in document.scene.nodes:
-                _collada_node(collada, node, _EYE, placed)
+                _collada_node(collada, node, _EYE, placed, counts)
         except Exception as exc:  # pycollada raises its errors, lxml's, ValueError...
             raise MeshLoadError(f'cannot read COLLADA: {type(exc).__name__}: {exc}') from exc
     if not placed:
         return np.zeros((0, 3)), 0
     points = np.concatenate(placed) * collada_unit(path)
-    return points, len(points) // 3
+    return points, sum(counts)
 
 
 _EYE = np.eye(4)
 
 
 def _collada_node(collada: Any, node: Any, T_file_parent: FloatArray,
-                  placed: list[FloatArray]) -> None:
+                  placed: list[FloatArray], counts: list[int]) -> None:
     """
-    Append the placed triangle corners ``(3 T, 3) float64`` of a COLLADA scene node to ``placed``.
+    Add a COLLADA scene node's placed vertices and triangle count to ``placed`` and ``counts``.
+
+    Each triangle set adds the vertices its finite triangles use, placed in the file's frame
+    (``(V, 3) float64``, each once: the box of a triangle's corners is the box of the vertices
+    they are), and the number of those triangles.
 
     :param T_file_parent: (4, 4) float64 transform of the node's parent in the file's frame.
     """
@@ -261,13 +267,20 @@ def _collada_node(collada: Any, node: Any, T_file_parent: FloatArray,
                     and math.prod(np.shape(primitive.texcoordset[0])[1:]) != 2):
                 # trimesh reshapes the texture coordinates of a bound material to (3 T, 2)
                 raise MeshLoadError('texture coordinates are not (s, t) pairs')
-            triangles = np.asarray(primitive.vertex[index], dtype=np.float64).reshape(-1, 3, 3)
-            corners = triangles[np.isfinite(triangles).all(axis=(1, 2))].reshape(-1, 3)
-            if len(corners):
-                placed.append(corners @ T_file_parent[:3, :3].T + T_file_parent[:3, 3])
+            vertex = np.asarray(primitive.vertex, dtype=np.float64).reshape(-1, 3)
+            corners = np.asarray(index).reshape(-1, 3)  # (T, 3) vertex indices
+            finite = np.isfinite(vertex).all(axis=1)
+            if not finite.all():  # a triangle with an infinite corner is dropped
+                corners = corners[finite[corners].all(axis=1)]
+            if not len(corners):
+                continue
+            used = np.zeros(len(vertex), dtype=bool)
+            used[corners] = True  # IndexError past the last vertex, as vertex[index] raised
+            placed.append(vertex[used] @ T_file_parent[:3, :3].T + T_file_parent[:3, 3])
+            counts.append(len(corners))
     elif isinstance(node, collada.scene.Node) and node.children is not None:
         for child in node.children:
-            _collada_node(collada, child, np.dot(T_file_parent, node.matrix), placed)
+            _collada_node(collada, child, np.dot(T_file_parent, node.matrix), placed, counts)
 
 
 def collada_unit(path: str) -> float:
