@@ -269,7 +269,7 @@ def _collada_node(collada: Any, node: Any, T_file_parent: FloatArray,
                 raise MeshLoadError('texture coordinates are not (s, t) pairs')
             vertex = np.asarray(primitive.vertex, dtype=np.float64).reshape(-1, 3)
             corners = np.asarray(index).reshape(-1, 3)  # (T, 3) vertex indices
-            finite = np.isfinite(vertex).all(axis=1)
+            finite = np.asarray(np.isfinite(vertex).all(axis=1))  # (V,) bool
             if not finite.all():  # a triangle with an infinite corner is dropped
                 corners = corners[finite[corners].all(axis=1)]
             if not len(corners):

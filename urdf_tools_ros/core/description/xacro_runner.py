@@ -47,7 +47,6 @@ import inspect
 import io
 import os
 import re
-import tempfile
 import threading
 from types import ModuleType
 from typing import Any
@@ -682,6 +681,7 @@ def _ament_index(packages: Mapping[str, str]) -> Iterator[str | None]:
     if not packages:
         yield None
         return
+    import tempfile  # this fallback only: it imports shutil, random, bz2, lzma (~3 ms)
     with tempfile.TemporaryDirectory(prefix='urdf_tools_ament_') as prefix:
         markers = os.path.join(prefix, 'share', 'ament_index', 'resource_index', 'packages')
         os.makedirs(markers)
@@ -761,6 +761,7 @@ def _process_public(xacro: ModuleType, text: str, filename: str, args: Mapping[s
         if os.path.isfile(filename):
             path = filename
         else:  # text without a file: xacro reads files only
+            import tempfile
             folder = stack.enter_context(tempfile.TemporaryDirectory(prefix='urdf_tools_xacro_'))
             path = os.path.join(folder, 'robot.urdf.xacro')
             with open(path, 'w', encoding='utf-8') as stream:
