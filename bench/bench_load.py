@@ -9,6 +9,12 @@ not count) and the ratios are printed. Not a test: the goals (issue 33, on talos
 tiago_dual: load + check <= urdf_parser_py's parse and <= 3 × pinocchio's build) are printed,
 never asserted.
 
+Beside them, ``check`` (``check_description`` alone, on a loaded description) and ``floor``: the
+least CPU any Python reader of this model takes with lxml (:func:`reading_floor`: parse, touch
+every element, ``float`` every number, construct every frozen object of the model from its
+values; no check, no finding). ``floor+check ÷ pinocchio`` is then the best load + check can
+do with today's checks, however fast the reader.
+
 Run: ``.venv/bin/python bench/bench_load.py [--repeat N] [--profile MODEL]`` (``--profile``
 prints cProfile's top functions of load + check on that model instead).
 """
@@ -17,12 +23,15 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import dataclasses
 from pathlib import Path
 import pstats
 import statistics
 import sys
 import time
-from typing import Callable
+from typing import Any, Callable
+
+from lxml import etree
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -44,9 +53,9 @@ PARSER_GOAL = 1.0
 PINOCCHIO_GOAL = 3.0
 
 
-def load_and_check(path: Path) -> object:
+def first_check(description: object) -> object:
     """
-    ``check_description(load(path))`` as a first run computes it.
+    ``check_description(description)`` as a first run computes it.
 
     The principal moments of the tensors last asked are kept between calls
     (``inertia._eigenvalues``): emptied first, so no run reuses the previous one's.
@@ -54,7 +63,56 @@ def load_and_check(path: Path) -> object:
     cache = getattr(inertia, '_eigenvalues', None)  # older checkouts have none
     if cache is not None:
         cache.cache_clear()
-    return check_description(load(path))
+    return check_description(description)  # type: ignore[arg-type]
+
+
+def load_and_check(path: Path) -> object:
+    """``check_description(load(path))`` as a first run computes it (:func:`first_check`)."""
+    return first_check(load(path))
+
+
+def reading_floor(data: bytes, robot: object) -> Callable[[], object]:
+    """
+    The least work of any reader that makes ``robot`` from ``data`` in Python with lxml.
+
+    The callable parses ``data`` with lxml (``etree.fromstring``), touches every element's tag,
+    line and attributes, calls ``float`` on every word of the attributes that is a number, and
+    constructs every frozen object ``robot`` holds (itself, its links, joints, origins,
+    source locations...) from its field values, which are gathered beforehand. It reads no
+    value into its place, checks nothing and reports nothing: a lower bound, not a reader.
+
+    :param data: The URDF's bytes.
+    :param robot: The model :func:`load` made of them (``description.robot``).
+    """
+    objects: list[tuple[Any, tuple[object, ...]]] = []
+    seen: set[int] = set()
+
+    def gather(value: object) -> None:
+        if isinstance(value, tuple):
+            for item in value:
+                gather(item)
+        elif dataclasses.is_dataclass(value) and id(value) not in seen:
+            seen.add(id(value))
+            values = tuple(getattr(value, field.name) for field in dataclasses.fields(value))
+            objects.append((type(value), values))
+            gather(values)
+    gather(robot)
+    numbers = []
+    for element in etree.fromstring(data).iter():
+        for _, text in element.items():
+            for word in text.split():
+                try:
+                    float(word)
+                except ValueError:
+                    continue
+                numbers.append(word)
+
+    def floor() -> object:
+        for element in etree.fromstring(data).iter():
+            element.tag, element.sourceline, element.items()
+        values = [float(word) for word in numbers]
+        return values, [kind(*fields) for kind, fields in objects]
+    return floor
 
 
 def cpu_ms(function: Callable[[], object]) -> float:
@@ -81,7 +139,8 @@ def main() -> None:
         return
     print(f'median CPU of {args.repeat} interleaved runs, ms')
     print(f'{"model":<22}{"urdf_parser_py":>16}{"pinocchio":>11}{"load":>9}{"load+check":>12}'
-          f'{"÷ parser":>10}{"÷ pinocchio":>13}')
+          f'{"÷ parser":>10}{"÷ pinocchio":>13}{"check":>9}{"floor":>9}'
+          f'{"floor+check ÷ pinocchio":>25}')
     verdicts = []
     for name in FILES:
         path = MODELS / name
@@ -89,11 +148,14 @@ def main() -> None:
             print(f'{name:<22} (missing)')
             continue
         data = path.read_bytes()
+        description = load(path)
         functions = {
             'parser': lambda: urdf_parser.URDF.from_xml_string(data),
             'pinocchio': lambda: pinocchio.buildModelFromUrdf(str(path)),
             'load': lambda: load(path),
             'full': lambda: load_and_check(path),
+            'check': lambda: first_check(description),
+            'floor': reading_floor(data, description.robot),
         }
         for function in functions.values():
             function()
@@ -105,7 +167,8 @@ def main() -> None:
         to_parser, to_pinocchio = med['full'] / med['parser'], med['full'] / med['pinocchio']
         print(f'{Path(name).stem:<22}{med["parser"]:>14.2f}ms{med["pinocchio"]:>9.2f}ms'
               f'{med["load"]:>7.2f}ms{med["full"]:>10.2f}ms{to_parser:>9.2f}×'
-              f'{to_pinocchio:>12.2f}×')
+              f'{to_pinocchio:>12.2f}×{med["check"]:>7.2f}ms{med["floor"]:>7.2f}ms'
+              f'{(med["floor"] + med["check"]) / med["pinocchio"]:>24.2f}×')
         if name in GOAL_FILES:
             verdicts.append(f'{Path(name).stem}: {to_parser:.2f}× urdf_parser_py '
                             f'({"met" if to_parser <= PARSER_GOAL else "NOT met"}), '
