@@ -39,69 +39,6 @@ __all__ = ['UrdfReader']
 _ZERO: Vector3 = (0.0, 0.0, 0.0)
 _ONE: Vector3 = (1.0, 1.0, 1.0)
 _IDENTITY = Origin()
-_isfinite = math.isfinite
-#: The attributes the fast paths read (:func:`_plain_numbers`); any other sends the element to
-#: its general path.
-_ORIGIN_PLAIN = frozenset({'xyz', 'rpy'})
-_INERTIA = ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')
-_LIMIT = ('lower', 'upper', 'effort', 'velocity')
-_DYNAMICS = ('damping', 'friction')
-_CALIBRATION = ('rising', 'falling')
-_SAFETY = ('soft_lower_limit', 'soft_upper_limit', 'k_position', 'k_velocity')
-_MIMIC = ('joint', 'multiplier', 'offset')
-
-
-def _plain_vector(text: str, size: int) -> tuple[float, ...] | None:
-    """
-    The ``size`` numbers of an attribute's text, when it holds exactly that many finite ones.
-
-    The reader's common case in one call. ``None`` otherwise: the caller then reads the element
-    through its general path, which reports what is wrong (and gives the same values where
-    nothing is). A finite sum means every number is finite (NaN and infinity propagate).
-    """
-    try:
-        values = tuple(map(float, text.split()))
-    except ValueError:
-        return None
-    return values if len(values) == size and _isfinite(sum(values)) else None
-
-
-def _plain_vector3(text: str | None, default: Vector3) -> Vector3 | None:
-    """An attribute's three finite numbers (``default`` when absent); ``None`` as :func:`_plain_vector`."""
-    if text is None:
-        return default
-    try:
-        x, y, z = map(float, text.split())  # ValueError: a word is no number, or not three
-    except ValueError:
-        return None
-    return (x, y, z) if _isfinite(x + y + z) else None
-
-
-def _plain_numbers(node: Element, names: tuple[str, ...], defaults: tuple[float | None, ...]
-                   ) -> list[float | None] | None:
-    """
-    The number attributes ``names`` of ``node`` (``defaults`` where absent), in the common case.
-
-    That is: ``node`` has no other attribute, and each of them is one finite number. ``None``
-    otherwise, as :func:`_plain_vector`.
-    """
-    get = node.get
-    values: list[float | None] = []
-    given = 0
-    for name, default in zip(names, defaults):
-        text = get(name)
-        if text is None:
-            values.append(default)
-            continue
-        try:
-            value = float(text)
-        except ValueError:
-            return None
-        if value - value != 0.0:  # NaN or infinite
-            return None
-        values.append(value)
-        given += 1
-    return values if given == len(node.keys()) else None
 
 #: What the consumers do with an element whose ``name`` is absent, and with ``name=""``:
 #: ``{(parent tag, tag): (consumers refusing an absent name, consumers refusing an empty one)}``.
@@ -305,7 +242,7 @@ class UrdfReader:
     def _check_attributes(self, node: Element, tag: str, owner: str) -> None:
         """Report attributes of ``node`` (local tag ``tag``) that URDF does not define."""
         known = KNOWN_ATTRIBUTES.get(tag)
-        if known is None or known.issuperset(node.keys()):
+        if known is None:
             return
         for attribute in node.keys():
             if attribute not in known:
@@ -331,11 +268,6 @@ class UrdfReader:
         """
         if node is None:
             return _IDENTITY
-        if _ORIGIN_PLAIN.issuperset(node.keys()):  # the common case, in few calls
-            xyz = _plain_vector3(node.get('xyz'), _ZERO)
-            rpy = _plain_vector3(node.get('rpy'), _ZERO)
-            if xyz is not None and rpy is not None:
-                return Origin(xyz, rpy, location=self._locate(node))
         self._check_attributes(node, 'origin', owner)
         xyz = self._vector3(node, 'xyz', owner, _ZERO)
         rpy = self._vector3(node, 'rpy', owner, _ZERO)
