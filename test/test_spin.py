@@ -246,3 +246,44 @@ def test_ctrl_c_in_code_run_from_a_string_ends_with_0() -> None:
     # (bpo-1054041): exit -2 after a normal end, 1 in 1,500 signals of test_node_signals
     assert done.returncode == 0 and 'Traceback' not in done.stderr, done.stderr
     assert done.stdout.split() == ['returned']
+
+
+#: A SIGINT that lands in a weakref callback while the node is made, as in importlib's clean-up
+#: of a module lock: Python does not propagate an exception raised there.
+_SIGNAL_IN_A_WEAKREF_CALLBACK = """
+import os, signal, weakref
+from rclpy.node import Node
+from urdf_tools_ros.ros.spin import spin_node
+
+class Thing:
+    pass
+
+class Made(Node):
+    def destroy_node(self):
+        print('destroyed', flush=True)
+        super().destroy_node()
+
+def make():
+    thing = Thing()
+
+    def gone(_):
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(9):  # the handler runs here
+            pass
+    watch = weakref.ref(thing, gone)
+    del thing
+    print('made', flush=True)
+    return Made('spin_test')
+
+spin_node(make, [])
+print('returned', flush=True)
+"""
+
+
+def test_ctrl_c_in_a_weakref_callback_ends_quietly_once_the_node_is_made() -> None:
+    done = run_to_end(_SIGNAL_IN_A_WEAKREF_CALLBACK)
+    # the stop raised there was printed ("Exception ignored in ...", a traceback)
+    assert done.returncode == 0 and 'Traceback' not in done.stderr, done.stderr
+    assert 'Exception ignored' not in done.stderr, done.stderr
+    # the making went on; the stop was kept: no spinning, the node destroyed
+    assert done.stdout.split() == ['made', 'destroyed', 'returned']

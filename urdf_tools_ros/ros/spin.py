@@ -103,6 +103,7 @@ class _Stop:
     def __init__(self) -> None:
         self.requested = False
         self.made = False
+        self.previous_hook = sys.unraisablehook
 
     def __call__(self, _signum: int, _frame: object) -> None:
         if self.requested:
@@ -110,6 +111,21 @@ class _Stop:
         self.requested = True
         if not self.made:
             raise _Stopped
+
+    def unraisable(self, unraisable: sys.UnraisableHookArgs) -> None:
+        """
+        ``sys.unraisablehook`` of :func:`spin_node`: a :class:`_Stopped` Python ignored is quiet.
+
+        Where the signal lands in code whose exceptions Python does not propagate (a weakref
+        callback, such as importlib's clean-up of a module lock while a module is imported; a
+        ``__del__``), the :class:`_Stopped` raised there cannot stop the making: Python printed
+        it ("Exception ignored in ...", a traceback) and went on. The stop stays asked
+        (:attr:`requested`), so :func:`spin_node` ends as soon as the node is made, before it
+        spins; here it is not printed. Anything else goes to the hook that was there before.
+        """
+        if isinstance(unraisable.exc_value, _Stopped):
+            return
+        self.previous_hook(unraisable)
 
 
 def spin_node(make_node: Callable[[], Node], args: list[str] | None = None) -> None:
@@ -130,6 +146,7 @@ def spin_node(make_node: Callable[[], Node], args: list[str] | None = None) -> N
     stop = _Stop()
     node: Node | None = None
     executor: Executor | None = None
+    sys.unraisablehook = stop.unraisable
     try:
         # inside the try: a signal right after the first handler is set raises here
         for number in (signal.SIGINT, signal.SIGTERM):
@@ -156,3 +173,4 @@ def spin_node(make_node: Callable[[], Node], args: list[str] | None = None) -> N
         # SIG_IGN outlives the interpreter's finalisation (a Python handler does not)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        sys.unraisablehook = stop.previous_hook
