@@ -41,7 +41,7 @@ from urdf_parser_py import urdf as urdf_parser  # noqa: E402
 from urdf_parser_py.xml_reflection import core as urdf_parser_core  # noqa: E402
 
 from urdf_tools_ros.core.checks import check_description  # noqa: E402
-from urdf_tools_ros.core.description.loader import load  # noqa: E402
+from urdf_tools_ros.core.description.loader import load, RobotDescription  # noqa: E402
 from urdf_tools_ros.core.kinematics import inertia  # noqa: E402
 
 MODELS = REPO.parent / 'shared' / 'models'
@@ -53,7 +53,7 @@ PARSER_GOAL = 1.0
 PINOCCHIO_GOAL = 3.0
 
 
-def first_check(description: object) -> object:
+def first_check(description: RobotDescription) -> object:
     """
     ``check_description(description)`` as a first run computes it.
 
@@ -63,7 +63,7 @@ def first_check(description: object) -> object:
     cache = getattr(inertia, '_eigenvalues', None)  # older checkouts have none
     if cache is not None:
         cache.cache_clear()
-    return check_description(description)  # type: ignore[arg-type]
+    return check_description(description)
 
 
 def load_and_check(path: Path) -> object:

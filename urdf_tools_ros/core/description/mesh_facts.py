@@ -207,7 +207,7 @@ def _collada(path: str) -> tuple[FloatArray, int]:
     """
     The vertices its triangles use ``(V, 3) float64`` (file frame, m) and their count ``T``.
 
-    Each vertex once per triangle set that uses it (the box is the same as of every corner).
+    Each vertex comes once per triangle set that uses it: their box is the box of every corner.
     Each step as trimesh 5's ``load_collada`` and ``Trimesh(process=True)`` take it, so that the
     box is the one the check took from trimesh: the node matrices multiplied in float64 from
     the root, the vertices (float64) times the rotation's transpose plus the translation, then
