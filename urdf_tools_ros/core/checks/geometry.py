@@ -27,7 +27,7 @@ from ..description.model import (Box, Capsule, Collision, Cylinder, Geometry, ge
                                  Link, Mesh, Robot, Sphere, Visual)
 from ..errors import RobotDescriptionError
 from ..findings import Finding, Severity
-from ..kinematics.inertia import principal_moments
+from ..kinematics.inertia import principal_moment_values
 
 #: Mesh file extensions every common consumer (rviz, Gazebo, MoveIt) reads, lower case.
 MESH_EXTENSIONS = ('.stl', '.dae', '.obj')
@@ -305,7 +305,7 @@ def _inertia_length(link: Link) -> float:
     inertial = link.inertial
     if inertial is None or not inertial.mass > 0 or not math.isfinite(inertial.mass):
         return 0.0
-    largest = float(max(principal_moments(inertial.inertia)))
+    largest = max(principal_moment_values(inertial.inertia))
     return math.sqrt(6 * largest / inertial.mass) if largest > 0 else 0.0
 
 
