@@ -224,8 +224,8 @@ bound: (warm + pycollada) / floor: the least a cold check costs while it reads C
 
 def collada_files(case: dict[str, Any]) -> list[str]:
     """The COLLADA files a case's robot names that exist (its meshes, resolved), each once."""
-    from urdf_tools_ros.core.description.loader import load, parse_xacro_args
-    from urdf_tools_ros.core.description.model import Mesh
+    from urdf_tools_ros.core.model.robot import Mesh
+    from urdf_tools_ros.core.source.loader import load, parse_xacro_args
     packages = {folder.name: str(folder) for folder in CASES.parent.iterdir() if folder.is_dir()}
     robot = load(CASES.parent / case['entry'], package_paths=packages,
                  xacro_args=parse_xacro_args(case['args'])).robot

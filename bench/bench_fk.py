@@ -73,8 +73,8 @@ def main() -> None:
     import pinocchio as pin
 
     # Import paths both layouts have (older checkouts: a flat core/; now: one package a concept).
-    from urdf_tools_ros.core.description import load
     from urdf_tools_ros.core.kinematics import KinematicModel
+    from urdf_tools_ros.core.source import load
     try:
         from urdf_tools_ros.core.kinematics.limits import effective_limits
     except ImportError:  # the flat layout: core/joint_limits.py

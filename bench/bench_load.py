@@ -41,8 +41,8 @@ from urdf_parser_py import urdf as urdf_parser  # noqa: E402
 from urdf_parser_py.xml_reflection import core as urdf_parser_core  # noqa: E402
 
 from urdf_tools_ros.core.checks import check_description  # noqa: E402
-from urdf_tools_ros.core.description.loader import load, RobotDescription  # noqa: E402
 from urdf_tools_ros.core.kinematics import inertia  # noqa: E402
+from urdf_tools_ros.core.source.loader import load, RobotDescription  # noqa: E402
 
 MODELS = REPO.parent / 'shared' / 'models'
 FILES = ['ur5_robot.urdf', 'panda.urdf', 'robotiq_2f_85_nsfix.urdf', 'cookie/cookie.urdf',

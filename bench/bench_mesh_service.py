@@ -100,9 +100,9 @@ def main() -> None:
     from rclpy.executors import SingleThreadedExecutor
     from std_msgs.msg import String
 
-    from urdf_tools_ros.core.description.loader import load, load_string
-    from urdf_tools_ros.core.description.model import Mesh
-    from urdf_tools_ros.core.description.packages import draw_path
+    from urdf_tools_ros.core.model.robot import Mesh
+    from urdf_tools_ros.core.source.loader import load, load_string
+    from urdf_tools_ros.core.source.packages import draw_path
     from urdf_tools_ros.ros import qos
 
     rclpy.init()

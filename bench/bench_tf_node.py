@@ -93,8 +93,8 @@ def main() -> None:  # noqa: C901 - one linear script
     from tf2_msgs.msg import TFMessage
     import yaml
 
-    from urdf_tools_ros.core.description.loader import load
     from urdf_tools_ros.core.kinematics.forward import KinematicModel
+    from urdf_tools_ros.core.source.loader import load
     from urdf_tools_ros.ros import qos
     from urdf_tools_ros.ros.spin import make_executor
 

@@ -50,9 +50,9 @@ import oracle_fk  # noqa: E402
 import oracles  # noqa: E402
 
 from urdf_tools_ros.core.checks import check_description, TARGETS  # noqa: E402
-from urdf_tools_ros.core.description.loader import load, RobotDescription  # noqa: E402
 from urdf_tools_ros.core.errors import RobotDescriptionError  # noqa: E402
 from urdf_tools_ros.core.kinematics.forward import KinematicModel  # noqa: E402
+from urdf_tools_ros.core.source.loader import load, RobotDescription  # noqa: E402
 
 PACKAGES = ('example-robot-data', 'pybullet_data')
 #: The consumers asked, in print order; each is one call of ``test/oracles.py``.

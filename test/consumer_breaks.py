@@ -24,10 +24,10 @@ from pathlib import Path
 
 import oracles
 
-from urdf_tools_ros.core.description.loader import load
 from urdf_tools_ros.core.errors import RobotDescriptionError
 from urdf_tools_ros.core.joint_state.table import JointStateTable
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
+from urdf_tools_ros.core.source.loader import load
 
 __all__ = ['ASK', 'breaks', 'gazebo_breaks', 'urdfdom_breaks']
 

@@ -16,9 +16,9 @@ import numpy.typing as npt
 
 from oracles import _module, _parse_namespace_blind, PathLike
 
-from urdf_tools_ros.core.description.loader import load
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
 from urdf_tools_ros.core.kinematics.limits import effective_limits
+from urdf_tools_ros.core.source.loader import load
 
 __all__ = ['pinocchio_fk_difference']
 
@@ -102,7 +102,7 @@ def pinocchio_fk_difference(path: PathLike, configurations: int = 5,
     """
     Largest difference between our link poses and pinocchio's, over random configurations.
 
-    The file is loaded with :func:`~urdf_tools_ros.core.description.loader.load` and
+    The file is loaded with :func:`~urdf_tools_ros.core.source.loader.load` and
     :class:`~urdf_tools_ros.core.kinematics.forward.KinematicModel` (``floating='quaternion'``;
     both ``link_pose_array`` per configuration and ``link_pose_batch`` of all are compared), and by
     pinocchio from the same XML with its ``<mimic>`` tags removed, each mimic joint being given

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from urdf_tools_ros.core.checks import CheckContext
-from urdf_tools_ros.core.description.loader import load_string, RobotDescription
 from urdf_tools_ros.core.findings import Finding
+from urdf_tools_ros.core.source.loader import load_string, RobotDescription
 
 #: A check function of a rule family.
 Check = Callable[[CheckContext], Iterable[Finding]]

@@ -14,11 +14,11 @@ import pytest
 from test_rule_cases import FAMILIES
 
 from urdf_tools_ros.core.checks import check_description
-from urdf_tools_ros.core.description.loader import load_string
 from urdf_tools_ros.core.errors import DescriptionLoadError, RobotDescriptionError
 from urdf_tools_ros.core.findings import Severity
 from urdf_tools_ros.core.joint_state.table import JointStateTable
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
+from urdf_tools_ros.core.source.loader import load_string
 
 LIMIT = '<limit lower="-1" upper="1" effort="1" velocity="1"/>'
 

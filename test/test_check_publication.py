@@ -22,9 +22,9 @@ from urdf_tools_ros.core.checks import check_description
 from urdf_tools_ros.core.checks.config import find_config
 from urdf_tools_ros.core.checks.publication import check_for_graph, distro_target
 from urdf_tools_ros.core.checks.selection import UnknownCodeError
-from urdf_tools_ros.core.description.loader import load, load_string
-from urdf_tools_ros.core.description.values import ROS_DISTRO_URDF_VERSIONS
 from urdf_tools_ros.core.errors import RobotDescriptionError
+from urdf_tools_ros.core.model.values import ROS_DISTRO_URDF_VERSIONS
+from urdf_tools_ros.core.source.loader import load, load_string
 
 DISTROS = list(ROS_DISTRO_URDF_VERSIONS)
 UPKIE = REPO / 'test' / 'data' / 'upkie_description' / 'urdf' / 'upkie.urdf'

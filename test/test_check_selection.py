@@ -197,7 +197,7 @@ def test_the_catalog_columns_stand_for_distros_that_agree() -> None:
     """Each column of ``urdf-tools rules`` names the distros whose targets agree on every rule."""
     from urdf_tools_ros.cli.commands import COLUMNS
     from urdf_tools_ros.core.checks import RULES, TARGETS
-    from urdf_tools_ros.core.description.values import ROS_DISTRO_URDF_VERSIONS
+    from urdf_tools_ros.core.model.values import ROS_DISTRO_URDF_VERSIONS
     shown = [distro for target, title in COLUMNS.items() if target.startswith('ros-')
              for distro in title.split()]
     assert shown == list(ROS_DISTRO_URDF_VERSIONS) == [

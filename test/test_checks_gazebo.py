@@ -10,10 +10,11 @@ import pytest
 from rule_cases import run_family
 
 from conftest import shared_model
-from urdf_tools_ros.core.checks import CheckContext, gazebo
+from urdf_tools_ros.core.checks import CheckContext
 from urdf_tools_ros.core.checks.names import suggest_name
-from urdf_tools_ros.core.description.loader import load
+from urdf_tools_ros.core.checks.rules import gazebo
 from urdf_tools_ros.core.findings import Finding
+from urdf_tools_ros.core.source.loader import load
 
 
 def robot(body: str) -> str:

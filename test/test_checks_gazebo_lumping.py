@@ -12,9 +12,10 @@ import pytest
 
 from rule_cases import run_family
 
-from urdf_tools_ros.core.checks import check_description, gazebo_lumping
-from urdf_tools_ros.core.description.loader import load_string
+from urdf_tools_ros.core.checks import check_description
+from urdf_tools_ros.core.checks.rules import gazebo_lumping
 from urdf_tools_ros.core.findings import Finding, Severity
+from urdf_tools_ros.core.source.loader import load_string
 
 CHECKS = (gazebo_lumping.check_gazebo_lumping,)
 

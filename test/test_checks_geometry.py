@@ -9,9 +9,10 @@ from corpus_models import CorpusModel, MODELS, PACKAGE_PATHS
 import pytest
 from rule_cases import check_family, run_beside, Runner
 
-from urdf_tools_ros.core.checks import CheckContext, geometry
-from urdf_tools_ros.core.description.loader import load, load_string
-from urdf_tools_ros.core.description.model import geometry_sizes, Mesh
+from urdf_tools_ros.core.checks import CheckContext
+from urdf_tools_ros.core.checks.rules import geometry
+from urdf_tools_ros.core.model.robot import geometry_sizes, Mesh
+from urdf_tools_ros.core.source.loader import load, load_string
 
 CHECKS = (geometry.check_geometry, geometry.check_meshes, geometry.check_mesh_scale)
 
@@ -136,7 +137,7 @@ def test_non_finite_sizes_are_left_to_the_loader(run: Runner, value: str) -> Non
 
 def test_an_unknown_shape_is_one_finding_and_breaks_mujoco_only_where_it_reads_it() -> None:
     from urdf_tools_ros.core.checks import check_description
-    from urdf_tools_ros.core.description.loader import load_string
+    from urdf_tools_ros.core.source.loader import load_string
     for kind, shape, mujoco in (('collision', 'cone', True), ('collision', 'capsule', False),
                                 ('visual', 'cone', False)):
         text = (f'<robot name="r"><link name="a"><{kind}><geometry><{shape} radius="1"/>'

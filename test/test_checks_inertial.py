@@ -10,11 +10,12 @@ import pytest
 from rule_cases import check_family, run_family
 
 from conftest import shared_model
-from urdf_tools_ros.core.checks import CheckContext, inertial
-from urdf_tools_ros.core.description.loader import load, load_string
-from urdf_tools_ros.core.description.model import Inertia
+from urdf_tools_ros.core.checks import CheckContext
+from urdf_tools_ros.core.checks.rules import inertial
 from urdf_tools_ros.core.findings import Finding
 from urdf_tools_ros.core.kinematics.inertia import principal_moments
+from urdf_tools_ros.core.model.robot import Inertia
+from urdf_tools_ros.core.source.loader import load, load_string
 
 CHECKS = (inertial.check_link_inertials, inertial.check_bodies, inertial.check_plausibility,
           inertial.check_root_inertia)

@@ -9,9 +9,9 @@ import pytest
 from rule_cases import check_family, run_family
 
 from conftest import shared_model
-from urdf_tools_ros.core.checks import joints
-from urdf_tools_ros.core.description.loader import load
+from urdf_tools_ros.core.checks.rules import joints
 from urdf_tools_ros.core.findings import Finding
+from urdf_tools_ros.core.source.loader import load
 
 CHECKS = (joints.check_type, joints.check_limit, joints.check_axis,
           joints.check_safety_controller, joints.check_calibration_and_dynamics,

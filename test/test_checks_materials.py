@@ -8,8 +8,8 @@ import pytest
 
 from rule_cases import check_family, run_beside, Runner
 
-from urdf_tools_ros.core.checks import materials
-from urdf_tools_ros.core.description.loader import load
+from urdf_tools_ros.core.checks.rules import materials
+from urdf_tools_ros.core.source.loader import load
 
 CHECKS = (materials.check_references, materials.check_values)
 

@@ -9,9 +9,9 @@ import pytest
 from rule_cases import check_family, run_family
 
 from conftest import shared_model
-from urdf_tools_ros.core.checks import structure
-from urdf_tools_ros.core.description.loader import load, load_string
+from urdf_tools_ros.core.checks.rules import structure
 from urdf_tools_ros.core.findings import Finding
+from urdf_tools_ros.core.source.loader import load, load_string
 
 CHECKS = (structure.check_version, structure.check_links_present,
           structure.check_duplicates, structure.check_shared_names)

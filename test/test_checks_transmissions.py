@@ -8,9 +8,9 @@ import pytest
 
 from rule_cases import check_family, run_family
 
-from urdf_tools_ros.core.checks import transmissions
-from urdf_tools_ros.core.description.loader import load
+from urdf_tools_ros.core.checks.rules import transmissions
 from urdf_tools_ros.core.findings import Finding
+from urdf_tools_ros.core.source.loader import load
 
 CHECKS = (transmissions.check_transmissions, transmissions.check_ros2_control_joints)
 

@@ -225,7 +225,7 @@ def test_xacro_args_and_package_path(tmp_path: Path) -> None:
 def test_tree_lists_every_link_once() -> None:
     result = cli('tree', str(SAMPLE_ROBOT))
     assert result.returncode == 0
-    from urdf_tools_ros.core.description.loader import load
+    from urdf_tools_ros.core.source.loader import load
     robot = load(SAMPLE_ROBOT).robot
     for link in robot.links:
         assert len(re.findall(rf'(?<![\w]){re.escape(link.name)}(?![\w])', result.stdout)) >= 1
@@ -237,7 +237,7 @@ def test_graph_dot_has_one_edge_per_joint(tmp_path: Path) -> None:
     result = cli('graph', str(SAMPLE_ROBOT))
     assert result.returncode == 0
     assert result.stdout.startswith('digraph')
-    from urdf_tools_ros.core.description.loader import load
+    from urdf_tools_ros.core.source.loader import load
     assert result.stdout.count(' -> ') == len(load(SAMPLE_ROBOT).robot.joints)
     pdf = tmp_path / 'g.pdf'
     rendered = cli('graph', str(SAMPLE_ROBOT), '-o', str(pdf))

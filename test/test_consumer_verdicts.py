@@ -17,9 +17,9 @@ import oracles
 import pytest
 
 from urdf_tools_ros.core.checks import check_description, portability
-from urdf_tools_ros.core.checks.mimic import MUJOCO_MIMIC_SINCE
-from urdf_tools_ros.core.description.loader import load
+from urdf_tools_ros.core.checks.rules.mimic import MUJOCO_MIMIC_SINCE
 from urdf_tools_ros.core.findings import Severity
+from urdf_tools_ros.core.source.loader import load
 
 INERTIAL = ('<inertial><mass value="1"/>'
             '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>')

@@ -17,10 +17,10 @@ import pytest
 
 from conftest import REPO
 from urdf_tools_ros.core.checks import check_description
-from urdf_tools_ros.core.description.convert import ConversionError, to_urdf_1_0
-from urdf_tools_ros.core.description.loader import load, load_string
-from urdf_tools_ros.core.description.model import Capsule, Cylinder, Sphere
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
+from urdf_tools_ros.core.model.convert import ConversionError, to_urdf_1_0
+from urdf_tools_ros.core.model.robot import Capsule, Cylinder, Sphere
+from urdf_tools_ros.core.source.loader import load, load_string
 
 EXAMPLE = REPO / 'urdf' / 'examples' / 'capsule_arm_1_1.urdf'
 

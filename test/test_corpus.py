@@ -18,8 +18,8 @@ import oracles
 import pytest
 
 from urdf_tools_ros.core.checks import check_description, TARGETS
-from urdf_tools_ros.core.description.loader import load
 from urdf_tools_ros.core.findings import Finding, Severity
+from urdf_tools_ros.core.source.loader import load
 
 #: Not in the default run: CI runs this matrix as a job of its own (``pytest -m oracle``).
 pytestmark = pytest.mark.oracle

@@ -9,11 +9,11 @@ from hypothesis import given, HealthCheck, settings, strategies as st
 import pytest
 
 from conftest import SAMPLE_ROBOT, shared_model, SHARED_URDFS
-from urdf_tools_ros.core.description import loader as description
-from urdf_tools_ros.core.description.loader import load, load_string, RobotDescription
-from urdf_tools_ros.core.description.model import Box, Mesh, Origin, Sphere
 from urdf_tools_ros.core.errors import (DescriptionLoadError, DescriptionTooLargeError,
                                         RobotDescriptionError)
+from urdf_tools_ros.core.model.robot import Box, Mesh, Origin, Sphere
+from urdf_tools_ros.core.source import loader as description
+from urdf_tools_ros.core.source.loader import load, load_string, RobotDescription
 
 
 MINIMAL = '<robot name="r">\n  <link name="a"/>\n</robot>\n'

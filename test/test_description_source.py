@@ -2,7 +2,7 @@
 The description node's core, without ROS: its source, file watching and the log of findings.
 
 :mod:`urdf_tools_ros.core.description_source` (where the description comes from, whether it may
-be published), :mod:`urdf_tools_ros.core.description.watch` (polling the files it was made from)
+be published), :mod:`urdf_tools_ros.core.source.watch` (polling the files it was made from)
 and :class:`~urdf_tools_ros.core.checks.publication.FindingsLog` (each finding logged once).
 """
 
@@ -18,12 +18,12 @@ import pytest
 from conftest import shared_model
 from urdf_tools_ros.core.checks.publication import (check_for_graph, FindingsLog, graph_check,
                                                     GraphCheck)
-from urdf_tools_ros.core.description.loader import load, load_string
-from urdf_tools_ros.core.description.packages import PACKAGE_PATH_ENV
-from urdf_tools_ros.core.description.watch import FileState, WatchedFiles
 from urdf_tools_ros.core.description_source import assess, DescriptionSource
 from urdf_tools_ros.core.errors import RobotDescriptionError
 from urdf_tools_ros.core.findings import Severity
+from urdf_tools_ros.core.source.loader import load, load_string
+from urdf_tools_ros.core.source.packages import PACKAGE_PATH_ENV
+from urdf_tools_ros.core.source.watch import FileState, WatchedFiles
 
 MAIN_XACRO = """<?xml version="1.0"?>
 <robot name="watched" xmlns:xacro="http://www.ros.org/wiki/xacro">

@@ -21,9 +21,9 @@ import pytest
 
 from conftest import REPO, SAMPLE_ROBOT, shared_model
 from urdf_tools_ros.core.checks import check_description
-from urdf_tools_ros.core.description.loader import load, parse_xacro_args, RobotDescription
 from urdf_tools_ros.core.diff import diff_descriptions, Tolerance
 from urdf_tools_ros.core.diff.records import ElementChange, format_sides, FrameMove, ValueChange
+from urdf_tools_ros.core.source.loader import load, parse_xacro_args, RobotDescription
 
 ROOT = ROS2_DESCRIPTIONS
 CASES = list(ROS2_CASES.values())

@@ -108,7 +108,7 @@ def test_the_parameter_page_is_built_without_ros() -> None:
 
 def test_the_api_reference_covers_the_public_core_modules() -> None:
     modules = generated_pages.api_modules()
-    for name in ('urdf_tools_ros.core.description.loader', 'urdf_tools_ros.core.checks.registry',
+    for name in ('urdf_tools_ros.core.source.loader', 'urdf_tools_ros.core.checks.registry',
                  'urdf_tools_ros.core.kinematics.forward', 'urdf_tools_ros.core.joint_state.table',
                  'urdf_tools_ros.core.findings', 'urdf_tools_ros.core.errors'):
         assert name in modules

@@ -24,8 +24,8 @@ import pytest
 from conftest import REPO, shared_model
 from urdf_tools_ros.cli.main import run
 from urdf_tools_ros.core.checks import check_description
-from urdf_tools_ros.core.description.loader import load, parse_xacro_args
-from urdf_tools_ros.core.description.model import Box, Cylinder, Sphere
+from urdf_tools_ros.core.model.robot import Box, Cylinder, Sphere
+from urdf_tools_ros.core.source.loader import load, parse_xacro_args
 
 ROS2 = ROS2_DESCRIPTIONS
 CASES = ROS2_CASES

@@ -24,9 +24,9 @@ import oracle_fk
 import pytest
 
 from conftest import REPO, SAMPLE_ROBOT, SHARED_URDFS
-from urdf_tools_ros.core.description.loader import load_string
 from urdf_tools_ros.core.kinematics.fk_plan import joint_motion
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
+from urdf_tools_ros.core.source.loader import load_string
 from urdf_tools_ros.core.transforms import origin
 
 pytestmark = pytest.mark.portability

@@ -26,8 +26,8 @@ import numpy as np
 import pytest
 
 from conftest import free_port, missing, REPO, SAMPLE_ROBOT
-from urdf_tools_ros.core.description.loader import load
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
+from urdf_tools_ros.core.source.loader import load
 from urdf_tools_ros.gui.viewer import RobotViewer
 
 ARTIFACTS = REPO / 'test-artifacts'

@@ -14,13 +14,13 @@ import numpy as np
 import pytest
 
 from conftest import free_port, SAMPLE_ROBOT
-from urdf_tools_ros.core.description.loader import load, load_string, RobotDescription
-from urdf_tools_ros.core.description.model import Joint, Limit, Mimic, SafetyController
 from urdf_tools_ros.core.findings import Finding, Severity
 from urdf_tools_ros.core.joint_state.table import JointStateTable
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
 from urdf_tools_ros.core.kinematics.limits import effective_limits
 from urdf_tools_ros.core.kinematics.mimic import resolve_mimic
+from urdf_tools_ros.core.model.robot import Joint, Limit, Mimic, SafetyController
+from urdf_tools_ros.core.source.loader import load, load_string, RobotDescription
 from urdf_tools_ros.gui.page import camera_for, report_markdown
 from urdf_tools_ros.gui.sliders import mimic_spec, panel_specs, slider_spec, slider_step
 

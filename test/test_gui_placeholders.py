@@ -26,8 +26,8 @@ from paths import ROS2_CASES, ROS2_DESCRIPTIONS, ROS2_PACKAGES, SHARED_MODELS
 import pytest
 
 from conftest import free_port
-from urdf_tools_ros.core.description.loader import load, parse_xacro_args, RobotDescription
-from urdf_tools_ros.core.description.model import Mesh, Visual
+from urdf_tools_ros.core.model.robot import Mesh, Visual
+from urdf_tools_ros.core.source.loader import load, parse_xacro_args, RobotDescription
 from urdf_tools_ros.gui.page import placeholders_markdown
 from urdf_tools_ros.gui.placeholders import box_edges, Cause, placeholder_size
 

@@ -24,8 +24,8 @@ import pytest
 from test_gui_browser import ARTIFACTS, browser, BROWSER_MISSING, wait_for  # noqa: F401
 
 from conftest import free_port, missing, REPO
-from urdf_tools_ros.core.description.loader import load
-from urdf_tools_ros.core.description.model import Mesh
+from urdf_tools_ros.core.model.robot import Mesh
+from urdf_tools_ros.core.source.loader import load
 from urdf_tools_ros.gui.viewer import RobotViewer
 
 pytestmark = pytest.mark.skipif(BROWSER_MISSING is not None, reason=str(BROWSER_MISSING))

@@ -134,9 +134,9 @@ def test_layers_import_only_downwards() -> None:
 
 #: The core's own layers, lowest first: a core module imports only from its own package or a
 #: lower layer (the leaves import only leaves).
-CORE_LAYERS = ({'value', 'location', 'lazy', 'findings', 'errors', 'transforms'},
-               {'description'}, {'kinematics'}, {'checks', 'joint_state', 'tf'}, {'diff'},
-               {'pipeline'}, {'description_source'})
+CORE_LAYERS = ({'location', 'lazy', 'findings', 'errors', 'transforms'}, {'model'}, {'source'},
+               {'meshes', 'kinematics'}, {'checks', 'joint_state', 'tf'}, {'fix', 'diff'},
+               {'session'}, {'description_source'})
 
 
 def core_layer(module: str) -> tuple[int, str] | None:
@@ -163,8 +163,8 @@ def test_core_layers_import_only_downwards(typing: bool) -> None:
 
 def test_a_leaf_importing_the_model_is_caught() -> None:
     assert core_layer('urdf_tools_ros.core.findings') == (0, 'findings')
-    assert core_layer('urdf_tools_ros.core.description.model') == (1, 'description')
-    assert core_layer('urdf_tools_ros.core.checks.tree')[0] > core_layer(
+    assert core_layer('urdf_tools_ros.core.model.robot') == (1, 'model')
+    assert core_layer('urdf_tools_ros.core.checks.rules.tree')[0] > core_layer(
         'urdf_tools_ros.core.kinematics.tree')[0]
 
 
@@ -191,13 +191,13 @@ def test_public_api_is_one_import_away_and_lazy() -> None:
         import sys
         import urdf_tools_ros.core as core
         loaded = sorted(name for name in ('numpy', 'lxml', 'xacro', 'urdf_parser_py',
-                                          'urdf_tools_ros.core.description.loader',
+                                          'urdf_tools_ros.core.source.loader',
                                           'urdf_tools_ros.core.kinematics.forward')
                         if name in sys.modules)
         from urdf_tools_ros.core import (check_description, JointStateTable, KinematicModel,
                                          load, RobotDescriptionError)
         from urdf_tools_ros.core.checks import check_description as checks_check
-        from urdf_tools_ros.core.description import load as description_load
+        from urdf_tools_ros.core.source import load as description_load
         from urdf_tools_ros.core.joint_state import JointStateTable as joint_state_table
         from urdf_tools_ros.core.kinematics import KinematicModel as kinematics_model
         same = (load is description_load, check_description is checks_check,

@@ -8,7 +8,6 @@ from hypothesis import given, strategies as st
 import numpy as np
 import pytest
 
-from urdf_tools_ros.core.description.model import Box, Cylinder, Inertia, Mesh, Origin, Sphere
 from urdf_tools_ros.core.kinematics.inertia import (box_inertia, cylinder_inertia,
                                                     describe_inertia, describe_solid,
                                                     format_inertia_element, implied_inertia,
@@ -17,6 +16,7 @@ from urdf_tools_ros.core.kinematics.inertia import (box_inertia, cylinder_inerti
                                                     is_zero, parallel_axis, principal_moments,
                                                     rotate, sphere_inertia,
                                                     triangle_inequality_violation)
+from urdf_tools_ros.core.model.robot import Box, Cylinder, Inertia, Mesh, Origin, Sphere
 from urdf_tools_ros.core.transforms import rpy_to_rotation
 
 pytestmark = pytest.mark.portability

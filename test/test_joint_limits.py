@@ -6,10 +6,10 @@ import math
 
 import pytest
 
-from urdf_tools_ros.core.description.loader import load_string
-from urdf_tools_ros.core.description.model import Joint
 from urdf_tools_ros.core.errors import InvalidJointError
 from urdf_tools_ros.core.kinematics.limits import effective_limits, wrap_angle
+from urdf_tools_ros.core.model.robot import Joint
+from urdf_tools_ros.core.source.loader import load_string
 
 pytestmark = pytest.mark.portability
 

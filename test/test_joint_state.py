@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from conftest import shared_model
-from urdf_tools_ros.core.description.loader import load, load_string
-from urdf_tools_ros.core.description.model import Robot
 from urdf_tools_ros.core.findings import Finding, Severity
 from urdf_tools_ros.core.joint_state.table import (ClampPolicy, JointStateTable, LISTS_MISMATCH,
                                                    NAME_REFUSED, VALUE_REFUSED)
+from urdf_tools_ros.core.model.robot import Robot
+from urdf_tools_ros.core.source.loader import load, load_string
 
 pytestmark = pytest.mark.portability
 

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from conftest import REPO, SHARED_MODELS, SHARED_URDFS
-from urdf_tools_ros.core.description.loader import load
 from urdf_tools_ros.core.errors import JointStateError
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
+from urdf_tools_ros.core.source.loader import load
 from urdf_tools_ros.core.transforms import FloatArray, transform_to_quaternion
 
 pytestmark = pytest.mark.portability

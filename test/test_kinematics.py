@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from conftest import shared_model
-from urdf_tools_ros.core.description.loader import load, load_string
 from urdf_tools_ros.core.errors import (InvalidJointError, JointStateError, KinematicTreeError,
                                         MimicError, UnknownJointError, UnknownLinkError)
 from urdf_tools_ros.core.kinematics.forward import forward_kinematics, KinematicModel
+from urdf_tools_ros.core.source.loader import load, load_string
 from urdf_tools_ros.core.transforms import axis_rotation, inverse, origin
 
 pytestmark = pytest.mark.portability

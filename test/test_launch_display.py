@@ -84,8 +84,8 @@ def test_display_tf_of_every_link_equals_forward_kinematics(
         probe: Probe, sample_urdf: Path, display: tuple[Any, Recorder]) -> None:
     import numpy as np
 
-    from urdf_tools_ros.core.description.loader import load
     from urdf_tools_ros.core.kinematics.forward import KinematicModel
+    from urdf_tools_ros.core.source.loader import load
     from urdf_tools_ros.core.transforms import transform_to_quaternion
 
     robot = parsed(sample_urdf.read_text())

@@ -104,7 +104,7 @@ print(json.dumps({'links': sorted(found), 'nodes': sorted(node.get_node_names())
 @pytest.mark.parametrize('gui', ['false', 'true'])
 def test_urdf_launch_style_file_with_only_the_package_changed(package_install: Path,
                                                               tmp_path: Path, gui: str) -> None:
-    from urdf_tools_ros.core.description.loader import load
+    from urdf_tools_ros.core.source.loader import load
 
     share = package_install / 'share' / 'urdf_tools_ros'
     model = share / 'urdf' / 'sample_robot.urdf.xacro'

@@ -151,8 +151,8 @@ def test_rviz_config() -> None:
 
 
 def test_rviz_fixed_frame_is_the_sample_root() -> None:
-    from urdf_tools_ros.core.description.loader import load
     from urdf_tools_ros.core.kinematics.tree import KinematicTree
+    from urdf_tools_ros.core.source.loader import load
 
     config = yaml.safe_load((CONFIG / 'display.rviz').read_text())
     root = KinematicTree(load(SAMPLE_ROBOT).robot).root

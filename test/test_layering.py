@@ -27,7 +27,7 @@ def test_core_imports_no_ros() -> None:
     result = subprocess.run([sys.executable, '-c', code], cwd=REPO, capture_output=True,
                             text=True, check=True)
     modules = json.loads(result.stdout.strip().splitlines()[-1])
-    assert any(name == 'urdf_tools_ros.core.description.loader' for name in modules)
+    assert any(name == 'urdf_tools_ros.core.source.loader' for name in modules)
     loaded = sorted(name for name in modules if name.split('.')[0] in FORBIDDEN)
     assert loaded == []
 

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from urdf_tools_ros.cli.main import run
-from urdf_tools_ros.core.description import xacro_runner
-from urdf_tools_ros.core.description.loader import load
 from urdf_tools_ros.core.errors import DescriptionLoadError
+from urdf_tools_ros.core.source.loader import load
+from urdf_tools_ros.core.source.xacro import runner as xacro_runner
 
 pytestmark = pytest.mark.portability
 

@@ -20,8 +20,8 @@ from paths import ROS2_DESCRIPTIONS
 import pytest
 
 from conftest import REPO
-from urdf_tools_ros.core.checks.fix_source import apply_edits
 from urdf_tools_ros.core.findings import Finding
+from urdf_tools_ros.core.source.scanner import apply_edits
 from urdf_tools_ros.lsp.actions import fix_action, suppress_action
 from urdf_tools_ros.lsp.checking import (Cancelled, check_run, findings_by_file,
                                          inputs_unchanged, RunResult, Settings)
@@ -232,7 +232,7 @@ def test_the_fix_and_the_suppression_actions_clear_the_finding(tmp_path: Path) -
         assert code not in after and 'suppression-unused' not in after
         buffers.set(str(path), ROBOT)
     # the fixes are those of check --fix: the same text
-    from urdf_tools_ros.core.checks.fixes import plan_fixes
+    from urdf_tools_ros.core.fix.edits import plan_fixes
     plan = plan_fixes(result.robot, result.findings, lambda name: ROBOT)
     both = [fix_action(f, result, buffers.read_text,
                        lambda name: TextIndex(buffers.read_text(name)))

@@ -22,10 +22,10 @@ from urdf_tools_ros.cli.report import (FileReport, finding_dict, format_json, fo
                                        format_sarif, format_text)
 from urdf_tools_ros.core.checks import check_description
 from urdf_tools_ros.core.checks.expansion import merge_expansions
-from urdf_tools_ros.core.description import xacro_runner
-from urdf_tools_ros.core.description.loader import load, parse_xacro_args
 from urdf_tools_ros.core.findings import Finding, Severity
 from urdf_tools_ros.core.location import SourceLocation
+from urdf_tools_ros.core.source.loader import load, parse_xacro_args
+from urdf_tools_ros.core.source.xacro import runner as xacro_runner
 
 pytestmark = pytest.mark.portability
 

@@ -22,8 +22,8 @@ import pytest
 
 from conftest import missing, REPO, SAMPLE_ROBOT
 from urdf_tools_ros.cli.main import run
-from urdf_tools_ros.core.description import loader
-from urdf_tools_ros.core.description.matrix import (
+from urdf_tools_ros.core.source import loader
+from urdf_tools_ros.core.source.matrix import (
     combinations, label, MatrixError, parse_matrix)
 
 SCHEMA = Path(__file__).resolve().parent / 'data' / 'sarif-schema-2.1.0.json'

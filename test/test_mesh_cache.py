@@ -3,7 +3,7 @@ Mesh facts kept on disk between checks (``core/description/mesh_cache.py``, ``--
 
 Each test has a cache folder of its own (``XDG_CACHE_HOME`` in ``tmp_path``) and counts the
 mesh files measured by wrapping
-:func:`~urdf_tools_ros.core.description.mesh_facts.read_mesh_facts`, the one reader the cache
+:func:`~urdf_tools_ros.core.meshes.facts.read_mesh_facts`, the one reader the cache
 calls on a miss.
 """
 
@@ -23,11 +23,12 @@ import pytest
 from conftest import missing, REPO
 
 from urdf_tools_ros.core.checks import check_description
-from urdf_tools_ros.core.description import mesh_cache, mesh_facts
-from urdf_tools_ros.core.description.loader import load, load_string
-from urdf_tools_ros.core.description.mesh_cache import cache_directory, MeshFactsCache
-from urdf_tools_ros.core.description.mesh_facts import MeshFacts, read_mesh_facts
-from urdf_tools_ros.core.description.model import Mesh
+from urdf_tools_ros.core.meshes import cache as mesh_cache
+from urdf_tools_ros.core.meshes import facts as mesh_facts
+from urdf_tools_ros.core.meshes.cache import cache_directory, MeshFactsCache
+from urdf_tools_ros.core.meshes.facts import MeshFacts, read_mesh_facts
+from urdf_tools_ros.core.model.robot import Mesh
+from urdf_tools_ros.core.source.loader import load, load_string
 
 SAMPLE = REPO / 'urdf' / 'meshes'
 NO_TRIMESH = missing('trimesh')
@@ -197,8 +198,8 @@ def test_an_unusable_cache_folder_is_no_error(tmp_path: Path, reads: list[str]) 
 
 _CHECK = ('import sys\n'
           'from urdf_tools_ros.core.checks import check_description\n'
-          'from urdf_tools_ros.core.description import mesh_facts\n'
-          'from urdf_tools_ros.core.description.loader import load\n'
+          'from urdf_tools_ros.core.meshes import facts as mesh_facts\n'
+          'from urdf_tools_ros.core.source.loader import load\n'
           'read = []\n'
           'measure = mesh_facts.read_mesh_facts\n'
           'mesh_facts.read_mesh_facts = lambda path: read.append(path) or measure(path)\n'

@@ -28,8 +28,8 @@ import pytest
 
 from conftest import missing, REPO
 
-from urdf_tools_ros.core.description import mesh_facts
-from urdf_tools_ros.core.description.mesh_facts import collada_unit, MeshFacts, read_mesh_facts
+from urdf_tools_ros.core.meshes import facts as mesh_facts
+from urdf_tools_ros.core.meshes.facts import collada_unit, MeshFacts, read_mesh_facts
 
 SAMPLE = REPO / 'urdf' / 'meshes'
 _OWN = ('.stl', '.obj')
@@ -282,7 +282,7 @@ def _robot(tmp_path: Path, *meshes: str) -> Path:
 def _modules_after(code: str, robot: Path, tmp_path: Path) -> dict[str, object]:
     script = ('import json, sys\n'
               'from urdf_tools_ros.core.checks import check_description, registry\n'
-              'from urdf_tools_ros.core.description.loader import load\n'
+              'from urdf_tools_ros.core.source.loader import load\n'
               f'description = load({str(robot)!r})\n' + code +
               'print(json.dumps({"codes": sorted({f.code for f in findings}), '
               '"scaled": sorted(f.element for f in findings if f.code == "mesh-scale-suspect"), '
@@ -307,8 +307,8 @@ def test_a_check_of_stl_obj_and_collada_meshes_imports_no_trimesh(tmp_path: Path
         # every mesh was measured (a 1000 times scale is found on each link) and neither
         # trimesh nor scipy was imported
         assert result['scaled'] == ['link:l0', 'link:l1', 'link:l2']
-        assert 'urdf_tools_ros.core.description.mesh_facts' in result['modules']
-        assert 'urdf_tools_ros.core.description.meshes' not in result['modules']
+        assert 'urdf_tools_ros.core.meshes.facts' in result['modules']
+        assert 'urdf_tools_ros.core.meshes.triangles' not in result['modules']
         assert not [name for name in result['modules'] if name.split('.')[0] in
                     ('trimesh', 'scipy')]
         assert ('collada' in result['modules']) == read
@@ -318,12 +318,12 @@ def test_only_the_mesh_scale_rule_reads_meshes(tmp_path: Path) -> None:
     """Every other check runs without reading a mesh: skipping the rule reads none at all."""
     robot = _robot(tmp_path, str(SAMPLE / 'beacon.stl'), str(SAMPLE / 'bumper.dae'))
     result = _modules_after(
-        'from urdf_tools_ros.core.checks import geometry\n'
+        'from urdf_tools_ros.core.checks.rules import geometry\n'
         'context = registry.CheckContext(description.robot, description.filename)\n'
         'findings = [f for function in registry.registered_checks()\n'
         '            if function is not geometry.check_mesh_scale for f in function(context)]\n',
         robot, tmp_path)
     assert 'mesh-scale-suspect' not in result['codes']
     assert not [name for name in result['modules'] if name.split('.')[0] == 'trimesh'
-                or name.startswith('urdf_tools_ros.core.description.mesh')]
+                or name.startswith('urdf_tools_ros.core.meshes.')]
     assert not (tmp_path / 'cache').exists()

@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 from conftest import REPO
-from urdf_tools_ros.core.description import mesh_facts
-from urdf_tools_ros.core.description.mesh_facts import mesh_bounds
-from urdf_tools_ros.core.description.meshes import collada_unit
+from urdf_tools_ros.core.meshes import facts as mesh_facts
+from urdf_tools_ros.core.meshes.facts import mesh_bounds
+from urdf_tools_ros.core.meshes.triangles import collada_unit
 
 SAMPLE = REPO / 'urdf' / 'meshes'
 CORPUS = sorted(path for path in (REPO / 'test' / 'corpus').rglob('*')
@@ -163,7 +163,7 @@ def test_a_missing_texture_prints_nothing(tmp_path: Path) -> None:
                            '<emission><texture texture="t" texcoord="uv"/></emission>', text),
                     encoding='utf-8')
     script = ('import sys\n'
-              'from urdf_tools_ros.core.description.mesh_facts import mesh_bounds\n'
+              'from urdf_tools_ros.core.meshes.facts import mesh_bounds\n'
               'print(mesh_bounds(sys.argv[1]) is not None)\n')
     done = subprocess.run([sys.executable, '-c', script, str(path)], cwd=REPO,
                           capture_output=True, text=True, timeout=60)

@@ -6,12 +6,12 @@ import pytest
 
 from conftest import shared_model
 from urdf_tools_ros.core.checks import CheckContext, RULES
-from urdf_tools_ros.core.checks.mimic import check_mimic
-from urdf_tools_ros.core.description.loader import load, load_string
-from urdf_tools_ros.core.description.model import Robot
+from urdf_tools_ros.core.checks.rules.mimic import check_mimic
 from urdf_tools_ros.core.errors import MimicError
 from urdf_tools_ros.core.findings import Finding
 from urdf_tools_ros.core.kinematics.mimic import analyze_mimic, resolve_mimic
+from urdf_tools_ros.core.model.robot import Robot
+from urdf_tools_ros.core.source.loader import load, load_string
 
 pytestmark = pytest.mark.portability
 

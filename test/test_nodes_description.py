@@ -17,7 +17,7 @@ from ros_helpers import (MIMIC_URDF, requires_ros, ros_context, ros_graph,  # no
 
 from conftest import REPO, SAMPLE_ROBOT, shared_model
 from urdf_tools_ros.core.checks import check_description
-from urdf_tools_ros.core.description.loader import load
+from urdf_tools_ros.core.source.loader import load
 
 if ROS_MISSING is None:
     from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus

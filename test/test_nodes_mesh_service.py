@@ -23,8 +23,8 @@ from test_resources import (_meshes, _package, _refused_robot, _robot, ERD_SHARE
                             plugin_accepts, REFUSED)
 
 from conftest import missing
-from urdf_tools_ros.core.description.loader import load, load_string, parse_xacro_args
-from urdf_tools_ros.core.description.packages import draw_path, PACKAGE_PATH_ENV
+from urdf_tools_ros.core.source.loader import load, load_string, parse_xacro_args
+from urdf_tools_ros.core.source.packages import draw_path, PACKAGE_PATH_ENV
 
 LYRICAL_MISSING = missing('resource_retriever_interfaces.srv')
 KILTED_MISSING = missing('rviz_resource_interfaces.srv')

@@ -19,8 +19,8 @@ from ros_helpers import (ABSOLUTE_TOPICS, Inbox, MIMIC_URDF, requires_ros,  # no
                          ros_context, ros_graph, ROS_MISSING, RosGraph, settle, wait_for)
 
 from conftest import missing, REPO, SAMPLE_ROBOT
-from urdf_tools_ros.core.description.loader import load, load_string
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
+from urdf_tools_ros.core.source.loader import load, load_string
 from urdf_tools_ros.core.transforms import FloatArray, transform_from_quaternion
 
 if ROS_MISSING is None:

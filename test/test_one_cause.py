@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from urdf_tools_ros.core.checks import check_description
-from urdf_tools_ros.core.description.loader import load_string
+from urdf_tools_ros.core.source.loader import load_string
 
 SKELETONS = {
     'nameless-link-and-joint':

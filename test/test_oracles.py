@@ -18,7 +18,7 @@ import oracles
 import pytest
 
 from conftest import REPO, SAMPLE_ROBOT, shared_model
-from urdf_tools_ros.core.description.loader import load
+from urdf_tools_ros.core.source.loader import load
 
 AVAILABLE = oracles.available()
 #: The example-robot-data wheel's share folder (its meshes), where it is installed.

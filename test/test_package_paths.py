@@ -17,8 +17,8 @@ from paths import ROS2_CASES, ROS2_DESCRIPTIONS
 import pytest
 
 from urdf_tools_ros.cli.main import run
-from urdf_tools_ros.core.description.loader import load
-from urdf_tools_ros.core.description.packages import make_package_locator, PACKAGE_PATH_ENV
+from urdf_tools_ros.core.source.loader import load
+from urdf_tools_ros.core.source.packages import make_package_locator, PACKAGE_PATH_ENV
 
 pytestmark = pytest.mark.installed
 

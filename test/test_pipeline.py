@@ -38,10 +38,10 @@ from urdf_tools_ros.core.checks.config import ConfigError
 from urdf_tools_ros.core.checks.examples import EXAMPLES
 from urdf_tools_ros.core.checks.registry import check_codes, registered_checks
 from urdf_tools_ros.core.checks.selection import UnknownCodeError
-from urdf_tools_ros.core.description.loader import (load, load_string, RobotDescription,
-                                                    STREAM_CHARACTERS)
 from urdf_tools_ros.core.errors import RobotDescriptionError
-from urdf_tools_ros.core.pipeline import resolve, run
+from urdf_tools_ros.core.session import resolve, run
+from urdf_tools_ros.core.source.loader import (load, load_string, RobotDescription,
+                                               STREAM_CHARACTERS)
 
 ROBOTIQ = (ROS2_DESCRIPTIONS / 'robotiq_description' / 'urdf'
            / 'robotiq_2f_85_gripper.urdf.xacro')

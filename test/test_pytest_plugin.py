@@ -29,8 +29,8 @@ from conftest import REPO, SAMPLE_ROBOT
 # pytester's in-process runs forget the modules they import, and numpy cannot be imported twice
 # in one process: what the plugin imports when a marked test runs is imported here, before them
 import urdf_tools_ros.core.checks  # noqa: F401,I100
-from urdf_tools_ros.core.description import loader
-import urdf_tools_ros.core.description.xacro_runner  # noqa: F401
+from urdf_tools_ros.core.source import loader
+import urdf_tools_ros.core.source.xacro.runner  # noqa: F401
 
 pytestmark = pytest.mark.portability
 

@@ -18,11 +18,11 @@ import sysconfig
 from corpus_models import CORPUS_DIR, PACKAGE_PATHS
 import pytest
 
-from urdf_tools_ros.core.description.loader import load, load_string
-from urdf_tools_ros.core.description.model import Mesh
-from urdf_tools_ros.core.description.packages import draw_path
-from urdf_tools_ros.core.description.resources import (MAX_RESOURCE_BYTES, ResourceIndex,
-                                                       ResourceStatus, rewrite_urls)
+from urdf_tools_ros.core.meshes.resources import (MAX_RESOURCE_BYTES, ResourceIndex,
+                                                  ResourceStatus, rewrite_urls)
+from urdf_tools_ros.core.model.robot import Mesh
+from urdf_tools_ros.core.source.loader import load, load_string
+from urdf_tools_ros.core.source.packages import draw_path
 
 ROBOTS = {
     'pr2 (STL)': 'example-robot-data/robots/pr2_description/urdf/pr2.urdf',

@@ -19,7 +19,7 @@ from paths import ROS2_CASES, ROS2_DESCRIPTIONS, ROS2_PACKAGES
 import pytest
 
 from urdf_tools_ros.core.checks import check_description
-from urdf_tools_ros.core.description.loader import load, parse_xacro_args, RobotDescription
+from urdf_tools_ros.core.source.loader import load, parse_xacro_args, RobotDescription
 
 ROOT = ROS2_DESCRIPTIONS
 CASES = list(ROS2_CASES.values())

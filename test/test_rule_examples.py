@@ -14,8 +14,8 @@ import pytest
 
 from urdf_tools_ros.core.checks import check_description, RULES
 from urdf_tools_ros.core.checks.examples import EXAMPLES, NO_EXAMPLE
-from urdf_tools_ros.core.description.loader import load_string
 from urdf_tools_ros.core.errors import RobotDescriptionError
+from urdf_tools_ros.core.source.loader import load_string
 
 
 def codes(text: str, folder: Path, files: tuple[str, ...] = ()) -> set[str]:

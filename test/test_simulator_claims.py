@@ -17,8 +17,8 @@ import oracles
 import pytest
 
 from urdf_tools_ros.core.checks import check_description, RULES
-from urdf_tools_ros.core.description.loader import load
 from urdf_tools_ros.core.findings import Severity
+from urdf_tools_ros.core.source.loader import load
 
 BODY = ('<inertial><mass value="1"/><inertia ixx="1e-3" ixy="0" ixz="0" iyy="1e-3" iyz="0" '
         'izz="1e-3"/></inertial>')

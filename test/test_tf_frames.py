@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from conftest import REPO
-from urdf_tools_ros.core.description.loader import load, load_string, RobotDescription
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
+from urdf_tools_ros.core.source.loader import load, load_string, RobotDescription
 from urdf_tools_ros.core.tf.broadcast import TfFrames, TfThrottle
 from urdf_tools_ros.core.transforms import transform_to_quaternion
 

@@ -18,7 +18,7 @@ import pytest
 from ros_helpers import MIMIC_URDF, requires_ros, ROS_MISSING
 
 from conftest import SAMPLE_ROBOT, SHARED_MODELS
-from urdf_tools_ros.core.description.loader import load, load_string
+from urdf_tools_ros.core.source.loader import load, load_string
 from urdf_tools_ros.core.tf.broadcast import TfFrames
 
 if ROS_MISSING is None:

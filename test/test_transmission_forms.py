@@ -11,8 +11,8 @@ import oracles
 import pytest
 
 from urdf_tools_ros.core.checks import check_description
-from urdf_tools_ros.core.description.loader import load_string
 from urdf_tools_ros.core.findings import Severity
+from urdf_tools_ros.core.source.loader import load_string
 
 ROBOT = ('<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="continuous">'
          '<parent link="a"/><child link="b"/></joint>{}</robot>')

@@ -6,11 +6,11 @@ import pytest
 
 from conftest import shared_model
 from urdf_tools_ros.core.checks import CheckContext, RULES
-from urdf_tools_ros.core.checks.tree import check_tree
-from urdf_tools_ros.core.description.loader import load, load_string
-from urdf_tools_ros.core.description.model import Robot
+from urdf_tools_ros.core.checks.rules.tree import check_tree
 from urdf_tools_ros.core.errors import KinematicTreeError, UnknownJointError, UnknownLinkError
 from urdf_tools_ros.core.kinematics.tree import analyze_tree, KinematicTree
+from urdf_tools_ros.core.model.robot import Robot
+from urdf_tools_ros.core.source.loader import load, load_string
 
 pytestmark = pytest.mark.portability
 

@@ -18,10 +18,10 @@ import oracles
 import pytest
 
 from urdf_tools_ros.core.checks import check_description
-from urdf_tools_ros.core.description.loader import load, load_string
-from urdf_tools_ros.core.description.model import Capsule
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
 from urdf_tools_ros.core.kinematics.inertia import capsule_inertia
+from urdf_tools_ros.core.model.robot import Capsule
+from urdf_tools_ros.core.source.loader import load, load_string
 
 VERSIONS = [None, '1.0', '1.1', '1.2', '1.3', '2.0', '1', '1.0.0', '1.0~pre6', '1.', 'a.b',
             ' 1.1', '01.1']
@@ -416,7 +416,7 @@ def test_plain_ros_follows_ros_distro(distro: str | None, code: int) -> None:
 
 
 def test_ros_distros_names_the_distros_of_a_version() -> None:
-    from urdf_tools_ros.core.description.values import ros_distros
+    from urdf_tools_ros.core.model.values import ros_distros
     assert ros_distros((1, 0)) == 'Humble, Jazzy, Kilted, Lyrical and Rolling'
     assert ros_distros((1, 1)) == ros_distros((1, 2)) == 'Lyrical and Rolling'
     assert ros_distros((1, 2), refuse=True) == 'Humble, Jazzy and Kilted'

@@ -16,9 +16,9 @@ import pytest
 
 from conftest import SAMPLE_ROBOT, shared_model
 from urdf_tools_ros.core.checks import check_description, RULES
-from urdf_tools_ros.core.description.loader import load, load_string
 from urdf_tools_ros.core.errors import DescriptionLoadError
 from urdf_tools_ros.core.findings import Severity
+from urdf_tools_ros.core.source.loader import load, load_string
 
 CHECK_URDF = shutil.which('check_urdf')
 pytestmark = pytest.mark.skipif(CHECK_URDF is None, reason='check_urdf (urdfdom) not installed')

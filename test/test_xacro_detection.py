@@ -15,7 +15,7 @@ from paths import ROS2_DESCRIPTIONS
 import pytest
 
 from conftest import REPO
-from urdf_tools_ros.core.description.loader import load, looks_like_xacro
+from urdf_tools_ros.core.source.loader import load, looks_like_xacro
 
 pytestmark = pytest.mark.portability
 
@@ -94,7 +94,7 @@ def test_turtlebot3_burger_urdf_is_run_through_xacro() -> None:
 def test_a_plain_urdf_does_not_import_xacro(tmp_path: Path) -> None:
     path = tmp_path / 'cart.urdf'
     path.write_text(PLAIN_URDF)
-    code = ('import sys; from urdf_tools_ros.core.description.loader import load; '
+    code = ('import sys; from urdf_tools_ros.core.source.loader import load; '
             f'd = load({str(path)!r}); print(d.is_xacro, "xacro" in sys.modules)')
     done = subprocess.run([sys.executable, '-c', code], cwd=REPO, capture_output=True,
                           text=True, timeout=120)

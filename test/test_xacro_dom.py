@@ -1,8 +1,8 @@
 """
 Quick copies of xacro's DOM nodes, and xacro parses kept between loads (a language server's).
 
-:func:`~urdf_tools_ros.core.description.xacro_dom.copy_node` must make the nodes minidom's own
-clone makes, and a load with :class:`~urdf_tools_ros.core.description.xacro_dom.ParsedFiles`
+:func:`~urdf_tools_ros.core.source.xacro.dom.copy_node` must make the nodes minidom's own
+clone makes, and a load with :class:`~urdf_tools_ros.core.source.xacro.dom.ParsedFiles`
 must give what a load without it gives: the robots of ``../shared/ros2_descriptions`` loaded
 one after another through one ``ParsedFiles`` (TurtleBot 4 includes create3's files at other
 places of its location table), then again (every file copied, none parsed), and after an edit.
@@ -18,8 +18,8 @@ from xml.dom import minidom
 from paths import REPO, ROS2_CASES, ROS2_DESCRIPTIONS, ROS2_PACKAGES
 import pytest
 
-from urdf_tools_ros.core.description.loader import load, parse_xacro_args, RobotDescription
-from urdf_tools_ros.core.description.xacro_dom import copy_node, Element, ParsedFiles
+from urdf_tools_ros.core.source.loader import load, parse_xacro_args, RobotDescription
+from urdf_tools_ros.core.source.xacro.dom import copy_node, Element, ParsedFiles
 
 pytestmark = [pytest.mark.installed]
 

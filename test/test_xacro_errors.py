@@ -19,9 +19,9 @@ import sys
 import pytest
 
 from conftest import REPO
-from urdf_tools_ros.core.description import xacro_runner
-from urdf_tools_ros.core.description.loader import load
 from urdf_tools_ros.core.errors import DescriptionLoadError
+from urdf_tools_ros.core.source.loader import load
+from urdf_tools_ros.core.source.xacro import runner as xacro_runner
 
 pytestmark = pytest.mark.portability
 

@@ -19,9 +19,9 @@ from paths import REPO, ROS2_CASES, ROS2_DESCRIPTIONS, ROS2_PACKAGES, SHARED_MOD
 import pytest
 
 from conftest import shared_model
-from urdf_tools_ros.core.description import xacro_runner
-from urdf_tools_ros.core.description.loader import load, parse_xacro_args, RobotDescription
 from urdf_tools_ros.core.errors import DescriptionLoadError
+from urdf_tools_ros.core.source.loader import load, parse_xacro_args, RobotDescription
+from urdf_tools_ros.core.source.xacro import runner as xacro_runner
 
 pytestmark = [pytest.mark.installed, pytest.mark.portability]
 

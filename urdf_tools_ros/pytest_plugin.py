@@ -9,14 +9,14 @@ A description package's test, one item per combination (``ur_type=ur3 prefix=lef
         pass
 
 Each combination is its own test item, its id the combination's name
-(:func:`urdf_tools_ros.core.description.matrix.label`), with its own description loaded from
+(:func:`urdf_tools_ros.core.source.matrix.label`), with its own description loaded from
 its own arguments: no combination can be dropped or overwritten in the test's body. An item
 fails, listing every finding that fails it (``file:line: severity[code]: element: message``),
 when its description has errors (warnings too with ``werror=True``), as ``urdf-tools check``
 exits 1; it errors at set-up, with the loader's message, when it cannot be loaded (exit 2).
 The test's body runs after the check passes, with the fixtures:
 
-* ``urdf_description``: the :class:`~urdf_tools_ros.core.description.loader.RobotDescription`;
+* ``urdf_description``: the :class:`~urdf_tools_ros.core.source.loader.RobotDescription`;
 * ``urdf_findings``: its findings, as ``urdf-tools check`` reports them (info included);
 * ``urdf_args``: the xacro arguments ``{name: value}`` of the item.
 
@@ -52,9 +52,9 @@ from typing import Any, NoReturn, TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:  # never at run time: loading the plugin imports no urdf_tools_ros module
-    from .core.description.loader import RobotDescription
+    from urdf_tools_ros.core.session import Settings
+    from urdf_tools_ros.core.source.loader import RobotDescription
     from .core.findings import Finding
-    from .core.pipeline import Settings
 
 __all__ = ['MARKER', 'MatrixCase', 'OPTIONS']
 
@@ -92,7 +92,7 @@ class MatrixCase:
     @property
     def name(self) -> str:
         """The file and the combination: ``robot.urdf.xacro [prefix=left_]``."""
-        from .core.description.matrix import label
+        from urdf_tools_ros.core.source.matrix import label
         return f'{self.path} [{label(self.combination)}]' if self.combination \
             else str(self.path)
 
@@ -124,7 +124,7 @@ def _fail(where: str, message: str) -> NoReturn:
 
 def _cases(marker: pytest.Mark, test_file: Path, where: str) -> list[MatrixCase]:
     """The combinations one marker stands for (collection of a marked test only)."""
-    from .core.description.matrix import combinations, MatrixError
+    from urdf_tools_ros.core.source.matrix import combinations, MatrixError
 
     matrix_arg = marker.args[1] if len(marker.args) == 2 else None
     if len(marker.args) not in (1, 2) or not isinstance(marker.args[0], (str, os.PathLike)) \
@@ -164,7 +164,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     markers = list(metafunc.definition.iter_markers(MARKER))
     if not markers:
         return
-    from .core.description.matrix import label
+    from urdf_tools_ros.core.source.matrix import label
 
     where = metafunc.definition.nodeid
     if _CASE not in metafunc.fixturenames:
@@ -228,8 +228,8 @@ def _load(item: pytest.Item, case: MatrixCase) -> _Result:
     result: _Result | None = getattr(item, _RESULT, None)
     if result is not None:
         return result
+    from urdf_tools_ros.core.session import resolve
     from .core.errors import RobotDescriptionError
-    from .core.pipeline import resolve
 
     result = _Result()
     setattr(item, _RESULT, result)

@@ -8,16 +8,16 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
+from urdf_tools_ros.core.model.values import ros_distros
+from urdf_tools_ros.core.source.loader import parse_xacro_args, RobotDescription
+from urdf_tools_ros.core.source.packages import parse_package_path
 from . import report
 from ..core.checks import CONSUMERS, count, RULES, TARGETS
-from ..core.description.loader import parse_xacro_args, RobotDescription
-from ..core.description.packages import parse_package_path
-from ..core.description.values import ros_distros
 from ..core.findings import Severity
 
 if TYPE_CHECKING:
+    from urdf_tools_ros.core.session import Settings
     from ..core.checks.config import Config
-    from ..core.pipeline import Settings
 
 FORMATS = ('text', 'json', 'junit', 'sarif')
 
@@ -45,7 +45,7 @@ def _add_source(parser: argparse.ArgumentParser, several: bool = False) -> None:
 
 def settings_from_args(args: argparse.Namespace, *, config: bool = False) -> Settings:
     """
-    The pipeline's settings of parsed arguments (:func:`~..core.pipeline.resolve`).
+    The pipeline's settings of parsed arguments (:func:`~..core.session.resolve`).
 
     :param config: Also the configuration found upwards from the first file and ``check``'s
         ``--select``, ``--ignore``, ``--target``, ``--werror`` and ``--no-config``; else the
@@ -55,7 +55,7 @@ def settings_from_args(args: argparse.Namespace, *, config: bool = False) -> Set
     :raises ConfigError: if the configuration cannot be read or is wrong.
     :raises UnknownCodeError: if ``--select``, ``--ignore`` or the configuration names no rule.
     """
-    from ..core.pipeline import resolve
+    from urdf_tools_ros.core.session import resolve
     pairs, folders = _package_path_args(args.package_path)
     options = dict(package_paths=pairs, package_folders=folders,
                    is_xacro={'auto': None, 'yes': True, 'no': False}[args.xacro],
@@ -137,8 +137,8 @@ def _matrix_runs(args: argparse.Namespace, files: list[str], texts: MutableMappi
     :raises MatrixError: on a malformed ``--matrix``, a name given twice (also as
         ``name:=value``), or a matrix for standard input or a file xacro does not process.
     """
-    from ..core.description.loader import looks_like_xacro, read_file, read_source
-    from ..core.description.matrix import combinations, MatrixError, parse_matrix
+    from urdf_tools_ros.core.source.loader import looks_like_xacro, read_file, read_source
+    from urdf_tools_ros.core.source.matrix import combinations, MatrixError, parse_matrix
     from ..core.errors import RobotDescriptionError
 
     if not args.matrix:
@@ -172,7 +172,7 @@ def _configured_runs(config: Config) -> list[tuple[str, tuple[tuple[str, str], .
 
     :raises MatrixError: if an entry's matrix names an argument its ``args`` give too.
     """
-    from ..core.description.matrix import combinations, MatrixError
+    from urdf_tools_ros.core.source.matrix import combinations, MatrixError
     runs = []
     for entry in config.entries:
         twice = {name for name, _ in entry.args} & {name for name, _ in entry.matrix}
@@ -192,15 +192,15 @@ def cmd_check(args: argparse.Namespace) -> int:
     error, and the exit status is 2. Its message is printed once: in the text report on
     stdout, else (JSON, JUnit, SARIF, or a report written with ``-o``) as one line on stderr.
     With ``--matrix``, each file is loaded and checked once for each combination of the
-    matrix's values (:mod:`~urdf_tools_ros.core.description.matrix`), with the
+    matrix's values (:mod:`~urdf_tools_ros.core.source.matrix`), with the
     ``name:=value`` arguments in every combination; the exit status is the worst.
     """
     from pathlib import Path
 
+    from urdf_tools_ros.core.session import run
+    from urdf_tools_ros.core.source.matrix import label, MatrixError
     from ..core.checks.config import ConfigError, find_config
     from ..core.checks.selection import UnknownCodeError
-    from ..core.description.matrix import label, MatrixError
-    from ..core.pipeline import run
 
     files = [item for item in args.file if ':=' not in item]
     args.xacro_args = [item for item in args.file if ':=' in item]
@@ -445,7 +445,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
 # -- convert --------------------------------------------------------------------------------------
 def cmd_convert(args: argparse.Namespace) -> int:
     """Write the description as URDF 1.0 (for Humble, Jazzy, Kilted); exit 2 if it cannot be."""
-    from ..core.description.convert import to_urdf_1_0
+    from urdf_tools_ros.core.model.convert import to_urdf_1_0
     try:
         description = load_from_args(args)
     except (ValueError, argparse.ArgumentTypeError) as exc:

@@ -31,7 +31,7 @@ import sys
 import tempfile
 from typing import Any
 
-from ..core.description.loader import parse_xacro_args, RobotDescription
+from urdf_tools_ros.core.source.loader import parse_xacro_args, RobotDescription
 from ..core.diff.records import (BlockChange, DescriptionDiff, ElementChange, FindingChange,
                                  format_sides, FrameMove, number, Tolerance, ValueChange)
 
@@ -203,12 +203,12 @@ def _diff_git(args: argparse.Namespace, loader: Loader, file: str, shared: list[
 def _report(args: argparse.Namespace, old: RobotDescription, new: RobotDescription,
             positions: dict[str, float], old_label: str, new_label: str,
             paths: dict[str, str], locations: dict[str, str]) -> int:
-    from ..core.diff import diff_descriptions
     from .report import shown_path
+    from ..core.diff import diff_descriptions
     tolerance = Tolerance(args.tolerance / 1000.0, math.radians(args.angle_tolerance))
     old_findings = new_findings = None
     if not args.no_findings:  # as `urdf-tools check NEW` reports them (its configuration)
-        from ..core.pipeline import resolve
+        from urdf_tools_ros.core.session import resolve
         settings = resolve(new.filename)
         old_findings, new_findings = (settings.check(old), settings.check(new))
     result = diff_descriptions(old, new, positions=positions, tolerance=tolerance,

@@ -1,5 +1,5 @@
 """
-``urdf-tools check --diff`` and ``--fix``: the mechanical fixes of :mod:`~..core.checks.fixes`.
+``urdf-tools check --diff`` and ``--fix``: the mechanical fixes of :mod:`~..core.fix.edits`.
 
 ``--diff`` prints the fixes as a unified diff on standard output (nothing when there is none:
 then one line ``FILE: nothing to fix (0 errors, ...)`` on standard error) and exits as
@@ -19,15 +19,15 @@ from pathlib import Path
 import sys
 from typing import TYPE_CHECKING
 
+from urdf_tools_ros.core.fix.edits import FixPlan, plan_fixes
+from urdf_tools_ros.core.source.loader import RobotDescription
+from urdf_tools_ros.core.source.scanner import apply_edits, TextEdit
 from ..core.checks import counts_text
-from ..core.checks.fix_source import apply_edits, TextEdit
-from ..core.checks.fixes import FixPlan, plan_fixes
-from ..core.description.loader import RobotDescription
 from ..core.errors import RobotDescriptionError
 from ..core.findings import Finding, Severity
 
 if TYPE_CHECKING:
-    from ..core.pipeline import Settings
+    from urdf_tools_ros.core.session import Settings
 
 
 def read_text(filename: str) -> str:
@@ -71,7 +71,7 @@ def _findings_after(description: RobotDescription, plan: FixPlan, args: argparse
     packages as before). No edit, or edits of included ``.xacro`` files, give ``None``: the
     caller then takes the findings less those the edits fix.
     """
-    from ..core.description.loader import parse_xacro_args
+    from urdf_tools_ros.core.source.loader import parse_xacro_args
     files = {edit.filename for edit in plan.edits}
     if files != {description.filename}:
         return None
@@ -116,7 +116,7 @@ def run_fixes(args: argparse.Namespace, files: Sequence[str], settings: Settings
     ``--fix`` prints a ``fixed[code]`` line per edit, on standard output before the text
     report, on standard error when the report is JSON, JUnit, SARIF or goes to a file.
 
-    :param settings: The run's (:func:`~..core.pipeline.resolve`).
+    :param settings: The run's (:func:`~..core.session.resolve`).
     :param texts: The files read so far in this run: each file is read once, and a file
         written keeps its new text there, which ``check`` then loads.
 
@@ -132,7 +132,7 @@ def run_fixes(args: argparse.Namespace, files: Sequence[str], settings: Settings
         print('urdf-tools check: --diff and --fix need files, not standard input',
               file=sys.stderr)
         return 2
-    from ..core.description.loader import parse_xacro_args
+    from urdf_tools_ros.core.source.loader import parse_xacro_args
     status = 0
     for name in files:
         try:

@@ -7,8 +7,8 @@ from collections.abc import Callable
 import math
 import sys
 
-from ..core.description.loader import RobotDescription
-from ..core.description.model import Box, Capsule, Cylinder, Geometry, Robot, Sphere
+from urdf_tools_ros.core.model.robot import Box, Capsule, Cylinder, Geometry, Robot, Sphere
+from urdf_tools_ros.core.source.loader import RobotDescription
 from ..core.kinematics.inertia import describe_solid, format_inertia_element, geometry_inertia
 
 AddSource = Callable[[argparse.ArgumentParser], None]

@@ -42,8 +42,8 @@ def cmd_lsp(args: argparse.Namespace) -> int:
         print(f'urdf-tools lsp: needs pygls 2 and lsprotocol ({exc.name or exc} is not '
               f'installed): {INSTALL}', file=sys.stderr)
         return 2
+    from urdf_tools_ros.core.source.packages import parse_package_path
     from .version import version
-    from ..core.description.packages import parse_package_path
     from ..lsp.server import build_server
     try:
         pairs, folders = parse_package_path(args.package_path)

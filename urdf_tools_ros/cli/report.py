@@ -14,10 +14,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 import os
 
+from urdf_tools_ros.core.checks.rules.loading import UNLOADABLE
+from urdf_tools_ros.core.source.matrix import Combination, label
 from ..core.checks import (broken_consumers, count, counts_text, DEFAULT_TARGET, portability,
                            RULES)
-from ..core.checks.loading import UNLOADABLE
-from ..core.description.matrix import Combination, label
 from ..core.errors import RobotDescriptionError
 from ..core.findings import Finding, Severity
 from ..core.location import SourceLocation

@@ -17,8 +17,8 @@ import logging
 import sys
 import time
 
+from urdf_tools_ros.core.source.loader import RobotDescription
 from . import report
-from ..core.description.loader import RobotDescription
 
 AddSource = Callable[[argparse.ArgumentParser], None]
 Loader = Callable[[argparse.Namespace], RobotDescription]
@@ -84,7 +84,7 @@ def cmd_view(args: argparse.Namespace, loader: Loader) -> int:
     except (ValueError, argparse.ArgumentTypeError) as exc:
         print(f'urdf-tools view: {exc}', file=sys.stderr)
         return 2
-    from ..core.pipeline import resolve
+    from urdf_tools_ros.core.session import resolve
     # the configuration found upwards from the file, as `urdf-tools check` reads it (its errors
     # and an unknown code in a suppression comment end the command with exit 2, as there)
     findings = resolve(args.file).check(description)

@@ -34,12 +34,12 @@ from .lazy import lazy_exports
 
 if TYPE_CHECKING:
     from .checks import check_description
-    from .description.loader import load, load_string, RobotDescription
     from .errors import RobotDescriptionError
     from .findings import Finding, Severity
     from .joint_state.table import JointStateTable
     from .kinematics.forward import KinematicModel
-    from .pipeline import CheckResult, resolve, Settings
+    from .session import CheckResult, resolve, Settings
+    from .source.loader import load, load_string, RobotDescription
 
 __all__ = ['CheckResult', 'Finding', 'JointStateTable', 'KinematicModel', 'RobotDescription',
            'RobotDescriptionError', 'Settings', 'Severity', 'check_description', 'load',
@@ -47,15 +47,15 @@ __all__ = ['CheckResult', 'Finding', 'JointStateTable', 'KinematicModel', 'Robot
 
 __getattr__, __dir__ = lazy_exports(__name__, {
     'check_description': '.checks',
-    'load': '.description.loader',
-    'load_string': '.description.loader',
-    'RobotDescription': '.description.loader',
+    'load': '.source.loader',
+    'load_string': '.source.loader',
+    'RobotDescription': '.source.loader',
     'RobotDescriptionError': '.errors',
     'Finding': '.findings',
     'Severity': '.findings',
     'JointStateTable': '.joint_state.table',
     'KinematicModel': '.kinematics.forward',
-    'CheckResult': '.pipeline',
-    'resolve': '.pipeline',
-    'Settings': '.pipeline',
+    'CheckResult': '.session',
+    'resolve': '.session',
+    'Settings': '.session',
 })

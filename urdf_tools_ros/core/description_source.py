@@ -4,7 +4,7 @@ The robot description node's description: where it comes from, and whether it ma
 A :class:`DescriptionSource` is the XML itself (the ``robot_description`` parameter) or a file
 with xacro arguments (``model``, ``xacro_args``); :meth:`DescriptionSource.with_parameters` is the
 source after a parameter change. :func:`assess` loads and checks it through the one pipeline
-(:func:`~urdf_tools_ros.core.pipeline.resolve`: the configuration found upwards from ``model``,
+(:func:`~urdf_tools_ros.core.session.resolve`: the configuration found upwards from ``model``,
 none for XML) for the distro's target and says why it is refused, by the rule of
 :mod:`urdf_tools_ros.core.checks.publication`: a reported error that a consumer of the node's
 graph cannot load refuses it unless ``allow_errors``.
@@ -21,9 +21,9 @@ import os
 import shlex
 
 from .checks.publication import graph_check, GraphCheck
-from .description.loader import parse_xacro_args, RobotDescription
 from .errors import DescriptionLoadError
-from .pipeline import resolve, Settings
+from .session import resolve, Settings
+from .source.loader import parse_xacro_args, RobotDescription
 
 __all__ = ['Candidate', 'DescriptionSource', 'SOURCE_PARAMETERS', 'assess']
 

@@ -8,7 +8,7 @@ What a check says about a robot description, a structural problem of the tree
 (``RobotDescriptionError.finding``) are all :class:`Finding`.
 
 A finding has a stable ``code`` (``mimic-cycle``), a :class:`Severity`, the ``element`` it is
-about (``joint:elbow``), its :class:`~urdf_tools_ros.core.description.model.SourceLocation`, a
+about (``joint:elbow``), its :class:`~urdf_tools_ros.core.model.robot.SourceLocation`, a
 message and, where one exists, a ``fix``, and the ``consumers`` it breaks: the real tools that
 refuse a file with this finding or compute something different from what it says (see
 :mod:`urdf_tools_ros.core.checks` for the consumers, the targets and the severity policy).

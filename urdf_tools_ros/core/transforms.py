@@ -158,7 +158,7 @@ def origin_transform(element_origin: Any) -> FloatArray:
     A URDF 1.1 ``<origin quat_xyzw>`` is used as written (normalised by the reader), exactly
     (:func:`transform_from_quaternion`); otherwise ``xyz`` and ``rpy`` (:func:`origin`).
 
-    :param element_origin: A :class:`~urdf_tools_ros.core.description.model.Origin`.
+    :param element_origin: A :class:`~urdf_tools_ros.core.model.robot.Origin`.
     :return: (4, 4) float64.
     :raises TransformError: on NaN/inf.
     """

@@ -3,7 +3,7 @@ Mesh and texture files for the 3D view, each read once per path (:class:`MeshCac
 
 The reading itself (trimesh, COLLADA's unit as rviz applies it, one :class:`MeshPart` per part
 with the colour its own material gives) is the core's
-:func:`~urdf_tools_ros.core.description.meshes.load_mesh`; the 3D view follows RViz: a mesh's
+:func:`~urdf_tools_ros.core.meshes.triangles.load_mesh`; the 3D view follows RViz: a mesh's
 own material wins over the URDF ``<material>``, which colours meshes that have none
 (rviz ``RobotLink::createEntityForGeometryElement``). Textures: :mod:`.textures`.
 """
@@ -15,9 +15,9 @@ import os
 import threading
 from typing import Any, TypeVar
 
+from urdf_tools_ros.core.meshes.triangles import load_mesh, MeshPart
+from urdf_tools_ros.core.model.robot import Vector3
 from .textures import load_texture, Texture
-from ..core.description.meshes import load_mesh, MeshPart
-from ..core.description.model import Vector3
 from ..core.errors import MeshLoadError
 
 __all__ = ['MeshCache', 'MeshLoadError', 'MeshPart', 'load_mesh']

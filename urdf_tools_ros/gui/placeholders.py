@@ -18,9 +18,9 @@ import os
 
 import numpy as np
 
-from ..core.checks.geometry import mesh_file_problem
-from ..core.description.meshes import reads_format
-from ..core.description.model import Mesh, Vector3
+from urdf_tools_ros.core.checks.rules.geometry import mesh_file_problem
+from urdf_tools_ros.core.meshes.triangles import reads_format
+from urdf_tools_ros.core.model.robot import Mesh, Vector3
 from ..core.transforms import FloatArray
 
 __all__ = ['Cause', 'PLACEHOLDER_SIDE', 'Placeholder', 'box_edges', 'placeholder_size',
@@ -129,7 +129,7 @@ def unresolved(link: str, mesh: Mesh, path: str | None,
     :param link: The link's name.
     :param mesh: The ``<mesh>``.
     :param path: The local file to draw it from
-        (:func:`~urdf_tools_ros.core.description.packages.draw_path`), or ``None`` when it
+        (:func:`~urdf_tools_ros.core.source.packages.draw_path`), or ``None`` when it
         cannot be resolved.
     :param T_link_visual: (4, 4) float64 pose of the visual in the link frame.
     :return: A placeholder whose cause is a package that is not found, a path that cannot be

@@ -21,7 +21,7 @@ does not read, scale not finite) is shown as a magenta wireframe box at the visu
 (``mesh-file-missing``); files that exist but cannot be read become ``mesh-unreadable``
 findings of the view (:attr:`RobotScene.findings`). A ``package:///pkg/...`` mesh (three
 slashes: ROS finds nothing) is drawn from ``pkg`` when the package locator knows it
-(:func:`~urdf_tools_ros.core.description.packages.draw_path`), listed in
+(:func:`~urdf_tools_ros.core.source.packages.draw_path`), listed in
 :attr:`RobotScene.guessed`; the checker's finding stays.
 """
 
@@ -35,13 +35,13 @@ from typing import Any
 
 import numpy as np
 
+from urdf_tools_ros.core.meshes.triangles import capsule_mesh, MeshPart, textured_mesh
+from urdf_tools_ros.core.model.robot import (Box, Capsule, Collision, Cylinder, geometry_sizes,
+                                             Mesh, RGBA, Robot, Sphere, Visual)
+from urdf_tools_ros.core.source.packages import draw_path, PackageLocator
 from .meshes import MeshCache, MeshLoadError
 from .placeholders import Placeholder, unreadable, unresolved
 from .textures import Texture, texture_use, TextureUse
-from ..core.description.meshes import capsule_mesh, MeshPart, textured_mesh
-from ..core.description.model import (Box, Capsule, Collision, Cylinder, geometry_sizes, Mesh,
-                                      RGBA, Robot, Sphere, Visual)
-from ..core.description.packages import draw_path, PackageLocator
 from ..core.findings import Finding, Severity
 from ..core.transforms import FloatArray, origin_transform, transform_to_quaternion
 

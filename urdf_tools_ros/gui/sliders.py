@@ -20,7 +20,7 @@ import math
 import threading
 from typing import Any
 
-from ..core.description.model import Robot
+from urdf_tools_ros.core.model.robot import Robot
 from ..core.joint_state.table import JointStateTable
 from ..core.kinematics.limits import JointLimits, wrap_angle
 from ..core.kinematics.mimic import ResolvedMimic

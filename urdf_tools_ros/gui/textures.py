@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from ..core.description.model import RGBA, Robot, Visual
-from ..core.description.packages import draw_path, PackageLocator
+from urdf_tools_ros.core.model.robot import RGBA, Robot, Visual
+from urdf_tools_ros.core.source.packages import draw_path, PackageLocator
 
 __all__ = ['Texture', 'TextureUse', 'load_texture', 'mean_rgba', 'texture_use', 'visual_texture']
 
@@ -104,7 +104,7 @@ def visual_texture(robot: Robot, visual: Visual,
     :param robot: The model (a named material is resolved to the global one).
     :param visual: The ``<visual>``.
     :param locate: The description's package locator, for a ``package:///pkg`` slip
-        (:func:`~urdf_tools_ros.core.description.packages.draw_path`).
+        (:func:`~urdf_tools_ros.core.source.packages.draw_path`).
     :return: ``(filename as written, local path or None when it cannot be resolved)``, or
         ``None`` when the material has a colour or no texture.
     """

@@ -30,18 +30,18 @@ from typing import Any
 
 import numpy as np
 
+from urdf_tools_ros.core.session import Settings
+from urdf_tools_ros.core.source.loader import RobotDescription
 from .meshes import MeshCache
 from .page import camera_for, extent, frame_size, page_html, report_markdown
 from .scene import RobotScene
 from .sliders import panel_specs, SliderPanel, SliderSpec
 from ..core.checks import counts_text
-from ..core.description.loader import RobotDescription
 from ..core.errors import RobotDescriptionError
 from ..core.findings import Finding, Severity
 from ..core.joint_state.table import JointStateTable, NO_STATE, refusal
 from ..core.kinematics.forward import KinematicModel
 from ..core.kinematics.limits import wrap_angle
-from ..core.pipeline import Settings
 from ..core.transforms import FloatArray
 
 __all__ = ['ChangeCallback', 'RobotViewer']
@@ -59,7 +59,7 @@ class RobotViewer:
     A viser web page with joint sliders and a 3D view of a robot description.
 
     :param description: The loaded description
-    (:func:`~urdf_tools_ros.core.description.loader.load`).
+    (:func:`~urdf_tools_ros.core.source.loader.load`).
     :param table: The joint-state table the sliders drive; by default one is made from the
         description with ``use_smallest_joint_limits``. Pass the node's own table to share its
         state and clamping policy.

@@ -2,7 +2,7 @@
 Code actions: the mechanical fixes of ``check --fix`` as edits, and the suppression comment.
 
 A fix is what ``urdf-tools check --fix --fix-inertia`` would write for that one finding
-(:func:`~urdf_tools_ros.core.checks.fixes.plan_fixes`: a unit axis, swapped limits, an exact
+(:func:`~urdf_tools_ros.core.fix.edits.plan_fixes`: a unit axis, swapped limits, an exact
 duplicate removed, the inertia of the single collision primitive), computed on the editor's
 text; it is offered only while the text is still the one the finding was made from. The
 suppression is the project's comment, ``<!-- urdf-tools: ignore[CODE] -->``, right before the
@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from urdf_tools_ros.core.checks.rules.loading import UNLOADABLE
+from urdf_tools_ros.core.fix.edits import plan_fixes
 from .checking import RunResult
 from .ranges import Span, TextIndex
-from ..core.checks.fixes import plan_fixes
-from ..core.checks.loading import UNLOADABLE
 from ..core.checks.selection import SUPPRESSION_UNUSED
 from ..core.findings import Finding
 

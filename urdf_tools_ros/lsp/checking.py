@@ -22,20 +22,20 @@ from dataclasses import dataclass, field, replace
 import os
 from pathlib import Path
 
+from urdf_tools_ros.core.model.robot import Robot
+from urdf_tools_ros.core.session import resolve
+from urdf_tools_ros.core.source.loader import read_source
+from urdf_tools_ros.core.source.packages import PackageLocator
+from urdf_tools_ros.core.source.xacro.dom import ParsedFiles
 from .documents import Buffers
 from .workspace import Run
 from ..cli.report import load_failure
 from ..core.checks import DEFAULT_TARGET
 from ..core.checks.config import ConfigError, find_config
 from ..core.checks.selection import UnknownCodeError
-from ..core.description.loader import read_source
-from ..core.description.model import Robot
-from ..core.description.packages import PackageLocator
-from ..core.description.xacro_dom import ParsedFiles
 from ..core.errors import RobotDescriptionError
 from ..core.findings import Finding
 from ..core.location import SourceLocation
-from ..core.pipeline import resolve
 
 
 class Cancelled(Exception):
@@ -75,7 +75,7 @@ class RunResult:
         were used).
     :ivar target: The target the findings' severities are for.
     :ivar locate: The package locator the run resolved ``$(find)`` and ``package://`` with
-        (:attr:`~..core.description.loader.RobotDescription.locate`), for hover and definition.
+        (:attr:`~..core.source.loader.RobotDescription.locate`), for hover and definition.
     :ivar inputs: ``(path, text)`` of every file the run read, then of its configuration file
         (:func:`configuration_of`), for :func:`inputs_unchanged`.
     """
@@ -163,7 +163,7 @@ def check_run(run: Run, settings: Settings, buffers: Buffers,
     Load and check one entry run on the editor's text, through the check pipeline.
 
     The configuration is resolved as for ``urdf-tools check ENTRY``
-    (:func:`~urdf_tools_ros.core.pipeline.resolve`: the ``.urdf-tools.toml`` or
+    (:func:`~urdf_tools_ros.core.session.resolve`: the ``.urdf-tools.toml`` or
     ``[tool.urdf-tools]`` found upwards from the entry), with the server's package paths.
 
     :param parsed: xacro's parses kept from the server's earlier runs (the files whose text

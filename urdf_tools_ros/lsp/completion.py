@@ -22,10 +22,10 @@ from dataclasses import dataclass
 import os
 import re
 
+from urdf_tools_ros.core.model.robot import Joint, Link
 from .checking import RunResult
 from .definition import macros_named, XACRO_ELEMENTS
 from .symbols import all_definitions, Definition, macro_at, run_files
-from ..core.description.model import Joint, Link
 
 #: How much text before the position is read for its context.
 WINDOW = 4000

@@ -21,13 +21,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 import os
 
+from urdf_tools_ros.core.model.robot import Joint, Link
+from urdf_tools_ros.core.source.scanner import Element
 from .checking import RunResult
 from .ranges import Span, text_index, TextIndex
 from .symbols import (all_definitions, Definition, enclosing, included_file, macro_at,
                       named_reference, referenced, resolve_filename, run_files, token_at,
                       visible)
-from ..core.checks.fix_source import Element
-from ..core.description.model import Joint, Link
 
 #: The tags of xacro's own elements (the others written ``xacro:NAME`` call a macro).
 XACRO_ELEMENTS = frozenset({'property', 'arg', 'macro', 'include', 'if', 'unless', 'insert_block',

@@ -14,7 +14,7 @@ from pathlib import Path
 import threading
 from urllib.parse import unquote, urlparse
 
-from ..core.description.loader import MAX_DESCRIPTION_BYTES, read_file
+from urdf_tools_ros.core.source.loader import MAX_DESCRIPTION_BYTES, read_file
 from ..core.errors import DescriptionLoadError, DescriptionTooLargeError
 
 #: The file name endings of robot descriptions (``.urdf.xacro`` ends with ``.xacro``).
@@ -76,7 +76,7 @@ class Buffers:
         The text of ``path``: the editor's when it is open, else the file's on disk.
 
         :raises DescriptionLoadError: if it is not open and cannot be read, is not UTF-8 text,
-            or is larger than :data:`~..core.description.loader.MAX_DESCRIPTION_BYTES`.
+            or is larger than :data:`~..core.source.loader.MAX_DESCRIPTION_BYTES`.
         """
         text = self.get(path)
         if text is not None:

@@ -23,12 +23,12 @@ import os
 
 import numpy as np
 
+from urdf_tools_ros.core.model.robot import Joint, Link, Robot
 from .checking import RunResult
 from .ranges import Span, text_index
 from .symbols import (all_definitions, Definition, enclosing, macro_at, model_elements,
                       named_reference, referenced, resolve_filename, run_files, Token, token_at,
                       visible)
-from ..core.description.model import Joint, Link, Robot
 from ..core.errors import RobotDescriptionError
 from ..core.kinematics.inertia import format_number, principal_moments
 from ..core.transforms import rotation_to_rpy

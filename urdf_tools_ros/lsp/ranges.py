@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import functools
 import re
 
-from ..core.checks.fix_source import Attribute, Element, scan
+from urdf_tools_ros.core.source.scanner import Attribute, Element, scan
 from ..core.findings import Finding
 
 

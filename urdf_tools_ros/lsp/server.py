@@ -8,7 +8,7 @@ thread, so the server keeps answering; newer text cancels a check in progress
 (:class:`~.checking.Cancelled`) and a new one starts after it. The run whose entry is the
 changed file goes first, then the quickest; a run whose inputs did not change keeps its result,
 and xacro's parses of unchanged files are kept between runs
-(:class:`~..core.description.xacro_dom.ParsedFiles`). Each changed file gets its diagnostics
+(:class:`~..core.source.xacro.dom.ParsedFiles`). Each changed file gets its diagnostics
 after every run that covers it (those found so far: the first come after one run); then every
 file the runs cover gets its diagnostics (an empty list when it is clean): the union across the
 runs, each finding once. A file whose diagnostics did not change is not sent again, unless it
@@ -34,6 +34,9 @@ import time
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
+from urdf_tools_ros.core.source.matrix import combinations
+from urdf_tools_ros.core.source.packages import ament_package_locator, make_package_locator
+from urdf_tools_ros.core.source.xacro.dom import ParsedFiles
 from .actions import Action, fix_action, suppress_action
 from .checking import (Cancelled, check_run, findings_by_file, inputs_unchanged, RunResult,
                        Settings)
@@ -45,9 +48,6 @@ from .hover import hover
 from .ranges import text_index, TextIndex
 from .workspace import description_files, find_packages, IncludeGraph, Run
 from ..core.checks.config import ConfigError, Entry, find_config
-from ..core.description.matrix import combinations
-from ..core.description.packages import ament_package_locator, make_package_locator
-from ..core.description.xacro_dom import ParsedFiles
 from ..core.findings import Finding
 
 log = logging.getLogger(__name__)

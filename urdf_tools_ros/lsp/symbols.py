@@ -21,10 +21,10 @@ from dataclasses import dataclass
 import os
 import re
 
+from urdf_tools_ros.core.model.robot import Joint, Link, Robot
+from urdf_tools_ros.core.source.packages import resolve_resource
+from urdf_tools_ros.core.source.scanner import Element
 from .checking import RunResult
-from ..core.checks.fix_source import Element
-from ..core.description.model import Joint, Link, Robot
-from ..core.description.packages import resolve_resource
 from ..core.location import SourceLocation
 
 #: The xacro elements that define a name, and the attribute each one's value is written in.

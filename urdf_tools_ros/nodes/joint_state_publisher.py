@@ -42,9 +42,9 @@ from rclpy.node import Node
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 
-from ..core.description.loader import read_file, RobotDescription
-from ..core.description.model import Robot
-from ..core.description.packages import ament_package_locator
+from urdf_tools_ros.core.model.robot import Robot
+from urdf_tools_ros.core.source.loader import read_file, RobotDescription
+from urdf_tools_ros.core.source.packages import ament_package_locator
 from ..core.errors import RobotDescriptionError
 from ..core.findings import Finding, Severity
 from ..core.joint_state.descriptions import joint_state_robot

@@ -20,7 +20,7 @@ one group that names the consumers it breaks, reported on ``/diagnostics``, and 
 the description.
 
 With ``watch`` the files the description was made from (the model and every xacro include,
-:class:`~urdf_tools_ros.core.description.watch.WatchedFiles`) are polled every
+:class:`~urdf_tools_ros.core.source.watch.WatchedFiles`) are polled every
 ``watch_period`` s of steady time (under ``use_sim_time`` too); a change reloads, re-checks and
 republishes. A broken edit (or one with errors) keeps the last good description
 published and says why, in the log and on ``/diagnostics``. ``ros2 param set`` of
@@ -49,10 +49,10 @@ from rclpy.node import Node
 from rclpy.parameter import Parameter
 from std_msgs.msg import String
 
+from urdf_tools_ros.core.source.loader import RobotDescription
+from urdf_tools_ros.core.source.watch import WatchedFiles
 from ..core.checks import counts_text
 from ..core.checks.publication import distro_name, distro_target, FindingsLog, GRAPH_CONSUMERS
-from ..core.description.loader import RobotDescription
-from ..core.description.watch import WatchedFiles
 from ..core.description_source import assess, Candidate, DescriptionSource, SOURCE_PARAMETERS
 from ..core.errors import RobotDescriptionError
 from ..core.findings import Finding, Severity

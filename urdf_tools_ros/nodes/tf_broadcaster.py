@@ -54,8 +54,8 @@ from rclpy.qos_overriding_options import QoSOverridingOptions
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 
-from ..core.description.loader import load_string, read_file
-from ..core.description.packages import ament_package_locator
+from urdf_tools_ros.core.source.loader import load_string, read_file
+from urdf_tools_ros.core.source.packages import ament_package_locator
 from ..core.errors import RobotDescriptionError
 from ..core.tf.broadcast import TfFrames, TfThrottle
 from ..ros import conversions, parameters, qos

@@ -13,7 +13,7 @@ Two interfaces, each imported when it is installed:
   (``package://...``) to this one global name, so one node per graph serves it, and the
   description keeps its URLs.
 
-What is served and refused is :class:`~urdf_tools_ros.core.description.resources.ResourceIndex`.
+What is served and refused is :class:`~urdf_tools_ros.core.meshes.resources.ResourceIndex`.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from typing import Any
 
 from rclpy.node import Node
 
-from ..core.description.loader import RobotDescription
-from ..core.description.resources import ResourceIndex, rewrite_urls
+from urdf_tools_ros.core.meshes.resources import ResourceIndex, rewrite_urls
+from urdf_tools_ros.core.source.loader import RobotDescription
 
 __all__ = ['KILTED_SERVICE', 'ResourceServers']
 

@@ -34,19 +34,20 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
-from . import (expansion, gazebo, gazebo_lumping, geometry, inertial, joints,  # noqa: F401
-               loading, materials, mimic, selection, structure, transmissions, tree)
-from .as_written import as_written_findings, XACRO_IN_URDF
+from . import expansion, selection  # noqa: F401
 from .registry import (broken_consumers, check, CheckContext, CheckFunction, CONSUMERS, count,
                        counts_text, DEFAULT_TARGET, errors, for_target, format_value,
                        portability, registered_checks, Rule, rule, RULES, sort_findings,
                        TARGETS)
-from ..description.model import Robot
-from ..description.values import collection_paused
+from .rules import (gazebo, gazebo_lumping, geometry, inertial, joints, loading,  # noqa: F401
+                    materials, mimic, structure, transmissions, tree)
+from .rules.as_written import as_written_findings, XACRO_IN_URDF
 from ..findings import Finding
+from ..model.robot import Robot
+from ..model.values import collection_paused
 
 if TYPE_CHECKING:
-    from ..description.loader import RobotDescription
+    from ..source.loader import RobotDescription
 
 __all__ = ['CONSUMERS', 'CheckContext', 'CheckFunction', 'DEFAULT_TARGET', 'RULES', 'Rule',
            'TARGETS', 'broken_consumers', 'check', 'check_description', 'count', 'counts_text',
@@ -88,7 +89,7 @@ def check_description(description: RobotDescription, target: str = DEFAULT_TARGE
     the ``calls`` of each, and a value made from a call's argument has a fix that names it
     (:func:`.expansion.merge_expansions`).
 
-    :param description: A loaded description (:func:`urdf_tools_ros.core.description.loader.load`).
+    :param description: A loaded description (:func:`urdf_tools_ros.core.source.loader.load`).
     :param target: Whose verdicts are errors: a key of :data:`TARGETS` (``ros``, ``gazebo``,
         ``mujoco``, ``pinocchio``).
     :param select: Codes or prefixes to report; empty: every code.
@@ -97,7 +98,7 @@ def check_description(description: RobotDescription, target: str = DEFAULT_TARGE
         the description was made from (itself and its xacro includes; its text when it was read
         from a string).
     :param use_cache: Whether mesh facts may come from, and go to, the on-disk cache
-        (:mod:`~urdf_tools_ros.core.description.mesh_cache`; ``urdf-tools check --no-cache``).
+        (:mod:`~urdf_tools_ros.core.meshes.cache`; ``urdf-tools check --no-cache``).
     :return: Findings sorted by file and line, errors first on a line, each with its severity
         for ``target``, each once (with its ``count``).
     :raises KeyError: if ``target`` is not one of :data:`TARGETS`.

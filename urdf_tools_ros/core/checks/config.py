@@ -20,7 +20,7 @@ combination, as ``--matrix``)::
 (one of the two forms per file: TOML does not allow both). TOML is read with ``tomllib``
 (``tomli`` on Python 3.10).
 
-One reading for every caller: :func:`urdf_tools_ros.core.pipeline.resolve` finds it and merges
+One reading for every caller: :func:`urdf_tools_ros.core.session.resolve` finds it and merges
 it with the caller's options (``urdf-tools check``, ``view``, ``diff``, the pytest plugin, the
 robot description node for a ``model`` file).
 """

@@ -44,7 +44,7 @@ from ..findings import Finding, Severity
 
 if TYPE_CHECKING:
     from .config import Config
-    from ..description.loader import RobotDescription
+    from ..source.loader import RobotDescription
 
 __all__ = ['GRAPH_CONSUMERS', 'FindingsLog', 'GraphCheck', 'LogEntry', 'check_for_graph',
            'distro_name', 'distro_target', 'graph_check']
@@ -201,7 +201,7 @@ def graph_check(findings: Iterable[Finding], target: str) -> GraphCheck:
     What the description node's graph can do with the findings reported for ``target``.
 
     :param findings: As :func:`~urdf_tools_ros.core.checks.check_description` (or the pipeline,
-        :mod:`urdf_tools_ros.core.pipeline`) reports them for ``target``.
+        :mod:`urdf_tools_ros.core.session`) reports them for ``target``.
     :param target: The distro's target, ``ros-jazzy``.
     :raises KeyError: if ``target`` is not a key of :data:`TARGETS`.
     """

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field, replace
 import os
 from typing import overload
 
-from ..description.model import Robot
-from ..description.values import ROS_DISTRO_URDF_VERSIONS, ros_distros, urdf_version
 from ..findings import Finding, Severity
 from ..location import SourceLocation
+from ..model.robot import Robot
+from ..model.values import ROS_DISTRO_URDF_VERSIONS, ros_distros, urdf_version
 
 
 #: The consumers of a URDF the policy speaks of, by key: what each one is.
@@ -48,7 +48,7 @@ CONSUMERS: dict[str, str] = {
 #: ``urdfdom-before-5.1`` is the urdfdom of ROS 2 Humble (3.0), Jazzy (4.0) and Kilted (5.0) and
 #: SDFormat's, which read URDF 1.0 only; Lyrical and Rolling (urdfdom 6.0) and the pinocchio
 #: wheel (urdfdom 6.0) read 1.1 and 1.2 too (``ROS_DISTRO_URDF_VERSIONS`` of
-#: :mod:`~urdf_tools_ros.core.description.values`). ``ros`` is the distro of ``ROS_DISTRO`` when
+#: :mod:`~urdf_tools_ros.core.model.values`). ``ros`` is the distro of ``ROS_DISTRO`` when
 #: it is set to one of them, else (unset, or a distro not listed) Jazzy.
 _ROS = frozenset({'urdfdom', 'urdf_parser_py', 'kdl', 'joint_state_publisher', 'ros2_control',
                   'urdf_tools_ros'})
@@ -164,7 +164,7 @@ class CheckContext:
     :ivar robot: The model to check.
     :ivar filename: The file the description came from (``'<string>'`` for strings).
     :ivar use_cache: Whether mesh facts may come from, and go to, the on-disk cache
-        (:mod:`~urdf_tools_ros.core.description.mesh_cache`).
+        (:mod:`~urdf_tools_ros.core.meshes.cache`).
     """
 
     robot: Robot

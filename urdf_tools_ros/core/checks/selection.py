@@ -26,14 +26,14 @@ from dataclasses import dataclass
 import re
 from typing import TYPE_CHECKING
 
-from .loading import UNLOADABLE
 from .registry import rule, RULES
+from .rules.loading import UNLOADABLE
 from ..errors import RobotDescriptionError
 from ..findings import Finding, Severity
 from ..location import SourceLocation
 
 if TYPE_CHECKING:
-    from ..description.loader import RobotDescription
+    from ..source.loader import RobotDescription
 
 __all__ = ['SUPPRESSION_UNUSED', 'Suppression', 'UnknownCodeError', 'codes_matching',
            'description_sources', 'description_suppressions', 'find_suppressions',
@@ -153,7 +153,7 @@ def description_sources(description: RobotDescription,
     :param read: Gives a file's text by path, or ``None`` to read it from disk (an editor's
         unsaved buffers); default: every file from disk.
     """
-    from ..description.loader import MAX_DESCRIPTION_BYTES  # here: the checks need no lxml
+    from ..source.loader import MAX_DESCRIPTION_BYTES  # here: the checks need no lxml
     sources = []
     for path in description.dependencies or ():
         text = description.sources.get(path)  # as the loader read it: not read again

@@ -18,7 +18,7 @@ import difflib
 from typing import Any
 
 from .records import BlockChange
-from ..description.loader import parse_xml
+from ..source.loader import parse_xml
 
 #: The block tags compared, each with the attribute that keys it.
 BLOCK_TAGS = {'ros2_control': 'name', 'gazebo': 'reference', 'transmission': 'name'}

@@ -26,9 +26,9 @@ from .elements import compare_joint, compare_link, compare_robot, moved_meshes
 from .matching import match, Matching
 from .records import (DescriptionDiff, ElementChange, FindingChange, FrameMove, Tolerance,
                       ValueChange)
-from ..description.loader import RobotDescription
 from ..errors import RobotDescriptionError, UnknownJointError
 from ..findings import Finding
+from ..source.loader import RobotDescription
 from ..transforms import FloatArray
 
 
@@ -199,7 +199,7 @@ def diff_descriptions(old: RobotDescription, new: RobotDescription, *,
     """
     Compare two loaded descriptions as robots.
 
-    :param old: The old description (:func:`~urdf_tools_ros.core.description.loader.load`).
+    :param old: The old description (:func:`~urdf_tools_ros.core.source.loader.load`).
     :param new: The new description.
     :param positions: Joint positions (rad or m) by joint name, old or new name, at which the
         link frames are compared too (besides the zero configuration); other joints at 0,

@@ -21,9 +21,9 @@ import numpy as np
 
 from .matching import Matching
 from .records import Value, ValueChange
-from ..description.model import (Box, Capsule, Collision, Cylinder, Geometry, Inertial, Joint,
-                                 Link, Material, Mesh, Origin, Robot, Sphere, Visual)
 from ..kinematics.inertia import inertia_matrix, principal_moments
+from ..model.robot import (Box, Capsule, Collision, Cylinder, Geometry, Inertial, Joint,
+                           Link, Material, Mesh, Origin, Robot, Sphere, Visual)
 from ..transforms import rpy_to_rotation
 
 Shape = Union[Visual, Collision]

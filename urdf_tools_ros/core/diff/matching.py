@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..description.model import Joint, Robot
+from ..model.robot import Joint, Robot
 
 
 @dataclass(frozen=True)

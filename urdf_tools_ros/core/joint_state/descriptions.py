@@ -6,7 +6,7 @@ Upstream joint_state_publisher (2.4.0, ``joint_state_publisher.py``: ``configure
 is ``<sdf>`` (the first ``<model>``), ``<COLLADA>`` (version 1.5 or later, the first
 ``kinematics_model``), or anything else holding a ``<robot>`` element (it takes the first one,
 so ``<urdf><robot>...</robot></urdf>`` works). :func:`joint_state_robot` turns each into a
-:class:`~urdf_tools_ros.core.description.model.Robot` whose
+:class:`~urdf_tools_ros.core.model.robot.Robot` whose
 :class:`~urdf_tools_ros.core.joint_state.table.JointStateTable` publishes the same joints,
 ranges and start positions:
 
@@ -32,12 +32,12 @@ from typing import Any
 
 from lxml import etree
 
-from ..description.loader import (load_string, MAX_DESCRIPTION_BYTES, parse_xml,
-                                  RobotDescription)
-from ..description.model import Joint, Limit, Link, Robot, Vector3
-from ..description.packages import PackageLocator
 from ..errors import DescriptionLoadError, DescriptionTooLargeError
 from ..location import SourceLocation
+from ..model.robot import Joint, Limit, Link, Robot, Vector3
+from ..source.loader import (load_string, MAX_DESCRIPTION_BYTES, parse_xml,
+                             RobotDescription)
+from ..source.packages import PackageLocator
 
 __all__ = ['joint_state_robot']
 

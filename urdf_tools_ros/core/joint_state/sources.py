@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .table import JointStateSample, JointStateTable
-from ..description.model import Robot
 from ..findings import Finding, Severity
+from ..model.robot import Robot
 
 __all__ = ['HOLD_NS', 'SourceSamples', 'refusals_text', 'table_notes']
 

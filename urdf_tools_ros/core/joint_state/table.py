@@ -43,10 +43,10 @@ from typing import Any, Callable, TypeVar
 
 import numpy as np
 
-from ..description.model import Joint, JOINT_TYPES, Robot, SINGLE_DOF_JOINT_TYPES
 from ..findings import Finding, Severity
 from ..kinematics.limits import effective_limits, JointLimits
 from ..kinematics.mimic import resolve_mimic, ResolvedMimic
+from ..model.robot import Joint, JOINT_TYPES, Robot, SINGLE_DOF_JOINT_TYPES
 
 __all__ = ['ClampPolicy', 'JointStateSample', 'JointStateTable', 'LISTS_MISMATCH', 'NAME_REFUSED',
            'NO_STATE', 'VALUE_REFUSED', 'refusal']

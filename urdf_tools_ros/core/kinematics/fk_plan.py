@@ -37,9 +37,9 @@ import numpy as np
 from .mimic import resolve_mimic
 from .tree import KinematicTree
 from .validation import axis_problem, joint_type_problem
-from ..description.model import Joint
 from ..errors import InvalidJointError, TransformError
 from ..findings import Finding, Severity
+from ..model.robot import Joint
 from ..transforms import (axis_rotation, FloatArray, origin_transform, quaternion_to_rotation,
                           rpy_to_rotation, unit_axis)
 

@@ -48,8 +48,8 @@ import numpy.typing as npt
 from .fk_plan import FkPlan, general_motion, Group, MAX_MAGNITUDE
 from .mimic import ResolvedMimic
 from .tree import KinematicTree
-from ..description.model import Robot
 from ..errors import JointStateError, UnknownJointError, UnknownLinkError
+from ..model.robot import Robot
 from ..transforms import FloatArray, inverse, quaternions_of_rotations, transform_to_quaternion
 
 __all__ = ['KinematicModel', 'forward_kinematics']

@@ -2,7 +2,7 @@
 Rotational inertia: solid primitives, principal moments, physical validity, formatting.
 
 Every tensor is a symmetric (3, 3) float64 array in kg·m² about the centre of mass, or an
-:class:`~urdf_tools_ros.core.description.model.Inertia` (its six independent entries). The solid
+:class:`~urdf_tools_ros.core.model.robot.Inertia` (its six independent entries). The solid
 formulas are those of a body of uniform density ("list of moments of inertia", e.g. Wikipedia, or
 Meriam & Kraige, *Engineering Mechanics: Dynamics*, table D/4), with each primitive centred on
 its element frame and shaped as URDF draws it (URDF spec, link/geometry).
@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..description.model import Box, Capsule, Cylinder, Geometry, Inertia, Origin, Sphere
-from ..description.values import all_finite
+from ..model.robot import Box, Capsule, Cylinder, Geometry, Inertia, Origin, Sphere
+from ..model.values import all_finite
 from ..transforms import FloatArray, rpy_to_rotation
 
 if TYPE_CHECKING:

@@ -37,8 +37,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 import math
 
-from ..description.model import Joint, SINGLE_DOF_JOINT_TYPES
 from ..errors import InvalidJointError
+from ..model.robot import Joint, SINGLE_DOF_JOINT_TYPES
 
 __all__ = ['JointLimits', 'effective_limits', 'wrap_angle']
 

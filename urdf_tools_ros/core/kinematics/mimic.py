@@ -25,10 +25,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..description.model import Joint, Robot, SINGLE_DOF_JOINT_TYPES
 from ..errors import MimicError
 from ..findings import Finding, Severity
 from ..location import SourceLocation
+from ..model.robot import Joint, Robot, SINGLE_DOF_JOINT_TYPES
 
 __all__ = ['ResolvedMimic', 'analyze_mimic', 'resolve_mimic']
 

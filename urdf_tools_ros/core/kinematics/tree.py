@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..description.model import Joint, Robot
 from ..errors import KinematicTreeError, UnknownLinkError
 from ..findings import Finding, Severity
 from ..location import SourceLocation
+from ..model.robot import Joint, Robot
 
 __all__ = ['Chain', 'KinematicTree', 'analyze_tree']
 

@@ -1,7 +1,7 @@
 """
 What makes a joint unusable for kinematics: one validation shared by the checker and the FK.
 
-The checker (:mod:`urdf_tools_ros.core.checks.joints`) reports these problems as errors and
+The checker (:mod:`urdf_tools_ros.core.checks.rules.joints`) reports these problems as errors and
 :class:`~urdf_tools_ros.core.kinematics.forward.KinematicModel` refuses the same joints with the
 same reason, so a description that checks with 0 errors always compiles, and one that the
 kinematics refuses never checks clean.
@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 import math
 
-from ..description.model import JOINT_TYPES
+from ..model.robot import JOINT_TYPES
 
 __all__ = ['AXIS_TYPES', 'MAX_AXIS_COMPONENT', 'MIN_AXIS_NORM', 'axis_norm', 'axis_problem',
            'joint_type_problem']

@@ -27,10 +27,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ..description.loader import RobotDescription
 from ..kinematics.fk_plan import MAX_MAGNITUDE
 from ..kinematics.forward import KinematicModel
 from ..kinematics.mimic import resolve_mimic
+from ..source.loader import RobotDescription
 from ..transforms import FloatArray
 
 __all__ = ['MovingTransforms', 'TfFrames', 'TfThrottle']

@@ -10,7 +10,7 @@ blanks). Nothing is re-serialised.
 Fixed, from the checker's own findings and fix values:
 
 * ``joint-axis-not-unit``: ``<axis xyz>`` becomes the unit axis the finding's fix gives
-  (:func:`~urdf_tools_ros.core.checks.joints.unit_axis_text`).
+  (:func:`~urdf_tools_ros.core.checks.rules.joints.unit_axis_text`).
 * ``joint-limit-lower-above-upper``: the texts of ``lower`` and ``upper`` are swapped.
 * ``element-duplicate``, ``link-duplicate``, ``joint-duplicate``, ``material-duplicate``: the
   second element is removed when it is written exactly as the first (same tag, attributes,
@@ -33,13 +33,13 @@ from dataclasses import dataclass
 import math
 import re
 
-from . import inertial as inertial_rules
-from .fix_source import (Element, elements_at, removal_span, same_element, scan,
-                         TextEdit)
-from .joints import unit_axis_text
-from .registry import format_value
-from ..description.model import Inertia, Robot
+from ..checks.registry import format_value
+from ..checks.rules import inertial as inertial_rules
+from ..checks.rules.joints import unit_axis_text
 from ..findings import Finding
+from ..model.robot import Inertia, Robot
+from ..source.scanner import (Element, elements_at, removal_span, same_element, scan,
+                              TextEdit)
 
 #: The codes fixed without being asked.
 MECHANICAL_CODES = ('joint-axis-not-unit', 'joint-limit-lower-above-upper', 'element-duplicate',

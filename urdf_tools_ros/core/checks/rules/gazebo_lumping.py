@@ -12,8 +12,8 @@ After lumping, every remaining link other than ``world`` without mass (at most
 :data:`GZ_MASS_EPSILON`: gz-math's ``equal``) is not modelled, and
 everything attached below it is dropped too; a massless root body leaves no link at all ("A
 model must have at least one link"; pybullet's mass-0 static bases). A moving massless body is
-:mod:`~urdf_tools_ros.core.checks.inertial`'s ``inertial-missing-on-moving-link``. Measured with
-SDFormat 12.3 through ``test/oracles.py`` (``test/test_consumer_oracles.py``).
+:mod:`~urdf_tools_ros.core.checks.rules.inertial`'s ``inertial-missing-on-moving-link``.
+Measured with SDFormat 12.3 through ``test/oracles.py`` (``test/test_consumer_oracles.py``).
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from dataclasses import dataclass
 import math
 
 from .inertial import GZ_MASS_EPSILON
-from .registry import check, CheckContext, rule
-from ..description.model import Joint, Robot
-from ..findings import Finding, Severity
+from ..registry import check, CheckContext, rule
+from ...findings import Finding, Severity
+from ...model.robot import Joint, Robot
 
 _SOURCE = 'sdformat parser_urdf.cc (ReduceFixedJoints, CreateLink: "has no inertia")'
 MASSLESS_LUMP = rule('gazebo-lumping-zero-mass', Severity.INFO,

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .registry import check, CheckContext, rule
-from ..description.model import Transmission
-from ..findings import Finding, Severity
+from ..registry import check, CheckContext, rule
+from ...findings import Finding, Severity
+from ...model.robot import Transmission
 
 JOINT_MISSING = rule('transmission-joint-missing', Severity.WARNING,
                      'a transmission names a joint that is not in the robot',

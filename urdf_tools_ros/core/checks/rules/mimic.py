@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .registry import check, CheckContext, rule
-from ..findings import Finding, Severity
-from ..kinematics.mimic import analyze_mimic
+from ..registry import check, CheckContext, rule
+from ...findings import Finding, Severity
+from ...kinematics.mimic import analyze_mimic
 
 #: joint_state_publisher 2.4 looks the source up among its free joints (``free_joints[parent]``):
 #: a missing, fixed, floating or planar source raises KeyError in its publish loop, and a cycle

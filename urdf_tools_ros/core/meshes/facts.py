@@ -45,8 +45,8 @@ from typing import Any
 
 import numpy as np
 
-from .model import Vector3
 from ..errors import MeshLoadError
+from ..model.robot import Vector3
 from ..transforms import FloatArray
 
 __all__ = ['MAX_BYTES', 'MEASURED', 'MeshFacts', 'collada_unit', 'mesh_bounds',

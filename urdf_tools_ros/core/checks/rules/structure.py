@@ -13,15 +13,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Protocol
 
-from .registry import check, CheckContext, rule
-from ..description.values import ros_distros, urdf_version, URDF_VERSIONS, URDFDOM_SINCE
-from ..findings import Finding, Severity
-from ..location import SourceLocation
+from ..registry import check, CheckContext, rule
+from ...findings import Finding, Severity
+from ...location import SourceLocation
+from ...model.values import ros_distros, urdf_version, URDF_VERSIONS, URDFDOM_SINCE
 
 #: The URDF versions urdfdom 3.x to 5.0 (ROS 2 Humble, Jazzy, Kilted) read: only 1.0. urdfdom 5.1
 #: and later (6.0: ROS 2 Lyrical and Rolling) also read 1.1 (quaternions, capsules) and 1.2
-#: (acceleration/jerk limits): :data:`~urdf_tools_ros.core.description.values.URDF_VERSIONS`,
-#: per distro :data:`~urdf_tools_ros.core.description.values.ROS_DISTRO_URDF_VERSIONS`.
+#: (acceleration/jerk limits): :data:`~urdf_tools_ros.core.model.values.URDF_VERSIONS`,
+#: per distro :data:`~urdf_tools_ros.core.model.values.ROS_DISTRO_URDF_VERSIONS`.
 SUPPORTED_VERSIONS = ((1, 0),)
 
 _MODEL = 'urdfdom model.cpp (parseURDF)'
@@ -83,7 +83,7 @@ def check_version(ctx: CheckContext) -> Iterator[Finding]:
     Report a ``<robot version>`` urdfdom refuses, or one only Lyrical's and Rolling's read.
 
     urdfdom parses the attribute as ``major.minor``
-    (:func:`~urdf_tools_ros.core.description.values.urdf_version`); 3.x to 5.0 read 1.0 only,
+    (:func:`~urdf_tools_ros.core.model.values.urdf_version`); 3.x to 5.0 read 1.0 only,
     5.1 adds 1.1 and 6.0 1.2 (measured with check_urdf of urdfdom 3.0.1 and 6.0.0). The message
     names the ROS 2 distros that read the version and those that refuse it.
     """

@@ -7,13 +7,13 @@ file and line), collects every problem instead of stopping at the first, keeps w
 urdf_parser_py drops or rewrites (``<gazebo>`` blocks, ``<ros2_control>``, unknown elements as
 data; an absent ``soft_lower_limit`` or ``effort`` as ``None`` rather than 0) and reads the
 first of a repeated element as urdfdom does. urdf_parser_py stays an opt-in cross-check in
-:func:`~urdf_tools_ros.core.description.loader.load_string` (``cross_check=True``).
+:func:`~urdf_tools_ros.core.source.loader.load_string` (``cross_check=True``).
 
 The reader is lenient on purpose: it builds the model from whatever the file holds and turns
 each syntax-level problem (a missing required attribute, a number that does not parse, a vector
 of the wrong size, NaN/inf, an attribute or element URDF does not define, a repeated element)
 into a :class:`~urdf_tools_ros.core.findings.Finding` of the ``loading`` rule family
-(:mod:`urdf_tools_ros.core.checks.loading`). Semantic rules run later on the model.
+(:mod:`urdf_tools_ros.core.checks.rules.loading`). Semantic rules run later on the model.
 Attribute and element names follow the URDF specification (http://wiki.ros.org/urdf/XML);
 transmissions follow ros_control's transmission parser (``transmission_interface``), the
 ``<ros2_control>`` tags ros2_control's, ``<gazebo reference>`` Gazebo's URDF extension.
@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 import math
 
-from .model import (Box, Calibration, Capsule, Collision, Cylinder, Dynamics, Gazebo, Geometry,
+from .robot import (Box, Calibration, Capsule, Collision, Cylinder, Dynamics, Gazebo, Geometry,
                     Inertia, Inertial, Joint, Limit, Link, Material, Mesh, Mimic, Origin, Robot,
                     Ros2Control, Ros2ControlJoint, SafetyController, Sphere, Transmission,
                     TransmissionActuator, TransmissionJoint, Vector3, Visual, XmlData)
@@ -65,7 +65,7 @@ NAME_VERDICTS: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = 
 
 class UrdfReader:
     """
-    Turn a ``<robot>`` element into a :class:`~urdf_tools_ros.core.description.model.Robot`.
+    Turn a ``<robot>`` element into a :class:`~urdf_tools_ros.core.model.robot.Robot`.
 
     Use one reader per document: :meth:`robot` reads it, :attr:`findings` then holds every
     loading finding. The element methods (:meth:`link`, :meth:`joint`, :meth:`material`,

@@ -6,7 +6,7 @@ A :class:`WatchedFiles` is the state of each file when it was taken: its path, m
 state again and returns it when any file differs (edited, replaced, removed or made again), else
 ``None``; the caller polls it (the robot description node, every ``watch_period`` s of steady
 time) and keeps what it returns. The files are those of
-:attr:`~urdf_tools_ros.core.description.loader.RobotDescription.dependencies`.
+:attr:`~urdf_tools_ros.core.source.loader.RobotDescription.dependencies`.
 
 An edit that keeps both the modification time and the size is not seen; an editor that writes
 in the same nanosecond tick the same number of bytes is the only such case on the file systems

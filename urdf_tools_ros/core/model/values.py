@@ -3,7 +3,7 @@ What the URDF reader needs to know about values and names, without reporting any
 
 The tables of attributes and children the URDF specification (and urdfdom) define, the tag of
 an element without its namespace, and the parsing of a number or a vector of numbers as the
-reader does it (:class:`~urdf_tools_ros.core.description.reader.UrdfReader`, which turns each
+reader does it (:class:`~urdf_tools_ros.core.model.reader.UrdfReader`, which turns each
 problem into a finding). Attribute and element names follow the URDF specification
 (http://wiki.ros.org/urdf/XML). A number is Python's ``float`` of the attribute's text, a vector
 its whitespace-separated words; the reader reports NaN and infinity separately. Also which URDF

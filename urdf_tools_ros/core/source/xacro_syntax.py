@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 import re
 
-from .model import Robot
 from ..findings import Finding
+from ..model.robot import Robot
 
 #: An XML comment (xacro syntax inside one is not xacro).
 COMMENT = re.compile(r'<!--.*?-->', re.DOTALL)

@@ -21,9 +21,9 @@ from collections.abc import Iterator
 import math
 import os
 
-from .registry import check, CheckContext, format_value, rule
-from ..description.model import Material
-from ..findings import Finding, Severity
+from ..registry import check, CheckContext, format_value, rule
+from ...findings import Finding, Severity
+from ...model.robot import Material
 
 UNDEFINED = rule('material-undefined', Severity.WARNING,
                  'a visual names a material that is defined nowhere before it and gives no '

@@ -22,12 +22,12 @@ import os
 
 import numpy as np
 
-from .registry import check, CheckContext, format_value, rule, RULES
-from ..description.model import (Box, Capsule, Collision, Cylinder, Geometry, geometry_sizes,
-                                 Link, Mesh, Robot, Sphere, Visual)
-from ..errors import RobotDescriptionError
-from ..findings import Finding, Severity
-from ..kinematics.inertia import principal_moment_values
+from ..registry import check, CheckContext, format_value, rule, RULES
+from ...errors import RobotDescriptionError
+from ...findings import Finding, Severity
+from ...kinematics.inertia import principal_moment_values
+from ...model.robot import (Box, Capsule, Collision, Cylinder, Geometry, geometry_sizes,
+                            Link, Mesh, Robot, Sphere, Visual)
 
 #: Mesh file extensions every common consumer (rviz, Gazebo, MoveIt) reads, lower case.
 MESH_EXTENSIONS = ('.stl', '.dae', '.obj')
@@ -317,7 +317,7 @@ def _kinematic_extent(robot: Robot) -> float:
     :class:`~urdf_tools_ros.core.kinematics.forward.KinematicModel` (0 for a single link, or
     when the links and joints are not a tree the kinematics accepts: other rules report that).
     """
-    from ..kinematics.forward import KinematicModel  # only for robots with a readable mesh
+    from ...kinematics.forward import KinematicModel  # only for robots with a readable mesh
     try:
         origins = KinematicModel(robot).link_pose_array()[:, :3, 3]
     except RobotDescriptionError:
@@ -332,10 +332,10 @@ def _mesh_sides(path: str, use_cache: bool) -> tuple[float, ...] | None:
     The sides of a mesh file's box before ``<mesh scale>``, m; ``None`` when it is not measured.
 
     The one place a check reads a mesh file (its facts are kept on disk between runs,
-    :mod:`~urdf_tools_ros.core.description.mesh_cache`): imported here, so that a check that
+    :mod:`~urdf_tools_ros.core.meshes.cache`): imported here, so that a check that
     does not run :func:`check_mesh_scale`, or a robot whose meshes are not found, reads none.
     """
-    from ..description.mesh_cache import mesh_facts
+    from ...meshes.cache import mesh_facts
     try:
         facts = mesh_facts(path, use_cache)
     except OSError:
@@ -354,7 +354,7 @@ def check_mesh_scale(ctx: CheckContext) -> Iterator[Finding]:
     (:func:`_kinematic_extent`), the link's primitive
     shapes and the length its inertia implies (:func:`_inertia_length`); the largest counts,
     so that one placeholder value cannot make a mesh look too big. A mesh file that is not
-    found or not measured (:func:`~urdf_tools_ros.core.description.mesh_facts.read_mesh_facts`)
+    found or not measured (:func:`~urdf_tools_ros.core.meshes.facts.read_mesh_facts`)
     is not judged. The classic case is a CAD export in millimetres: 1000 times too large. Mesh
     facts come from the on-disk cache unless the context says otherwise
     (:attr:`CheckContext.use_cache`).

@@ -37,14 +37,14 @@ from . import checks
 from .checks import DEFAULT_TARGET
 from .checks.config import Config, find_config
 from .checks.selection import codes_matching
-from .description import loader
-from .description.loader import RobotDescription
-from .description.packages import ament_package_locator, PackageLocator
 from .errors import RobotDescriptionError
 from .findings import Finding, Severity
+from .source import loader
+from .source.loader import RobotDescription
+from .source.packages import ament_package_locator, PackageLocator
 
 if TYPE_CHECKING:  # imported when a xacro file is loaded
-    from .description.xacro_dom import ParsedFiles
+    from .source.xacro.dom import ParsedFiles
 
 __all__ = ['CheckResult', 'Settings', 'resolve', 'run']
 

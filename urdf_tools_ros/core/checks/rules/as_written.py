@@ -1,7 +1,7 @@
 """
 The ``xacro-in-urdf`` rule: a file not named ``.xacro`` read both as ROS runs it and as written.
 
-Both readings are real (:mod:`~urdf_tools_ros.core.description.xacro_syntax`): a ROS 2 launch file
+Both readings are real (:mod:`~urdf_tools_ros.core.source.xacro_syntax`): a ROS 2 launch file
 that runs xacro on the file gets the expansion, which every other rule checks; check_urdf,
 pinocchio, MuJoCo, Gazebo and pybullet read the text as written. This rule reports, at the line
 of the first xacro construct, which of the non-ROS targets' consumers refuse that text: an error
@@ -12,10 +12,10 @@ urdfdom on the text as written is not one for ``ros``).
 
 from __future__ import annotations
 
-from .registry import CheckContext, for_target, registered_checks, rule
-from ..description.loader import RobotDescription
-from ..findings import Finding, Severity
-from ..location import SourceLocation
+from ..registry import CheckContext, for_target, registered_checks, rule
+from ...findings import Finding, Severity
+from ...location import SourceLocation
+from ...source.loader import RobotDescription
 
 #: The targets whose consumers are handed the file itself, not xacro's output.
 AS_WRITTEN_TARGETS: tuple[str, ...] = ('gazebo', 'mujoco', 'pinocchio')

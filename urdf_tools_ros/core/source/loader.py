@@ -35,17 +35,17 @@ from typing import Any, BinaryIO, TYPE_CHECKING
 
 from lxml import etree
 
-from .model import Robot
 from .packages import make_package_locator, PackageLocator, resolve_resource
-from .reader import UrdfReader
 from .xacro_syntax import AsWritten, first_xacro_construct, looks_like_xacro
 from .xml_safety import entity_refusal, malformed, refused_entity
 from ..errors import DescriptionLoadError, DescriptionTooLargeError
 from ..findings import Finding, Severity
 from ..location import SourceLocation
+from ..model.reader import UrdfReader
+from ..model.robot import Robot
 
 if TYPE_CHECKING:  # xacro's modules are imported when a xacro file is loaded
-    from .xacro_dom import ParsedFiles
+    from .xacro.dom import ParsedFiles
 
 #: Largest description (file, each xacro include, and the xacro output) read, in bytes.
 MAX_DESCRIPTION_BYTES = 50 * 1024 * 1024
@@ -372,7 +372,7 @@ def _urdf_parser_py_findings(root: Any, location: SourceLocation | None) -> list
     # imported here: only this opt-in cross-check needs it
     from urdf_parser_py import urdf as urdf_parser
 
-    from .xacro_runner import XACRO_LOCK
+    from .xacro.runner import XACRO_LOCK
     from urdf_parser_py.xml_reflection import core as urdf_parser_core
     messages: list[str] = []
     with XACRO_LOCK:
@@ -449,7 +449,7 @@ def load_string(text: str, filename: str = '<string>', *,
     known: set[str] | None = None  # the xacro arguments the documents declare or use
     if use_xacro:
         # only xacro input needs it
-        from .xacro_runner import CALLS_ATTRIBUTE, run_xacro, SOURCE_ATTRIBUTE
+        from .xacro.runner import CALLS_ATTRIBUTE, run_xacro, SOURCE_ATTRIBUTE
         run = run_xacro(text, filename, xacro_args or {}, locate,
                         lambda path: read_source(path, texts), MAX_DESCRIPTION_BYTES, parsed)
         xml_text, known = run.xml, run.arguments
@@ -549,7 +549,7 @@ def load(source: str | os.PathLike[str], *,
     :param is_xacro: Force or skip xacro; default by extension and content.
     :param cross_check: Also read it with urdf_parser_py (see :func:`load_string`).
     :param texts: The files read so far in this run (see :func:`load_string`); every file
-        is read once per run (:mod:`urdf_tools_ros.core.pipeline`).
+        is read once per run (:mod:`urdf_tools_ros.core.session`).
     :param parsed: xacro's parses kept from earlier loads (see :func:`load_string`).
     :return: The description with the model, XML, loading findings and files read.
     :raises DescriptionLoadError: if it cannot be read or loaded (the message names file:line).

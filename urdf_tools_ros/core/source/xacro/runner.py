@@ -55,12 +55,12 @@ import xml.parsers.expat
 from defusedxml import DefusedXmlException
 from defusedxml.expatbuilder import DefusedExpatBuilderNS
 
-from .packages import PackageLocator
-from .xacro_dom import Element, ParsedFiles
-from .xacro_errors import explain, PackageNotFound
-from .xml_safety import entity_refusal, malformed, refused_entity
-from ..errors import DescriptionLoadError, DescriptionTooLargeError
-from ..location import ArgumentUse, MacroCall, SourceLocation
+from .dom import Element, ParsedFiles
+from .errors import explain, PackageNotFound
+from ..packages import PackageLocator
+from ..xml_safety import entity_refusal, malformed, refused_entity
+from ...errors import DescriptionLoadError, DescriptionTooLargeError
+from ...location import ArgumentUse, MacroCall, SourceLocation
 
 __all__ = ['CALLS_ATTRIBUTE', 'Expansion', 'SOURCE_ATTRIBUTE', 'USE_LINE_HOOKS', 'XACRO_LOCK',
            'XacroRun', 'line_hooks_missing', 'run_xacro']

@@ -1,7 +1,7 @@
 """
 Mesh facts kept on disk between runs: a file is measured once per version, not once per check.
 
-The facts of :func:`~urdf_tools_ros.core.description.mesh_facts.read_mesh_facts` (format, box,
+The facts of :func:`~urdf_tools_ros.core.meshes.facts.read_mesh_facts` (format, box,
 triangle count, readable or why not) are kept in ``$XDG_CACHE_HOME/urdf-tools`` (:data:`FILENAME`)
 (``~/.cache/urdf-tools`` when ``XDG_CACHE_HOME`` is unset or not absolute: the XDG Base
 Directory specification), keyed by the file's real path, size and modification time (ns): an
@@ -29,8 +29,8 @@ import sqlite3
 import threading
 import time
 
-from . import mesh_facts as _reading
-from .mesh_facts import MeshFacts
+from . import facts as _reading
+from .facts import MeshFacts
 
 __all__ = ['FILENAME', 'MAX_ENTRIES', 'MeshFactsCache', 'cache_directory', 'mesh_facts']
 
@@ -90,7 +90,7 @@ class MeshFactsCache:
         :func:`cache_directory`.
     :param max_entries: The size bound, entries.
     :param reader: How a file missing from the cache is measured; default
-        :func:`~urdf_tools_ros.core.description.mesh_facts.read_mesh_facts`.
+        :func:`~urdf_tools_ros.core.meshes.facts.read_mesh_facts`.
     """
 
     def __init__(self, directory: Path | None = None, max_entries: int = MAX_ENTRIES,

@@ -2,8 +2,8 @@
 Rules of the ``loading`` family: what the reader finds while it turns XML into the model.
 
 The findings themselves are made by the one reader,
-:class:`~urdf_tools_ros.core.description.reader.UrdfReader`, and by
-:mod:`urdf_tools_ros.core.description.loader`; this module only catalogs their codes.
+:class:`~urdf_tools_ros.core.model.reader.UrdfReader`, and by
+:mod:`urdf_tools_ros.core.source.loader`; this module only catalogs their codes.
 
 What the consumers do was measured on one-element cases (``test/test_consumer_oracles.py``):
 urdfdom refuses a description whose link or joint cannot be parsed, but only logs and *drops*
@@ -15,8 +15,8 @@ element.
 
 from __future__ import annotations
 
-from .registry import rule
-from ..findings import Severity
+from ..registry import rule
+from ...findings import Severity
 
 _DROP = 'urdfdom link.cpp (drops the element it cannot parse); urdf_parser_py xml_reflection'
 

@@ -37,9 +37,9 @@ from urllib.parse import unquote
 
 from lxml import etree
 
-from .loader import parse_xml, RobotDescription
-from .model import Mesh
-from .packages import draw_path, PackageLocator
+from ..model.robot import Mesh
+from ..source.loader import parse_xml, RobotDescription
+from ..source.packages import draw_path, PackageLocator
 
 __all__ = ['MAX_RESOURCE_BYTES', 'ResourceFile', 'ResourceIndex', 'ResourceReply',
            'ResourceStatus', 'rewrite_urls', 'service_url']

@@ -20,9 +20,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .mesh_facts import collada_unit
-from .model import RGBA, Vector3
+from .facts import collada_unit
 from ..errors import MeshLoadError
+from ..model.robot import RGBA, Vector3
 from ..transforms import FloatArray
 
 __all__ = ['MeshPart', 'capsule_mesh', 'collada_unit', 'load_mesh', 'reads_format',

@@ -80,7 +80,7 @@ def this_package_share() -> str | None:
     An installed package (pip or colcon) has ``<prefix>/share/urdf_tools_ros``; a source
     checkout has ``package.xml`` beside the Python package.
     """
-    # this file is <checkout>/urdf_tools_ros/core/description/packages.py
+    # this file is <checkout>/urdf_tools_ros/core/source/packages.py
     source_root = Path(__file__).resolve().parents[3]
     if (source_root / 'package.xml').is_file() and (source_root / 'urdf').is_dir():
         return str(source_root)
@@ -170,7 +170,7 @@ def resolve_resource(filename: str, base_dir: str | None,
         ``http://`` and other schemes, which are never fetched).
 
     A ``service://<service>:<path>`` URL of a served description
-    (:mod:`~urdf_tools_ros.core.description.resources`: ``<path>`` is ``package/<pkg>/<rest>``
+    (:mod:`~urdf_tools_ros.core.meshes.resources`: ``<path>`` is ``package/<pkg>/<rest>``
     or ``file/<absolute path>``) maps to the file it was made from, where that package is
     known: the viewer of the machine that serves it draws the same files.
     """

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .registry import check, CheckContext, rule
-from ..findings import Finding, Severity
-from ..kinematics.tree import analyze_tree
+from ..registry import check, CheckContext, rule
+from ...findings import Finding, Severity
+from ...kinematics.tree import analyze_tree
 
 _TREE = ('urdfdom', 'urdf_tools_ros')
 _INIT = 'urdfdom model.cpp (initTree, initRoot); KinematicTree'

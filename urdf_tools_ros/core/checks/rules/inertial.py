@@ -35,15 +35,15 @@ from typing import cast
 
 import numpy as np
 
-from .registry import check, CheckContext, rule
-from ..description.model import (Box, Capsule, Cylinder, geometry_sizes, Inertia, Inertial, Link,
-                                 Origin, Robot, Sphere)
-from ..description.values import all_finite
-from ..findings import Finding, Severity
-from ..kinematics.inertia import (combine, describe_inertia, describe_solid, entry_scale,
-                                  format_inertia_element, implied_inertia, is_zero,
-                                  principal_moment_values, triangle_inequality_violation)
-from ..transforms import FloatArray, origin as origin_matrix
+from ..registry import check, CheckContext, rule
+from ...findings import Finding, Severity
+from ...kinematics.inertia import (combine, describe_inertia, describe_solid, entry_scale,
+                                   format_inertia_element, implied_inertia, is_zero,
+                                   principal_moment_values, triangle_inequality_violation)
+from ...model.robot import (Box, Capsule, Cylinder, geometry_sizes, Inertia, Inertial, Link,
+                            Origin, Robot, Sphere)
+from ...model.values import all_finite
+from ...transforms import FloatArray, origin as origin_matrix
 
 #: The solid shapes whose inertia a link's mass implies (:func:`implied_inertia`).
 Primitive = Box | Cylinder | Sphere | Capsule

@@ -13,7 +13,7 @@ Which joint types a rule applies to (URDF spec, joint):
 * ``<safety_controller>``: ``k_velocity`` is required on any type (urdfdom); soft limits are
   compared with the hard ``<limit>`` on revolute and prismatic joints. An absent soft limit is
   "no soft limit on that side" (see
-  :class:`~urdf_tools_ros.core.description.model.SafetyController`).
+  :class:`~urdf_tools_ros.core.model.robot.SafetyController`).
 * A mimic joint follows ``multiplier * q + offset`` of its source; when both are revolute or
   prismatic with limits, the image of the source's range should stay within the mimic joint's
   own limits. A continuous source has no range and is not compared; an unknown source or a
@@ -25,10 +25,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 import math
 
-from .registry import check, CheckContext, format_value, rule
-from ..description.model import Joint
-from ..findings import Finding, Severity
-from ..kinematics.validation import axis_norm, axis_problem, AXIS_TYPES, joint_type_problem
+from ..registry import check, CheckContext, format_value, rule
+from ...findings import Finding, Severity
+from ...kinematics.validation import axis_norm, axis_problem, AXIS_TYPES, joint_type_problem
+from ...model.robot import Joint
 
 #: Types whose ``<limit lower upper>`` bound the position (URDF spec, joint/limit).
 BOUNDED_TYPES = frozenset({'revolute', 'prismatic'})

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .names import suggest_name
-from .registry import check, CheckContext, rule
-from ..findings import Finding, Severity
-from ..location import MacroCall
+from ..names import suggest_name
+from ..registry import check, CheckContext, rule
+from ...findings import Finding, Severity
+from ...location import MacroCall
 
 REFERENCE_MISSING = rule('gazebo-reference-missing', Severity.WARNING,
                          '<gazebo reference> names neither a link nor a joint',

@@ -1,0 +1,1 @@
+"""The rule families, one module each; importing one registers its checks (:mod:`..registry`)."""

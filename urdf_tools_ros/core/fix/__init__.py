@@ -1,0 +1,1 @@
+"""Mechanical fixes: edits of the source files planned from findings (:mod:`.edits`)."""

@@ -1,0 +1,1 @@
+"""xacro through its public API (:mod:`.runner`); its failures in plain words (:mod:`.errors`)."""
