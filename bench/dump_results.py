@@ -30,7 +30,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / 'test'))
 sys.path.insert(0, str(REPO / 'bench'))
 
-from paths import ROS2_CASES, ROS2_DESCRIPTIONS, ROS2_PACKAGES, SHARED_MODELS  # noqa: E402
+from paths import ROS2_CASES, ROS2_DESCRIPTIONS, ROS2_PACKAGES, SHARED, SHARED_MODELS  # noqa: E402
 
 from urdf_tools_ros.core import check_description, load, RobotDescriptionError  # noqa: E402
 
@@ -81,8 +81,8 @@ def _relative(kind: str, path: Path) -> str:
 
 def _clean(text: str, path: Path) -> str:
     """``text`` with the absolute folders that differ between checkouts replaced."""
-    for folder, name in ((REPO, '<repo>'), (REPO.parent / 'shared', '<shared>'),
-                         (Path(sys.prefix), '<prefix>')):
+    for folder, name in ((Path(sys.prefix), '<prefix>'), (SHARED, '<shared>'),
+                         (REPO, '<repo>')):
         text = text.replace(str(folder.resolve()), name).replace(str(folder), name)
     return text
 
