@@ -1,15 +1,10 @@
 """
-The checker's STL, OBJ and COLLADA readers (``core/description/mesh_facts.py``) against trimesh.
+The checker's STL, OBJ and COLLADA readers (``core/meshes/facts.py``).
 
-What is compared, on every ``.stl``, ``.obj`` and ``.dae`` file of ``../shared``, of the corpus
-and of ``urdf/meshes``: the box of the triangles' vertices (lower and upper corner, m, before
-``<mesh scale>``) and the triangle count, with trimesh's ``load(path, process=False,
-force='scene')`` (no vertex merging, no removal of degenerate faces: the triangles of the file
-as written, each quad 2, each polygon of n corners n - 2), each geometry placed by its scene
-node, only geometries with triangles counted, a COLLADA file's box times its ``<unit meter>``
-(as the check took it from trimesh); and that a file trimesh reads no triangle from is not
-measured here either. Then files written here with known boxes and counts, corrupt files, and
-that a check of a robot with STL, OBJ and COLLADA meshes never imports trimesh.
+Against trimesh on every mesh of ``../shared``, the corpus and ``urdf/meshes``: the box of the
+triangles' vertices (m, before ``<mesh scale>``, COLLADA times its ``<unit meter>`` as rviz
+applies it) and the triangle count as written (trimesh with ``process=False``). Then files with
+boxes known by construction, files that give no box, and checks that import no trimesh.
 """
 
 from __future__ import annotations
@@ -29,9 +24,11 @@ import pytest
 from conftest import missing, REPO
 
 from urdf_tools_ros.core.meshes import facts as mesh_facts
-from urdf_tools_ros.core.meshes.facts import collada_unit, MeshFacts, read_mesh_facts
+from urdf_tools_ros.core.meshes.facts import (collada_unit, mesh_bounds, MeshFacts,
+                                              read_mesh_facts)
 
 SAMPLE = REPO / 'urdf' / 'meshes'
+CORPUS = REPO / 'test' / 'corpus'
 _OWN = ('.stl', '.obj')
 NO_TRIMESH = missing('trimesh')
 
@@ -84,27 +81,20 @@ def _disagreements(files: list[Path], rtol: float = 1e-9) -> list[str]:
 
 
 @pytest.mark.skipif(NO_TRIMESH is not None, reason=str(NO_TRIMESH))
-@pytest.mark.parametrize('root, least', [(SHARED, 150), (REPO / 'test' / 'corpus', 50),
-                                         (SAMPLE, 2)], ids=['shared', 'corpus', 'sample'])
-def test_every_stl_and_obj_file_reads_as_trimesh_reads_it(root: Path, least: int) -> None:
-    files = _files(root)
+@pytest.mark.parametrize('root, suffixes, least', [
+    (SHARED, _OWN, 150), (CORPUS, _OWN, 50), (SAMPLE, _OWN, 2),
+    (SHARED, ('.dae',), 15), (CORPUS, ('.dae',), 5), (SAMPLE, ('.dae',), 1)],
+    ids=['shared', 'corpus', 'sample', 'shared-dae', 'corpus-dae', 'sample-dae'])
+def test_every_mesh_file_reads_as_trimesh_reads_it(root: Path, suffixes: tuple[str, ...],
+                                                   least: int) -> None:
+    files = _files(root, suffixes)
     if not files and root == SHARED:
         pytest.skip(f'{SHARED} is not here')
     assert len(files) >= least
-    assert _disagreements(files) == []
-
-
-@pytest.mark.skipif(NO_TRIMESH is not None, reason=str(NO_TRIMESH))
-@pytest.mark.parametrize('root, least', [(SHARED, 15), (REPO / 'test' / 'corpus', 5),
-                                         (SAMPLE, 1)], ids=['shared', 'corpus', 'sample'])
-def test_every_collada_file_reads_as_trimesh_reads_it(root: Path, least: int) -> None:
-    # trimesh builds each geometry with process=True: vertices within 1e-8 (file units) merged
-    # before its box, where every vertex counts here: boxes within 1e-6 of the largest side
-    files = _files(root, ('.dae',))
-    if not files and root == SHARED:
-        pytest.skip(f'{SHARED} is not here')
-    assert len(files) >= least
-    assert _disagreements(files, rtol=1e-6) == []
+    # trimesh merges a COLLADA geometry's vertices within 1e-8 (file units) before its box
+    assert _disagreements(files, rtol=1e-6 if suffixes == ('.dae',) else 1e-9) == []
+    if root != SHARED:  # every mesh of the corpus and of the sample robot is measured
+        assert [str(path) for path in files if not read_mesh_facts(str(path)).readable] == []
 
 
 def _binary_stl(triangles: list[list[tuple[float, float, float]]], header: bytes = b'') -> bytes:
@@ -221,6 +211,80 @@ def test_a_written_collada_scene_gives_its_box_and_count(tmp_path: Path) -> None
         assert _disagreements([path]) == []
 
 
+@pytest.mark.parametrize('name, lower, upper', [
+    ('beacon.stl', (-0.02, -0.02, 0.0), (0.02, 0.02, 0.03)),  # urdf/meshes/generate_meshes.py
+    ('gripper_palm.obj', (-0.015, -0.035, -0.02), (0.015, 0.035, 0.02)),
+    ('bumper.dae', (0.0, -0.055, 0.0), (0.03, 0.055, 0.04)),
+])
+def test_bounds_of_the_sample_meshes(name: str, lower: tuple[float, ...],
+                                     upper: tuple[float, ...]) -> None:
+    np.testing.assert_allclose(mesh_bounds(str(SAMPLE / name)), (lower, upper), rtol=0, atol=1e-7)
+
+
+@pytest.mark.parametrize('meter', ['abc', 'nan', '-1', '0'])
+def test_a_collada_unit_that_is_no_length_counts_as_one_metre(meter: str,
+                                                              tmp_path: Path) -> None:
+    path = tmp_path / 'bad_unit.dae'
+    path.write_text(re.sub(r'<unit[^>]*/>', f'<unit name="u" meter="{meter}"/>',
+                           (SAMPLE / 'bumper.dae').read_text(encoding='utf-8')),
+                    encoding='utf-8')
+    assert collada_unit(str(path)) == 1.0
+    np.testing.assert_allclose(mesh_bounds(str(path)), mesh_bounds(str(SAMPLE / 'bumper.dae')))
+
+
+def test_a_real_collada_file_in_inches() -> None:
+    # <unit name="inch" meter="0.0254"/>: a cone 5.9 in across and 6.7 in tall is 15 x 17 cm
+    data = pytest.importorskip('pybullet_data')
+    cone = Path(data.getDataPath()) / 'racecar' / 'meshes' / 'cone.dae'
+    assert collada_unit(str(cone)) == 0.0254
+    np.testing.assert_allclose(mesh_bounds(str(cone)), [[-0.075, -0.075, 0], [0.075, 0.075, 0.17]],
+                               rtol=0, atol=1e-6)
+
+
+ROTATED = """<?xml version="1.0"?>
+<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
+  <asset><unit name="centimetre" meter="0.01"/><up_axis>Z_UP</up_axis></asset>
+  <library_geometries>
+    <geometry id="g"><mesh>
+      <source id="g-pos"><float_array id="g-arr" count="15">
+        0 0 0  10 0 0  0 20 0  0 0 30  999 999 999</float_array>
+        <technique_common><accessor source="#g-arr" count="5" stride="3">
+          <param name="X" type="float"/><param name="Y" type="float"/>
+          <param name="Z" type="float"/></accessor></technique_common>
+      </source>
+      <vertices id="g-v"><input semantic="POSITION" source="#g-pos"/></vertices>
+      <triangles count="2"><input semantic="VERTEX" source="#g-v" offset="0"/>
+        <input semantic="NORMAL" source="#g-pos" offset="1"/><p>0 0 1 1 2 2 0 0 2 2 3 3</p>
+      </triangles>
+    </mesh></geometry>
+  </library_geometries>
+  <library_visual_scenes>
+    <visual_scene id="unused"><node><scale>50 50 50</scale><instance_geometry url="#g"/></node>
+    </visual_scene>
+    <visual_scene id="s">
+      <node><translate>100 0 0</translate>
+        <node><rotate>0 0 1 90</rotate><scale>2 1 1</scale><instance_geometry url="#g"/></node>
+      </node>
+    </visual_scene>
+  </library_visual_scenes>
+  <scene><instance_visual_scene url="#s"/></scene>
+</COLLADA>
+"""
+
+
+def test_collada_scene_nodes_and_indices(tmp_path: Path) -> None:
+    path = tmp_path / 'moved.dae'
+    path.write_text(ROTATED, encoding='utf-8')
+    # the scene the <scene> names; only the indexed vertices (not 999); nodes applied outermost
+    # first: scale x by 2, turn 90 degrees about z, move by 100 along x; then centimetres
+    used = np.array([[0, 0, 0], [10, 0, 0], [0, 20, 0], [0, 0, 30]], dtype=float)
+    scaled = used * (2, 1, 1)
+    turned = np.stack([-scaled[:, 1], scaled[:, 0], scaled[:, 2]], axis=1) + (100, 0, 0)
+    np.testing.assert_allclose(mesh_bounds(str(path)),
+                               [turned.min(axis=0) * 0.01, turned.max(axis=0) * 0.01],
+                               atol=1e-7)  # pycollada's transforms are float32
+
+
 @pytest.mark.parametrize('name, content, problem', [
     ('empty.stl', b'', 'neither a binary STL'),
     ('truncated.stl', _binary_stl([[(0, 0, 0), (1, 0, 0), (0, 1, 0)]] * 2)[:-7],
@@ -243,6 +307,8 @@ def test_a_written_collada_scene_gives_its_box_and_count(tmp_path: Path) -> None
     ('no-scene.dae', COLLADA.split('<scene>')[0].encode() + b'</COLLADA>', 'cannot read COLLADA'),
     ('all-infinite.dae', re.sub(r'(<float_array id="a" count="21">)[^<]*',
                                 r'\1' + '-inf ' * 21, COLLADA).encode(), 'no triangles'),
+    ('entity.dae', b'<?xml version="1.0"?><!DOCTYPE c [<!ENTITY e SYSTEM "file:///etc/passwd">]>'
+                   b'<COLLADA>&e;</COLLADA>', "Entity 'e' not defined"),
 ])
 def test_what_is_not_measured_says_why(tmp_path: Path, name: str, content: bytes,
                                        problem: str) -> None:
@@ -252,6 +318,7 @@ def test_what_is_not_measured_says_why(tmp_path: Path, name: str, content: bytes
     assert not facts.readable
     assert problem in str(facts.problem)
     assert (facts.lower, facts.upper, facts.triangles) == (None, None, 0)
+    assert mesh_bounds(str(path)) is None
 
 
 def test_a_file_over_the_size_bound_is_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -265,6 +332,7 @@ def test_a_file_over_the_size_bound_is_not_read(monkeypatch: pytest.MonkeyPatch)
 def test_a_missing_file_is_an_error_not_a_fact(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         read_mesh_facts(str(tmp_path / 'absent.stl'))
+    assert mesh_bounds(str(tmp_path / 'absent.stl')) is None
 
 
 def _robot(tmp_path: Path, *meshes: str) -> Path:
@@ -327,3 +395,24 @@ def test_only_the_mesh_scale_rule_reads_meshes(tmp_path: Path) -> None:
     assert not [name for name in result['modules'] if name.split('.')[0] == 'trimesh'
                 or name.startswith('urdf_tools_ros.core.meshes.')]
     assert not (tmp_path / 'cache').exists()
+
+
+def test_a_missing_texture_prints_nothing(tmp_path: Path) -> None:
+    """A texture trimesh cannot load is logged, never printed: no stderr from the checker."""
+    path = tmp_path / 'textured.dae'
+    text = (SAMPLE / 'bumper.dae').read_text(encoding='utf-8').replace(
+        '<library_effects>', '<library_images><image id="i"><init_from>absent.png</init_from>'
+        '</image></library_images><library_effects>').replace(
+        '<technique sid="common">',
+        '<newparam sid="s"><surface type="2D"><init_from>i</init_from></surface></newparam>'
+        '<newparam sid="t"><sampler2D><source>s</source></sampler2D></newparam>'
+        '<technique sid="common">')
+    path.write_text(re.sub('<diffuse>.*</diffuse>',
+                           '<emission><texture texture="t" texcoord="uv"/></emission>', text),
+                    encoding='utf-8')
+    script = ('import sys\n'
+              'from urdf_tools_ros.core.meshes.facts import mesh_bounds\n'
+              'print(mesh_bounds(sys.argv[1]) is not None)\n')
+    done = subprocess.run([sys.executable, '-c', script, str(path)], cwd=REPO,
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, 'True\n', '')
