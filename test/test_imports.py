@@ -218,3 +218,23 @@ def test_public_api_is_one_import_away_and_lazy() -> None:
     assert same == '(True, True, True, True, True)'
     assert missing == '[]'
     assert 'no_such_name' in unknown
+
+
+#: What changes the cyclic garbage collector for the whole process (and rclpy's threads).
+GC_STATE = {'disable', 'enable', 'freeze', 'unfreeze', 'set_threshold', 'collect'}
+
+
+def gc_state_calls(source: str) -> list[str]:
+    """The calls of :data:`GC_STATE` functions in ``source``, and any ``from gc import``."""
+    tree = ast.parse(source)
+    return [ast.unparse(node) for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr in GC_STATE and ast.unparse(node.func.value) == 'gc'
+            or isinstance(node, ast.ImportFrom) and node.module == 'gc']
+
+
+def test_no_process_global_collector_state() -> None:
+    assert sorted(gc_state_calls('import gc\ngc.disable()\nfrom gc import freeze')) == [
+        'from gc import freeze', 'gc.disable()']
+    assert [(str(path), call) for path in (REPO / PACKAGE).rglob('*.py')
+            for call in gc_state_calls(path.read_text())] == []

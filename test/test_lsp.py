@@ -9,7 +9,6 @@ and small files written here; what ``urdf-tools check`` reports is asked from th
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 from pathlib import Path
@@ -341,22 +340,18 @@ def test_a_changed_file_is_published_after_each_entry_and_unchanged_runs_are_kep
     def codes(placed: dict[str, list[tuple[Finding, RunResult]]]) -> list[str]:
         return sorted(finding.code for finding, _ in placed[part])
 
-    try:
-        server.buffers.set(part, PART)
-        assert server._check({part}, server._generation, loop) == {part, a, b}  # type: ignore
-        assert checked == ['a.urdf.xacro', 'b.urdf.xacro']
-        (shown, _, early), = loop.calls  # after a, before b: a's findings
-        assert shown == {part} and codes(early) == ['joint-limit-lower-above-upper']
-        assert codes(server.placed) == ['joint-axis-not-unit', 'joint-limit-lower-above-upper']
-        server._check({part}, server._generation, loop)  # the same text: nothing run again
-        assert checked == ['a.urdf.xacro', 'b.urdf.xacro']
-        assert codes(server.placed) == ['joint-axis-not-unit', 'joint-limit-lower-above-upper']
-        server.buffers.set(b, ENTRY + '\n')
-        server._seconds[Run(b, (('bad', 'true'),))] = 60.0  # the slowest, but changed
-        loop.calls.clear()
-        server._check({part, b}, server._generation, loop)  # b is changed: b first, a kept
-        assert checked[2:] == ['b.urdf.xacro'] and loop.calls[0][0] == {part, b}
-        assert codes(server.placed) == ['joint-axis-not-unit', 'joint-limit-lower-above-upper']
-    finally:
-        server._collect()
-    assert gc.isenabled()
+    server.buffers.set(part, PART)
+    assert server._check({part}, server._generation, loop) == {part, a, b}  # type: ignore
+    assert checked == ['a.urdf.xacro', 'b.urdf.xacro']
+    (shown, _, early), = loop.calls  # after a, before b: a's findings
+    assert shown == {part} and codes(early) == ['joint-limit-lower-above-upper']
+    assert codes(server.placed) == ['joint-axis-not-unit', 'joint-limit-lower-above-upper']
+    server._check({part}, server._generation, loop)  # the same text: nothing run again
+    assert checked == ['a.urdf.xacro', 'b.urdf.xacro']
+    assert codes(server.placed) == ['joint-axis-not-unit', 'joint-limit-lower-above-upper']
+    server.buffers.set(b, ENTRY + '\n')
+    server._seconds[Run(b, (('bad', 'true'),))] = 60.0  # the slowest, but changed
+    loop.calls.clear()
+    server._check({part, b}, server._generation, loop)  # b is changed: b first, a kept
+    assert checked[2:] == ['b.urdf.xacro'] and loop.calls[0][0] == {part, b}
+    assert codes(server.placed) == ['joint-axis-not-unit', 'joint-limit-lower-above-upper']

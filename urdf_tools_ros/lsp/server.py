@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
-import contextlib
-import gc
 import logging
 import os
 from pathlib import Path
@@ -90,7 +88,6 @@ class Server(LanguageServer):
         self._sent: dict[str, list[types.Diagnostic]] = {}
         #: The seconds each run's last check took (the quickest go first).
         self._seconds: dict[Run, float] = {}
-        self._paused = False
         #: xacro's parse of each file, kept for the next runs (worker thread).
         self._parsed = ParsedFiles()
 
@@ -173,15 +170,6 @@ class Server(LanguageServer):
             if done is None:  # cancelled (newer text): its check takes these files too
                 with self._lock:
                     self._dirty |= dirty
-            with contextlib.suppress(RuntimeError):  # after the publishing; unless exiting
-                self._executor.submit(self._collect)
-
-    def _collect(self) -> None:
-        """Resume the cyclic collector that :meth:`_check` paused, and collect (worker thread)."""
-        if self._paused:
-            self._paused = False
-            gc.enable()
-            gc.collect(0)
 
     def _check(self, dirty: set[str], generation: int,
                loop: asyncio.AbstractEventLoop) -> set[str] | None:
@@ -191,13 +179,8 @@ class Server(LanguageServer):
         The runs go in order: those whose entry is a changed file, then the quickest last time.
         A run whose inputs are unchanged (:func:`~.checking.inputs_unchanged`) keeps its result.
         After each run but the last, the changed files it covers are published with the
-        results of this check so far (later runs add to them). Python's cyclic collector is
-        paused meanwhile: the xacro runs make DOMs of cyclic nodes, and scanning them again and
-        again took a third of the time; :meth:`_collect` frees them after the publishing.
+        results of this check so far (later runs add to them).
         """
-        if gc.isenabled():
-            gc.disable()
-            self._paused = True
         self._setup(next(iter(dirty)))
         assert self._graph is not None  # noqa: S101 - set by _setup
 

@@ -44,7 +44,6 @@ from .rules import (gazebo, gazebo_lumping, geometry, inertial, joints, loading,
 from .rules.as_written import as_written_findings, XACRO_IN_URDF
 from ..findings import Finding
 from ..model.robot import Robot
-from ..model.values import collection_paused
 
 if TYPE_CHECKING:
     from ..source.loader import RobotDescription
@@ -108,19 +107,18 @@ def check_description(description: RobotDescription, target: str = DEFAULT_TARGE
     """
     if target not in TARGETS:
         raise KeyError(f'unknown target {target!r}; one of {", ".join(TARGETS)}')
-    with collection_paused():  # the checks allocate many small acyclic objects
-        comments = selection.description_suppressions(description) if suppressions else []
-        wanted = selection.wanted_codes(select, ignore)
-        if wanted is not None and selection.SUPPRESSION_UNUSED in wanted:
-            # whether a comment is used depends on its codes' findings: their checks run too
-            wanted = wanted.union(*(comment.codes for comment in comments))
-        written = as_written_findings(description) \
-            if wanted is None or XACRO_IN_URDF in wanted else []
-        findings = [for_target(finding, target) for finding in
-                    (*description.findings,
-                     *run_checks(description.robot, description.filename, wanted,
-                                 use_cache=use_cache), *written)]
-        if suppressions:
-            findings = selection.suppress(sort_findings(findings), comments)
-        return sort_findings(expansion.merge_expansions(
-            selection.select_findings(findings, select, ignore)))
+    comments = selection.description_suppressions(description) if suppressions else []
+    wanted = selection.wanted_codes(select, ignore)
+    if wanted is not None and selection.SUPPRESSION_UNUSED in wanted:
+        # whether a comment is used depends on its codes' findings: their checks run too
+        wanted = wanted.union(*(comment.codes for comment in comments))
+    written = as_written_findings(description) \
+        if wanted is None or XACRO_IN_URDF in wanted else []
+    findings = [for_target(finding, target) for finding in
+                (*description.findings,
+                 *run_checks(description.robot, description.filename, wanted,
+                             use_cache=use_cache), *written)]
+    if suppressions:
+        findings = selection.suppress(sort_findings(findings), comments)
+    return sort_findings(expansion.merge_expansions(
+        selection.select_findings(findings, select, ignore)))

@@ -29,9 +29,9 @@ from .robot import (Box, Calibration, Capsule, Collision, Cylinder, Dynamics, Ga
                     Inertia, Inertial, Joint, Limit, Link, Material, Mesh, Mimic, Origin, Robot,
                     Ros2Control, Ros2ControlJoint, SafetyController, Sphere, Transmission,
                     TransmissionActuator, TransmissionJoint, Vector3, Visual, XmlData)
-from .values import (all_finite, collection_paused, Element, KNOWN_ATTRIBUTES,
-                     KNOWN_JOINT_CHILDREN, KNOWN_TRANSMISSION_PART_CHILDREN, local_name, Locate,
-                     parse_number, parse_numbers, Resolve, ros_distros, urdf_version)
+from .values import (all_finite, Element, KNOWN_ATTRIBUTES, KNOWN_JOINT_CHILDREN,
+                     KNOWN_TRANSMISSION_PART_CHILDREN, local_name, Locate, parse_number,
+                     parse_numbers, Resolve, ros_distros, urdf_version)
 from ..findings import Finding, Severity
 
 __all__ = ['UrdfReader']
@@ -745,8 +745,7 @@ class UrdfReader:
         urdf_parser_py: "Required attribute not set"); ``name=""`` is ``attribute-empty``: those
         read it, SDFormat (Gazebo) refuses it ("Unable to read attribute[name]").
         """
-        with collection_paused():
-            return self._robot(root, root)
+        return self._robot(root, root)
 
     def robot_streamed(self, root: Element, children: Iterable[Element]) -> Robot:
         """
@@ -756,8 +755,7 @@ class UrdfReader:
         attributes, ``children`` yields each child once it is complete, and the caller may free
         a child once the next one is asked for (the reader keeps no element).
         """
-        with collection_paused():
-            return self._robot(root, children)
+        return self._robot(root, children)
 
     def _robot(self, root: Element, children: Iterable[Element]) -> Robot:
         name = root.get('name')

@@ -12,9 +12,7 @@ versions urdfdom reads, and which ROS 2 distros therefore read each one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-import contextlib
-import gc
+from collections.abc import Callable
 import math
 import re
 from typing import Any
@@ -145,24 +143,3 @@ def all_finite(values: tuple[float, ...]) -> bool:
     # A finite sum means every value is finite (NaN and inf propagate); a sum that overflows
     # is decided value by value.
     return _isfinite(sum(values)) or all(map(_isfinite, values))
-
-
-@contextlib.contextmanager
-def collection_paused() -> Iterator[None]:
-    """
-    Pause Python's cyclic garbage collector for the block, as it was before afterwards.
-
-    Reading a description and checking it allocate a model's worth of small acyclic objects
-    (frozen dataclasses, tuples): every 700 allocations the collector scans the young ones and
-    every few of those scans all that survived, time spent finding no garbage (a fifth of the
-    CPU on a 20,000-link file, bench/bench_check.py). Reference counting still frees everything
-    at once; a cycle made meanwhile waits for the collector's next run. A collector paused by
-    the caller stays paused.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
