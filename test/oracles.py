@@ -1,26 +1,13 @@
 """
 Consumers as oracles: whether the real tools that read URDF load a file, and what they say.
 
-Each function asks one real consumer about one file and returns a :class:`Verdict`, or ``None``
-when that consumer is not installed here (:func:`available` says which are). A refusal is never
-raised: it is ``loaded=False`` with what the tool printed.
-
-* ``urdfdom-3``: Debian's ``/usr/bin/check_urdf`` (liburdfdom-tools, urdfdom 3.0.1), what ROS 2
-  Humble/Jazzy's robot_state_publisher and RViz parse with; exit status 0 = loaded.
-* ``urdfdom-6``: the ``check_urdf`` of the ``pin`` wheel (urdfdom 6.0.0) beside this Python.
-* ``urdf_parser_py``: ``URDF.from_xml_string`` on the file's bytes (what ``from_xml_file``
-  does); its warnings come through the ``on_error`` hook of ``xml_reflection``.
-* ``pinocchio``: ``pinocchio.buildModelFromUrdf`` (parses with its own urdfdom 6; what that
-  prints on stderr is the message).
-* ``mujoco``: ``mujoco.MjModel.from_xml_path`` on a rewritten copy (``package://`` and relative
-  mesh paths made absolute; meshes it cannot read removed, see :func:`mujoco`).
-* ``gazebo``: SDFormat's URDF -> SDF conversion (``sdf::Root::Load``, what Gazebo does), through
-  ``test/oracle_tools/sdformat_probe.cc`` built by ``scripts/setup-oracles.sh`` into
-  ``.cache/oracles/sdformat_probe``.
-
-:func:`oracle_fk.pinocchio_fk_difference` compares this package's forward kinematics with
-pinocchio's.
-Plain module (no pytest): tests and ``bench/`` scripts import it with ``test/`` on sys.path.
+Each function asks one consumer about one file and returns a :class:`Verdict` (a refusal is
+``loaded=False`` with what the tool printed), or ``None`` when it is not installed here:
+``urdfdom-3`` (``/usr/bin/check_urdf``, urdfdom 3.0.1, what Humble/Jazzy's
+robot_state_publisher and RViz parse with), ``urdfdom-6`` (the ``pin`` wheel's ``check_urdf``),
+``urdf_parser_py``, ``pinocchio``, ``mujoco`` and ``gazebo`` (SDFormat's URDF -> SDF through
+``test/oracle_tools/sdformat_probe.cc``, built by ``scripts/setup-oracles.sh``). Plain module:
+tests and ``bench/`` import it with ``test/`` on sys.path.
 """
 
 from __future__ import annotations
@@ -68,14 +55,7 @@ PathLike = str | os.PathLike[str]
 
 @dataclass(frozen=True)
 class Verdict:
-    """
-    What one consumer did with one file.
-
-    :ivar consumer: One of :data:`CONSUMER_NAMES`.
-    :ivar loaded: Whether it loaded the file.
-    :ivar message: What it printed (errors, warnings; for ``gazebo`` also the model summary),
-        ANSI colours removed, trimmed to about :data:`MESSAGE_LIMIT` characters.
-    """
+    """What one consumer (:data:`CONSUMER_NAMES`) did with one file, and what it printed."""
 
     consumer: str
     loaded: bool
@@ -95,14 +75,7 @@ def _hardened_parser(recover: bool = False) -> etree.XMLParser:
 
 
 def _parse_namespace_blind(source: Path | str) -> Any:
-    """
-    Parse a file (``Path``) or XML text (``str``) as the C++ consumers' namespace-blind parsers.
-
-    An undeclared prefix (``<drake:member>``) is only a namespace error: the element is kept as
-    written. Any other error, or an unreadable file, gives ``None``.
-
-    :return: The ``ElementTree``, or ``None``.
-    """
+    """The tree of a file or text as namespace-blind C++ parsers read it; ``None`` if not XML."""
     def parse(recover: bool) -> Any:
         if isinstance(source, Path):
             return etree.parse(str(source), _hardened_parser(recover))
@@ -122,7 +95,7 @@ def _parse_namespace_blind(source: Path | str) -> Any:
 
 @functools.lru_cache(maxsize=None)
 def _module(name: str) -> ModuleType | None:
-    """The module ``name``, or ``None`` when it does not import (the answer is cached)."""
+    """The module ``name``, or ``None`` when it does not import."""
     try:
         return importlib.import_module(name)
     except Exception:  # noqa: B902 - a broken native module raises more than ImportError
@@ -137,18 +110,12 @@ def _check_urdf(version: str) -> Path:
     if version == '3':
         return URDFDOM_3
     if version == '6':
-        # Not resolved: the venv's bin/ is beside the venv's python link, not beside its target.
         return Path(sys.executable).parent / 'check_urdf'
     raise ValueError(f"urdfdom version must be '3' or '6', got {version!r}")
 
 
 def _run(consumer: str, command: list[str], stderr_first: bool) -> Verdict | None:
-    """
-    Run a consumer's program: exit status 0 = loaded; ``None`` if it cannot be started.
-
-    :param stderr_first: Put its stderr before its stdout in the message (where its errors are,
-        so that trimming keeps them).
-    """
+    """Run a consumer's program: exit status 0 = loaded; ``None`` if it cannot be started."""
     with tempfile.TemporaryDirectory(prefix='oracle-') as scratch:
         try:
             done = subprocess.run(command, cwd=scratch, capture_output=True, text=True,
@@ -164,17 +131,7 @@ def _run(consumer: str, command: list[str], stderr_first: bool) -> Verdict | Non
 
 
 def urdfdom(path: PathLike, version: str) -> Verdict | None:
-    """
-    Ask urdfdom's ``check_urdf`` whether it loads ``path``.
-
-    :param path: The URDF file.
-    :param version: ``'3'`` (``/usr/bin/check_urdf``, urdfdom 3.0.1) or ``'6'`` (the ``pin``
-        wheel's, urdfdom 6.0.0, beside ``sys.executable``).
-    :return: The verdict (consumer ``urdfdom-3`` or ``urdfdom-6``; message: its stderr, where its
-        ``Error:``/``Warning:`` lines are, then its stdout), or ``None`` when that program is
-        absent.
-    :raises ValueError: for another ``version``.
-    """
+    """Ask urdfdom's ``check_urdf``, ``version`` ``'3'`` or ``'6'`` (else ValueError)."""
     program = _check_urdf(version)
     if not _executable(program):
         return None
@@ -182,12 +139,7 @@ def urdfdom(path: PathLike, version: str) -> Verdict | None:
 
 
 def urdf_parser_py(path: PathLike) -> Verdict:
-    """
-    Ask urdf_parser_py whether ``URDF.from_xml_string`` loads the bytes of ``path``.
-
-    :return: ``loaded=False`` when it raises (the exception is the message; a file that cannot
-        be read is refused too); the warnings of its ``on_error`` hook in either case.
-    """
+    """Ask ``URDF.from_xml_string`` on the bytes of ``path``; its ``on_error`` warnings too."""
     from urdf_parser_py import urdf, xml_reflection
     from urdf_parser_py.xml_reflection import core
 
@@ -230,12 +182,7 @@ def _stderr_captured() -> Iterator[list[str]]:
 
 
 def pinocchio(path: PathLike) -> Verdict | None:
-    """
-    Ask pinocchio whether ``pinocchio.buildModelFromUrdf`` loads ``path``.
-
-    :return: The verdict (message: what its urdfdom printed, then the exception), or ``None``
-        when pinocchio does not import.
-    """
+    """Ask ``pinocchio.buildModelFromUrdf``; the message is what its urdfdom printed."""
     pin = _module('pinocchio')
     if pin is None:
         return None
@@ -266,13 +213,8 @@ def _mujoco_copy(path: Path, package_paths: Mapping[str, str], target: Path) -> 
     """
     Write ``path`` to ``target`` with every mesh file found made absolute.
 
-    A ``<visual>`` whose mesh is not found is removed (MuJoCo discards visuals and never opens
-    their files); a collision mesh that is not found stays as written, and MuJoCo refuses the
-    file on it ("Error opening file"), as users see. A mesh file of a type MuJoCo cannot
-    decode is kept: MuJoCo refuses it in a collision ("no decoder found for mesh file").
-
-    :return: How many ``<visual>`` elements were removed, or ``None`` when the file is not XML
-        (then nothing is written and MuJoCo gets the file itself).
+    A visual whose mesh is not found is removed (MuJoCo never opens visuals); a collision's
+    stays and MuJoCo refuses it, as users see. :return: the visuals removed; ``None``: no XML.
     """
     tree = _parse_namespace_blind(path)
     if tree is None:
@@ -299,19 +241,10 @@ def _mujoco_copy(path: Path, package_paths: Mapping[str, str], target: Path) -> 
 
 def mujoco(path: PathLike, package_paths: Mapping[str, str] | None = None) -> Verdict | None:
     """
-    Ask MuJoCo whether ``mujoco.MjModel.from_xml_path`` loads ``path``.
+    Ask ``mujoco.MjModel.from_xml_path`` about a copy of ``path`` with its meshes resolved.
 
-    MuJoCo does not resolve ``package://``, so it is handed a temporary copy: each
-    ``package://NAME/rest`` mesh filename becomes ``package_paths[NAME]/rest``, a relative one
-    is made absolute against the URDF's directory; a visual whose mesh then is not a file is
-    removed (the message says how many were), a collision's stays and MuJoCo refuses it. A
-    mesh file MuJoCo cannot decode (only .stl, .obj, .msh) is kept: it refuses one in a
-    collision. A ``MUJOCO_LOG.TXT`` it
+    MuJoCo does not resolve ``package://``: see :func:`_mujoco_copy`. A ``MUJOCO_LOG.TXT`` it
     writes into the working directory is removed.
-
-    :param path: The URDF file.
-    :param package_paths: Package share directories by package name.
-    :return: The verdict, or ``None`` when mujoco does not import.
     """
     mj = _module('mujoco')
     if mj is None:
@@ -339,12 +272,10 @@ def mujoco(path: PathLike, package_paths: Mapping[str, str] | None = None) -> Ve
 
 def gazebo(path: PathLike) -> Verdict | None:
     """
-    Ask SDFormat (Gazebo's URDF -> SDF conversion, ``sdf::Root::Load``) whether it loads ``path``.
+    Ask SDFormat's URDF -> SDF conversion (``sdf::Root::Load``, what Gazebo does).
 
-    :return: The verdict; its message has the ``error: ...`` lines, then ``model NAME links N
-        joints N`` and a ``link NAME mass M visuals N collisions N`` line per link (after
-        fixed-joint lumping), then
-        what SDFormat logged. ``None`` when the probe is not built (scripts/setup-oracles.sh).
+    The message: its errors, ``model NAME links N joints N``, then ``link NAME mass M visuals N
+    collisions N`` per link after fixed-joint lumping.
     """
     if not _executable(SDFORMAT_PROBE):
         return None
@@ -353,17 +284,10 @@ def gazebo(path: PathLike) -> Verdict | None:
 
 def gazebo_dropped_links(path: PathLike) -> list[str] | None:
     """
-    The links Gazebo does not model, with what is attached below them.
+    The links Gazebo drops with what is below them; ``None`` where :func:`gazebo` cannot tell.
 
-    SDFormat's URDF conversion logs a link without mass as "urdf2sdf: link[NAME] has no
-    inertia, not modeled in sdf", only in its debug log (``$HOME/.sdformat/sdformat.log``; the
-    probe runs with ``HOME`` in a scratch directory). For the child of a lumped fixed joint that
-    loses nothing (its visuals and collisions are merged into its parent, as the probe's counts
-    show); for the root, the child of a moving joint or of a root named ``world`` (which is not
-    lumped into) the link is gone.
-
-    :return: Those dropped links in SDFormat's order (``[]``: none); ``None`` when the probe is
-        not built, the file is not XML, or SDFormat refuses the file (see :func:`gazebo`).
+    SDFormat logs "link[NAME] has no inertia, not modeled in sdf" in its debug log only; for
+    the child of a lumped fixed joint (not below a root named ``world``) nothing is lost.
     """
     tree = _parse_namespace_blind(Path(path))
     if not _executable(SDFORMAT_PROBE) or tree is None:
@@ -401,13 +325,9 @@ for index in range(pybullet.getNumJoints(robot)):
 
 def pybullet(path: PathLike) -> Verdict | None:
     """
-    Ask Bullet's URDF importer (in DIRECT mode) whether it loads ``path``.
+    Ask Bullet's URDF importer (DIRECT mode, in a child Python: it prints from C).
 
-    Run in a child Python (pybullet prints from C). Not one of :data:`CONSUMER_NAMES`: no target
-    of the checker is pybullet; tests use it to confirm what messages say it does.
-
-    :return: The verdict; its message has a ``link NAME mass M`` line per link (kg, as pybullet
-        simulates it) then what pybullet printed, or ``None`` when pybullet does not import.
+    Not a target of the checker; the message has a ``link NAME mass M`` line per link (kg).
     """
     if importlib.util.find_spec('pybullet') is None:  # imported by the child only: it prints
         return None
@@ -435,12 +355,7 @@ def available() -> dict[str, bool]:
 
 def verdicts(path: PathLike,
              package_paths: Mapping[str, str] | None = None) -> dict[str, Verdict]:
-    """
-    Ask every available consumer about ``path``.
-
-    :param package_paths: Package share directories, for MuJoCo's meshes.
-    :return: ``{consumer: verdict}`` in :data:`CONSUMER_NAMES` order, without absent consumers.
-    """
+    """``{consumer: verdict}`` of every available consumer, in :data:`CONSUMER_NAMES` order."""
     asks: dict[str, Callable[[], Verdict | None]] = {
         'urdfdom-3': lambda: urdfdom(path, '3'),
         'urdfdom-6': lambda: urdfdom(path, '6'),
