@@ -102,17 +102,3 @@ def test_every_path_moves_a_joint_about_its_exact_axis(axis: tuple[float, float,
         assert np.abs(model.link_pose_array([angle])[index] - expected[row]).max() <= TOLERANCE
         assert np.abs(batch[row, index] - expected[row]).max() <= TOLERANCE
         assert np.abs(model.joint_transforms([angle])['j'] - expected[row]).max() <= TOLERANCE
-
-
-def test_out_buffer_is_filled_and_returned() -> None:
-    model = KinematicModel(load_string(
-        '<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="continuous">'
-        '<parent link="a"/><child link="b"/><axis xyz="0 0 1"/></joint></robot>').robot)
-    values = np.array([[0.1], [0.2], [0.3]])
-    out = np.full((3, 2, 4, 4), np.nan)
-    assert model.link_pose_batch(values, out=out) is out
-    assert np.array_equal(out, model.link_pose_batch(values))
-    with pytest.raises(ValueError, match='C-contiguous'):
-        model.link_pose_batch(values, out=np.empty((3, 2, 4, 4))[:, ::-1])
-    with pytest.raises(ValueError, match='shape'):
-        model.link_pose_batch(values, out=np.empty((2, 2, 4, 4)))

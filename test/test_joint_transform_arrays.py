@@ -66,20 +66,6 @@ def test_agrees_with_matrices_on_every_model(models: tuple[KinematicModel, Kinem
             assert_agree(model, model.neutral() + scale * rng.standard_normal(model.nq))
 
 
-def test_fixed_joint_arrays_equal_the_conversion(
-        models: tuple[KinematicModel, KinematicModel]) -> None:
-    model = models[0]
-    joints, translation, quaternion = model.fixed_joint_transform_arrays()
-    transforms = model.fixed_joint_transforms()
-    assert joints == tuple(transforms)
-    if transforms:
-        want = transform_to_quaternion(np.stack(list(transforms.values())))
-        np.testing.assert_array_equal(translation, want[0])
-        np.testing.assert_array_equal(quaternion, want[1])
-    translation[...] = np.nan  # a new array each call: the model is not changed
-    assert not np.isnan(model.fixed_joint_transform_arrays()[1]).any()
-
-
 def test_all_joint_types_cover_floating_and_planar() -> None:
     model = KinematicModel(load(ALL_JOINT_TYPES).robot)
     kinds = {model.tree.robot.joint_map[joint].joint_type

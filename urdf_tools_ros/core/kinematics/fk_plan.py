@@ -1,30 +1,23 @@
 """
-How a joint moves, and the compiled form of a robot for forward kinematics.
+How a joint moves, and the per-link constants of a robot for forward kinematics.
 
-:func:`joint_motion` is the one formulation of joint motion: every forward-kinematics path of
-:mod:`urdf_tools_ros.core.kinematics.forward` (one configuration, a batch, the TF broadcaster's
-transforms, the GUI's) evaluates it, through the per-link constants of :class:`FkPlan` (for
-revolute, continuous and prismatic joints ``M(θ) = A + cos(θ) B + s(θ) C``, from
-:func:`motion_terms`, premultiplied by the constant frames before them) or through
-:func:`general_motion` (floating, planar). Everything else here is computed once per model;
-not a public API beyond :func:`joint_motion` and :func:`motion_terms`.
+:func:`joint_motion` is the one formulation of joint motion: revolute, continuous and prismatic
+joints move by ``M(θ) = A + cos(θ) B + s(θ) C`` (:func:`motion_terms`), floating and planar
+joints by :func:`general_motion`. :class:`FkPlan` holds those constants per link, premultiplied
+by the constant frames before them.
 
 *Anchor and level.* The anchor of a link is its nearest ancestor that is the root or the child
 of a moving joint. ``F_l`` is the constant transform from the anchor frame to the joint frame of
 ``l`` (fixed-joint origins on the way, then ``l``'s own origin), so
-``T_root_l = T_root_anchor @ F_l @ M_l(q)`` with ``M_l`` the joint motion (identity for fixed).
-The level of a link is one more than the level of its anchor (root: 0). Links of one level
-depend only on lower levels, so each level is computed in one vectorised step.
+``T_root_l = T_root_anchor @ F_l @ M_l(q)``. The level of a link is one more than its anchor's
+(root: 0): links of one level depend only on lower levels.
 
-*Link order* (:attr:`FkPlan.link_names`): by level, then by joint kind in the order of
-:data:`KINDS`, then by axis pattern (which axis components are zero), then in the depth-first
-order of :class:`~urdf_tools_ros.core.kinematics.tree.KinematicTree`. Every link comes after its
-parent. Each (level, kind, pattern) is a contiguous run (:class:`Group`).
+*Link order* (:attr:`FkPlan.link_names`): by level, then joint kind (:data:`KINDS`), then which
+axis components are zero, then the depth-first order of the kinematic tree. Every link comes
+after its parent.
 
-*Joint value.* A revolute, continuous or prismatic link moves by
-``theta_l = mult_l * q[src_l] + off_l``: its own variable (mult 1, offset 0) or, for a mimic
-joint, its actuated source's with the mimic's multiplier and offset. The axis is used as given,
-normalised (no axis is rounded to a coordinate axis).
+*Joint value.* ``theta_l = mult_l * q[src_l] + off_l``: the joint's own variable, or for a mimic
+joint its actuated source's with the mimic's multiplier and offset. The axis is normalised.
 """
 
 from __future__ import annotations
@@ -53,28 +46,12 @@ PLANAR = ('x', 'y', 'yaw')
 
 
 @dataclass(frozen=True)
-class Group:
-    """
-    A run of links of one level, one kind and one axis pattern: ``slice(start, stop)``.
-
-    ``pattern``: which components of the unit axis are not zero (revolute and prismatic; ``()``
-    for other kinds). Within a run, ``motion_terms`` have the same exactly-zero columns.
-    """
-
-    kind: str
-    start: int
-    stop: int
-    pattern: tuple[bool, ...] = ()
-
-
-@dataclass(frozen=True)
 class Level:
     """One level: links ``start:stop`` and their anchors (a slice when contiguous, or indices)."""
 
     start: int
     stop: int
     anchors: slice | np.ndarray
-    groups: tuple[Group, ...]
 
 
 def motion_terms(kind: str, axis: FloatArray) -> FloatArray:
@@ -274,7 +251,6 @@ class FkPlan:
 
         order = sorted(tree.links, key=rank)
         self.link_names = tuple(order)
-        self.patterns = tuple(pattern(link) for link in order)
         self.link_index = {link: index for index, link in enumerate(order)}
         count = len(order)
         self.joints: tuple[Joint | None, ...] = tuple(info[link][0] if link in info else None
@@ -315,42 +291,28 @@ class FkPlan:
             stop = start
             while stop < count and self.level[stop] == self.level[start]:
                 stop += 1
-            groups: list[Group] = []
-            first = start
-            for index in range(start + 1, stop + 1):
-                if index == stop or self.kinds[index] != self.kinds[first] or \
-                        self.patterns[index] != self.patterns[first]:
-                    groups.append(Group(self.kinds[first], first, index, self.patterns[first]))
-                    first = index
-            levels.append(Level(start, stop, _slice_or_indices(self.anchor[start:stop]),
-                                tuple(groups)))
+            levels.append(Level(start, stop, _slice_or_indices(self.anchor[start:stop])))
             start = stop
         self.levels = tuple(levels)
 
     def _constants(self) -> None:
         """
-        Per link, ``F @ (A, B, C)`` of :func:`motion_terms`.
+        ``F @ (A, B, C)`` of :func:`motion_terms` per link, ``F`` the constant frame before it.
 
-        ``F`` is the constant frame before the motion: from the anchor (:attr:`coef`, for link
-        poses) or the joint origin alone (:attr:`frame_coef`, for joint transforms). Fixed
-        links, the root, floating and planar links: ``(F, 0, 0)`` (the last two have their
-        motion multiplied on).
+        :attr:`terms` (3, L, 4, 4): ``F`` from the anchor, for link poses; :attr:`frame_terms`:
+        the joint origin alone, for joint transforms. Fixed links, the root, floating and
+        planar links: ``(F, 0, 0)`` (floating and planar have their motion multiplied on).
         """
         count = len(self.link_names)
-        #: (L, 3, 4, 4) ``F_anchor_joint @ (A, B, C)``; (L, 3, 4, 4) ``origin @ (A, B, C)``.
-        self.coef = np.zeros((count, 3, 4, 4))
-        self.frame_coef = np.zeros((count, 3, 4, 4))
-        self.coef[:, 0] = self.fixed
-        self.frame_coef[:, 0] = self.frames
+        self.terms = np.zeros((3, count, 4, 4))
+        self.frame_terms = np.zeros((3, count, 4, 4))
+        self.terms[0] = self.fixed
+        self.frame_terms[0] = self.frames
         for index, kind in enumerate(self.kinds):
             if kind in ('revolute', 'prismatic'):
                 terms = motion_terms(kind, self.axes[index])
-                self.coef[index] = self.fixed[index] @ terms
-                self.frame_coef[index] = self.frames[index] @ terms
-        #: ``coef`` as three C-contiguous (L, 4, 4) arrays ``F A``, ``F B``, ``F C`` (elementwise
-        #: arithmetic on contiguous operands, not on strided views of ``coef``).
-        a, b, c = (np.ascontiguousarray(self.coef[:, term]) for term in range(3))
-        self.terms = (a, b, c)
+                self.terms[:, index] = self.fixed[index] @ terms
+                self.frame_terms[:, index] = self.frames[index] @ terms
         self.prismatic = np.array([index for index, kind in enumerate(self.kinds)
                                    if kind == 'prismatic'], dtype=np.intp)
         self.general = tuple(index for index, kind in enumerate(self.kinds)
@@ -358,29 +320,22 @@ class FkPlan:
         self.moving = np.array([index for index, kind in enumerate(self.kinds)
                                 if kind not in ('root', 'fixed')], dtype=np.intp)
         self.fixed_links = tuple(index for index, kind in enumerate(self.kinds) if kind == 'fixed')
-        self._moving_terms = (self.src[self.moving], self.mult[self.moving],
-                              self.off[self.moving],
-                              np.flatnonzero(np.isin(self.moving, self.prismatic)))
 
-    def theta(self, values: FloatArray, moving: bool = False) -> tuple[FloatArray, FloatArray]:
+    def theta(self, values: FloatArray) -> tuple[FloatArray, FloatArray]:
         """
-        ``cos(θ)`` and ``s(θ)`` of every link (or of the :attr:`moving` ones) for ``values``.
+        ``cos(θ)`` and ``s(θ)`` of every link for ``values``.
 
         :param values: (..., nq) configurations.
-        :param moving: Only the links of :attr:`moving`, in that order.
-        :return: Two (..., L) (or (..., M)) float64 arrays; ``s`` is ``sin(θ)`` for revolute
-            links and ``θ`` for prismatic ones; links without a one-DOF joint read θ = 0 (their
-            B, C are 0).
+        :return: Two (..., L) float64 arrays; ``s`` is ``sin(θ)`` for revolute links and ``θ``
+            for prismatic ones; links without a one-DOF joint read θ = 0 (their B, C are 0).
         """
-        src, mult, off, prismatic = self._moving_terms if moving else \
-            (self.src, self.mult, self.off, self.prismatic)
         if self.nq:
-            theta = values[..., src] * mult + off
+            theta = values[..., self.src] * self.mult + self.off
         else:
-            theta = np.broadcast_to(off, values.shape[:-1] + off.shape).copy()
+            theta = np.broadcast_to(self.off, values.shape[:-1] + self.off.shape).copy()
         sine = np.sin(theta)
-        if prismatic.size:
-            sine[..., prismatic] = theta[..., prismatic]
+        if self.prismatic.size:
+            sine[..., self.prismatic] = theta[..., self.prismatic]
         return np.cos(theta), sine
 
 
