@@ -1,12 +1,8 @@
 """
 A description that cannot be loaded: said once, with a fix where one fits, in plain words.
 
-``urdf-tools check`` on a missing file, a malformed ``.urdf`` and ``.xacro``, and the XML
-attacks (an external entity, billion laughs) written here in both forms: the loader's message
-is counted on stdout and stderr for the text and JSON reports and a report written with
-``-o``; the attacks are refused at the line of their declaration, in the same words for
-``.urdf`` and ``.xacro``, never in the parser's (``EntitiesForbidden(...)``, libxml2's
-``xmlCtxtSetMaxAmplification``).
+Missing, malformed, and the XML attacks (external entity, billion laughs) as ``.urdf`` and
+``.xacro``: refused at the declaration's line in the same words, never in the parser's.
 """
 
 from __future__ import annotations
@@ -100,9 +96,10 @@ def test_a_load_failure_is_said_once(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_a_fix_only_where_one_fits(tmp_path: Path) -> None:
     assert _reason(_write(tmp_path, 'missing', '.urdf')).fix is None
     for suffix in ('.urdf', '.urdf.xacro'):
-        error = _reason(_write(tmp_path, 'malformed', suffix))
-        assert 'malformed XML' in error.reason and error.fix is not None
-        assert error.line == 3  # the </robot> that closes the open <link>
+        path = _write(tmp_path, 'malformed', suffix)
+        error = _reason(path)
+        assert str(error).startswith(f'{path}:3: malformed XML')  # the </robot> after <link>
+        assert error.line == 3 and error.fix is not None
 
 
 @pytest.mark.parametrize('kind, name, line', [('xxe', "external entity 'xxe'", XXE_LINE),
