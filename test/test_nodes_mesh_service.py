@@ -1,12 +1,8 @@
 """
 ``serve_meshes``: the description node serves a robot's files over GetResource, on real rclpy.
 
-A client on the Lyrical/Rolling interface (``resource_retriever_interfaces``) fetches every file of
-real meshed robots through the service URL the published description names, and gets the bytes
-on disk; the etag gets NOT_MODIFIED; each refusal class is refused with its reason; robots in
-other namespaces or nodes do not collide; Kilted's ``/rviz/get_resource`` answers URLs as
-written. Where the interfaces are not installed (scripts/setup-ros.sh builds them) each test
-skips with the reason.
+A client of ``resource_retriever_interfaces`` (Lyrical/Rolling) or Kilted's
+``/rviz/get_resource`` gets the bytes on disk; each test skips where the interface is absent.
 """
 
 from __future__ import annotations
@@ -38,24 +34,28 @@ if ROS_MISSING is None and LYRICAL_MISSING is None:
     from urdf_tools_ros.nodes.robot_description import RobotDescriptionNode
     from urdf_tools_ros.ros import qos, resource_service
 
-SHARED = ROS2_DESCRIPTIONS
-#: Robots with meshes: example-robot-data 6.0.0 and pybullet_data copies (STL, COLLADA, OBJ with
-#: material libraries, a PNG texture) and the meshed packages of ../shared/ros2_descriptions.
+#: Robots with meshes (STL, COLLADA, OBJ with material libraries, a PNG texture).
 CORPUS_ROBOTS = ['example-robot-data/robots/pr2_description/urdf/pr2.urdf',
                  'example-robot-data/robots/hyq_description/robots/hyq_no_sensors.urdf',
                  'example-robot-data/robots/laikago_description/urdf/laikago.urdf',
                  'example-robot-data/robots/solo_description/robots/solo12.urdf',
                  'pybullet_data/duck_vhacd.urdf', 'pybullet_data/kuka_iiwa/model.urdf']
-SHARED_ROBOTS = ['robotiq_2f_85', 'r2c_r6bot', 'interbotix_wx250s', 'kuka_lbr_iiwa14_r820']
-#: The large robots of the installed example-robot-data package (STL; COLLADA with PNG textures).
-ERD_ROBOTS = ['talos_data/robots/talos_full_v2.urdf', 'tiago_description/robots/tiago.urdf']
-
-
-def _shared_case(case_id: str) -> tuple[str, str]:
-    if not SHARED.is_dir():
-        pytest.skip(f'{SHARED} is not here')
-    case = ROS2_CASES[case_id]
-    return str(SHARED / case['entry']), ' '.join(case['args'])
+ERD = {'example-robot-data': str(ERD_SHARE)}
+#: ``(model, xacro arguments, package paths)``: the corpus, the large robots of the installed
+#: example-robot-data and the meshed packages of ../shared/ros2_descriptions.
+ROBOTS = [*(pytest.param(str(CORPUS_DIR / robot), '', PACKAGE_PATHS, id=Path(robot).stem)
+            for robot in CORPUS_ROBOTS),
+          *(pytest.param(str(ERD_SHARE / 'robots' / robot), '', ERD, id=Path(robot).stem,
+                         marks=pytest.mark.skipif(not (ERD_SHARE / 'robots' / robot).is_file(),
+                                                  reason=f'{ERD_SHARE} is not installed'))
+            for robot in ('talos_data/robots/talos_full_v2.urdf',
+                          'tiago_description/robots/tiago.urdf')),
+          *(pytest.param(str(ROS2_DESCRIPTIONS / ROS2_CASES.get(case, {}).get('entry', '')),
+                         ' '.join(ROS2_CASES.get(case, {}).get('args', [])), ROS2_PACKAGES,
+                         id=case, marks=pytest.mark.skipif(case not in ROS2_CASES,
+                                                           reason=f'{ROS2_DESCRIPTIONS} absent'))
+            for case in ('robotiq_2f_85', 'r2c_r6bot', 'interbotix_wx250s',
+                         'kuka_lbr_iiwa14_r820'))]
 
 
 def _call(ros: RosGraph, client, path: str, etag: str = ''):
@@ -75,8 +75,10 @@ def _published(ros: RosGraph, monkeypatch: pytest.MonkeyPatch, packages: dict[st
     return node, received.last.data
 
 
-def _fetch_every_mesh(ros: RosGraph, monkeypatch: pytest.MonkeyPatch, model: str,
-                      xacro_args: str, packages: dict[str, str]) -> None:
+@pytest.mark.parametrize('model, xacro_args, packages', ROBOTS)
+def test_every_mesh_of_a_real_robot_comes_through_the_service(
+        ros: RosGraph, monkeypatch: pytest.MonkeyPatch, model: str, xacro_args: str,
+        packages: dict[str, str]) -> None:
     on_disk = Path(model).read_bytes()
     node, xml = _published(ros, monkeypatch, packages, model=model, xacro_args=xacro_args)
     original = load(model, xacro_args=parse_xacro_args(xacro_args.split()),
@@ -98,28 +100,6 @@ def _fetch_every_mesh(ros: RosGraph, monkeypatch: pytest.MonkeyPatch, model: str
     assert list(clients) == [f'{ros.namespace}/robot_description_publisher/resource_provider']
     assert wait_for(lambda: node.get_parameter('robot_description').value == xml)
     assert Path(model).read_bytes() == on_disk
-
-
-@pytest.mark.parametrize('robot', CORPUS_ROBOTS)
-def test_every_mesh_of_a_real_robot_comes_through_the_service(
-        ros: RosGraph, monkeypatch: pytest.MonkeyPatch, robot: str) -> None:
-    _fetch_every_mesh(ros, monkeypatch, str(CORPUS_DIR / robot), '', PACKAGE_PATHS)
-
-
-@pytest.mark.parametrize('robot', ERD_ROBOTS)
-def test_every_mesh_of_a_large_example_robot_data_robot_comes_through_the_service(
-        ros: RosGraph, monkeypatch: pytest.MonkeyPatch, robot: str) -> None:
-    if not (ERD_SHARE / 'robots' / robot).is_file():
-        pytest.skip(f'example-robot-data is not installed ({ERD_SHARE})')
-    _fetch_every_mesh(ros, monkeypatch, str(ERD_SHARE / 'robots' / robot), '',
-                      {'example-robot-data': str(ERD_SHARE)})
-
-
-@pytest.mark.parametrize('case_id', SHARED_ROBOTS)
-def test_every_mesh_of_a_ros2_description_package_comes_through_the_service(
-        ros: RosGraph, monkeypatch: pytest.MonkeyPatch, case_id: str) -> None:
-    model, args = _shared_case(case_id)
-    _fetch_every_mesh(ros, monkeypatch, model, args, ROS2_PACKAGES)
 
 
 def test_refusals_come_back_with_their_reason(ros: RosGraph, monkeypatch: pytest.MonkeyPatch,
