@@ -73,11 +73,11 @@ def finite(message: TFMessage) -> bool:
                              transform.transform.rotation.z, transform.transform.rotation.w))
 
 
-def start(ros: RosGraph, xml: str | None = MIMIC_URDF, **params: Any) -> tuple[
-        TfBroadcasterNode, Any, Any, Any]:
+def start(ros: RosGraph, xml: str | None = MIMIC_URDF, factory: Any = None,
+          **params: Any) -> tuple[TfBroadcasterNode, Any, Any, Any]:
     """A TF node (description published on the topic when ``xml``), inboxes of /tf, /tf_static."""
     params.setdefault('ignore_timestamp', True)
-    node = ros.add(TfBroadcasterNode, parameters=params)
+    node = ros.add(factory or TfBroadcasterNode, parameters=params)
     description = ros.publisher(String, 'robot_description', qos.LATCHED_DESCRIPTION)
     if xml is not None:
         description.publish(String(data=xml))
@@ -114,23 +114,44 @@ def test_tf_equals_core_forward_kinematics(ros: RosGraph) -> None:
     assert not set(positions) & {joint.name for joint in mimics}
 
 
-def test_tf_static_reaches_late_joiner_and_changes_on_reload(ros: RosGraph) -> None:
+def late_static(ros: RosGraph) -> list[TransformStamped]:
+    """Every transform a subscriber joining now gets on /tf_static (as a tf2 buffer keeps them)."""
+    late = ros.subscribe(TFMessage, '/tf_static', static_listener())
+    assert wait_for(lambda: late.messages)
+    settle()
+    return [transform for message in late.messages for transform in message.transforms]
+
+
+TOOL_ORIGIN = '<origin xyz="0.6 0 0" rpy="0 0 0.5"/>'
+
+
+def test_a_late_joiner_reads_a_moved_fixed_joint_after_a_reload(ros: RosGraph) -> None:
     node, description, _, (_, first) = start(ros)
     assert wait_for(lambda: first.messages)
-    late = ros.subscribe(TFMessage, '/tf_static', qos.TF_STATIC)
-    assert wait_for(lambda: late.messages)
-    assert set(by_child(late.last)) == {'base', 'tool'}
-    np.testing.assert_allclose(matrix(by_child(late.last)['base'])[:3, 3], [0, 0, 0.1])
-    reloaded = MIMIC_URDF.replace('<joint name="tool_joint" type="fixed">',
-                                  '<joint name="tool_joint" type="revolute">').replace(
-        '<origin xyz="0.6 0 0" rpy="0 0 0.5"/>',
-        '<origin xyz="0.6 0 0" rpy="0 0 0.5"/><axis xyz="0 0 1"/>'
-        '<limit lower="-1" upper="1" effort="1" velocity="1"/>')
-    description.publish(String(data=reloaded))
+    np.testing.assert_allclose(matrix(by_child(first.last)['tool'])[:3, 3], [0.6, 0, 0])
+    description.publish(String(data=MIMIC_URDF.replace(
+        TOOL_ORIGIN, TOOL_ORIGIN.replace('0.6', '0.9'))))
     assert wait_for(lambda: len(first.messages) >= 2)
-    second_late = ros.subscribe(TFMessage, '/tf_static', qos.TF_STATIC)
-    assert wait_for(lambda: second_late.messages)
-    assert set(by_child(second_late.last)) == {'base'}
+    late = late_static(ros)
+    assert {t.child_frame_id for t in late} == {'base', 'tool'}
+    for transform in late:
+        if transform.child_frame_id == 'tool':
+            np.testing.assert_allclose(matrix(transform)[:3, 3], [0.9, 0, 0], atol=1e-12)
+
+
+def test_a_fixed_joint_made_revolute_leaves_tf_static_for_tf(ros: RosGraph) -> None:
+    node, description, joints, (tf, first) = start(ros)
+    assert wait_for(lambda: first.messages)
+    assert set(by_child(first.last)) == {'base', 'tool'}
+    description.publish(String(data=MIMIC_URDF.replace(
+        '<joint name="tool_joint" type="fixed">', '<joint name="tool_joint" type="revolute">')
+        .replace(TOOL_ORIGIN, TOOL_ORIGIN + '<axis xyz="0 0 1"/>'
+                 '<limit lower="-1" upper="1" effort="1" velocity="1"/>')))
+    assert wait_for(lambda: len(first.messages) >= 2)
+    assert {t.child_frame_id for t in late_static(ros)} == {'base'}
+    msg = joint_state(['tool_joint'], [0.3])
+    assert wait_for(lambda: (joints.publish(msg), tf.messages)[1])
+    assert set(by_child(tf.last)) == {'tool'}
 
 
 def test_frame_prefix(ros: RosGraph) -> None:
@@ -240,17 +261,16 @@ def test_publish_frequency_limits_by_stamp(ros: RosGraph) -> None:
 
 @pytest.mark.parametrize('post_set', [True, False], ids=['post-set callback', 'humble'])
 def test_frame_prefix_set_at_run_time_republishes_static(ros: RosGraph, post_set: bool) -> None:
-    node, _, _, (_, tf_static) = start(ros)
-    if not post_set:  # rclpy without add_post_set_parameters_callback (Humble's): next spin
-        class HumbleTfBroadcaster(TfBroadcasterNode):
-            add_post_set_parameters_callback = None
+    class HumbleTfBroadcaster(TfBroadcasterNode):
+        add_post_set_parameters_callback = None  # Humble's rclpy has none: applied next spin
 
-        node = ros.add(HumbleTfBroadcaster, parameters={'ignore_timestamp': True})
-    assert wait_for(lambda: len(tf_static.messages) >= (1 if post_set else 2))
+    node, _, _, (_, tf_static) = start(ros, factory=None if post_set else HumbleTfBroadcaster)
+    assert wait_for(lambda: tf_static.messages)
     sent = len(tf_static.messages)
     assert node.set_parameters([Parameter('frame_prefix', value='r2/')])[0].successful
     assert wait_for(lambda: len(tf_static.messages) > sent)
-    assert {t.child_frame_id for t in tf_static.last.transforms} == {'r2/base', 'r2/tool'}
+    assert {(t.header.frame_id, t.child_frame_id) for t in late_static(ros)} == {
+        ('r2/world', 'r2/base'), ('r2/arm', 'r2/tool')}
     assert not node.set_parameters([Parameter('publish_frequency', value=5000.0)])[0].successful
 
 
@@ -302,8 +322,7 @@ def node_process(ros: RosGraph, *arguments: str) -> tuple[subprocess.Popen[str],
     """The ``robot_state_publisher`` executable in this test's namespace; its output lines."""
     remaps = [item for topic in ABSOLUTE_TOPICS
               for item in ('-r', f'{topic}:={ros.namespace}{topic}')]
-    code = ('from urdf_tools_ros.nodes.entry import robot_state_publisher; '
-            'robot_state_publisher()')
+    code = 'from urdf_tools_ros.nodes.robot_state_publisher import main; main()'
     process = subprocess.Popen(
         [sys.executable, '-c', code, *arguments, '--ros-args', '-r', f'__ns:={ros.namespace}',
          *remaps], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO)
@@ -373,25 +392,23 @@ def test_joint_states_qos_can_be_overridden(ros: RosGraph) -> None:
     assert depths == [7]
 
 
-def test_without_tf2_ros_tf_goes_through_one_tfmessage_publisher(
-        ros: RosGraph, monkeypatch: Any) -> None:
-    """ROS 2 from PyPI has no tf2_ros: /tf as robot_state_publisher's QoS, to a real subscriber."""
-    monkeypatch.setitem(sys.modules, 'tf2_ros', None)  # import tf2_ros raises ImportError
-    from urdf_tools_ros.ros.tf_writer import TfPublisher
-
+def test_tf_goes_through_tfmessage_publishers_with_robot_state_publishers_qos(
+        ros: RosGraph) -> None:
+    """/tf and /tf_static as robot_state_publisher's QoS, to a real subscriber, no tf2_ros."""
     description = load(SAMPLE_ROBOT)
     model = KinematicModel(description.robot)
     node, _, joints, (tf, _) = start(ros, description.xml)
-    assert isinstance(node._broadcaster, TfPublisher)
-    assert wait_for(lambda: ros.probe.count_publishers(ros.topic('/tf')) == 1)
-    (info,) = [info for info in ros.probe.get_publishers_info_by_topic(ros.topic('/tf'))
-               if info.node_name == node.get_name()]
-    assert str(info.topic_type) == 'tf2_msgs/msg/TFMessage'
-    assert info.qos_profile.reliability == ReliabilityPolicy.RELIABLE
-    assert info.qos_profile.durability == DurabilityPolicy.VOLATILE
-    (publisher,) = [p for p in node.publishers if p.topic_name == ros.topic('/tf')]
-    assert (publisher.qos_profile.history, publisher.qos_profile.depth) == \
-        (HistoryPolicy.KEEP_LAST, 100)  # depth is not in discovery data
+    for topic, durability, depth in (('/tf', DurabilityPolicy.VOLATILE, 100),
+                                     ('/tf_static', DurabilityPolicy.TRANSIENT_LOCAL, 1)):
+        assert wait_for(lambda: ros.probe.count_publishers(ros.topic(topic)) == 1)
+        (info,) = [info for info in ros.probe.get_publishers_info_by_topic(ros.topic(topic))
+                   if info.node_name == node.get_name()]
+        assert str(info.topic_type) == 'tf2_msgs/msg/TFMessage'
+        assert info.qos_profile.reliability == ReliabilityPolicy.RELIABLE
+        assert info.qos_profile.durability == durability
+        (publisher,) = [p for p in node.publishers if p.topic_name == ros.topic(topic)]
+        assert (publisher.qos_profile.history, publisher.qos_profile.depth) == \
+            (HistoryPolicy.KEEP_LAST, depth)  # depth is not in discovery data
     positions = {name: 0.1 * (i + 1) for i, name in enumerate(model.joint_names)}
     msg = joint_state(list(positions), list(positions.values()), sec=7)
     assert wait_for(lambda: (joints.publish(msg), tf.messages)[1])

@@ -8,8 +8,8 @@ and ``joint_states`` (sensor-data
 QoS, which also matches reliable publishers). Publishes on ``/tf`` the transform of every moving
 joint named in a ``joint_states`` message, stamped with the message's stamp, and of every mimic
 joint whose source is named (computed even when the message lacks the mimic joint); on
-``/tf_static`` (transient local) the full set of fixed joints, again after every new description,
-so removed frames are gone for late joiners.
+``/tf_static`` (transient local, depth 1) the whole set of fixed joints, again after every new
+description or ``frame_prefix``, so moved or removed frames are gone for late joiners.
 
 As robot_state_publisher: names that are not moving joints of the model are ignored (one
 ``joint_states`` topic often carries several robots), a mimic joint the message names is
@@ -33,10 +33,10 @@ logs once that it waits for the ``robot_description`` topic.
 
 ``joint_states`` is served by an executor callback:
 :meth:`~urdf_tools_ros.core.tf.broadcast.TfFrames.moving_transforms` (translation and quaternion
-arrays) to the ``/tf`` writer :func:`~urdf_tools_ros.ros.tf_writer.tf_writers` chooses
-(tf2_ros' broadcasters where tf2_ros imports, else one ``tf2_msgs/TFMessage`` publisher with
-the same QoS for each topic), serialized in place
-(:class:`~urdf_tools_ros.ros.tf_writer.TfSender`). Parameter changes are validated when they are
+arrays) into a ``tf2_msgs/TFMessage``
+(:class:`~urdf_tools_ros.ros.conversions.TfMessageBuilder`), published on ``/tf`` by
+:class:`~urdf_tools_ros.ros.tf_writer.TfWriter`, whose ``/tf_static`` carries the whole current
+set of fixed joints (no tf2_ros needed). Parameter changes are validated when they are
 set (a description that does not load is refused with the reason) and applied afterwards
 (:func:`~urdf_tools_ros.ros.parameters.on_set`). The ``joint_states`` subscription honours
 ``qos_overrides./joint_states.subscription.*`` (depth, reliability, ...), as
@@ -60,7 +60,7 @@ from ..core.errors import RobotDescriptionError
 from ..core.tf.broadcast import TfFrames, TfThrottle
 from ..ros import conversions, parameters, qos
 from ..ros.spin import description_file_argument, spin_node
-from ..ros.tf_writer import tf_writers, TfSender
+from ..ros.tf_writer import TfWriter
 
 __all__ = ['TfBroadcasterNode', 'TfFrames', 'TfThrottle', 'main']
 
@@ -87,8 +87,7 @@ class TfBroadcasterNode(Node):
                                                 settings.ignore_timestamp)
         self._frames: TfFrames | None = None
         self._moving: tuple[TfFrames, TfThrottle] | None = None
-        self._broadcaster, self._tf_static, writer = tf_writers(self)
-        self.get_logger().info(f'/tf and /tf_static through {writer}')
+        self._writer = TfWriter(self)
         self._description_publisher = None
         description = settings.robot_description
         if not description and description_file is not None:
@@ -136,7 +135,7 @@ class TfBroadcasterNode(Node):
         """Take a new description: publish it (parameter mode) and the full /tf_static set."""
         self._frames = frames
         self._moving = (frames, TfThrottle(*self._rate_limit))
-        self._tf = TfSender(self._broadcaster, frames.edges, self._prefix)
+        self._tf = conversions.TfMessageBuilder(frames.edges, self._prefix)
         for name, kind, variables in frames.multi_dof_joints():
             self.get_logger().info(
                 f'joint "{name}" ({kind}): on /tf only once joint_states names '
@@ -144,17 +143,12 @@ class TfBroadcasterNode(Node):
         if self._description_publisher is not None:
             self._description_publisher.publish(
                 conversions.description_to_msg(frames.description.xml))
-        self._publish_static()
+        self._writer.publish_static(conversions.tf_message(  # the whole set, every time
+            frames.static_transforms(), frames.edges, self.get_clock().now().nanoseconds,
+            self._prefix))
         self.get_logger().info(
             f'robot "{frames.description.robot.name}": {len(frames.moving)} moving joints on '
             f'/tf, {len(frames.static_transforms())} fixed joints on /tf_static')
-
-    def _publish_static(self) -> None:
-        if self._frames is None:
-            return
-        self._tf_static.sendTransform(list(conversions.tf_message(  # the full set each time
-            self._frames.static_transforms(), self._frames.edges,
-            self.get_clock().now().nanoseconds, self._prefix).transforms))
 
     def _on_robot_description(self, msg: String) -> None:
         try:
@@ -177,7 +171,8 @@ class TfBroadcasterNode(Node):
         try:
             moved = frames.moving_transforms(names, np.asarray(msg.position, dtype=np.float64))
             if moved.joints:
-                self._tf.send(moved.joints, moved.translation, moved.quaternion, stamp_ns)
+                self._writer.publish(self._tf.build(moved.joints, moved.translation,
+                                                    moved.quaternion, stamp_ns))
             problems = moved.problems
         except RobotDescriptionError as exc:
             problems = (str(exc),)
