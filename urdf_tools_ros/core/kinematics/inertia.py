@@ -1,11 +1,9 @@
 """
 Rotational inertia: solid primitives, principal moments, physical validity, formatting.
 
-Every tensor is a symmetric (3, 3) float64 array in kg·m² about the centre of mass, or an
-:class:`~urdf_tools_ros.core.model.robot.Inertia` (its six independent entries). The solid
-formulas are those of a body of uniform density ("list of moments of inertia", e.g. Wikipedia, or
-Meriam & Kraige, *Engineering Mechanics: Dynamics*, table D/4), with each primitive centred on
-its element frame and shaped as URDF draws it (URDF spec, link/geometry).
+Tensors are :class:`~urdf_tools_ros.core.model.robot.Inertia` or symmetric (3, 3) float64
+arrays, kg·m², about the centre of mass. Solids have uniform density ("list of moments of
+inertia"), centred on their element frame as URDF draws them (URDF spec, link/geometry).
 """
 
 from __future__ import annotations
@@ -25,21 +23,17 @@ from ..transforms import FloatArray, rpy_to_rotation
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-#: Relative tolerance of the triangle inequality on principal moments, as a fraction of the
-#: largest moment: covers values rounded to a few significant digits in a file.
+#: Tolerance of the triangle inequality, as a fraction of the largest principal moment.
 TRIANGLE_RTOL = 1e-6
 
 
 def box_inertia(mass: float, size: Sequence[float]) -> Inertia:
     """
-    Return the inertia of a solid box about its centre, axes along its edges.
-
-    ``ixx = m (y² + z²) / 12``, ``iyy = m (x² + z²) / 12``, ``izz = m (x² + y²) / 12``
-    (moment of inertia of a solid cuboid, "list of moments of inertia").
+    Return the inertia of a solid box: ``ixx = m (y² + z²) / 12`` etc. (solid cuboid).
 
     :param mass: Mass, kg.
     :param size: Side lengths ``(x, y, z)`` along the box frame axes, m.
-    :return: The inertia tensor, kg·m²; products of inertia are 0.
+    :return: The tensor about the centre, kg·m²; products of inertia are 0.
     """
     x, y, z = (float(value) for value in size)
     return Inertia(ixx=mass * (y * y + z * z) / 12.0,
@@ -49,15 +43,12 @@ def box_inertia(mass: float, size: Sequence[float]) -> Inertia:
 
 def cylinder_inertia(mass: float, radius: float, length: float) -> Inertia:
     """
-    Return the inertia of a solid cylinder about its centre, axis along z as URDF draws it.
-
-    ``ixx = iyy = m (3 r² + h²) / 12``, ``izz = m r² / 2`` (moment of inertia of a solid
-    cylinder, "list of moments of inertia").
+    Return the inertia of a solid cylinder along z: ``ixx = m (3 r² + h²) / 12``, ``izz = m r²/2``.
 
     :param mass: Mass, kg.
     :param radius: Radius, m.
     :param length: Length along z, m.
-    :return: The inertia tensor, kg·m²; products of inertia are 0.
+    :return: The tensor about the centre, kg·m²; products of inertia are 0.
     """
     side = mass * (3.0 * radius * radius + length * length) / 12.0
     return Inertia(ixx=side, iyy=side, izz=mass * radius * radius / 2.0)
@@ -65,13 +56,11 @@ def cylinder_inertia(mass: float, radius: float, length: float) -> Inertia:
 
 def sphere_inertia(mass: float, radius: float) -> Inertia:
     """
-    Return the inertia of a solid sphere about its centre: ``I = 2/5 m r²`` on every axis.
-
-    Source: moment of inertia of a solid sphere, "list of moments of inertia".
+    Return the inertia of a solid sphere about its centre: ``2/5 m r²`` on every axis.
 
     :param mass: Mass, kg.
     :param radius: Radius, m.
-    :return: The inertia tensor, kg·m²; products of inertia are 0.
+    :return: The tensor, kg·m²; products of inertia are 0.
     """
     moment = 0.4 * mass * radius * radius
     return Inertia(ixx=moment, iyy=moment, izz=moment)
@@ -96,18 +85,14 @@ def capsule_inertia(mass: float, radius: float, length: float) -> Inertia:
     """
     Return the inertia of a solid capsule (URDF 1.1 ``<capsule>``, axis z) about its centre.
 
-    A cylinder of ``length`` and two hemispheres of ``radius`` of one density: with ``m_c`` and
-    ``m_s`` from :func:`capsule_masses`, ``izz = m_c r²/2 + m_s 2r²/5`` and
-    ``ixx = iyy = m_c (l²/12 + r²/4) + m_s (2r²/5 + l²/4 + 3lr/8)`` (each hemisphere's moment
-    about a diameter of its flat face is ``2/5 m r²``; its centre of mass lies ``3r/8`` from
-    that face, so the parallel-axis theorem moves it to the capsule's centre). Source: the
-    solid cylinder and sphere of "list of moments of inertia" with the parallel-axis theorem;
-    checked against numerical integration in ``test/test_urdf_versions.py``.
+    With ``m_c``, ``m_s`` from :func:`capsule_masses`: ``izz = m_c r²/2 + m_s 2r²/5``,
+    ``ixx = iyy = m_c (l²/12 + r²/4) + m_s (2r²/5 + l²/4 + 3lr/8)`` (solid cylinder and
+    hemispheres, moved to the centre by the parallel-axis theorem).
 
     :param mass: Mass, kg.
     :param radius: Radius of the cylinder and the hemispheres, m.
     :param length: Length of the cylinder (the caps not included), m.
-    :return: The inertia tensor, kg·m²; products of inertia are 0.
+    :return: The tensor, kg·m²; products of inertia are 0.
     """
     m_c, m_s = capsule_masses(mass, radius, length)
     r2, l2 = radius * radius, length * length
@@ -119,12 +104,9 @@ def capsule_inertia(mass: float, radius: float, length: float) -> Inertia:
 
 def geometry_inertia(geometry: Geometry | None, mass: float) -> Inertia | None:
     """
-    Return the inertia of a solid primitive of uniform density about its centre.
+    Return the inertia of a solid primitive about its centre, in the geometry frame, kg·m².
 
-    :param geometry: A :class:`Box`, :class:`Cylinder` or :class:`Sphere`, in its own frame.
-    :param mass: Mass, kg.
-    :return: The tensor in the geometry frame, kg·m², or ``None`` for a mesh or no geometry
-        (a mesh's volume is not known without reading the file).
+    :return: ``None`` for a mesh or no geometry.
     """
     if isinstance(geometry, Box):
         return box_inertia(mass, geometry.size)
@@ -158,24 +140,17 @@ def inertia_from_matrix(matrix: npt.ArrayLike) -> Inertia:
 
 
 def principal_moments(inertia: Inertia) -> FloatArray:
-    """
-    Return the principal moments of inertia: the eigenvalues of the tensor, ascending.
-
-    :return: A (3,) float64 array, kg·m², smallest first; all NaN when an entry is not finite
-        (:func:`principal_moment_values` as an array).
-    """
+    """:func:`principal_moment_values` as a (3,) float64 array, kg·m²."""
     return np.array(principal_moment_values(inertia))
 
 
 def principal_moment_values(inertia: Inertia) -> tuple[float, float, float]:
     """
-    Return the principal moments of inertia as three floats, ascending, kg·m².
+    Return the principal moments of inertia (the tensor's eigenvalues), ascending, kg·m².
 
-    The checks ask several times about each tensor (valid? refused by Gazebo? by MuJoCo?): the
-    last tensors' moments are kept (:func:`_eigenvalues`), so each is computed once.
+    The checks ask several times per tensor: the last 4,096 tensors' moments are kept.
 
-    :return: ``np.linalg.eigvalsh`` of the tensor, smallest first; three NaN when an entry is
-        not finite.
+    :return: Three floats; NaN when an entry is not finite.
     """
     entries = (inertia.ixx, inertia.ixy, inertia.ixz, inertia.iyy, inertia.iyz, inertia.izz)
     if not all_finite(entries):
@@ -185,12 +160,7 @@ def principal_moment_values(inertia: Inertia) -> tuple[float, float, float]:
 
 @functools.lru_cache(maxsize=4096)
 def _eigenvalues(entries: bytes) -> tuple[float, float, float]:
-    """
-    ``np.linalg.eigvalsh`` of a finite tensor, ascending.
-
-    :param entries: ``ixx, ixy, ixz, iyy, iyz, izz`` packed as six doubles: the key is their
-        bits (-0.0 and 0.0 are equal numbers, not equal keys).
-    """
+    """``eigvalsh`` of ``ixx, ixy, ixz, iyy, iyz, izz`` packed as six doubles (keyed by bits)."""
     ixx, ixy, ixz, iyy, iyz, izz = struct.unpack('6d', entries)
     values = np.linalg.eigvalsh(inertia_matrix(Inertia(ixx, ixy, ixz, iyy, iyz, izz)))
     return float(values[0]), float(values[1]), float(values[2])
@@ -202,34 +172,24 @@ def is_zero(inertia: Inertia) -> bool:
 
 
 def entry_scale(inertia: Inertia) -> float:
-    """
-    Return the sum of the absolute entries of the (3, 3) tensor, kg·m².
-
-    It bounds every principal moment: ``|λ| <= ‖I‖₂ <= Σ |I_ij|``.
-    """
+    """Return ``Σ |I_ij|`` over the (3, 3) tensor, kg·m², a bound of every principal moment."""
     return (abs(inertia.ixx) + abs(inertia.iyy) + abs(inertia.izz)
             + 2.0 * (abs(inertia.ixy) + abs(inertia.ixz) + abs(inertia.iyz)))
 
 
 def is_positive_definite(inertia: Inertia) -> bool:
-    """
-    Whether the tensor is positive definite: every principal moment is > 0.
-
-    The tensor is symmetric by construction (URDF gives six entries). A tensor with a zero
-    principal moment (a point mass, an ideal rod) is only semi-definite and fails.
-    """
+    """Whether every principal moment is > 0 (a point mass or an ideal rod is not)."""
     return principal_moment_values(inertia)[0] > 0.0
 
 
 def triangle_inequality_violation(inertia: Inertia, rtol: float = TRIANGLE_RTOL) -> float:
     """
-    Return by how much the principal moments break the triangle inequality.
+    Return by how much the principal moments ``a <= b <= c`` break ``a + b >= c``.
 
-    Any rigid body has ``I1 + I2 >= I3`` for every ordering of its principal moments, since
-    ``I1 + I2 - I3 = 2 ∫ z² dm >= 0`` (e.g. Featherstone, *Rigid Body Dynamics Algorithms*,
-    §2.14). With ascending moments ``a <= b <= c`` only ``a + b >= c`` can fail.
+    Source: ``I1 + I2 - I3 = 2 ∫ z² dm >= 0`` (Featherstone, Rigid Body Dynamics Algorithms,
+    §2.14).
 
-    :param rtol: Tolerance as a fraction of the largest moment ``c``.
+    :param rtol: Tolerance as a fraction of ``c``.
     :return: ``c - (a + b)`` in kg·m² when it exceeds ``rtol * c``, else 0.
     """
     a, b, c = principal_moment_values(inertia)
@@ -246,9 +206,6 @@ def rotate(inertia: Inertia, R_a_b: npt.ArrayLike) -> Inertia:
     """
     Express a tensor given in frame ``b`` in frame ``a``: ``I_a = R_a_b I_b R_a_bᵀ``.
 
-    Rotation preserves the principal moments (a similarity transform).
-
-    :param inertia: The tensor in frame ``b``, kg·m².
     :param R_a_b: (3, 3) rotation mapping ``b`` coordinates into ``a``.
     """
     rotation = np.asarray(R_a_b, dtype=np.float64)
@@ -257,11 +214,8 @@ def rotate(inertia: Inertia, R_a_b: npt.ArrayLike) -> Inertia:
 
 def parallel_axis(inertia: Inertia, mass: float, offset: npt.ArrayLike) -> Inertia:
     """
-    Move a tensor from the centre of mass to a point: ``I_p = I_c + m (|d|² E - d dᵀ)``.
+    Move a tensor from the centre of mass to a point: ``I_c + m (|d|² E - d dᵀ)`` (parallel axis).
 
-    Source: parallel axis theorem (Huygens-Steiner), tensor form.
-
-    :param inertia: Tensor about the centre of mass, kg·m².
     :param mass: Mass, kg.
     :param offset: ``d``, the centre of mass relative to the new point, m, in the tensor's axes.
     """
@@ -274,25 +228,20 @@ def implied_inertia(geometry: Geometry | None, mass: float,
                     geometry_origin: Origin = Origin(),
                     inertial_origin: Origin = Origin()) -> Inertia | None:
     """
-    Return the inertia a solid primitive of mass ``mass`` implies in a link's inertial frame.
+    Return the inertia a solid primitive of ``mass`` kg implies in a link's inertial frame.
 
-    The solid's tensor ``I_g`` (about its centre, in the geometry frame) is rotated into the
-    inertial frame, ``I = R I_g Rᵀ`` with ``R = R_link_inertialᵀ R_link_geometry``, and shifted
-    by the parallel axis theorem when the geometry's centre is away from the inertial origin.
+    ``R I_g Rᵀ`` with ``R = R_link_inertialᵀ R_link_geometry``, shifted by the parallel axis
+    theorem to the inertial origin; entries below 1e-12 of the largest are set to 0.
 
-    :param geometry: The primitive (usually the link's single collision geometry).
-    :param mass: Mass, kg.
     :param geometry_origin: ``T_link_geometry`` (the visual/collision ``origin``).
     :param inertial_origin: ``T_link_inertial`` (the ``inertial/origin``).
-    :return: The tensor about the inertial origin in the inertial frame axes, kg·m², or
-        ``None`` when ``geometry`` is a mesh or missing.
+    :return: kg·m², or ``None`` when ``geometry`` is a mesh or missing.
     :raises TransformError: if an origin holds NaN or inf.
     """
     solid = geometry_inertia(geometry, mass)
     if solid is None:
         return None
-    # A rotation of rpy 0 is the identity (cos 0 = 1, sin 0 = 0): multiplying finite numbers by
-    # it changes none, so it is skipped.
+    # rpy 0 is the identity: not multiplied by.
     finite = all_finite((*geometry_origin.xyz, *inertial_origin.xyz))
     R_link_geometry = None if finite and geometry_origin.rpy == (0.0, 0.0, 0.0) \
         else rpy_to_rotation(geometry_origin.rpy)
@@ -310,7 +259,6 @@ def implied_inertia(geometry: Geometry | None, mass: float,
         if offset.any():
             inertia = parallel_axis(inertia, mass, offset)
         matrix = inertia_matrix(inertia)
-        # Set entries below 1e-12 of the largest entry to 0 (rounding left by rotations).
         if np.isfinite(matrix).all():
             magnitude = np.abs(matrix)
             matrix[magnitude < 1e-12 * magnitude.max()] = 0.0
@@ -325,23 +273,14 @@ def format_number(value: float, digits: int = 6) -> str:
 
 
 def format_inertia_element(inertia: Inertia, digits: int = 6) -> str:
-    """
-    Format a tensor as a URDF ``<inertia>`` element.
-
-    :return: e.g. ``<inertia ixx="0.0025" ixy="0" ixz="0" iyy="0.0025" iyz="0" izz="0.001"/>``.
-    """
+    """Format a tensor as ``<inertia ixx="0.0025" ixy="0" ... izz="0.001"/>``."""
     values = ' '.join(f'{name}="{format_number(getattr(inertia, name), digits)}"'
                       for name in ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz'))
     return f'<inertia {values}/>'
 
 
 def describe_solid(geometry: Geometry, mass: float) -> str:
-    """
-    Describe a solid primitive and its mass in words.
-
-    :return: e.g. ``a solid 0.1 × 0.1 × 0.2 m box of 0.6 kg``, ``a solid r=0.05 m × 0.3 m
-        cylinder of 2 kg``, ``a solid r=0.1 m sphere of 1 kg``; a mesh gives its filename.
-    """
+    """Describe a solid and its mass: ``a solid 0.1 × 0.1 × 0.2 m box of 0.6 kg``."""
     weight = f'{format_number(mass)} kg'
     if isinstance(geometry, Box):
         sides = ' × '.join(format_number(side) for side in geometry.size)
@@ -367,17 +306,14 @@ def describe_inertia(inertia: Inertia, digits: int = 4) -> str:
 def combine(parts: Sequence[tuple[float, Inertia, npt.ArrayLike]]) -> tuple[float, FloatArray,
                                                                             Inertia]:
     """
-    Lump rigidly joined parts into one body: total mass, centre of mass, tensor about it.
+    Lump rigidly joined parts into one body: ``I = Σ R_i I_i R_iᵀ + m_i (|d_i|² E - d_i d_iᵀ)``.
 
-    ``I = Σ (R_i I_i R_iᵀ + m_i (|d_i|² E - d_i d_iᵀ))`` with ``d_i`` the part's centre of mass
-    relative to the combined one (parallel axis theorem; what Gazebo's fixed-joint lumping,
-    KDL's segment sums, MuJoCo's ``fusestatic`` and pinocchio's appended bodies compute).
+    As Gazebo's fixed-joint lumping, KDL's segment sums and MuJoCo's ``fusestatic`` do;
+    ``d_i`` is a part's centre of mass relative to the combined one.
 
-    :param parts: ``(mass kg, tensor about the part's centre of mass in its own axes,
-        T_body_com (4, 4))`` for each part, ``T_body_com`` placing the part's inertial frame in
-        the body frame.
+    :param parts: ``(mass kg, tensor about the part's centre of mass, T_body_com (4, 4))``.
     :return: ``(mass, com (3,) in the body frame, tensor about com in body axes)``; a total mass
-        of 0 gives the origin as centre and the plain sum of rotated tensors.
+        of 0 gives the origin as centre.
     """
     mass = float(sum(part[0] for part in parts))
     frames = [np.asarray(part[2], dtype=np.float64) for part in parts]

@@ -1,29 +1,17 @@
 """
 Inertial rules, on the bodies consumers actually simulate.
 
-*Bodies.* A body is a *moving* link (the child of a non-fixed joint) or the root link, together
-with every link welded to it by fixed joints. Gazebo (SDFormat's fixed-joint lumping), KDL (a
-segment's inertia sums its fixed children), MuJoCo (``fusestatic``) and pinocchio (bodies
-appended to their parent joint) all simulate that *lumped* body: its mass is the sum, its tensor
-the sum of the parts' tensors moved to the common centre of mass (parallel axis theorem,
-:func:`~urdf_tools_ros.core.kinematics.inertia.combine`). So physical validity (positive definite,
-triangle inequality) and "does it have mass" are judged on the lumped moving body; a welded link's
-own tensor matters only through that sum. The root body does not move (ROS puts it at the origin of
-the robot's frame; KDL ignores the root's inertia): a placeholder or singular tensor there (the
-``1e-6`` KDL workaround, mass 0 on a static base as pybullet writes it) moves nothing.
+*Bodies.* A body is a *moving* link (the child of a non-fixed joint) or the root link, with
+every link welded to it by fixed joints. Gazebo (fixed-joint lumping), KDL (segment sums),
+MuJoCo (``fusestatic``) and pinocchio simulate that lumped body
+(:func:`~urdf_tools_ros.core.kinematics.inertia.combine`), so validity and mass are judged on
+it. The root body does not move: a placeholder tensor there moves nothing.
 
-*Tolerances.* A tensor whose entries sum to at most :data:`NEGLIGIBLE_INERTIA` kg·m² (rounding
-noise such as 1e-18...1e-38) counts as zero; positive definiteness allows rounding relative to
-the tensor's scale (:data:`ROUNDING`); the triangle inequality allows
-:data:`~urdf_tools_ros.core.kinematics.inertia.TRIANGLE_RTOL` of the largest moment.
-
-*Consumers, as measured* (``test/test_consumer_oracles.py``): ROS (urdfdom, KDL, RViz) loads any
-tensor, so an invalid moving body is a warning under ``--target ros``. Gazebo (SDFormat 12)
-refuses a lumped body, the root included, whose moments break gz-math's ``ValidMoments``
-(:func:`gazebo_refuses`), and drops a moving body without mass. MuJoCo checks every link's own
-tensor before fusing (eigenvalues >= mjMINVAL = 1e-15 and A + B >= C, whatever the link's role,
-for links with mass > 0 and a non-zero tensor; :func:`mujoco_refuses`) and refuses a moving
-body whose lumped mass or principal moment is below mjMINVAL.
+*Consumers* (``test/test_consumer_oracles.py``): ROS tools load any tensor (a warning under
+``--target ros``). Gazebo (SDFormat 12) refuses a lumped body, the root included, that breaks
+gz-math's ``ValidMoments`` (:func:`gazebo_refuses`) and drops a moving body without mass.
+MuJoCo checks each link's own tensor before fusing (:func:`mujoco_refuses`) and refuses a
+moving body whose lumped mass or principal moment is below mjMINVAL.
 """
 
 from __future__ import annotations
@@ -63,9 +51,8 @@ MJ_MINVAL = 1e-15
 GZ_TOLERANCE = 10.0
 #: Rounding allowed in "positive definite", as a fraction of the tensor's entry scale.
 ROUNDING = 1e-12
-#: ``inertia-implausible`` fires when the sum of principal moments is off by more than this
-#: factor from that of the solid collision primitive of the same mass (the identity tensor on a
-#: 1 kg, 10 cm link is ~600 times too large; a hollow or unevenly filled link is within ~3).
+#: ``inertia-implausible``: the sum of principal moments is off by more than this factor from
+#: the solid collision primitive's of the same mass (a hollow link is within ~3).
 IMPLAUSIBLE_FACTOR = 10.0
 
 _BODIES = ('Gazebo lumps fixed joints (sdformat parser_urdf.cc); KDL sums fixed segments; '
@@ -113,7 +100,7 @@ MISSING_ON_MOVING = rule(
 @dataclass(frozen=True)
 class Body:
     """
-    A link that moves on its own (or the root) with the links welded to it by fixed joints.
+    A moving link (or the root) with the links welded to it by fixed joints.
 
     :ivar anchor: The moving link, or the root link.
     :ivar links: ``anchor`` first, then the welded links in tree order.
@@ -143,12 +130,7 @@ def _usable(inertial: Inertial | None) -> bool:
 
 
 def _origin_matrices(origins: list[Origin]) -> dict[int, FloatArray]:
-    """
-    ``{id(origin): T (4, 4)}`` of finite origins, from one :func:`origin_matrix` call.
-
-    The same numbers as one call per origin (numpy's elementwise ``cos``, ``sin`` and products
-    give each element what they give it alone), without the per-call cost of small arrays.
-    """
+    """``{id(origin): T (4, 4)}`` of finite origins, in one vectorised call."""
     if not origins:
         return {}
     matrices = origin_matrix([origin.xyz for origin in origins],
@@ -161,11 +143,7 @@ _IDENTITY.flags.writeable = False  # shared by every body's anchor frame
 
 
 def _tree(robot: Robot) -> tuple[dict[str, str], dict[str, FloatArray], str] | None:
-    """
-    ``({link: anchor}, {link: T_anchor_link}, root)`` for a valid tree, else ``None``.
-
-    The tree rules report every structural problem; lumped checks need a tree.
-    """
+    """``({link: anchor}, {link: T_anchor_link}, root)`` for a valid tree, else ``None``."""
     links = robot.link_map
     children: dict[str, list[tuple[str, str, Origin]]] = {}
     parents: set[str] = set()
@@ -227,8 +205,7 @@ def bodies(robot: Robot) -> list[Body] | None:
         usable = [(member, inertial) for member, inertial in inertials if _usable(inertial)]
         if len(usable) == 1 and usable[0][0] == name \
                 and usable[0][1].origin.rpy == (0.0, 0.0, 0.0):
-            # The anchor alone in an unrotated inertial frame: the body is its <inertial> as
-            # written (the anchor's frame is the body's; nothing to rotate, move or add).
+            # The anchor alone in an unrotated inertial frame: its <inertial> as written.
             inertial = usable[0][1]
             result.append(Body(name, tuple(names), name != root, inertial.mass + 0.0,
                                inertial.inertia, True))
@@ -263,9 +240,8 @@ def ros_problem(inertia: Inertia) -> str | None:
     """
     Say why a (lumped) tensor is physically impossible, or return ``None``.
 
-    :return: ``'not positive definite'`` (a principal moment <= ``ROUNDING`` × entry scale) or
-        ``'triangle'`` (``I3 - I1 - I2 > TRIANGLE_RTOL × I3``); ``None`` for a valid or a
-        negligible tensor.
+    :return: ``'not positive definite'`` (a moment <= ``ROUNDING`` × entry scale),
+        ``'triangle'``, or ``None`` for a valid or negligible tensor.
     """
     if negligible(inertia):
         return None
@@ -280,8 +256,8 @@ def gazebo_refuses(mass: float, inertia: Inertia) -> bool:
     """
     Whether SDFormat refuses a link of this mass and tensor ("has invalid inertia").
 
-    gz-math ``MassMatrix3::IsValid``: mass >= 0 and ``ValidMoments`` with ``ε = 10 × DBL_EPS ×
-    ½ Σ|moments|``: every moment >= -ε and each sum of two >= the third - ε.
+    gz-math ``MassMatrix3::IsValid``: mass >= 0, every moment >= -ε and each sum of two >= the
+    third - ε, ``ε = 10 × DBL_EPS × ½ Σ|moments|``.
     """
     if mass < 0:
         return True
@@ -294,9 +270,7 @@ def mujoco_refuses(mass: float, inertia: Inertia) -> str | None:
     """
     Say why MuJoCo refuses a link's own ``<inertial>``, or return ``None``.
 
-    MuJoCo's URDF import ignores the tensor of a link with mass <= 0 and a zero tensor; any other
-    needs eigenvalues >= mjMINVAL ("inertia must have positive eigenvalues") and
-    ``A + B >= C - mjMINVAL`` ("inertia must satisfy A + B >= C").
+    Unless mass <= 0 and the tensor is zero: eigenvalues >= mjMINVAL and A + B >= C - mjMINVAL.
     """
     if not mass > 0 or is_zero(inertia):
         return None
@@ -320,9 +294,6 @@ def _primitive_collision(link: Link) -> tuple[Primitive, Origin] | None:
     if not all(math.isfinite(value) and value > 0 for value in sizes) \
             or not _origin_finite(collision.origin):
         return None  # geometry-size-* and the loader report these
-    # Compared about the centre of mass: the solid placed with its centre there, in the
-    # collision's orientation (a centre of mass away from the shape is not a reason to inflate
-    # the tensor by the parallel axis theorem).
     return geometry, collision.origin
 
 
@@ -343,15 +314,13 @@ def _implied(geometry: Primitive, origin: Origin, inertial: Inertial) -> Inertia
 
 def solid_inertia(link: Link) -> tuple[Primitive, Inertia] | None:
     """
-    The inertia the link would have as its single collision primitive, solid, at its mass.
+    The inertia of the link's single collision primitive, solid, at the link's mass.
 
-    The primitive is placed with its centre at the link's centre of mass, in the collision's
-    orientation (moment of inertia of a solid cuboid, cylinder, sphere or capsule:
-    :func:`implied_inertia`); kg·m², about the centre of mass in the ``<inertial>`` frame.
+    The primitive is centred at the centre of mass in the collision's orientation
+    (:func:`implied_inertia`); kg·m² in the ``<inertial>`` frame.
 
-    :return: ``(primitive, inertia)``; ``None`` when the link has no ``<inertial>`` of positive
-        mass with a finite origin, not exactly one finite solid-primitive collision, or the
-        tensor would not be one ROS accepts (:func:`ros_problem`).
+    :return: ``(primitive, inertia)``; ``None`` without an ``<inertial>`` of positive mass,
+        exactly one finite primitive collision, or a tensor ROS accepts (:func:`ros_problem`).
     """
     inertial = link.inertial
     primitive = _primitive_collision(link)
@@ -370,8 +339,7 @@ def _solid_fix(link: Link, solid: tuple[Primitive, Inertia] | None | bool = True
     """
     The inertia of the link's collision primitive at the link's mass, as a fix hint.
 
-    :param solid: :func:`solid_inertia` of ``link`` when the caller has it (``None``: there is
-        none); ``True``: computed here.
+    :param solid: :func:`solid_inertia` of ``link`` if known (``None``: none); ``True``: compute.
     """
     if solid is True:
         solid = solid_inertia(link)
@@ -401,9 +369,8 @@ def check_link_inertials(ctx: CheckContext) -> Iterator[Finding]:
     """
     Report negative masses, massless tensors and own tensors MuJoCo refuses.
 
-    A link's own tensor that is invalid is reported here only when ROS consumers do not see it
-    as the tensor of a moving body (a welded link, the root body, or a moving link whose welded
-    links make the lump valid); otherwise :func:`check_bodies` reports the body.
+    An invalid own tensor is reported here only when it is not a moving body's
+    (:func:`check_bodies` reports those).
     """
     all_bodies = _bodies(ctx)
     by_anchor = {body.anchor: body for body in all_bodies or ()}
@@ -565,12 +532,7 @@ def check_plausibility(ctx: CheckContext) -> Iterator[Finding]:
 
 @check(codes=(ROOT_INERTIA,))
 def check_root_inertia(ctx: CheckContext) -> Iterator[Finding]:
-    """
-    Note an ``<inertial>`` on the root link of an articulated robot (KDL ignores it).
-
-    Only where KDL plays a part: a robot with a moving joint. A single body, or a massless
-    root (tiago's base_footprint), is left alone.
-    """
+    """Note a non-zero ``<inertial>`` on the root link of a robot that moves (KDL ignores it)."""
     all_bodies = _bodies(ctx)
     if not all_bodies or not any(body.moving for body in all_bodies):
         return
