@@ -31,7 +31,6 @@ from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from . import checks
 from .checks import DEFAULT_TARGET
@@ -42,9 +41,6 @@ from .findings import Finding, Severity
 from .source import loader
 from .source.loader import RobotDescription
 from .source.packages import ament_package_locator, PackageLocator
-
-if TYPE_CHECKING:  # imported when a xacro file is loaded
-    from .source.xacro.dom import ParsedFiles
 
 __all__ = ['CheckResult', 'Settings', 'resolve', 'run']
 
@@ -81,19 +77,17 @@ class Settings:
     use_cache: bool = True
 
     def load(self, source: str | os.PathLike[str], xacro_args: Mapping[str, str] | None = None,
-             *, text: str | None = None, texts: MutableMapping[str, str] | None = None,
-             parsed: ParsedFiles | None = None) -> RobotDescription:
+             *, text: str | None = None, texts: MutableMapping[str, str] | None = None
+             ) -> RobotDescription:
         """
         Load ``source`` (a file, ``-`` for standard input; or ``text`` named ``source``).
 
         :param texts: The files read so far in this run (each is read once per run).
-        :param parsed: xacro's parses kept from earlier loads (a language server's).
         :raises RobotDescriptionError: if it cannot be loaded (the message names file:line).
         """
         options = dict(xacro_args=xacro_args, package_paths=dict(self.package_paths),
                        package_folders=self.package_folders, locator=self.locator,
-                       is_xacro=self.is_xacro, cross_check=self.cross_check, texts=texts,
-                       parsed=parsed)
+                       is_xacro=self.is_xacro, cross_check=self.cross_check, texts=texts)
         if text is not None:  # the loader's functions as they are now (a test may wrap them)
             return loader.load_string(text, os.fspath(source), **options)  # type: ignore[arg-type]
         return loader.load(source, **options)  # type: ignore[arg-type]

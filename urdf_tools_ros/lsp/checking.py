@@ -26,7 +26,6 @@ from urdf_tools_ros.core.model.robot import Robot
 from urdf_tools_ros.core.session import resolve
 from urdf_tools_ros.core.source.loader import read_source
 from urdf_tools_ros.core.source.packages import PackageLocator
-from urdf_tools_ros.core.source.xacro.dom import ParsedFiles
 from .documents import Buffers
 from .workspace import Run
 from ..cli.report import load_failure
@@ -157,8 +156,7 @@ class _EditorTexts(dict[str, str]):
 
 
 def check_run(run: Run, settings: Settings, buffers: Buffers,
-              cancelled: Callable[[], bool] = lambda: False,
-              parsed: ParsedFiles | None = None) -> RunResult:
+              cancelled: Callable[[], bool] = lambda: False) -> RunResult:
     """
     Load and check one entry run on the editor's text, through the check pipeline.
 
@@ -166,8 +164,6 @@ def check_run(run: Run, settings: Settings, buffers: Buffers,
     (:func:`~urdf_tools_ros.core.session.resolve`: the ``.urdf-tools.toml`` or
     ``[tool.urdf-tools]`` found upwards from the entry), with the server's package paths.
 
-    :param parsed: xacro's parses kept from the server's earlier runs (the files whose text
-        is the same are copied, not parsed again).
 
     :raises Cancelled: if ``cancelled()`` became true meanwhile.
     """
@@ -191,7 +187,7 @@ def check_run(run: Run, settings: Settings, buffers: Buffers,
         return (*texts.items(), configuration)
 
     try:
-        description = pipeline.load(entry, dict(run.args), texts=texts, parsed=parsed)
+        description = pipeline.load(entry, dict(run.args), texts=texts)
         if cancelled():
             raise Cancelled(entry)
         findings = pipeline.check(description)

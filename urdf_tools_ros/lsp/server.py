@@ -6,14 +6,12 @@ seconds without newer text) marks the file; the marked files' runs (:meth:`~.wor
 .IncludeGraph.runs_for`, and every earlier run that covered them) are checked in one worker
 thread, so the server keeps answering; newer text cancels a check in progress
 (:class:`~.checking.Cancelled`) and a new one starts after it. The run whose entry is the
-changed file goes first, then the quickest; a run whose inputs did not change keeps its result,
-and xacro's parses of unchanged files are kept between runs
-(:class:`~..core.source.xacro.dom.ParsedFiles`). Each changed file gets its diagnostics
-after every run that covers it (those found so far: the first come after one run); then every
-file the runs cover gets its diagnostics (an empty list when it is clean): the union across the
-runs, each finding once. A file whose diagnostics did not change is not sent again, unless it
-is one whose text changed (the editor, and ``bench/bench_lsp.py``, learn that its new text was
-checked).
+changed file goes first, then the quickest; a run whose inputs did not change keeps its result.
+Each changed file gets its diagnostics after every run that covers it (those found so far: the
+first come after one run); then every file the runs cover gets its diagnostics (an empty list
+when it is clean): the union across the runs, each finding once. A file whose diagnostics did
+not change is not sent again, unless it is one whose text changed (the editor, and
+``bench/bench_lsp.py``, learn that its new text was checked).
 
 Hover, definition and completion answer from the last results (:meth:`Server.result_for`) and
 the editor's text (:mod:`.hover`, :mod:`.definition`, :mod:`.completion`).
@@ -34,7 +32,6 @@ from pygls.lsp.server import LanguageServer
 
 from urdf_tools_ros.core.source.matrix import combinations
 from urdf_tools_ros.core.source.packages import ament_package_locator, make_package_locator
-from urdf_tools_ros.core.source.xacro.dom import ParsedFiles
 from .actions import Action, fix_action, suppress_action
 from .checking import (Cancelled, check_run, findings_by_file, inputs_unchanged, RunResult,
                        Settings)
@@ -88,8 +85,6 @@ class Server(LanguageServer):
         self._sent: dict[str, list[types.Diagnostic]] = {}
         #: The seconds each run's last check took (the quickest go first).
         self._seconds: dict[Run, float] = {}
-        #: xacro's parse of each file, kept for the next runs (worker thread).
-        self._parsed = ParsedFiles()
 
     # -- workspace ------------------------------------------------------------------------------
     def _setup(self, path: str) -> None:
@@ -201,8 +196,7 @@ class Server(LanguageServer):
             if old is None or not inputs_unchanged(old, self.buffers):
                 start = time.perf_counter()
                 try:
-                    result = check_run(run, self._settings or Settings(), self.buffers,
-                                       cancelled, self._parsed)
+                    result = check_run(run, self._settings or Settings(), self.buffers, cancelled)
                 except Cancelled:
                     return None
                 self._seconds[run] = time.perf_counter() - start

@@ -31,7 +31,7 @@ import os
 from pathlib import Path
 import re
 import sys
-from typing import Any, BinaryIO, TYPE_CHECKING
+from typing import Any, BinaryIO
 
 from lxml import etree
 
@@ -43,9 +43,6 @@ from ..findings import Finding, Severity
 from ..location import SourceLocation
 from ..model.reader import UrdfReader
 from ..model.robot import Robot
-
-if TYPE_CHECKING:  # xacro's modules are imported when a xacro file is loaded
-    from .xacro.dom import ParsedFiles
 
 #: Largest description (file, each xacro include, and the xacro output) read, in bytes.
 MAX_DESCRIPTION_BYTES = 50 * 1024 * 1024
@@ -406,8 +403,7 @@ def load_string(text: str, filename: str = '<string>', *,
                 is_xacro: bool | None = None,
                 cross_check: bool = False,
                 package_folders: Sequence[str] = (),
-                texts: MutableMapping[str, str] | None = None,
-                parsed: ParsedFiles | None = None) -> RobotDescription:
+                texts: MutableMapping[str, str] | None = None) -> RobotDescription:
     """
     Load a URDF or xacro description from text.
 
@@ -427,8 +423,6 @@ def load_string(text: str, filename: str = '<string>', *,
     :param texts: The files read so far in this run, by absolute path (:func:`read_source`):
         an include found there is not read again; ``text`` is kept there for ``filename``
         when it is a file and not there yet.
-    :param parsed: xacro's parses of files kept from earlier loads, for the next
-        (:class:`~.xacro_dom.ParsedFiles`; a language server's).
     :raises DescriptionLoadError: malformed XML, not a robot, entities, xacro error, too large.
     """
     texts = {} if texts is None else texts
@@ -451,7 +445,7 @@ def load_string(text: str, filename: str = '<string>', *,
         # only xacro input needs it
         from .xacro.runner import CALLS_ATTRIBUTE, run_xacro, SOURCE_ATTRIBUTE
         run = run_xacro(text, filename, xacro_args or {}, locate,
-                        lambda path: read_source(path, texts), MAX_DESCRIPTION_BYTES, parsed)
+                        lambda path: read_source(path, texts), MAX_DESCRIPTION_BYTES)
         xml_text, known = run.xml, run.arguments
         files = tuple(dict.fromkeys(run.files))
         extra = [Finding('xacro-warning', Severity.WARNING, 'robot', f'xacro: {message}',
@@ -536,8 +530,7 @@ def load(source: str | os.PathLike[str], *,
          is_xacro: bool | None = None,
          cross_check: bool = False,
          package_folders: Sequence[str] = (),
-         texts: MutableMapping[str, str] | None = None,
-         parsed: ParsedFiles | None = None) -> RobotDescription:
+         texts: MutableMapping[str, str] | None = None) -> RobotDescription:
     """
     Load a ``.urdf`` or ``.xacro`` file, or stdin when ``source`` is ``'-'``.
 
@@ -550,7 +543,6 @@ def load(source: str | os.PathLike[str], *,
     :param cross_check: Also read it with urdf_parser_py (see :func:`load_string`).
     :param texts: The files read so far in this run (see :func:`load_string`); every file
         is read once per run (:mod:`urdf_tools_ros.core.session`).
-    :param parsed: xacro's parses kept from earlier loads (see :func:`load_string`).
     :return: The description with the model, XML, loading findings and files read.
     :raises DescriptionLoadError: if it cannot be read or loaded (the message names file:line).
     """
@@ -564,8 +556,7 @@ def load(source: str | os.PathLike[str], *,
     text = read_source(path, texts)
     return load_string(text, str(Path(path)), xacro_args=xacro_args,
                        package_paths=package_paths, locator=locator, is_xacro=is_xacro,
-                       cross_check=cross_check, package_folders=package_folders, texts=texts,
-                       parsed=parsed)
+                       cross_check=cross_check, package_folders=package_folders, texts=texts)
 
 
 def parse_xacro_args(items: list[str]) -> dict[str, str]:

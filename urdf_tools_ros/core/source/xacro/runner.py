@@ -55,7 +55,6 @@ import xml.parsers.expat
 from defusedxml import DefusedXmlException
 from defusedxml.expatbuilder import DefusedExpatBuilderNS
 
-from .dom import Element, ParsedFiles
 from .errors import explain, PackageNotFound
 from ..packages import PackageLocator
 from ..xml_safety import entity_refusal, malformed, refused_entity
@@ -193,7 +192,7 @@ def line_hooks_missing(xacro: ModuleType | None = None) -> str | None:
 
 
 def run_xacro(text: str, filename: str, args: Mapping[str, str], locate: PackageLocator,
-              read_text: ReadText, limit: int, parsed: ParsedFiles | None = None) -> XacroRun:
+              read_text: ReadText, limit: int) -> XacroRun:
     """
     Run xacro on ``text`` (from ``filename``) with ``args``; see the module doc for the two ways.
 
@@ -203,8 +202,6 @@ def run_xacro(text: str, filename: str, args: Mapping[str, str], locate: Package
     :param locate: Package locator for ``$(find pkg)``.
     :param read_text: Reads an included file (bounded, decoded); raises DescriptionLoadError.
     :param limit: Largest output, in characters.
-    :param parsed: The parses kept from earlier runs (with line hooks only): a file whose text
-        is the same is copied from there, and each file parsed is kept there.
     :raises DescriptionLoadError: malformed XML, a xacro error (with file and line when known),
         an entity declaration.
     :raises DescriptionTooLargeError: if the output is larger than ``limit``.
@@ -212,7 +209,7 @@ def run_xacro(text: str, filename: str, args: Mapping[str, str], locate: Package
     xacro = _xacro(filename)
     missing = line_hooks_missing(xacro)
     if missing is None:
-        run = _with_lines(xacro, text, filename, args, locate, read_text, parsed)
+        run = _with_lines(xacro, text, filename, args, locate, read_text)
     else:
         run = _public(xacro, text, filename, args, locate)
         run.missing = missing
@@ -235,7 +232,6 @@ class _AnnotatingBuilder(DefusedExpatBuilderNS):
     def start_element_handler(self, name: str, attributes: Any) -> None:
         super().start_element_handler(name, attributes)
         node = self.curNode
-        node.__class__ = Element  # the same slots; its deep clone is quicker
         location = SourceLocation(self._filename, self._parser.CurrentLineNumber)
         if node.tagName.startswith('xacro:'):
             node.setUserData(_LOCATION, location, _KEEP_ON_CLONE)
@@ -313,10 +309,8 @@ class _Frame:
 class _Session:
     """The hooks installed into the xacro module while one document is processed."""
 
-    def __init__(self, xacro: ModuleType, locate: PackageLocator, read_text: ReadText,
-                 parsed: ParsedFiles | None = None) -> None:
+    def __init__(self, xacro: ModuleType, locate: PackageLocator, read_text: ReadText) -> None:
         self.xacro = xacro
-        self.parsed = parsed
         self.run = XacroRun('', True)
         self.nodes: list[Any] = []
         self.frames: list[_Frame] = []
@@ -346,29 +340,13 @@ class _Session:
             text = inp
         else:
             return inp
-        table = self.run.table
-        kept = None if self.parsed is None else \
-            self.parsed.copy(name, text, _INDEX, len(table))
-        if kept is not None:
-            document, (locations, written, arguments), move = kept
-            table.extend(locations)
-            self.written.update((move(number), value) for number, value in written)
-            self.run.arguments |= arguments
-            return document
-        arguments = _arguments_of(text)
-        self.run.arguments |= arguments
+        self.run.arguments |= _arguments_of(text)
         refusal = entity_refusal(text, name)
         if refusal is not None:
             raise refusal
-        builder = _AnnotatingBuilder(name, table, self.written)
-        start = len(table)
+        builder = _AnnotatingBuilder(name, self.run.table, self.written)
         try:
-            document = builder.parseString(text.encode('utf-8'))
-            if self.parsed is not None:
-                self.parsed.keep(name, text, document, start, (
-                    table[start:], [(number, value) for number, value in self.written.items()
-                                    if number >= start], arguments))
-            return document
+            return builder.parseString(text.encode('utf-8'))
         except DefusedXmlException as exc:  # what entity_refusal did not see: named the same
             raise refused_entity(
                 str(getattr(exc, 'name', '') or type(exc).__name__), name,
@@ -499,25 +477,6 @@ class _Session:
         return stack[-1][1], tuple(notes)
 
 
-@functools.lru_cache(maxsize=8192)
-def _compiled(source: str, filename: str, mode: str) -> Any:
-    return compile(source, filename, mode)
-
-
-def _compile_expression(source: Any, filename: Any, mode: Any, *more: Any, **options: Any) -> Any:
-    """
-    :func:`compile`, kept per expression: xacro's ``safe_eval`` compiles every ``${...}``.
-
-    A code object is immutable, so one compiled expression serves every evaluation of it (a
-    macro's body is evaluated once per call; a language server runs the same files again and
-    again). A ``SyntaxError`` is raised each time, never kept. A call other than xacro's
-    ``compile(text, filename, mode)`` is passed on as it is.
-    """
-    if more or options or type(source) is not str:
-        return compile(source, filename, mode, *more, **options)
-    return _compiled(source, filename, mode)
-
-
 @contextlib.contextmanager
 def _hooks(session: _Session) -> Iterator[None]:
     xacro: Any = session.xacro
@@ -571,18 +530,9 @@ def _hooks(session: _Session) -> Iterator[None]:
         session.nodes.pop()
         return result
 
-    original_eval_text = xacro.eval_text
-
-    def eval_text(text: Any, symbols: Any) -> Any:
-        # xacro's lexer returns a text without '$' as it is (one TEXT token, returned typed)
-        if type(text) is str and '$' not in text:
-            return text
-        return original_eval_text(text, symbols)
-
     substitution = xacro.substitution_args
     saved = (xacro.parse, xacro.eval_all, xacro.handle_macro_call, xacro.process_include,
-             xacro.grab_property, xacro.warning, xacro.verbosity, substitution._eval_find,
-             xacro.eval_text)
+             xacro.grab_property, xacro.warning, xacro.verbosity, substitution._eval_find)
     xacro.parse = session.parse
     xacro.eval_all = eval_all
     xacro.handle_macro_call = handle_macro_call
@@ -591,15 +541,11 @@ def _hooks(session: _Session) -> Iterator[None]:
     xacro.warning = lambda *args, **_: session.run.warnings.append(' '.join(map(str, args)))
     xacro.verbosity = 0
     substitution._eval_find = session.eval_find
-    xacro.eval_text = eval_text
-    xacro.compile = _compile_expression  # xacro's safe_eval: found before the built-in
     try:
         yield
     finally:
         (xacro.parse, xacro.eval_all, xacro.handle_macro_call, xacro.process_include,
-         xacro.grab_property, xacro.warning, xacro.verbosity, substitution._eval_find,
-         xacro.eval_text) = saved
-        del xacro.compile
+         xacro.grab_property, xacro.warning, xacro.verbosity, substitution._eval_find) = saved
 
 
 def _write_indices(doc: Any) -> None:
@@ -642,9 +588,8 @@ def _where(xacro: ModuleType, filename: str) -> str:
 
 
 def _with_lines(xacro: ModuleType, text: str, filename: str, args: Mapping[str, str],
-                locate: PackageLocator, read_text: ReadText,
-                parsed: ParsedFiles | None) -> XacroRun:
-    session = _Session(xacro, locate, read_text, parsed)
+                locate: PackageLocator, read_text: ReadText) -> XacroRun:
+    session = _Session(xacro, locate, read_text)
     with XACRO_LOCK, _hooks(session):
         real = filename if os.path.isfile(filename) else None
         xacro.init_stacks(real)
