@@ -1,14 +1,10 @@
 """
 ``<ros2_control>``, ``<gazebo>`` and ``<transmission>`` blocks compared as canonical XML.
 
-The typed model keeps of these blocks what the checker needs (a ros2_control joint's
-interfaces, not its ``<param>``s), so they are compared from the description's URDF XML (the
-xacro output), the text ``robot_description`` carries: each top-level block of the three tags,
-keyed by its ``name`` (ros2_control, transmission) or ``reference`` (gazebo; ``''`` for the
-robot's own), written canonically one element per line: attributes sorted by name, comments
-and processing instructions dropped, text stripped of surrounding whitespace. In the old block a
-renamed link's or joint's old name (as a whole attribute value or text) becomes the new name,
-so a rename alone changes no block.
+Read from the description's URDF XML (the model keeps only part of them). Each top-level block
+is keyed by its ``name`` (``reference`` for gazebo, ``''`` for the robot's own) and written one
+element per line: attributes sorted, comments dropped, text stripped. In the old block a renamed
+link's or joint's old name becomes the new one, so a rename alone changes no block.
 """
 
 from __future__ import annotations
@@ -27,12 +23,9 @@ BLOCK_TAGS = {'ros2_control': 'name', 'gazebo': 'reference', 'transmission': 'na
 def canonical_lines(element: Any, renamed: Mapping[str, str] | None = None,
                     depth: int = 0) -> list[str]:
     """
-    An lxml element as canonical lines (see the module doc), children indented by two spaces.
+    An lxml element as canonical lines (``<tag a="1">text``), children indented by two spaces.
 
-    :param element: The element.
     :param renamed: ``{old name: new name}`` applied to whole attribute values and texts.
-    :param depth: Indentation level of ``element``.
-    :return: One line per element (``<tag a="1">text``), none for comments.
     """
     table = renamed or {}
     if not isinstance(element.tag, str):  # a comment or processing instruction
@@ -49,13 +42,8 @@ def canonical_lines(element: Any, renamed: Mapping[str, str] | None = None,
 def blocks(xml: str, filename: str = '<string>',
            renamed: Mapping[str, str] | None = None) -> dict[tuple[str, str], list[str]]:
     """
-    The blocks of a URDF as canonical lines, keyed by ``(tag, key)``.
+    The blocks of a URDF as canonical lines, keyed by ``(tag, key)`` (repeats: ``key#2`` ...).
 
-    A repeated key (two ``<gazebo reference="base">`` blocks) gets ``#2``, ``#3`` ... in file
-    order.
-
-    :param xml: The URDF XML (:attr:`RobotDescription.xml`).
-    :param filename: Named in the error of XML that does not parse.
     :param renamed: Applied as in :func:`canonical_lines`, also to the keys.
     :raises DescriptionLoadError: if ``xml`` is not a ``<robot>`` document.
     """
@@ -80,12 +68,9 @@ def compare_blocks(old_xml: str, new_xml: str, renamed: Mapping[str, str] | None
     """
     The blocks added, removed or changed between two URDF documents.
 
-    :param old_xml: The old URDF XML.
-    :param new_xml: The new URDF XML.
     :param renamed: ``{old name: new name}`` of renamed links and joints.
-    :return: Removed and changed blocks in the old order, then added ones in the new order;
-        each with the unified diff of its canonical lines (no file header). Where one block of
-        a tag is gone and one has come (its key renamed), it is one block, changed.
+    :return: Removed and changed blocks in the old order, then added ones; each with the
+        unified diff of its canonical lines. One block of a tag gone and one come is changed.
     """
     old, new = blocks(old_xml, old_name, renamed), blocks(new_xml, new_name)
     removed = [key for key in old if key not in new]

@@ -1,15 +1,10 @@
 """
 Two robot descriptions compared as robots: :func:`diff_descriptions`.
 
-The links and joints are matched (:mod:`.matching`: by name, then renames by their place in the
-tree); matched joints and links are compared attribute by attribute (:mod:`.elements`); every
-matched link frame is posed by the project's forward kinematics
-(:class:`~urdf_tools_ros.core.kinematics.forward.KinematicModel`) in both descriptions at the zero
-configuration and at the given positions, and reported when it moved beyond the tolerance; the
-``<ros2_control>``, ``<gazebo>`` and ``<transmission>`` blocks are compared as canonical XML
-(:mod:`.blocks`); the checker's findings of both are compared by code, element and message,
-a mesh path that moved in a matched link read as its new path (so a finding that only follows
-the file, ``mesh-file-missing`` before and after, is no change: the geometry change says it).
+Links and joints are matched (:mod:`.matching`) and compared attribute by attribute
+(:mod:`.elements`); matched link frames are posed by forward kinematics at the zero
+configuration and the given positions; blocks are compared as canonical XML (:mod:`.blocks`);
+findings by code, element and message, a moved mesh path read as its new one.
 """
 
 from __future__ import annotations
@@ -199,25 +194,16 @@ def diff_descriptions(old: RobotDescription, new: RobotDescription, *,
     """
     Compare two loaded descriptions as robots.
 
-    :param old: The old description (:func:`~urdf_tools_ros.core.source.loader.load`).
-    :param new: The new description.
-    :param positions: Joint positions (rad or m) by joint name, old or new name, at which the
-        link frames are compared too (besides the zero configuration); other joints at 0,
-        mimic joints following their source; a planar or floating joint's values by variable
-        (``joint/x``, ``joint/yaw``, as ``KinematicModel.variable_names`` names them).
-    :param tolerance: Frame moves up to this are not reported (0.1 mm, 0.01° by default).
-    :param findings: Compare the checker's findings
-        (:func:`~urdf_tools_ros.core.checks.check_description`, default target).
-    :param old_findings: The old description's findings, when the caller already has them
-        (another target, a selection); default: checked here.
+    :param positions: Joint positions (rad or m) by old or new joint name (``joint/x`` for
+        planar and floating joints) at which link frames are compared besides zero.
+    :param tolerance: Frame moves up to this are not reported.
+    :param findings: Compare the checker's findings (default target).
+    :param old_findings: The old description's findings if the caller has them.
     :param new_findings: Likewise for the new description.
     :param paths: ``{old prefix: new prefix}`` replaced in the old findings' messages (an old
-        revision read from a temporary copy of the repository: its folder -> the work tree's).
-    :param locations: ``{old prefix: new prefix}`` replaced in the locations of the old
-        findings reported (the copy's folder -> ``REV:``); default: ``paths``.
-    :param shown: How a finding's file is written in its ``location`` (after ``locations``):
-        the CLI passes :func:`urdf_tools_ros.cli.report.shown_path`, as ``check`` writes it;
-        default: as the finding has it.
+        revision's temporary copy -> the work tree).
+    :param locations: Likewise for the old findings' locations; default: ``paths``.
+    :param shown: How a finding's file is written in its ``location``.
     :param old_label: How reports name the old description; default its filename.
     :param new_label: How reports name the new description; default its filename.
     :return: The changes; :attr:`DescriptionDiff.same` when there is none.

@@ -2,13 +2,8 @@
 Attribute by attribute: what changed in matched joints, links and global materials.
 
 Each function returns :class:`~.records.ValueChange` records in the new description's names.
-Two numbers are the same when they agree to 1e-9 relative or 1e-12 absolute (the same text
-evaluated by xacro twice; an edit someone meant is far larger). Names that refer to other
-elements (a joint's parent and child, a mimic's joint) are compared through the rename table,
-so a renamed link changes no joint that names it.
-
-Units (REP 103; URDF spec, joint): positions and their limits in rad for revolute and
-continuous joints and in m for prismatic ones; effort in N·m or N, velocity in rad/s or m/s.
+Numbers are the same to 1e-9 relative or 1e-12 absolute. Names of other elements (parent,
+child, mimic joint) are compared through the rename table. Units: URDF spec, joint; REP 103.
 """
 
 from __future__ import annotations
@@ -79,13 +74,7 @@ class _Collector:
                                             old_unit if other else None))
 
     def origin(self, prefix: str, old: Origin | None, new: Origin | None) -> None:
-        """
-        Keep the origin's ``xyz`` and ``rpy`` changes; ``rpy`` only when the rotation changed.
-
-        Two ``rpy`` that are the same rotation (``-pi 0 0`` and ``pi 0 0``, or a yaw of
-        ``2 pi``) are no change: the element is posed alike (REP 103 fixed-axis angles,
-        compared as rotation matrices to 1e-9).
-        """
+        """Keep the origin's ``xyz`` and ``rpy`` changes; ``rpy`` only if the rotation changed."""
         self.add(f'{prefix}origin.xyz', old.xyz if old else None, new.xyz if new else None, 'm')
         old_rpy = old.rpy if old else (0.0, 0.0, 0.0)
         new_rpy = new.rpy if new else (0.0, 0.0, 0.0)
@@ -121,9 +110,7 @@ _UNIT_OF = {'lower': 'position', 'upper': 'position', 'soft_lower_limit': 'posit
             'damping': 'damping', 'friction': 'friction'}
 
 
-#: Joint types whose ``<limit>`` has a position range (URDF spec, joint/limit: ``lower`` and
-#: ``upper`` are "omitted if joint is continuous"; a fixed, floating or planar joint has no one
-#: position to bound).
+#: Joint types whose ``<limit>`` has a position range (URDF spec, joint/limit).
 RANGED_JOINT_TYPES = frozenset({'revolute', 'prismatic'})
 
 
@@ -140,17 +127,11 @@ def compare_joint(old: Joint, new: Joint, matching: Matching) -> list[ValueChang
     """
     Type, parent, child, origin, axis and every sub-element field of two matched joints.
 
-    Fields are compared by what they mean for each joint's type: ``limit.lower`` and
-    ``limit.upper`` exist for revolute and prismatic joints only (:data:`RANGED_JOINT_TYPES`),
-    so a joint that becomes continuous reports its type and its range gone, never ``-3.14 ->
-    0``; each side's values carry its own type's units (:func:`joint_units`), so a revolute
-    joint turned prismatic reports ``rad -> m`` and ``N·m -> N``, without a difference.
+    ``limit.lower``/``upper`` count for :data:`RANGED_JOINT_TYPES` only; each side's values
+    carry its own type's units (:func:`joint_units`: revolute turned prismatic is ``rad -> m``).
 
-    :param old: The joint in the old model.
-    :param new: The same joint in the new model.
-    :param matching: The rename table (parent, child and mimic joint are compared through it).
-    :return: One change per attribute that differs (``limit.upper``, ``mimic.joint`` ...); a
-        sub-element present on one side only gives each of its fields against ``None``.
+    :param matching: The rename table.
+    :return: One change per attribute that differs (``limit.upper``, ``mimic.joint`` ...).
     """
     out = _Collector(f'joint:{new.name}')
     out.add('joint_type', old.joint_type, new.joint_type)
@@ -275,12 +256,8 @@ def compare_link(old: Link, new: Link, old_robot: Robot, new_robot: Robot) -> li
     """
     Inertial, visuals (with their resolved materials) and collisions of two matched links.
 
-    The inertial is compared as a body: mass (kg, and %), centre of mass (``inertial.origin``,
-    m and mm), principal moments (``numpy.linalg.eigvalsh`` of the tensor, kg·m², and % each);
-    the six entries only when the moments agree but the entries do not (the principal axes
-    turned). Visuals and collisions are paired by name when every one is named, else in file
-    order; each pair's shape, sizes (m), mesh file and scale, origin and (visuals) material
-    name, ``rgba`` colour and texture file.
+    The inertial as mass, centre of mass and principal moments (the six entries only when the
+    axes turned). Visuals and collisions pair by name when all are named, else in file order.
 
     :return: One change per attribute that differs.
     """
@@ -295,13 +272,7 @@ def moved_meshes(old: Link, new: Link) -> dict[str, str]:
     """
     The mesh files of two matched links that moved: ``{old path: new path}``.
 
-    Visuals and collisions are paired as :func:`compare_link` pairs them; each pair of meshes
-    whose ``filename`` differs gives it as written and, where both resolve, as resolved. A path
-    moved to two different places (one file, two elements) is left out.
-
-    :param old: The link in the old model.
-    :param new: The same link in the new model.
-    :return: The moves, for reading a message about the old file as one about the new one.
+    As written and, where both resolve, as resolved; a path moved to two places is left out.
     """
     moved: dict[str, str | None] = {}
     for kind, first, second in (('visual', old.visuals, new.visuals),

@@ -1,14 +1,9 @@
 """
 A description as of a git revision: the repository's tree at that revision in a folder.
 
-``urdf-tools diff --git REV FILE`` compares FILE with the whole description as it was at REV:
-its xacro includes, the YAML files it loads and its meshes are read from the revision, not
-from the work tree. :func:`materialise` writes the tree of REV of the repository holding FILE
-(``git archive REV``, no work tree or index touched) into a folder, and
-:func:`package_folders` maps the ROS packages inside a tree (folders with a ``package.xml``,
-named by its ``<name>``) to their folders, for ``package://`` and ``$(find)``.
-
-git runs as a subprocess (``git`` on ``PATH``); nothing here changes the repository.
+For ``urdf-tools diff --git REV FILE``: :func:`materialise` writes ``git archive REV`` of the
+repository holding FILE into a folder (includes and meshes as of REV), :func:`package_folders`
+finds the ROS packages in it. git runs as a subprocess; the repository is not changed.
 """
 
 from __future__ import annotations
@@ -67,11 +62,7 @@ def _git(arguments: list[str], cwd: str, stdout: int | IO[bytes] = subprocess.PI
 
 
 def _safe_members(archive: tarfile.TarFile, folder: str) -> list[tarfile.TarInfo]:
-    """
-    The members to extract: files, folders and links that stay inside ``folder``.
-
-    ``git archive`` writes no other kind; anything else is left out.
-    """
+    """The members to extract: files, folders and links that stay inside ``folder``."""
     base = os.path.realpath(folder)
     members = []
     for member in archive.getmembers():
@@ -94,11 +85,10 @@ def materialise(file: str | os.PathLike[str], revision: str, folder: str) -> Rev
     Write the tree of ``revision`` of the repository holding ``file`` into ``folder``.
 
     :param file: A file inside a git work tree (it need not exist there any more).
-    :param revision: Anything ``git archive`` takes: a commit, a branch, a tag, ``HEAD~1``.
+    :param revision: Anything ``git archive`` takes.
     :param folder: An existing, empty folder.
-    :return: Where the file and the tree are.
     :raises DescriptionLoadError: if ``file`` is in no git repository, git is missing, or
-        ``revision`` is not a revision of it (the message is git's, naming the file).
+        ``revision`` is not a revision of it.
     """
     path = Path(os.path.abspath(file))
     start = str(path.parent if path.parent.is_dir() else Path.cwd())
@@ -137,11 +127,8 @@ def package_folders(top: str | os.PathLike[str]) -> dict[str, str]:
     """
     The ROS packages inside a folder tree: ``{name: folder}``.
 
-    A package is a folder with a ``package.xml``; its name is the manifest's ``<name>`` (the
-    folder's name when the manifest has none). Hidden folders and build spaces (``build``,
-    ``install``, ``log``) are not searched, nor the inside of a package (packages do not nest).
-
-    :param top: The folder to search.
+    A package is a folder with a ``package.xml``, named by its ``<name>`` (else the folder's).
+    Hidden folders, build spaces and the inside of a package are not searched.
     """
     found: dict[str, str] = {}
     for current, folders, files in os.walk(top):

@@ -1,13 +1,10 @@
 """
 Which link and joint of the old description is which of the new one: by name, then by structure.
 
-Elements of the same name are the same element. Of the rest, a joint is the same joint under a
-new name when it stands at the same place in the tree: its parent link is (matched to) the new
-joint's parent link, and either its child link is (matched to) the new joint's child, or it has
-the same ``joint_type``, ``origin`` and ``axis``, or it is the one joint of its type left under
-that parent on both sides. The child links of two matched joints are the same link, renamed if
-their names differ; so are the two root links. This repeats until nothing more matches, so a
-prefix put before every name (``prefix:=r1_``) is a rename of every link and joint.
+An unmatched joint is renamed when its parent matches the new joint's parent and its child
+matches, or its ``joint_type``, ``origin`` and ``axis`` are the same, or it is the one joint of
+its type left under that parent on both sides. Children of matched joints and the roots match.
+Repeated until nothing more matches, so ``prefix:=r1_`` renames every link and joint.
 """
 
 from __future__ import annotations
@@ -116,8 +113,6 @@ def match(old: Robot, new: Robot) -> Matching:
     """
     Match the links and joints of two models by name, then by their place in the tree.
 
-    :param old: The old model.
-    :param new: The new model.
     :return: The matched names; an old element not in it was removed, a new one not in it added.
     """
     matcher = _Matcher(old, new)

@@ -1,8 +1,7 @@
 """
 The change records of a robot diff: frozen values, each able to say itself in one line.
 
-Units follow the model (REP 103): lengths in m, angles in rad, masses in kg, inertias in
-kg·m². The one-line texts add what a reader compares at a glance: an angle's change in degrees,
+Values in the model's units (m, rad, kg, kg·m²); the texts add an angle's change in degrees,
 a length's in mm, a mass's and a principal moment's in % (:func:`format_change`).
 """
 
@@ -35,12 +34,10 @@ def signed(value: float, digits: int = 4) -> str:
 
 def format_value(value: Value, unit: str = '', convert: bool = True) -> str:
     """
-    One value with its unit, as the text reports write it.
+    One value with its unit: ``1.5708 rad (90°)``, ``(none)``, ``"name"``.
 
-    :param value: The value; ``None`` is written ``(none)``, a string in double quotes.
-    :param unit: ``rad`` (degrees added: ``1.5708 rad (90°)``), ``m`` (mm added), any other unit
-        written after the number, or ``''``.
-    :param convert: Add the degrees or mm; ``False``: the number in ``unit`` only.
+    :param unit: ``rad`` (degrees added), ``m`` (mm added), any other unit, or ``''``.
+    :param convert: Add the degrees or mm.
     """
     if value is None:
         return '(none)'
@@ -63,10 +60,9 @@ def format_value(value: Value, unit: str = '', convert: bool = True) -> str:
 
 def format_delta(old: Value, new: Value, unit: str = '') -> str:
     """
-    The change from ``old`` to ``new`` in the unit a reader compares: ``''`` when there is none.
+    The change from ``old`` to ``new`` in mm, degrees or % of the old value; ``''`` if none.
 
-    Lengths in mm, angles in degrees, masses and inertias in % of the old value; vectors
-    component by component (``Δ 0, 0, +2 mm``).
+    Vectors component by component (``Δ 0, 0, +2 mm``).
     """
     shown = _SHOWN_AS.get(unit)
     if isinstance(old, float) and isinstance(new, float):
@@ -100,13 +96,8 @@ def format_sides(old: Value, new: Value, unit: str = '',
     """
     ``(old, new, change)`` as a table writes them, each unit once: ``1.5 rad``, ``-17.19°``.
 
-    Where there is a change in the unit a reader compares (:func:`format_delta`: two numbers or
-    vectors in one unit), the values are written in their unit only and the change in degrees,
-    mm or %; otherwise (a value against ``None``, two values in different units: a joint turned
-    from revolute to prismatic) each value whole, with its conversion, and no change.
+    Without a :func:`format_delta` change (``None``, different units), each value whole.
 
-    :param old: The old value.
-    :param new: The new value.
     :param unit: Unit of ``new`` (and of ``old`` when ``old_unit`` is ``None``).
     :param old_unit: Unit of ``old`` when it is not ``unit``.
     """
@@ -116,13 +107,7 @@ def format_sides(old: Value, new: Value, unit: str = '',
 
 
 def format_change(old: Value, new: Value, unit: str = '', old_unit: str | None = None) -> str:
-    """
-    ``old -> new`` as a line writes it, each unit once: ``1.5 -> 1.2 rad (Δ -17.19°)``.
-
-    Two numbers (or vectors) in one unit share it, followed by their change (``Δ``) where
-    :func:`format_sides` gives one; else the two values as it writes them:
-    ``(none) -> -6.28319 rad (-360°)``, ``10 N·m -> 20 N``.
-    """
+    """``old -> new`` each unit once: ``1.5 -> 1.2 rad (Δ -17.19°)``, ``10 N·m -> 20 N``."""
     first, second, delta = format_sides(old, new, unit, old_unit)
     numbers = isinstance(old, (float, tuple)) and isinstance(new, (float, tuple))
     other = old_unit is not None and old_unit != unit
@@ -135,10 +120,7 @@ def format_change(old: Value, new: Value, unit: str = '', old_unit: str | None =
 @dataclass(frozen=True)
 class ElementChange:
     """
-    A link or joint added, removed or renamed.
-
-    A rename is found by structure (:mod:`.matching`): the same place in the tree under names
-    that changed.
+    A link or joint added, removed or renamed (found by structure, :mod:`.matching`).
 
     :ivar kind: ``'link'`` or ``'joint'``.
     :ivar change: ``'added'``, ``'removed'`` or ``'renamed'``.
@@ -171,11 +153,9 @@ class ValueChange:
         ``inertial.mass``, ``visual[0].geometry.radius``, ``collision "c".origin.rpy``.
     :ivar old: The old value (``None``: absent).
     :ivar new: The new value (``None``: absent).
-    :ivar unit: Unit of the new value, and of the old one unless ``old_unit`` says otherwise:
-        ``m``, ``rad``, ``kg``, ``kg·m²``, ``N``, ``N·m``, ``m/s``, ``rad/s`` ..., or ``''`` (a
-        ratio, a name, a file).
-    :ivar old_unit: Unit of the old value where it is another quantity (a joint turned from
-        revolute to prismatic: ``rad`` -> ``m``, ``N·m`` -> ``N``); ``None``: ``unit``.
+    :ivar unit: Unit of the new value (and the old unless ``old_unit``): ``m``, ``rad``,
+        ``kg·m²``, ``N·m`` ..., or ``''``.
+    :ivar old_unit: Unit of the old value where it differs (revolute made prismatic).
     """
 
     element: str
@@ -188,11 +168,7 @@ class ValueChange:
 
     @property
     def delta(self) -> str:
-        """
-        The change in mm, degrees or %: ``+2 mm``, ``+30 %``; ``''`` where none applies.
-
-        Values in different units (:attr:`old_unit`) have none.
-        """
+        """The change in mm, degrees or %: ``+2 mm``, ``+30 %``; ``''`` where none applies."""
         return format_sides(self.old, self.new, self.unit, self.old_unit)[2]
 
     @property
@@ -204,10 +180,7 @@ class ValueChange:
 @dataclass(frozen=True)
 class FrameMove:
     """
-    A link frame that stands elsewhere in the root frame at one configuration.
-
-    Found by forward kinematics of both descriptions (the same joint positions), so a changed
-    macro argument that moves a link no line of the diff mentions is reported too.
+    A link frame that stands elsewhere in the root frame at one configuration (both FKs).
 
     :ivar link: The link, in the new description's names.
     :ivar configuration: ``'zero'`` (every joint at 0) or ``'positions'`` (the given ones).
@@ -237,9 +210,7 @@ class BlockChange:
     """
     A ``<ros2_control>``, ``<gazebo>`` or ``<transmission>`` block added, removed or changed.
 
-    Blocks are compared as canonical XML (:func:`.blocks.canonical_lines`): attributes sorted,
-    comments and layout whitespace dropped, and in the old block a renamed link's or joint's
-    old name replaced by its new one.
+    Compared as canonical XML (:func:`.blocks.canonical_lines`), renamed names replaced.
 
     :ivar tag: ``'ros2_control'``, ``'gazebo'`` or ``'transmission'``.
     :ivar key: What identifies it: the ``name`` (ros2_control, transmission) or the
@@ -268,9 +239,7 @@ class FindingChange:
     """
     A checker finding that appeared or disappeared.
 
-    Findings are those of :func:`~urdf_tools_ros.core.checks.check_description`, compared by
-    code, element and message (in the new description's names, a mesh path that moved read as
-    its new one: a finding that only follows the moved file is none).
+    Compared by code, element and message, in the new names, a moved mesh path as its new one.
 
     :ivar change: ``'appeared'`` or ``'disappeared'``.
     :ivar code: The rule code.
@@ -302,10 +271,6 @@ class Tolerance:
     """
     How far a link frame may move before it is reported: 0.1 mm and 0.01° by default.
 
-    Far below what a CAD model or a calibration resolves, far above the rounding of forward
-    kinematics (about 1e-15 m): any edit someone meant shows, a re-expressed same number does
-    not.
-
     :ivar distance: Largest translation not reported, m.
     :ivar angle: Largest rotation not reported, rad.
     """
@@ -326,8 +291,7 @@ class DescriptionDiff:
     :ivar frames: Link frames moved at the zero configuration (and at the given positions).
     :ivar blocks: ``<ros2_control>``, ``<gazebo>``, ``<transmission>`` blocks that differ.
     :ivar findings: Checker findings that appeared or disappeared.
-    :ivar notes: What could not be compared and why (e.g. forward kinematics of a description
-        that is no tree); notes are not changes.
+    :ivar notes: What could not be compared and why; notes are not changes.
     :ivar tolerance: The tolerance frame moves were measured against.
     """
 
