@@ -16,12 +16,13 @@ run, so that a broken ROS install cannot pass as green; ``ros_install`` tests ma
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 import importlib
 import os
 from pathlib import Path
 import random
 import socket
+import time
 from typing import Any
 
 from paths import REPO, SHARED_MODELS
@@ -186,3 +187,13 @@ def probe(launch_prefix: Path) -> Iterator[Any]:
     node = Probe()
     yield node
     node.close()
+
+
+def wait_for(condition: Callable[[], object], timeout: float = 15.0) -> bool:
+    """Poll ``condition`` every 10 ms until it holds or ``timeout`` s pass; then its value."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return bool(condition())
+        time.sleep(0.01)
+    return True

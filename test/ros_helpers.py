@@ -1,14 +1,9 @@
 """
 Helpers of the node tests: real rclpy in-process, on localhost DDS with a random domain id.
 
-Where rclpy or the messages cannot be imported, :data:`ROS_MISSING` says why and
-:data:`requires_ros` skips each test of a module that carries it (never a module-level skip:
-see ``conftest.py``). The
-``ros`` fixture (:func:`ros_graph`; import it and :func:`ros_context` into the test module)
-shares one rclpy context per module and gives each test an executor spinning in a background
-thread, stopped before the test's nodes are destroyed; each test makes its nodes through
-:meth:`RosGraph.add`, in a namespace of its own (relative topics) with ``/tf``, ``/tf_static``
-and ``/diagnostics`` remapped into it, so tests never see each other's messages.
+:data:`requires_ros` skips a module's tests with :data:`ROS_MISSING`'s reason. The ``ros``
+fixture (import :func:`ros_graph` and :func:`ros_context`) gives each test an executor thread
+and a namespace of its own, ``/tf``, ``/tf_static`` and ``/diagnostics`` remapped into it.
 """
 
 from __future__ import annotations
@@ -21,7 +16,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from conftest import missing, ros_domain_id
+from conftest import missing, ros_domain_id, wait_for  # noqa: F401
 
 #: Why the ROS tests cannot run here (rclpy or a message package does not import), or None.
 ROS_MISSING = missing('rclpy', 'std_msgs.msg', 'sensor_msgs.msg', 'geometry_msgs.msg',
@@ -38,8 +33,6 @@ if ROS_MISSING is None:
 
 #: Topics remapped into each test's namespace (the nodes publish them as absolute names).
 ABSOLUTE_TOPICS = ('/tf', '/tf_static', '/diagnostics')
-#: Long enough for discovery on a loaded 2-core machine; waits end as soon as they succeed.
-TIMEOUT = 10.0
 
 NodeT = TypeVar('NodeT', bound='Node')
 _counter = itertools.count()
@@ -162,17 +155,6 @@ class RosGraph:
         for node in self._nodes:
             node.destroy_node()
         self._nodes.clear()
-
-
-def wait_for(predicate: Callable[[], object], timeout: float = TIMEOUT) -> bool:
-    """Poll ``predicate`` every 10 ms until it is true or ``timeout`` s passed; its last value."""
-    deadline = time.monotonic() + timeout
-    while True:
-        if predicate():
-            return True
-        if time.monotonic() > deadline:
-            return bool(predicate())
-        time.sleep(0.01)
 
 
 def settle(seconds: float = 0.3) -> None:

@@ -1,14 +1,12 @@
 """
-The viewer page in a real headless Chromium driven by Playwright.
+The viewer page in a real headless Chromium driven by Playwright (``scripts/setup-browser.sh``).
 
-Needs Debian's Chromium (/usr/bin/chromium, or URDF_TOOLS_CHROMIUM) and the Python packages
-playwright and viser; ``scripts/setup-browser.sh`` installs them (``scripts/test.sh`` runs it).
-Without them every test here skips with the reason. Screenshots go to ``test-artifacts/``.
+Screenshots go to ``test-artifacts/``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 import contextlib
 import io
 import os
@@ -25,7 +23,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from conftest import free_port, missing, REPO, SAMPLE_ROBOT
+from conftest import free_port, missing, REPO, SAMPLE_ROBOT, wait_for
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
 from urdf_tools_ros.core.source.loader import load
 from urdf_tools_ros.gui.viewer import RobotViewer
@@ -54,16 +52,6 @@ if BROWSER_MISSING is None:
     import playwright.sync_api as playwright_api
 #: A Playwright page (typed loosely: playwright may be absent when this module is read).
 Page = Any
-
-
-def wait_for(condition: Callable[[], bool], timeout: float = 15.0) -> bool:
-    """Poll ``condition`` until it holds or ``timeout`` seconds pass."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return condition()
 
 
 @pytest.fixture(scope='module')
@@ -98,11 +86,21 @@ def page(browser: Any, viewer: RobotViewer) -> Iterator[Page]:
     tab.close()
 
 
-def slider(page: Page, joint: str) -> Any:
-    """The slider thumb of a joint, found by its label as a person would find it."""
+def _beside_label(page: Page, joint: str, control: str) -> Any:
+    """The ``control`` (an XPath step) in the row of a joint's label, as a person finds it."""
     return page.locator(f'xpath=//label[normalize-space(.)="{joint} [rad]" or '
                         f'normalize-space(.)="{joint} [m]"]'
-                        '/ancestor::div[.//*[@role="slider"]][1]//*[@role="slider"]')
+                        f'/ancestor::div[.//{control}][1]//{control}')
+
+
+def slider(page: Page, joint: str) -> Any:
+    """The slider thumb of a joint."""
+    return _beside_label(page, joint, '*[@role="slider"]')
+
+
+def value_box(page: Page, joint: str) -> Any:
+    """The number box beside a joint's slider (read-only for a mimic joint)."""
+    return _beside_label(page, joint, 'input[@inputmode="decimal"]')
 
 
 def slider_values(page: Page) -> dict[str, str | None]:
@@ -115,13 +113,6 @@ def slider_values(page: Page) -> dict[str, str | None]:
                          : [];
         }))""")
     return values
-
-
-def follower(page: Page, joint: str) -> Any:
-    """The read-only number field of a mimic joint."""
-    return page.locator(f'xpath=//label[normalize-space(.)="{joint} [m]"]'
-                        '/ancestor::div[.//input[@inputmode="decimal"]][1]'
-                        '//input[@inputmode="decimal"]')
 
 
 def test_the_page_loads_with_one_slider_per_actuated_joint(page: Page,
@@ -163,7 +154,7 @@ def test_the_mimic_joint_follows_in_the_page(page: Page, viewer: RobotViewer) ->
     slider(page, 'left_finger_joint').focus()
     page.keyboard.press('End')
     assert wait_for(lambda: abs(viewer.positions['right_finger_joint'] + 0.02) < 1e-9)
-    field = follower(page, 'right_finger_joint')
+    field = value_box(page, 'right_finger_joint')
     assert field.is_disabled()
     assert wait_for(lambda: field.input_value() == '-0.02'), field.input_value()
 
@@ -267,14 +258,6 @@ def test_urdf_tools_view_serves_the_page(browser: Any) -> None:
             pytest.fail(f'still running 30 s after Ctrl-C; its threads:\n{err}')
     assert process.returncode == 0, err
     assert 'Traceback' not in err
-
-
-def value_box(page: Page, joint: str) -> Any:
-    """The number box beside a joint's slider."""
-    return page.locator(f'xpath=//label[normalize-space(.)="{joint} [rad]" or '
-                        f'normalize-space(.)="{joint} [m]"]'
-                        '/ancestor::div[.//input[@inputmode="decimal"]][1]'
-                        '//input[@inputmode="decimal"]')
 
 
 def test_a_value_typed_beyond_the_limits_is_clamped(page: Page, viewer: RobotViewer) -> None:
