@@ -1,20 +1,14 @@
 """
 Down-conversion of a URDF 1.1/1.2 description to URDF 1.0, for Humble, Jazzy and Kilted.
 
-What URDF 1.1 and 1.2 add (urdfdom 5.1 and 6.0) is rewritten in URDF 1.0 with the same
-kinematics and geometry:
-
-* ``<origin quat_xyzw>`` becomes ``rpy`` (the same rotation: normalised quaternion -> matrix ->
-  roll, pitch, yaw, :mod:`~urdf_tools_ros.core.transforms`);
-* a ``<capsule>`` in a ``<visual>`` or ``<collision>`` becomes three elements: the cylinder at
-  the element's origin and a sphere of the same radius at each end (``±length/2`` along the
-  element's z axis), each with the element's name (suffixed) and material;
+* ``<origin quat_xyzw>`` becomes the same rotation as ``rpy``;
+* a ``<capsule>`` visual or collision becomes a cylinder and a sphere at each end
+  (``±length/2`` along the element's z), names suffixed;
 * ``<limit acceleration deceleration jerk>`` are dropped, with a comment that keeps them;
-* ``<robot version>`` is set to ``1.0``.
+* ``<robot version>`` becomes ``1.0``.
 
-What cannot be expressed is refused with the reason (:class:`ConversionError`): a version no
-urdfdom reads, an origin with both ``rpy`` and ``quat_xyzw`` or a quaternion that is no rotation
-(zero, not four finite numbers). XML comes in as text and is parsed without entities or network.
+A version no urdfdom reads, ``rpy`` with ``quat_xyzw`` or a quaternion that is no rotation is
+refused (:class:`ConversionError`).
 """
 
 from __future__ import annotations
@@ -105,8 +99,7 @@ def to_urdf_1_0(xml: str, filename: str = '<string>') -> str:
     :param xml: The URDF (xacro already expanded: ``RobotDescription.xml``).
     :param filename: For error messages.
     :return: The URDF 1.0 text (with an XML declaration).
-    :raises ConversionError: for what URDF 1.0 cannot express (see the module doc), with the
-        element's line.
+    :raises ConversionError: for what URDF 1.0 cannot express, with the element's line.
     :raises DescriptionLoadError: if ``xml`` is not well-formed.
     """
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,

@@ -1,23 +1,13 @@
 """
 The one URDF reader: a parsed ``<robot>`` element tree into the typed model, with every line.
 
-Why the project has its own reader beside urdf_parser_py (``../shared/CONVENTIONS.md`` C7): it
-keeps each element's source location (file and line; for xacro input the original ``.xacro``
-file and line), collects every problem instead of stopping at the first, keeps what
-urdf_parser_py drops or rewrites (``<gazebo>`` blocks, ``<ros2_control>``, unknown elements as
-data; an absent ``soft_lower_limit`` or ``effort`` as ``None`` rather than 0) and reads the
-first of a repeated element as urdfdom does. urdf_parser_py stays an opt-in cross-check in
-:func:`~urdf_tools_ros.core.source.loader.load_string` (``cross_check=True``).
-
-The reader is lenient on purpose: it builds the model from whatever the file holds and turns
-each syntax-level problem (a missing required attribute, a number that does not parse, a vector
-of the wrong size, NaN/inf, an attribute or element URDF does not define, a repeated element)
-into a :class:`~urdf_tools_ros.core.findings.Finding` of the ``loading`` rule family
-(:mod:`urdf_tools_ros.core.checks.rules.loading`). Semantic rules run later on the model.
-Attribute and element names follow the URDF specification (http://wiki.ros.org/urdf/XML);
-transmissions follow ros_control's transmission parser (``transmission_interface``), the
-``<ros2_control>`` tags ros2_control's, ``<gazebo reference>`` Gazebo's URDF extension.
-The tables of known names and the parsing of numbers are in :mod:`.values`.
+It keeps each element's file and line (the ``.xacro`` one for xacro input), collects every
+problem, keeps what urdf_parser_py drops (``<gazebo>``, ``<ros2_control>``, unknown elements;
+an absent ``soft_lower_limit`` or ``effort`` as ``None``) and reads the first of a repeated
+element as urdfdom does. Each syntax-level problem becomes a finding of the ``loading`` family
+(:mod:`urdf_tools_ros.core.checks.rules.loading`). Sources: URDF spec
+(http://wiki.ros.org/urdf/XML), ros_control's transmission parser, ros2_control's tags,
+Gazebo's URDF extension; known names and number parsing are in :mod:`.values`.
 """
 
 from __future__ import annotations
@@ -40,16 +30,10 @@ _ZERO: Vector3 = (0.0, 0.0, 0.0)
 _ONE: Vector3 = (1.0, 1.0, 1.0)
 _IDENTITY = Origin()
 
-#: What the consumers do with an element whose ``name`` is absent, and with ``name=""``:
-#: ``{(parent tag, tag): (consumers refusing an absent name, consumers refusing an empty one)}``.
+#: ``{(parent tag, tag): (consumers refusing an absent name, consumers refusing name="")}``.
 #: Measured with check_urdf 3.0.1 and 6.0.0, urdf_parser_py, pinocchio, MuJoCo and SDFormat
-#: (``test/test_consumer_oracles.py``); ros2_control's from its parser's source
-#: (hardware_interface component_parser.cpp ``get_attribute_value``: "no attribute name in ...
-#: tag" when absent, an empty value accepted). urdfdom reads ``name=""`` of a link, but no joint
-#: can attach it ("missing a parent and/or child link specification") and alone it is a second
-#: root; every consumer reads a joint, transmission or ros2_control block named ``""``.
-#: urdf_parser_py refuses a top-level ``<transmission>`` (or its joint or actuator) without a
-#: name; ros2_control reads only the transmissions inside ``<ros2_control>``.
+#: (``test/test_consumer_oracles.py``); ros2_control from component_parser.cpp
+#: (``get_attribute_value``).
 NAME_VERDICTS: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = {
     ('robot', 'link'): (('urdfdom', 'urdf_parser_py'), ('urdfdom', 'urdf_tools_ros')),
     ('robot', 'joint'): (('urdfdom', 'urdf_parser_py'), ()),
@@ -67,10 +51,8 @@ class UrdfReader:
     """
     Turn a ``<robot>`` element into a :class:`~urdf_tools_ros.core.model.robot.Robot`.
 
-    Use one reader per document: :meth:`robot` reads it, :attr:`findings` then holds every
-    loading finding. The element methods (:meth:`link`, :meth:`joint`, :meth:`material`,
-    :meth:`transmission`, :meth:`ros2_control`, :meth:`gazebo`, :meth:`data`) read one element
-    each.
+    One reader per document: :meth:`robot` reads it, :attr:`findings` then holds every loading
+    finding.
 
     :param locate: Maps an element to its :class:`SourceLocation` (original xacro file:line).
     :param resolve: Maps a mesh/texture reference to a local path or ``None``.
@@ -81,20 +63,14 @@ class UrdfReader:
         self._locate = locate
         self._resolve = resolve
         self.findings: list[Finding] = []
-        #: The file's URDF version (``<robot version>``; 1.0 when absent or malformed, which
-        #: the checker reports): what urdfdom reads depends on it.
+        #: The file's URDF version (1.0 when absent or malformed).
         self.version: tuple[int, int] = (1, 0)
 
     # -- findings -------------------------------------------------------------------------
     def _report(self, code: str, severity: Severity, element: str, message: str,
                 node: Element, fix: str | None = None,
                 consumers: tuple[str, ...] | None = None) -> None:
-        """
-        Add a loading finding (``consumers``: those it breaks, if not its rule's).
-
-        A message about a child element (``<origin xyz="0 NaN 0">: not finite``) is led by
-        its owner, ``joint "elbow": ...``, when the owner has a name.
-        """
+        """Add a loading finding; a message about ``<child ...>`` is led by its named owner."""
         kind, _, name = element.partition(':')
         if name and name != '?' and message.startswith('<'):  # '?': an element without a name
             message = f'{kind} "{name}": {message}'
@@ -104,12 +80,9 @@ class UrdfReader:
     def _first_children(self, node: Element, tags: tuple[str, ...],
                         owner: str) -> list[Element | None]:
         """
-        Return the first child of each tag in ``tags``, reporting every repeated one.
+        Return the first child of each tag in ``tags``, as urdfdom and urdf_parser_py read.
 
-        urdfdom, urdf_parser_py and joint_state_publisher read the first of a repeated element
-        (``FirstChildElement``, ``getElementsByTagName(...)[0]``); MuJoCo refuses the file
-        ("repeated element"), and joint_state_publisher ignores a ``<mimic>`` or
-        ``<safety_controller>`` that is not alone. Each repeat is an ``element-duplicate``.
+        Each repeat is an ``element-duplicate`` (MuJoCo refuses the file).
         """
         found: dict[str, Element] = {}
         for child in node:
@@ -189,12 +162,7 @@ class UrdfReader:
         return (x, y, z)
 
     def _name(self, node: Element, kind: str, owner: str, within: str = 'robot') -> str:
-        """
-        Read the ``name`` of a ``<kind>``, telling an absent name from ``name=""``.
-
-        Each is reported with the consumers :data:`NAME_VERDICTS` measured for it (``within``:
-        the element's parent tag, ``robot`` or ``ros2_control``).
-        """
+        """Read the ``name`` of a ``<kind>``, reporting an absent or empty one (NAME_VERDICTS)."""
         name = node.get('name')
         if name:
             return str(name)
@@ -213,8 +181,7 @@ class UrdfReader:
         """
         ``acceleration``, ``deceleration``, ``jerk`` of a ``<limit>``: URDF 1.2 (urdfdom 6.0).
 
-        Read in a 1.2 file (a negative value is an error: urdfdom refuses the limit, so the
-        joint); in an earlier file ignored, as urdfdom 6 ignores it, and reported.
+        In an earlier file ignored, as urdfdom 6 does, and reported.
         """
         given = [name for name in ('acceleration', 'deceleration', 'jerk')
                  if node.get(name) is not None]
@@ -255,16 +222,12 @@ class UrdfReader:
                      f'<{node.tag}> is not part of URDF {where} (kept, ignored)', node)
 
     # -- elements -------------------------------------------------------------------------
-    # Children are looked up as ``Element.find(tag)`` does (the first child whose tag is
-    # exactly ``tag``, no namespace), but in one pass over the children per element.
     def _origin(self, node: Element | None, owner: str) -> Origin:
         """
         Read an ``<origin>`` element; ``None`` (absent) is the identity.
 
-        ``quat_xyzw`` is read as urdfdom 5.1+ reads it: in a file of version 1.1 or later, a
-        unit quaternion (normalised, with a warning when it was not; a zero quaternion is an
-        error and leaves the identity) that may not be given with ``rpy`` (urdfdom 6.0 refuses
-        the element); in a 1.0 file it is ignored, as every ROS tool ignores it, and reported.
+        ``quat_xyzw`` as urdfdom 5.1+ reads it (normalised; with ``rpy`` refused by 6.0); in a
+        1.0 file ignored, as every ROS tool does, and reported.
         """
         if node is None:
             return _IDENTITY
@@ -329,8 +292,7 @@ class UrdfReader:
         """
         Read a ``<geometry>`` element (its first child element is the shape, as urdfdom).
 
-        :param collision: It belongs to a ``<collision>``: MuJoCo reads those (it discards URDF
-            visuals), knows ``<capsule>`` too, and refuses any other unknown shape there.
+        :param collision: It belongs to a ``<collision>`` (MuJoCo reads only those).
         :return: The shape, and the tag of an unknown shape (the shape is then ``None``).
         """
         if node is None:
@@ -575,9 +537,8 @@ class UrdfReader:
         """
         The first of ``<mechanicalReduction>``, ``<mechanical_reduction>`` that parses.
 
-        :param parsed_by_urdf_parser_py: The element is in a top-level transmission's
-            ``<actuator>``, whose ``<mechanicalReduction>`` urdf_parser_py parses as a float (it
-            refuses the file on a bad number). urdfdom and MuJoCo never read transmissions.
+        :param parsed_by_urdf_parser_py: In a top-level transmission's ``<actuator>``, where
+            urdf_parser_py refuses the file on a bad number.
         """
         for tag, child in nodes:
             text = (child.text or '').strip()
@@ -631,13 +592,11 @@ class UrdfReader:
                                    joints: list[TransmissionJoint],
                                    actuators: list[TransmissionActuator]) -> None:
         """
-        Report a top-level transmission in neither form urdf_parser_py reads (it refuses the file).
+        Report a top-level transmission in neither form urdf_parser_py 1.2 reads.
 
-        urdf_parser_py 1.2 (``urdf.py``, a duck-typed ``transmission``) reads the ROS 1 form:
-        a ``<type>`` element, at least one ``<joint>``, each with a ``<hardwareInterface>``, and
-        at least one ``<actuator>``; or the PR2 form: a ``type`` attribute, one ``<joint>``, one
-        ``<actuator>`` and a ``<mechanicalReduction>`` element. Measured in
-        ``test/test_consumer_oracles.py``.
+        ROS 1 form: ``<type>``, ``<joint>`` each with a ``<hardwareInterface>``, ``<actuator>``;
+        PR2 form: a ``type`` attribute, one ``<joint>``, one ``<actuator>`` and a
+        ``<mechanicalReduction>`` (``test/test_consumer_oracles.py``).
         """
         pr2_form = (node.get('type') is not None and len(joints) == 1 and len(actuators) == 1
                     and node.find('mechanicalReduction') is not None)
@@ -661,8 +620,7 @@ class UrdfReader:
         """
         Read a ``<transmission>``, ROS 1 (``<type>``) or ros2_control (``<plugin>``) form.
 
-        :param top_level: A child of ``<robot>`` (urdf_parser_py reads it, see
-            :meth:`_check_urdf_parser_py_form`), not of ``<ros2_control>``.
+        :param top_level: A child of ``<robot>`` (urdf_parser_py reads it).
         """
         name = self._name(node, 'transmission', 'transmission:?',
                           'robot' if top_level else 'ros2_control')
@@ -738,22 +696,14 @@ class UrdfReader:
                        self._locate(node))
 
     def robot(self, root: Element) -> Robot:
-        """
-        Read the whole ``<robot>`` element.
-
-        An absent name is ``robot-name-missing`` (urdfdom: "No name given for the robot.",
-        urdf_parser_py: "Required attribute not set"); ``name=""`` is ``attribute-empty``: those
-        read it, SDFormat (Gazebo) refuses it ("Unable to read attribute[name]").
-        """
+        """Read the whole ``<robot>`` element."""
         return self._robot(root, root)
 
     def robot_streamed(self, root: Element, children: Iterable[Element]) -> Robot:
         """
-        Read the ``<robot>`` element whose children ``children`` yields, as :meth:`robot` does.
+        Read the ``<robot>`` element whose children ``children`` yields (``etree.iterparse``).
 
-        For a parse that builds the tree as it goes (``etree.iterparse``): ``root`` has its
-        attributes, ``children`` yields each child once it is complete, and the caller may free
-        a child once the next one is asked for (the reader keeps no element).
+        The reader keeps no element: the caller may free each child once the next is asked for.
         """
         return self._robot(root, children)
 

@@ -1,14 +1,10 @@
 """
 The typed robot model: frozen dataclasses named as in the URDF specification.
 
-Every class is named after its URDF element and every field after its attribute, with the
-URDF default on the field (URDF spec, http://wiki.ros.org/urdf/XML). The one exception is
-``Joint.joint_type`` (the ``type`` attribute). Lengths are in m, angles in rad, masses in kg,
-inertias in kg·m², rpy is fixed-axis roll about x, pitch about y, yaw about z (REP 103).
-
-The model holds what the file says, including what is wrong with it (two links of one name,
-a NaN limit, an unknown joint type): the checker (:mod:`urdf_tools_ros.core.checks`) reports
-those, and the kinematic code refuses them. Every element keeps its :class:`SourceLocation`.
+Classes and fields are named after URDF's elements and attributes, with the spec's defaults
+(URDF spec, http://wiki.ros.org/urdf/XML); ``Joint.joint_type`` is the ``type`` attribute.
+Units: m, rad, kg, kg·m²; rpy is fixed-axis roll, pitch, yaw (REP 103). The model holds what
+the file says, errors included (the checker reports them); every element keeps its location.
 """
 
 from __future__ import annotations
@@ -35,10 +31,7 @@ class Origin:
     """
     URDF ``<origin>``: ``xyz`` in m and ``rpy`` in rad (fixed axes x, y, z; REP 103).
 
-    URDF 1.1 (urdfdom 5.1) allows ``quat_xyzw="x y z w"`` instead of ``rpy``: ``quat_xyzw`` is
-    then that rotation as a unit quaternion (normalised by the reader) and ``rpy`` the same
-    rotation as roll, pitch, yaw, so code reading ``rpy`` poses the element alike;
-    :func:`~urdf_tools_ros.core.transforms.origin_transform` uses the quaternion.
+    URDF 1.1 ``quat_xyzw``: the unit quaternion, with ``rpy`` the same rotation.
     """
 
     xyz: Vector3 = (0.0, 0.0, 0.0)
@@ -66,12 +59,7 @@ class Cylinder:
 
 @dataclass(frozen=True, slots=True)
 class Capsule:
-    """
-    URDF 1.1 ``<capsule radius length>`` (urdfdom 5.1), m.
-
-    A cylinder of ``length`` along z of the element frame, centred, with a hemisphere of
-    ``radius`` on each end (total height ``length + 2 * radius``).
-    """
+    """URDF 1.1 ``<capsule radius length>``: a cylinder along z with hemispheres on its ends; m."""
 
     radius: float
     length: float
@@ -88,12 +76,7 @@ class Sphere:
 
 @dataclass(frozen=True, slots=True)
 class Mesh:
-    """
-    URDF ``<mesh filename scale>``: a mesh file scaled per axis (default 1, 1, 1).
-
-    ``filename`` is as written (``package://``, ``file://`` or relative); ``resolved`` is the
-    local path the loader found for it, or ``None`` when it could not be resolved.
-    """
+    """URDF ``<mesh filename scale>``; ``resolved``: the local path found, or ``None``."""
 
     filename: str
     scale: Vector3 = (1.0, 1.0, 1.0)
@@ -106,11 +89,9 @@ Geometry = Union[Box, Cylinder, Sphere, Mesh, Capsule]
 
 def geometry_sizes(geometry: Geometry) -> tuple[tuple[str, float], ...]:
     """
-    The numbers a geometry is written with, each named by its attribute (URDF spec, geometry).
+    The numbers a geometry is written with, as written, each named by its attribute.
 
-    :return: A box's ``('size', x), ('size', y), ('size', z)``; a cylinder's or capsule's
-        ``('radius', r), ('length', l)``; a sphere's ``('radius', r)`` (all m, as written:
-        NaN, inf and negative values included); a mesh's ``('scale', s)`` per axis (unitless).
+    :return: e.g. ``(('radius', r), ('length', l))`` (m); a mesh's ``('scale', s)`` per axis.
     """
     if isinstance(geometry, Box):
         return tuple(('size', side) for side in geometry.size)
@@ -126,10 +107,7 @@ class Material:
     """
     URDF ``<material>``: a name, an optional ``<color rgba>`` and ``<texture filename>``.
 
-    A visual's material that names a global material and gives neither colour nor texture is a
-    reference; the loader keeps it as written and :meth:`Robot.material` resolves it.
-    ``texture`` is the filename as written; ``texture_resolved`` the local path the loader found
-    for it, or ``None`` when it could not be resolved.
+    A bare name is a reference (:meth:`Robot.material`); ``texture_resolved`` is the local path.
     """
 
     name: str
@@ -169,11 +147,7 @@ class Inertial:
 
 @dataclass(frozen=True, slots=True)
 class Visual:
-    """
-    URDF ``<visual>``: geometry placed by ``origin`` in the link frame, with a material.
-
-    ``unknown_shape`` is the tag of a shape URDF does not define (``geometry`` is then None).
-    """
+    """URDF ``<visual>``; ``unknown_shape``: the tag of a shape URDF does not define."""
 
     geometry: Geometry | None
     origin: Origin = Origin()
@@ -185,11 +159,7 @@ class Visual:
 
 @dataclass(frozen=True, slots=True)
 class Collision:
-    """
-    URDF ``<collision>``: geometry placed by ``origin`` in the link frame.
-
-    ``unknown_shape`` is the tag of a shape URDF does not define (``geometry`` is then None).
-    """
+    """URDF ``<collision>``; ``unknown_shape``: the tag of a shape URDF does not define."""
 
     geometry: Geometry | None
     origin: Origin = Origin()
@@ -215,7 +185,6 @@ class Calibration:
 
     rising: float | None = None
     falling: float | None = None
-    #: Where the element stands (not part of equality: two equal limits are equal anywhere).
     location: SourceLocation | None = field(default=None, compare=False)
 
 
@@ -225,7 +194,6 @@ class Dynamics:
 
     damping: float = 0.0
     friction: float = 0.0
-    #: Where the element stands (not part of equality: two equal limits are equal anywhere).
     location: SourceLocation | None = field(default=None, compare=False)
 
 
@@ -234,18 +202,15 @@ class Limit:
     """
     URDF ``<limit>``: position range (rad or m), maximum effort (N or N·m) and velocity.
 
-    ``lower``/``upper`` default to 0 as in the spec; ``effort`` and ``velocity`` are required by
-    the spec and are ``None`` here only when the file leaves them out (a checker error).
+    ``effort`` and ``velocity`` are ``None`` only when the file leaves them out.
     """
 
     lower: float = 0.0
     upper: float = 0.0
     effort: float | None = None
     velocity: float | None = None
-    #: Where the element stands (not part of equality: two equal limits are equal anywhere).
     location: SourceLocation | None = field(default=None, compare=False)
-    #: URDF 1.2 (urdfdom 6.0): maximum acceleration, deceleration (rad/s², m/s²) and jerk
-    #: (rad/s³, m/s³); ``None`` when not given or the file declares an earlier version.
+    #: URDF 1.2: acceleration, deceleration (rad/s², m/s²), jerk (rad/s³, m/s³), or ``None``.
     acceleration: float | None = None
     deceleration: float | None = None
     jerk: float | None = None
@@ -258,7 +223,6 @@ class Mimic:
     joint: str
     multiplier: float = 1.0
     offset: float = 0.0
-    #: Where the element stands (not part of equality: two equal limits are equal anywhere).
     location: SourceLocation | None = field(default=None, compare=False)
 
 
@@ -267,18 +231,14 @@ class SafetyController:
     """
     URDF ``<safety_controller>``: soft position limits and the gains of the safety model.
 
-    The spec gives 0 as the default of ``soft_lower_limit`` and ``soft_upper_limit``, which
-    urdf_parser_py applies, so an absent soft limit would clamp a joint to 0. We keep an absent
-    soft limit as ``None`` ("no soft limit on that side"), as joint_state_publisher does when it
-    narrows limits only by attributes that are present. ``k_position`` defaults to 0 (spec);
-    ``k_velocity`` is required by the spec and ``None`` only when missing (a checker error).
+    An absent soft limit is ``None`` (no limit on that side), as joint_state_publisher reads
+    it, not the spec's 0 that urdf_parser_py applies. ``k_velocity`` is ``None`` when missing.
     """
 
     soft_lower_limit: float | None = None
     soft_upper_limit: float | None = None
     k_position: float = 0.0
     k_velocity: float | None = None
-    #: Where the element stands (not part of equality: two equal limits are equal anywhere).
     location: SourceLocation | None = field(default=None, compare=False)
 
 
@@ -287,9 +247,7 @@ class Joint:
     """
     URDF ``<joint>``: moves ``child`` relative to ``parent``.
 
-    ``origin`` is ``T_parent_joint`` (the joint frame in the parent link frame, which is also the
-    child link frame at position 0). ``axis`` is in the joint frame, default (1, 0, 0) as in the
-    spec; the loader keeps it as written (the checker reports a zero or non-unit axis).
+    ``origin`` is ``T_parent_joint``; ``axis`` is in the joint frame, as written.
     """
 
     name: str
@@ -320,11 +278,7 @@ class Joint:
 
 @dataclass(frozen=True, slots=True)
 class XmlData:
-    """
-    An XML element kept as data: tag, attributes, text and children, with its location.
-
-    Used for ``<gazebo>`` blocks and for elements the URDF specification does not define.
-    """
+    """An XML element kept as data (``<gazebo>`` children, elements URDF does not define)."""
 
     tag: str
     attributes: tuple[tuple[str, str], ...] = ()
@@ -364,13 +318,7 @@ class TransmissionActuator:
 
 @dataclass(frozen=True, slots=True)
 class Transmission:
-    """
-    A ``<transmission>`` in either form.
-
-    The ROS 1 form names its class in ``<type>`` and gives ``hardwareInterface`` and
-    ``mechanicalReduction``; the ros2_control form (inside ``<ros2_control>``) names it in
-    ``<plugin>`` and gives ``mechanical_reduction``. Both land in ``transmission_type``.
-    """
+    """A ``<transmission>``: ``transmission_type`` is its ``<type>`` (ROS 1) or ``<plugin>``."""
 
     name: str
     transmission_type: str | None = None
@@ -412,12 +360,7 @@ class Gazebo:
 
 @dataclass(frozen=True)
 class Robot:
-    """
-    URDF ``<robot>``: the whole description, elements in file order.
-
-    Links, joints and materials are tuples so that duplicates stay visible to the checker;
-    :meth:`link`, :meth:`joint` and :meth:`material` look up the first one of a name.
-    """
+    """URDF ``<robot>``: every element in file order, duplicates kept; lookups take the first."""
 
     name: str
     version: str | None = None
@@ -434,12 +377,7 @@ class Robot:
 
     @cached_property
     def link_map(self) -> dict[str, Link]:
-        """
-        Links by name, first of each name, in file order.
-
-        A link without a name (``''``, the reader's ``attribute-missing``) is not in it: nothing
-        can refer to it, and a joint whose ``<child>`` has no link is not attached to it.
-        """
+        """Links by name, first of each name, in file order; unnamed links are left out."""
         result: dict[str, Link] = {}
         for link in self.links:
             if link.name:
