@@ -1,10 +1,7 @@
 """
-Mesh facts kept on disk between checks (``core/description/mesh_cache.py``, ``--no-cache``).
+Mesh facts kept on disk between checks (``core/meshes/cache.py``, ``--no-cache``).
 
-Each test has a cache folder of its own (``XDG_CACHE_HOME`` in ``tmp_path``) and counts the
-mesh files measured by wrapping
-:func:`~urdf_tools_ros.core.meshes.facts.read_mesh_facts`, the one reader the cache
-calls on a miss.
+Each test has a cache folder of its own and counts the files ``read_mesh_facts`` measures.
 """
 
 from __future__ import annotations
@@ -17,21 +14,18 @@ import sqlite3
 import subprocess
 import sys
 
-from paths import ROS2_DESCRIPTIONS, ROS2_PACKAGES
 import pytest
 
-from conftest import missing, REPO
+from conftest import REPO
 
 from urdf_tools_ros.core.checks import check_description
 from urdf_tools_ros.core.meshes import cache as mesh_cache
 from urdf_tools_ros.core.meshes import facts as mesh_facts
 from urdf_tools_ros.core.meshes.cache import cache_directory, MeshFactsCache
 from urdf_tools_ros.core.meshes.facts import MeshFacts, read_mesh_facts
-from urdf_tools_ros.core.model.robot import Mesh
-from urdf_tools_ros.core.source.loader import load, load_string
+from urdf_tools_ros.core.source.loader import load_string
 
 SAMPLE = REPO / 'urdf' / 'meshes'
-NO_TRIMESH = missing('trimesh')
 
 
 @pytest.fixture
@@ -231,23 +225,6 @@ def test_checks_at_once_share_the_cache(tmp_path: Path, cache_home: Path) -> Non
     again = subprocess.run([sys.executable, '-c', _CHECK, str(robot)], cwd=REPO, env=env,
                            capture_output=True, text=True, timeout=180)
     assert again.stdout.split(' ', 1)[0] == '0'
-
-
-@pytest.mark.skipif(NO_TRIMESH is not None, reason=str(NO_TRIMESH))
-@pytest.mark.skipif(not ROS2_DESCRIPTIONS.is_dir(), reason=f'{ROS2_DESCRIPTIONS} is not here')
-def test_a_real_robot_checked_again_reads_no_mesh(cache_home: Path, reads: list[str]) -> None:
-    description = load(ROS2_DESCRIPTIONS / 'robotiq_description' / 'urdf'
-                       / 'robotiq_2f_85_gripper.urdf.xacro', package_paths=ROS2_PACKAGES)
-    files = {os.path.realpath(element.geometry.resolved) for link in description.robot.links
-             for element in (*link.visuals, *link.collisions)
-             if isinstance(element.geometry, Mesh) and element.geometry.resolved}
-    without = check_description(description, use_cache=False)
-    measured = len(reads)
-    assert sorted(reads) == sorted(files) and len(files) > 10  # COLLADA visuals, STL collisions
-    assert check_description(description) == without
-    mesh_cache._SHARED.clear()
-    assert check_description(description) == without
-    assert len(reads) == 2 * measured
 
 
 def test_an_ignored_mesh_scale_rule_reads_no_mesh(tmp_path: Path, cache_home: Path,

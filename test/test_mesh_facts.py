@@ -347,31 +347,23 @@ def _robot(tmp_path: Path, *meshes: str) -> Path:
     return path
 
 
-def _modules_after(code: str, robot: Path, tmp_path: Path) -> dict[str, object]:
-    script = ('import json, sys\n'
-              'from urdf_tools_ros.core.checks import check_description, registry\n'
-              'from urdf_tools_ros.core.source.loader import load\n'
-              f'description = load({str(robot)!r})\n' + code +
-              'print(json.dumps({"codes": sorted({f.code for f in findings}), '
-              '"scaled": sorted(f.element for f in findings if f.code == "mesh-scale-suspect"), '
-              '"modules": sorted(sys.modules)}))\n')
-    done = subprocess.run([sys.executable, '-c', script], cwd=REPO, capture_output=True,
-                          text=True, timeout=120, env=_env(tmp_path))
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-def _env(tmp_path: Path) -> dict[str, str]:
-    return dict(os.environ, XDG_CACHE_HOME=str(tmp_path / 'cache'))
-
-
 def test_a_check_of_stl_obj_and_collada_meshes_imports_no_trimesh(tmp_path: Path) -> None:
     robot = _robot(tmp_path, str(SAMPLE / 'beacon.stl'), str(SAMPLE / 'gripper_palm.obj'),
                    str(SAMPLE / 'bumper.dae'))
     # measured, then measured and kept, then kept (pycollada not imported)
     for use_cache, read in ((False, True), (True, True), (True, False)):
-        result = _modules_after(f'findings = check_description(description, '
-                                f'use_cache={use_cache})\n', robot, tmp_path)
+        script = ('import json, sys\n'
+                  'from urdf_tools_ros.core.checks import check_description\n'
+                  'from urdf_tools_ros.core.source.loader import load\n'
+                  f'findings = check_description(load({str(robot)!r}), use_cache={use_cache})\n'
+                  'print(json.dumps({"scaled": sorted(f.element for f in findings\n'
+                  '                                    if f.code == "mesh-scale-suspect"),\n'
+                  '                  "modules": sorted(sys.modules)}))\n')
+        done = subprocess.run([sys.executable, '-c', script], cwd=REPO, capture_output=True,
+                              text=True, timeout=120,
+                              env=dict(os.environ, XDG_CACHE_HOME=str(tmp_path / 'cache')))
+        assert done.returncode == 0, done.stderr
+        result = json.loads(done.stdout.strip().splitlines()[-1])
         # every mesh was measured (a 1000 times scale is found on each link) and neither
         # trimesh nor scipy was imported
         assert result['scaled'] == ['link:l0', 'link:l1', 'link:l2']
@@ -380,21 +372,6 @@ def test_a_check_of_stl_obj_and_collada_meshes_imports_no_trimesh(tmp_path: Path
         assert not [name for name in result['modules'] if name.split('.')[0] in
                     ('trimesh', 'scipy')]
         assert ('collada' in result['modules']) == read
-
-
-def test_only_the_mesh_scale_rule_reads_meshes(tmp_path: Path) -> None:
-    """Every other check runs without reading a mesh: skipping the rule reads none at all."""
-    robot = _robot(tmp_path, str(SAMPLE / 'beacon.stl'), str(SAMPLE / 'bumper.dae'))
-    result = _modules_after(
-        'from urdf_tools_ros.core.checks.rules import geometry\n'
-        'context = registry.CheckContext(description.robot, description.filename)\n'
-        'findings = [f for function in registry.registered_checks()\n'
-        '            if function is not geometry.check_mesh_scale for f in function(context)]\n',
-        robot, tmp_path)
-    assert 'mesh-scale-suspect' not in result['codes']
-    assert not [name for name in result['modules'] if name.split('.')[0] == 'trimesh'
-                or name.startswith('urdf_tools_ros.core.meshes.')]
-    assert not (tmp_path / 'cache').exists()
 
 
 def test_a_missing_texture_prints_nothing(tmp_path: Path) -> None:
