@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 import re
 
 import pytest
@@ -64,13 +63,6 @@ def test_reference_missing_without_a_close_name_asks_for_one() -> None:
 
 def test_a_block_without_reference_applies_to_the_robot() -> None:
     assert run(robot('  <gazebo><static>true</static></gazebo>\n')) == []
-
-
-def test_real_robots_have_no_dangling_gazebo_references(shared_urdf: Path) -> None:
-    if shared_urdf.stem == 'tiago_dual':
-        pytest.skip('tiago_dual has dangling references: see the next test')
-    description = load(shared_urdf)
-    assert list(gazebo.check_references(CheckContext(description.robot))) == []
 
 
 def test_tiago_has_unexpanded_xacro_placeholders_in_references() -> None:

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from rule_cases import check_family, run_family
 
 from conftest import shared_model
-from urdf_tools_ros.core.checks import CheckContext
 from urdf_tools_ros.core.checks.rules import inertial
 from urdf_tools_ros.core.findings import Finding
 from urdf_tools_ros.core.kinematics.inertia import principal_moments
@@ -174,24 +171,11 @@ def test_a_body_of_one_unrotated_inertial_is_that_inertial(moments: str, c: str 
                                    principal_moments(plain.inertia), rtol=1e-12)
 
 
-def test_real_robots_have_no_inertial_errors(shared_urdf: Path) -> None:
-    findings = check_family(CHECKS, load(shared_urdf))
-    assert [finding for finding in findings if finding.severity.value == 'error'] == []
-
-
 def test_tiago_antenna_inertia_is_invalid_but_lumped() -> None:
     found = {finding.element
              for finding in check_family(CHECKS, load(shared_model('tiago_dual.urdf')))
              if finding.code == 'link-inertia-invalid'}
     assert found == {'link:base_antenna_left_link', 'link:base_antenna_right_link'}
-
-
-def test_well_modelled_links_are_plausible() -> None:
-    # cookie computes every inertia from its collision primitives: none is implausible
-    description = load(shared_model('cookie/cookie.urdf'))
-    context = CheckContext(description.robot, description.filename)
-    assert not any(finding.code == 'inertia-implausible'
-                   for finding in inertial.check_plausibility(context))
 
 
 @pytest.mark.filterwarnings('error')

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from rule_cases import check_family, run_family
+from rule_cases import run_family
 
-from conftest import shared_model
 from urdf_tools_ros.core.checks.rules import joints
 from urdf_tools_ros.core.findings import Finding
-from urdf_tools_ros.core.source.loader import load
 
 CHECKS = (joints.check_type, joints.check_limit, joints.check_axis,
           joints.check_safety_controller, joints.check_calibration_and_dynamics,
@@ -184,19 +180,6 @@ def test_mimic_of_a_continuous_source_is_not_compared() -> None:
 
 def test_mimic_of_an_unknown_source_is_left_to_the_mimic_family() -> None:
     assert run(mimic(limit(), limit() + '<mimic joint="nope"/>')) == []
-
-
-def test_real_robots_have_no_joint_errors(shared_urdf: Path) -> None:
-    findings = check_family(CHECKS, load(shared_urdf))
-    assert [finding for finding in findings if finding.severity.value == 'error'] == []
-    expected = {'cookie': {'joint:left_wheel', 'joint:right_wheel'}}.get(shared_urdf.stem, set())
-    # cookie's wheels are revolute with <limit effort velocity> only: locked at 0 (true)
-    assert {finding.element for finding in findings} == expected
-    assert all(finding.code == 'joint-limit-zero-range' for finding in findings)
-
-
-def test_robotiq_mimic_joints_fit_their_limits() -> None:
-    assert check_family(CHECKS, load(shared_model('robotiq_2f_85.urdf'))) == []
 
 
 @pytest.mark.filterwarnings('error')

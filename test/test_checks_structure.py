@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from rule_cases import check_family, run_family
+from rule_cases import run_family
 
-from conftest import shared_model
 from urdf_tools_ros.core.checks.rules import structure
 from urdf_tools_ros.core.findings import Finding
-from urdf_tools_ros.core.source.loader import load, load_string
+from urdf_tools_ros.core.source.loader import load_string
 
 CHECKS = (structure.check_version, structure.check_links_present,
           structure.check_duplicates, structure.check_shared_names)
@@ -100,11 +97,3 @@ def test_different_duplicate_materials_are_reported_without_identically() -> Non
                            '  <material name="m"><color rgba="0 0 1 1"/></material>\n'
                            '  <link name="a"/>\n'))
     assert finding.code == 'material-duplicate' and 'identically' not in finding.message
-
-
-def test_real_robots_have_no_structure_findings(shared_urdf: Path) -> None:
-    assert check_family(CHECKS, load(shared_urdf)) == []
-
-
-def test_robotiq_with_undeclared_prefix_has_no_structure_findings() -> None:
-    assert check_family(CHECKS, load(shared_model('robotiq_2f_85.urdf'))) == []

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from rule_cases import check_family, run_family
+from rule_cases import run_family
 
 from urdf_tools_ros.core.checks.rules import transmissions
 from urdf_tools_ros.core.findings import Finding
-from urdf_tools_ros.core.source.loader import load
 
 CHECKS = (transmissions.check_transmissions, transmissions.check_ros2_control_joints)
 
@@ -84,7 +81,3 @@ CASES = [
     pytest.param('transmission-no-actuator', robot(ros1(actuator=False)), T, 5,
                  'has no <actuator>', robot(ros1()), id='no-actuator'),
 ]
-
-
-def test_real_robots_have_no_transmission_findings(shared_urdf: Path) -> None:
-    assert check_family(CHECKS, load(shared_urdf)) == []
