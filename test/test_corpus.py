@@ -1,11 +1,8 @@
 """
-The real-robot regression corpus (``test/corpus``, ``corpus_models.py``) against the consumers.
+The real-robot corpus (``test/corpus``, ``corpus_models.py``) against the consumers, live.
 
-For each file, asked live: no error under ``ros`` that the consumer it names does not confirm
-(so 0 errors where every ROS consumer loads it), urdfdom 3 and 6, pinocchio and MuJoCo still
-give the verdicts recorded when the corpus was made (forward kinematics against pinocchio's is
-``test_fk_engine.py``), and each refusal of MuJoCo or Gazebo is an error under that target.
-Consumers that are not installed skip their part.
+Each error under ``ros`` is confirmed by the consumer it names, the recorded verdicts still
+hold, and each refusal of MuJoCo or Gazebo is an error under that target.
 """
 
 from __future__ import annotations
