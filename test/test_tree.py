@@ -1,4 +1,4 @@
-"""The kinematic tree: order, maps, chains, subtrees; every structural problem and its finding."""
+"""The kinematic tree: order and maps; every structural problem and its finding."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from conftest import shared_model
 from urdf_tools_ros.core.checks import CheckContext, RULES
 from urdf_tools_ros.core.checks.rules.tree import check_tree
-from urdf_tools_ros.core.errors import KinematicTreeError, UnknownJointError, UnknownLinkError
+from urdf_tools_ros.core.errors import KinematicTreeError, UnknownJointError
 from urdf_tools_ros.core.kinematics.tree import analyze_tree, KinematicTree
 from urdf_tools_ros.core.model.robot import Robot
 from urdf_tools_ros.core.source.loader import load, load_string
@@ -42,10 +42,6 @@ def test_root_order_and_maps() -> None:
     assert tree.parent_link('d') == 'b'
     assert tree.parent_link('a') is None
     assert tree.parent_joint('f').name == 'cf'  # type: ignore[union-attr]
-    assert tree.child_links('b') == ('d', 'e')
-    assert tree.child_joints('f') == ()
-    assert tree.depth('e') == 2
-    assert tree.ancestors('e') == ('e', 'b', 'a')
     assert tree.joint('be').child == 'e'
 
 
@@ -58,28 +54,8 @@ def test_every_link_comes_after_its_parent() -> None:
     assert len(tree.links) == 60 and len(tree.joints) == 59
 
 
-def test_chain_through_the_common_ancestor() -> None:
-    tree = KinematicTree(GOOD)
-    chain = tree.chain('d', 'f')
-    assert chain.base == 'a'
-    assert [joint.name for joint in chain.up] == ['bd', 'ab']
-    assert [joint.name for joint in chain.down] == ['ac', 'cf']
-    assert [joint.name for joint in tree.chain('a', 'e').joints] == ['ab', 'be']
-    assert tree.chain('e', 'e').joints == ()
-    assert [joint.name for joint in tree.chain('e', 'b').up] == ['be']
-
-
-def test_subtree() -> None:
-    tree = KinematicTree(GOOD)
-    assert tree.subtree('b') == ('b', 'd', 'e')
-    assert [joint.name for joint in tree.subtree_joints('a')] == ['ab', 'bd', 'be', 'ac', 'cf']
-    assert tree.subtree('f') == ('f',)
-
-
 def test_unknown_names() -> None:
     tree = KinematicTree(GOOD)
-    with pytest.raises(UnknownLinkError, match='"z"'):
-        tree.chain('a', 'z')
     with pytest.raises(UnknownJointError, match='"zz"'):
         tree.joint('zz')
 

@@ -188,19 +188,6 @@ def test_acceleration_limits_are_read_in_1_2_only(tmp_path: Path) -> None:
         assert not new[0] and 'is negative' in new[1]
 
 
-def test_acceleration_limits_reach_the_joint_state_logic() -> None:
-    from urdf_tools_ros.core.joint_state.table import JointStateTable
-    given = robot(LIMIT.format('acceleration="2" deceleration="3" jerk="4"'), '1.2')
-    limits = JointStateTable(load_string(given).robot).limits['j']
-    assert (limits.acceleration, limits.deceleration, limits.jerk) == (2.0, 3.0, 4.0)
-    for text in (robot(LIMIT.format(''), '1.2'),  # not given
-                 robot(LIMIT.format('acceleration="2"'), '1.1'),  # ignored before 1.2
-                 robot(LIMIT.format('acceleration="0" jerk="-1"'), '1.2')):  # bounds nothing
-        limits = JointStateTable(load_string(text).robot).limits['j']
-        assert (limits.acceleration, limits.deceleration, limits.jerk) == (math.inf,) * 3
-        assert (limits.lower, limits.upper, limits.velocity) == (-1.0, 1.0, 1.0)
-
-
 STRICT = {
     # case: (link b, joint type, limit), what URDF 1.2 (urdfdom 6.0) does with it
     'box-zero': ('<visual><geometry><box size="0 1 1"/></geometry></visual>', 'continuous', ''),

@@ -1,35 +1,18 @@
 """
 Effective joint limits: ``<limit>`` narrowed by ``<safety_controller>``, clamping, safety bounds.
 
-Sources: URDF spec, joint/limit and joint/safety_controller (http://wiki.ros.org/urdf/XML/joint);
-the joint safety-limits model of ROS, "Joint Safety Limits Explained"
+Sources: URDF spec, joint/limit and joint/safety_controller; "Joint Safety Limits Explained"
 (http://wiki.ros.org/pr2_controller_manager/safety_limits); joint_state_publisher for the
-slider range of continuous joints and for narrowing by soft limits.
+slider range of continuous joints and narrowing by soft limits. Choices:
 
-Decisions made on purpose:
-
-* An absent ``soft_lower_limit`` or ``soft_upper_limit`` means "no soft limit on that side":
-  it narrows nothing and bounds no velocity. (The spec's default of 0 would clamp every joint
-  with a half-written ``<safety_controller>`` at 0; joint_state_publisher also narrows only by
-  the attributes that are present.)
-* A continuous joint is unbounded: its position range is (-inf, inf) and clamping never moves
-  it. Its slider range is [-π, π] (joint_state_publisher's), narrowed by soft limits when
-  ``use_smallest_joint_limits``; positions are wrapped into [-π, π) by :func:`wrap_angle` when
-  shown or swept, which changes no link pose.
-* A missing ``<limit>`` on a revolute or prismatic joint (the spec requires one, urdfdom refuses
-  the file) and NaN or inf in any limit are refused with
-  :class:`~urdf_tools_ros.core.errors.InvalidJointError` (the checker reports both as errors).
-* An empty range (``lower > upper``, or soft limits that leave nothing of it) is loaded by every
-  consumer and is only a checker warning, so it is not refused: the joint is pinned at the
-  midpoint of the empty range (joint_state_publisher starts such a joint there too, at
-  ``(lower + upper) / 2``, and cannot move it).
-* A missing ``velocity``/``effort`` means unbounded; a missing ``k_velocity`` means no
-  velocity-dependent effort bound (urdfdom refuses both: checker errors).
-* URDF 1.2's ``acceleration``, ``deceleration`` and ``jerk`` (urdfdom 6.0) are carried as given;
-  absent (or in a file of an earlier version, where the reader drops them) they are unbounded.
-  A value <= 0 bounds nothing either (it would forbid any motion): the checker reports it
-  (``limit-attribute-negative``). The ``delta`` sweep moves by ``delta`` per publish as
-  joint_state_publisher's does, whatever these say.
+* An absent soft limit narrows nothing and bounds no velocity (not the spec's 0, which would
+  clamp a half-written ``<safety_controller>`` at 0; joint_state_publisher agrees).
+* A continuous joint is unbounded; its slider range is [-π, π] (joint_state_publisher's).
+* A revolute or prismatic joint without ``<limit>``, and NaN or inf in a limit, are refused
+  with :class:`~urdf_tools_ros.core.errors.InvalidJointError`.
+* An empty range (``lower > upper``, also after soft limits) pins the joint at its midpoint,
+  as joint_state_publisher does.
+* A missing ``velocity``, ``effort`` or ``k_velocity`` bounds nothing.
 """
 
 from __future__ import annotations
@@ -67,12 +50,7 @@ class JointLimits:
     :ivar soft_upper: ``soft_upper_limit`` or ``inf`` when absent.
     :ivar k_position: ``k_position``, 1/s (0 by the spec's default).
     :ivar k_velocity: ``k_velocity``, N·s/m or N·m·s/rad; ``None`` when absent.
-    :ivar acceleration: Largest acceleration, rad/s² or m/s² (URDF 1.2; ``inf`` when not given).
-    :ivar deceleration: Largest deceleration, rad/s² or m/s² (URDF 1.2; ``inf`` when not given).
-    :ivar jerk: Largest jerk, rad/s³ or m/s³ (URDF 1.2; ``inf`` when not given).
-    :ivar has_safety_controller: Whether the joint has a ``<safety_controller>``.
-    :ivar empty: The range is empty (``lower > upper``, or soft limits that leave nothing of
-        it); the joint is pinned at the midpoint (module doc).
+    :ivar empty: The range is empty; the joint is pinned at the midpoint.
     """
 
     joint: str
@@ -87,27 +65,14 @@ class JointLimits:
     soft_upper: float = _INF
     k_position: float = 0.0
     k_velocity: float | None = None
-    has_safety_controller: bool = False
     empty: bool = False
-    acceleration: float = _INF
-    deceleration: float = _INF
-    jerk: float = _INF
-
-    def contains(self, position: float) -> bool:
-        """Whether ``position`` is inside [``lower``, ``upper``]."""
-        return self.lower <= position <= self.upper
 
     def clamp(self, position: float) -> float:
         """Return ``position`` clamped into [``lower``, ``upper``] (unchanged if continuous)."""
         return min(max(position, self.lower), self.upper)
 
     def default_position(self) -> float:
-        """
-        The position a joint starts at: 0, or the middle of the range when 0 is outside it.
-
-        Source: joint_state_publisher (``zeroval = (max + min) / 2`` when ``min > 0`` or
-        ``max < 0``), with the slider range for continuous joints.
-        """
+        """The position a joint starts at: 0, or the middle of the range when 0 is outside it."""
         if self.slider_lower > 0.0 or self.slider_upper < 0.0:
             return 0.5 * (self.slider_lower + self.slider_upper)
         return 0.0
@@ -121,10 +86,7 @@ class JointLimits:
         Allowed velocity at ``position`` by the safety controller, rad/s or m/s.
 
         ``[max(-v_max, -k_position (q - soft_lower)), min(v_max, -k_position (q - soft_upper))]``
-        (ROS wiki, pr2_controller_manager/safety_limits). A side without a soft limit is bounded
-        by ``v_max`` alone; with ``k_position = 0`` (the spec default) a present soft limit
-        allows no velocity on its side, as the formula says. Without a safety controller the
-        bounds are ``±velocity``.
+        (pr2_controller_manager/safety_limits); a side without a soft limit: ``±v_max``.
         """
         lower, upper = -self.velocity, self.velocity
         if self.soft_lower > -_INF:
@@ -138,9 +100,7 @@ class JointLimits:
         Allowed effort at ``position`` and ``velocity`` by the safety controller, N·m or N.
 
         ``[max(-e_max, -k_velocity (v - v_low)), min(e_max, -k_velocity (v - v_high))]`` with
-        ``[v_low, v_high]`` from :meth:`safety_velocity_bounds` (ROS wiki,
-        pr2_controller_manager/safety_limits). Without a ``k_velocity`` (or without a safety
-        controller) the bounds are ``±effort``.
+        ``[v_low, v_high]`` from :meth:`safety_velocity_bounds`; no ``k_velocity``: ``±effort``.
         """
         if self.k_velocity is None:
             return -self.effort, self.effort
@@ -169,13 +129,10 @@ def effective_limits(joint: Joint, use_smallest_joint_limits: bool = True) -> Jo
     """
     Compute the effective limits of a revolute, continuous or prismatic joint.
 
-    :param joint: The joint.
-    :param use_smallest_joint_limits: Narrow the range by the safety controller's soft limits
-        (joint_state_publisher's parameter of the same name, default true there too).
-    :return: The limits; see the module doc for absent values.
+    :param use_smallest_joint_limits: Narrow the range by the soft limits
+        (joint_state_publisher's parameter).
     :raises InvalidJointError: if the joint is not single-DOF, a revolute/prismatic joint has no
-        ``<limit>``, or a number is NaN/inf. An empty (narrowed) range pins the joint at its
-        midpoint.
+        ``<limit>``, or a number is NaN/inf.
     """
     if joint.joint_type not in SINGLE_DOF_JOINT_TYPES:
         raise InvalidJointError(f'{_where(joint)}joint "{joint.name}" ({joint.joint_type}) has '
@@ -211,11 +168,7 @@ def effective_limits(joint: Joint, use_smallest_joint_limits: bool = True) -> Jo
         slider_lower = slider_upper = 0.5 * slider_lower + 0.5 * slider_upper
         if not continuous:
             lower = upper = slider_lower
-    motion = [_number(joint, what, value, _INF) for what, value in (
-        ('acceleration', limit.acceleration if limit else None),
-        ('deceleration', limit.deceleration if limit else None),
-        ('jerk', limit.jerk if limit else None))]
-    acceleration, deceleration, jerk = (value if value > 0 else _INF for value in motion)
+    for what in ('acceleration', 'deceleration', 'jerk'):  # URDF 1.2: refused when not finite
+        _number(joint, what, getattr(limit, what) if limit else None, _INF)
     return JointLimits(joint.name, continuous, lower, upper, slider_lower, slider_upper,
-                       velocity, effort, soft_lower, soft_upper, k_position, k_velocity,
-                       safety is not None, empty, acceleration, deceleration, jerk)
+                       velocity, effort, soft_lower, soft_upper, k_position, k_velocity, empty)

@@ -1,24 +1,11 @@
 """
 Mimic relations resolved at load: each mimic joint folded onto the actuated joint it follows.
 
-URDF spec, joint/mimic: ``position = multiplier * position(joint) + offset``, with multiplier 1
-and offset 0 by default. A chain ``a`` mimics ``b`` mimics ``c`` is folded onto ``c``:
-``q_a = m_a (m_b q_c + o_b) + o_a = (m_a m_b) q_c + (m_a o_b + o_a)``, as joint_state_publisher
-folds its recursive mimic chains.
-
-Derived values of a mimic joint from its actuated source (:class:`ResolvedMimic`):
-
-* position: ``multiplier * q_source + offset`` (URDF spec);
-* velocity: ``multiplier * v_source`` (the time derivative of the position rule);
-* effort: ``effort_source``, copied unchanged. The effort of a mimic joint is not defined by
-  kinematics: it depends on the mechanism that couples the joints. We copy it as
-  joint_state_publisher does (``msg.effort[i] = joint['effort']``), so the published
-  JointState is the same as with the ROS tool; scaling it by the multiplier (as velocity) or
-  by its inverse (power balance of an ideal lossless coupling) would each be a guess about the
-  hardware, and the inverse is undefined for a zero multiplier.
-
-Only revolute, continuous and prismatic joints take part. A ``<mimic>`` on a fixed joint is
-ignored (a fixed joint has no position); on a floating or planar joint it is refused.
+URDF spec, joint/mimic: ``position = multiplier * position(joint) + offset``. A chain ``a``
+mimics ``b`` mimics ``c`` folds onto ``c``: ``q_a = (m_a m_b) q_c + (m_a o_b + o_a)``, as
+joint_state_publisher folds it. Velocity is ``multiplier * v_source``; effort is copied, as
+joint_state_publisher does. Only revolute, continuous and prismatic joints take part: a
+``<mimic>`` on a fixed joint is ignored, on a floating or planar joint refused.
 """
 
 from __future__ import annotations
@@ -144,12 +131,8 @@ def analyze_mimic(robot: Robot) -> list[Finding]:
     """
     Find every ``<mimic>`` that cannot be resolved, without raising.
 
-    A joint whose chain runs into another joint's problem is not reported again; a cycle is
-    reported once, at its first joint in file order.
-
-    :param robot: The model.
-    :return: The problems as error findings at ``joint:<mimic joint>``: each joint's own
-        problem in file order, then the cycles.
+    :return: Error findings at ``joint:<mimic joint>``: each joint's own problem in file order,
+        then each cycle once, at its first joint.
     """
     return _resolve(robot)[1]
 
@@ -158,12 +141,8 @@ def resolve_mimic(robot: Robot) -> dict[str, ResolvedMimic]:
     """
     Fold every mimic chain onto its actuated source.
 
-    :param robot: The model.
-    :return: ``{mimic joint name: ResolvedMimic}`` in file order, for every revolute,
-        continuous or prismatic joint with a ``<mimic>``.
-    :raises MimicError: on the first problem :func:`analyze_mimic` reports, with its ``code``
-        (``mimic-missing-joint``, ``mimic-self``, ``mimic-fixed-joint``,
-        ``mimic-unsupported-joint``, ``mimic-cycle``); the message names the joint and file:line.
+    :return: ``{mimic joint name: ResolvedMimic}`` in file order.
+    :raises MimicError: on the first problem :func:`analyze_mimic` reports, with its ``code``.
     """
     resolved, problems = _resolve(robot)
     if problems:

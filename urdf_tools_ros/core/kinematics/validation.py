@@ -1,18 +1,11 @@
 """
 What makes a joint unusable for kinematics: one validation shared by the checker and the FK.
 
-The checker (:mod:`urdf_tools_ros.core.checks.rules.joints`) reports these problems as errors and
-:class:`~urdf_tools_ros.core.kinematics.forward.KinematicModel` refuses the same joints with the
-same reason, so a description that checks with 0 errors always compiles, and one that the
-kinematics refuses never checks clean.
-
-* The joint type must be one of the six of the URDF specification (URDF spec, joint/@type);
-  ``type=""`` is not one (urdfdom: "Joint [j] has no known type []").
-* The axis of a revolute, continuous, prismatic or planar joint is normalised before use, as KDL,
-  urdfdom's consumers and pinocchio do; that needs a direction: every component finite and at most
-  :data:`MAX_AXIS_COMPONENT` in magnitude (so that the squared norm cannot overflow: a component
-  of 1e308 would) and a length above :data:`MIN_AXIS_NORM` (so that the unit vector is not
-  rounding noise: ``0 1e-13 0`` is refused; MuJoCo refuses it too, "axis too small").
+The checker reports these as errors and :class:`~.forward.KinematicModel` refuses the same
+joints, so a description that checks clean always compiles. The type must be one of URDF's six
+(URDF spec, joint/@type); the axis is normalised as KDL and pinocchio do, so it needs finite
+components up to :data:`MAX_AXIS_COMPONENT` and a length above :data:`MIN_AXIS_NORM` (MuJoCo:
+"axis too small").
 """
 
 from __future__ import annotations
@@ -34,11 +27,7 @@ MAX_AXIS_COMPONENT = 1e150
 
 
 def axis_norm(axis: Sequence[float]) -> float:
-    """
-    Return the Euclidean length of a 3-vector without overflow or underflow (``math.hypot``).
-
-    :param axis: ``(x, y, z)``; NaN or inf give NaN or inf.
-    """
+    """Return the Euclidean length of ``(x, y, z)`` without overflow (``math.hypot``)."""
     return math.hypot(*axis)
 
 
