@@ -7,7 +7,7 @@ function: a lazy import is still a dependency) is read with ``ast``; those under
 of the module ``a.b`` when that is a module, else of ``a``. Contracts: no cycle among the
 package's modules, also counting the imports only mypy reads; ``core`` imports nothing of
 ``ros``, ``nodes``, ``gui``, ``cli`` or ``lsp``; ``lsp`` (the language server) imports
-``core`` and ``cli`` only, and only ``cli.lsp_command`` imports it; inside ``core`` the leaves
+``core`` only, and only ``cli.lsp_command`` imports it; inside ``core`` the leaves
 (value, location, findings, errors, transforms) import no package, ``description`` no
 ``kinematics``, and ``kinematics`` no ``checks``, ``joint_state`` or ``tf``; ``cli`` imports
 no ``nodes`` and no ``ros``; ``nodes`` use the GUI only through ``gui.viewer`` (its public
@@ -169,13 +169,13 @@ def test_a_leaf_importing_the_model_is_caught() -> None:
 
 
 def test_only_the_lsp_subcommand_imports_the_language_server() -> None:
-    """``lsp`` (pygls) is imported by ``cli.lsp_command`` alone, and uses ``core`` and ``cli``."""
+    """``lsp`` (pygls) is imported by ``cli.lsp_command`` alone, and uses ``core`` only."""
     graph = import_graph()
     importers = {module for module, targets in graph.items() if layer(module) != 'lsp'
                  for target in targets if layer(target) == 'lsp'}
     assert importers == {'urdf_tools_ros.cli.lsp_command'}
     assert {layer(target) for module, targets in graph.items() if layer(module) == 'lsp'
-            for target in targets} <= {'core', 'cli', 'lsp'}
+            for target in targets} <= {'core', 'lsp'}
 
 
 def test_nodes_use_only_the_public_gui() -> None:

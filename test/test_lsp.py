@@ -20,10 +20,11 @@ import pytest
 
 from conftest import REPO
 from urdf_tools_ros.core.findings import Finding
+from urdf_tools_ros.core.session import Settings
 from urdf_tools_ros.core.source.scanner import apply_edits
 from urdf_tools_ros.lsp.actions import fix_action, suppress_action
 from urdf_tools_ros.lsp.checking import (Cancelled, check_run, findings_by_file,
-                                         inputs_unchanged, RunResult, Settings)
+                                         inputs_unchanged, RunResult)
 from urdf_tools_ros.lsp.documents import Buffers, is_description, path_to_uri, uri_to_path
 from urdf_tools_ros.lsp.ranges import Span, TextIndex
 from urdf_tools_ros.lsp.workspace import (description_files, find_packages, IncludeGraph,
@@ -118,7 +119,7 @@ def test_a_file_has_the_findings_check_places_in_it_across_its_entries(included:
     graph = IncludeGraph(description_files([ROS2]), buffers.text_or_none, packages.get)
     runs = graph.runs_for(path)
     buffers.set(path, Path(path).read_text())  # open, equal to the disk
-    results = [check_run(run, Settings(package_folders=[ROS2]), buffers) for run in runs]
+    results = [check_run(run, Settings(package_folders=(ROS2,)), buffers) for run in runs]
     placed = findings_by_file(results)
     mine = [(finding.code, finding.location.line if finding.location else None, finding.message)
             for finding, _ in placed[path]]

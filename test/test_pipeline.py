@@ -39,7 +39,7 @@ from urdf_tools_ros.core.checks.examples import EXAMPLES
 from urdf_tools_ros.core.checks.registry import check_codes, registered_checks
 from urdf_tools_ros.core.checks.selection import UnknownCodeError
 from urdf_tools_ros.core.errors import RobotDescriptionError
-from urdf_tools_ros.core.session import resolve, run
+from urdf_tools_ros.core.session import failing, resolve, run
 from urdf_tools_ros.core.source.loader import (load, load_string, RobotDescription,
                                                STREAM_CHARACTERS)
 
@@ -98,10 +98,12 @@ def test_run_reports_a_load_failure_and_what_check_description_reports(tmp_path:
     assert list(result.findings) == check_description(
         load(robot), select=(), ignore=['joint-limit-missing'])
     assert 'joint-axis-not-unit' in {f.code for f in result.findings}
-    assert not result.failed() and result.failed(werror=True)  # warnings only
+    assert failing(result.findings) == []  # warnings only
+    assert 'joint-axis-not-unit' in {f.code for f in failing(result.findings, werror=True)}
     broken = run(tmp_path / 'missing.urdf', settings)
     assert broken.description is None and isinstance(broken.failure, RobotDescriptionError)
-    assert broken.failed()
+    assert [(f.code, f.message[:17]) for f in failing(broken.findings)] == [
+        ('description-unloadable', 'cannot be loaded:')]
 
 
 # -- every file read once -----------------------------------------------------------------------

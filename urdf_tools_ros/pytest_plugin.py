@@ -104,7 +104,6 @@ class _Result:
     description: RobotDescription | None = None
     error: str | None = None
     findings: list[Finding] | None = None
-    werror: bool = False
     settings: Settings | None = None
     problem: Exception | None = None
 
@@ -258,7 +257,6 @@ def _check(item: pytest.Item, case: MatrixCase) -> _Result:
     if result.problem is not None:  # a configuration or option that is wrong
         raise result.problem
     assert result.settings is not None
-    result.werror = result.settings.werror
     result.findings = result.settings.check(result.description)
     return result
 
@@ -274,15 +272,14 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> None:
     case = callspec.params.get(_CASE) if callspec is not None else None
     if not isinstance(case, MatrixCase):
         return
+    from urdf_tools_ros.core.session import failing
     result = _check(pyfuncitem, case)
-    if result.description is None:
+    if result.description is None or result.settings is None:
         pytest.fail(str(result.error), pytrace=False)
-    failing = [finding for finding in result.findings or ()
-               if finding.severity.value == 'error'
-               or (result.werror and finding.severity.value == 'warning')]
-    if failing:
-        kinds = Counter(finding.severity.value for finding in failing)
+    failed = failing(result.findings or (), result.settings.werror)
+    if failed:
+        kinds = Counter(finding.severity.value for finding in failed)
         counts = ', '.join(f'{kinds[kind]} {kind}' + ('s' if kinds[kind] != 1 else '')
                            for kind in ('error', 'warning') if kinds[kind])
         pytest.fail(f'{case.name}: {counts}' + (' (werror)' if kinds['warning'] else '') + ':\n'
-                    + '\n'.join(str(finding) for finding in failing), pytrace=False)
+                    + '\n'.join(str(finding) for finding in failed), pytrace=False)

@@ -10,13 +10,11 @@ from typing import TYPE_CHECKING
 
 from urdf_tools_ros.core.model.values import ros_distros
 from urdf_tools_ros.core.source.loader import parse_xacro_args, RobotDescription
-from urdf_tools_ros.core.source.packages import parse_package_path
 from . import report
-from ..core.checks import CONSUMERS, count, RULES, TARGETS
-from ..core.findings import Severity
+from .request import CheckRequest
+from ..core.checks import CONSUMERS, RULES, TARGETS
 
 if TYPE_CHECKING:
-    from urdf_tools_ros.core.session import Settings
     from ..core.checks.config import Config
 
 FORMATS = ('text', 'json', 'junit', 'sarif')
@@ -43,68 +41,16 @@ def _add_source(parser: argparse.ArgumentParser, several: bool = False) -> None:
                              '<xacro:...> elements, ${...} or $(...)), yes, no')
 
 
-def settings_from_args(args: argparse.Namespace, *, config: bool = False) -> Settings:
+def load_from_args(args: argparse.Namespace) -> RobotDescription:
     """
-    The pipeline's settings of parsed arguments (:func:`~..core.session.resolve`).
+    Load the file named by parsed arguments, through the pipeline (:meth:`CheckRequest.load`).
 
-    :param config: Also the configuration found upwards from the first file and ``check``'s
-        ``--select``, ``--ignore``, ``--target``, ``--werror`` and ``--no-config``; else the
-        loading options alone.
-    :raises argparse.ArgumentTypeError: on a malformed ``--package-path``, or one whose folder
-        does not exist (reported as usage).
-    :raises ConfigError: if the configuration cannot be read or is wrong.
-    :raises UnknownCodeError: if ``--select``, ``--ignore`` or the configuration names no rule.
-    """
-    from urdf_tools_ros.core.session import resolve
-    pairs, folders = _package_path_args(args.package_path)
-    options = dict(package_paths=pairs, package_folders=folders,
-                   is_xacro={'auto': None, 'yes': True, 'no': False}[args.xacro],
-                   cross_check=getattr(args, 'urdf_parser_py', False),
-                   use_cache=not getattr(args, 'no_cache', False))
-    if not config:
-        return resolve(use_config=False, **options)  # type: ignore[arg-type]
-    files = [item for item in args.file if ':=' not in item]
-    return resolve(files[0] if files else None, select=_entries(args.select),
-                   ignore=_entries(args.ignore), target=args.target,
-                   werror=True if args.werror else None, use_config=not args.no_config,
-                   **options)  # type: ignore[arg-type]
-
-
-def load_from_args(args: argparse.Namespace, settings: Settings | None = None,
-                   texts: MutableMapping[str, str] | None = None) -> RobotDescription:
-    """
-    Load the description named by parsed arguments, through the pipeline.
-
-    :param settings: The run's settings; default those of the arguments' loading options.
-    :param texts: The files read so far in this run (each is read once).
     :raises DescriptionLoadError: if it cannot be loaded.
     :raises ValueError: on a malformed ``name:=value`` (reported as usage).
     :raises argparse.ArgumentTypeError: on a malformed ``--package-path``, or one whose folder
         does not exist (reported as usage).
     """
-    settings = settings_from_args(args) if settings is None else settings
-    source = getattr(args, 'source', None) or args.file
-    return settings.load(source, parse_xacro_args(args.xacro_args), texts=texts)
-
-
-def _package_path_args(entries: list[str]) -> tuple[dict[str, str], list[str]]:
-    """
-    ``--package-path`` values as ``({name: share dir}, [folder of packages, ...])``.
-
-    :raises argparse.ArgumentTypeError: on ``NAME=`` without a directory, or a directory
-        that does not exist (a misspelt folder would find no package, silently).
-    """
-    try:
-        pairs, folders = parse_package_path(entries)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f'--package-path: {exc}') from None
-    for entry, directory in [*((f'{name}={folder}', folder) for name, folder in pairs.items()),
-                             *((folder, folder) for folder in folders)]:
-        if not os.path.isdir(directory):
-            raise argparse.ArgumentTypeError(
-                f'--package-path {entry!r}: {directory} is not a folder (NAME=DIR names a '
-                "package's share directory, DIR a folder of packages)")
-    return pairs, folders
+    return CheckRequest.of(args).load()
 
 
 def _usage_error(args: argparse.Namespace, message: str) -> int:
@@ -121,12 +67,7 @@ def _colour(choice: str, stream: object) -> bool:
     return bool(isatty and isatty()) and not os.environ.get('NO_COLOR')
 
 
-def _entries(values: list[str] | None) -> list[str]:
-    """``--select a,b --select c`` -> ``['a', 'b', 'c']``."""
-    return [part.strip() for value in values or () for part in value.split(',') if part.strip()]
-
-
-def _matrix_runs(args: argparse.Namespace, files: list[str], texts: MutableMapping[str, str]
+def _matrix_runs(request: CheckRequest, files: list[str], texts: MutableMapping[str, str]
                  ) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
     """
     The ``(file, combination)`` pairs to check: each file once, or once per combination.
@@ -141,16 +82,16 @@ def _matrix_runs(args: argparse.Namespace, files: list[str], texts: MutableMappi
     from urdf_tools_ros.core.source.matrix import combinations, MatrixError, parse_matrix
     from ..core.errors import RobotDescriptionError
 
-    if not args.matrix:
+    if not request.matrix:
         return [(name, ()) for name in files]
-    fixed = [item.partition(':=')[0] for item in args.xacro_args]
-    matrix = parse_matrix(args.matrix, fixed)
+    fixed = [item.partition(':=')[0] for item in request.xacro_args]
+    matrix = parse_matrix(list(request.matrix), fixed)
     for name in files:
         if name == '-':
             raise MatrixError('--matrix needs files: standard input is read once')
-        if args.xacro == 'no':
+        if request.xacro == 'no':
             raise MatrixError('--matrix sets xacro arguments, and --xacro no runs no xacro')
-        if args.xacro == 'auto':
+        if request.xacro == 'auto':
             try:
                 text = read_source(name, texts)
             except RobotDescriptionError:
@@ -197,94 +138,85 @@ def cmd_check(args: argparse.Namespace) -> int:
     """
     from pathlib import Path
 
-    from urdf_tools_ros.core.session import run
+    from urdf_tools_ros.core.session import failing, run
     from urdf_tools_ros.core.source.matrix import label, MatrixError
     from ..core.checks.config import ConfigError, find_config
     from ..core.checks.selection import UnknownCodeError
 
-    files = [item for item in args.file if ':=' not in item]
-    args.xacro_args = [item for item in args.file if ':=' in item]
-    for item in files:
-        if '=' in item and not os.path.exists(item):
-            return _usage_error(args, f'{item!r}: not a file; xacro arguments are name:=value')
+    request = CheckRequest.of(args)
+    files = list(request.files)
+    for name in files:
+        if '=' in name and not os.path.exists(name):
+            return _usage_error(args, f'{name!r}: not a file; xacro arguments are name:=value')
     texts: dict[str, str] = {}  # every file of this run, read once
     entries: list[tuple[str, tuple[tuple[str, str], ...]]] = []
     if not files:  # the entries of the configuration, each with its arguments and matrix
         try:
-            entries = [] if args.no_config else _configured_runs(find_config(Path.cwd()))
+            entries = [] if request.no_config else _configured_runs(find_config(Path.cwd()))
         except (ConfigError, MatrixError) as exc:
             return _usage_error(args, str(exc))
         if not entries:
             return _usage_error(args, 'no file given (and no entries in a .urdf-tools.toml '
                                       'or [tool.urdf-tools] here)')
-        if args.diff or args.fix:
+        if request.diff or request.fix:
             return _usage_error(args, '--diff and --fix need the files named')
         files = list(dict.fromkeys(name for name, _ in entries))
     try:
         runs = [(name, entry + combination) for name, entry in entries
-                for _, combination in _matrix_runs(args, [name], texts)] if entries \
-            else _matrix_runs(args, files, texts)
+                for _, combination in _matrix_runs(request, [name], texts)] if entries \
+            else _matrix_runs(request, files, texts)
     except MatrixError as exc:
         return _usage_error(args, str(exc))
-    fixed_args = list(args.xacro_args)
     try:
-        settings = settings_from_args(args, config=True)
+        settings = request.settings(config=True)
     except (ConfigError, UnknownCodeError, argparse.ArgumentTypeError) as exc:
         return _usage_error(args, str(exc))
-    args.target, args.werror = settings.target, settings.werror
-    if args.diff or args.fix:
+    if request.diff or request.fix:
         from .fix import run_fixes
-        status = run_fixes(args, files, settings, texts)
+        status = run_fixes(request, settings, texts)
         if status is not None:
             return status
     reports: list[report.FileReport] = []
     for name, combination in runs:
         try:
             xacro_args = parse_xacro_args(
-                fixed_args + [f'{key}:={value}' for key, value in combination])
+                [*request.xacro_args, *(f'{key}:={value}' for key, value in combination)])
         except ValueError as exc:
             return _usage_error(args, str(exc))
         try:  # suppression comments, then select and ignore, are applied in the core
             result = run(name, settings, xacro_args, texts=texts)
         except UnknownCodeError as exc:  # in a suppression comment
             return _usage_error(args, str(exc))
-        if result.description is None:
-            assert result.failure is not None
-            reports.append(report.load_failure(name, result.failure, combination))
-            continue
-        reports.append(report.FileReport(result.description.filename, result.findings,
-                                         included_from=result.description.included_from,
-                                         combination=combination))
-    every = [f for item in reports for f in item.findings]
-    if args.format == 'json':
-        text = report.format_json(reports, target=args.target)
-    elif args.format == 'junit':
-        text = report.format_junit(reports, werror=args.werror)
-    elif args.format == 'sarif':
+        loaded = result.description
+        reports.append(report.FileReport(result.source, result.findings, loaded is not None,
+                                         loaded.included_from if loaded else {}, combination))
+    if request.format == 'json':
+        text = report.format_json(reports, target=settings.target)
+    elif request.format == 'junit':
+        text = report.format_junit(reports, werror=settings.werror)
+    elif request.format == 'sarif':
         from .version import version
-        text = report.format_sarif(reports, version(), args.target)
+        text = report.format_sarif(reports, version(), settings.target)
     else:
-        stream = sys.stdout if not args.output else None
-        text = report.format_text(reports, show_info=args.verbose, target=args.target,
-                                  verbose=args.verbose, colour=_colour(args.color, stream))
-    if args.output:
-        with open(args.output, 'w', encoding='utf-8') as out:
+        stream = sys.stdout if not request.output else None
+        text = report.format_text(reports, show_info=request.verbose, target=settings.target,
+                                  verbose=request.verbose, colour=_colour(request.color, stream))
+    if request.output:
+        with open(request.output, 'w', encoding='utf-8') as out:
             out.write(text)
-        if args.format != 'text':
+        if request.format != 'text':
             for item in reports:
                 print(report.summary(item.title, item.findings))
     else:
         sys.stdout.write(text)
     if not all(item.loaded for item in reports):
         for item in reports:  # once: a text report on stdout has said it already
-            if not item.loaded and (args.output or args.format != 'text'):
+            if not item.loaded and (request.output or request.format != 'text'):
                 where = f' [{label(item.combination)}]' if item.combination else ''
                 print(f'urdf-tools: {item.findings[0].location}{where}: '
                       f'{item.findings[0].message}', file=sys.stderr)
         return 2
-    counts = count(every)
-    failed = counts[Severity.ERROR] > 0 or (args.werror and counts[Severity.WARNING] > 0)
-    return 1 if failed else 0
+    return 1 if failing((f for item in reports for f in item.findings), settings.werror) else 0
 
 
 # -- graph --------------------------------------------------------------------------------------
@@ -505,7 +437,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser],
             add_view_arguments(parser, _add_source, load_from_args)
         elif name == 'diff':
             from .diff import add_diff_arguments
-            add_diff_arguments(parser, load_from_args)
+            add_diff_arguments(parser)
         elif name == 'lsp':
             from .lsp_command import add_lsp_arguments
             add_lsp_arguments(parser)

@@ -22,7 +22,6 @@ Output: ``--format text`` (a terminal), ``markdown`` (a pull-request comment) or
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 import dataclasses
 import json
 import math
@@ -32,10 +31,9 @@ import tempfile
 from typing import Any
 
 from urdf_tools_ros.core.source.loader import parse_xacro_args, RobotDescription
+from .request import CheckRequest
 from ..core.diff.records import (BlockChange, DescriptionDiff, ElementChange, FindingChange,
                                  format_sides, FrameMove, number, Tolerance, ValueChange)
-
-Loader = Callable[[argparse.Namespace], RobotDescription]
 
 FORMATS = ('text', 'markdown', 'json')
 #: Default tolerance of a frame move (:class:`~urdf_tools_ros.core.diff.records.Tolerance`).
@@ -74,7 +72,7 @@ def parse_positions(items: list[str]) -> dict[str, float]:
     return result
 
 
-def add_diff_arguments(diff: argparse.ArgumentParser, loader: Loader) -> None:
+def add_diff_arguments(diff: argparse.ArgumentParser) -> None:
     """The arguments of ``urdf-tools diff`` (its parser made by the caller)."""
     diff.description = (
         'Compare two robot descriptions as robots: links and joints added, removed or renamed, '
@@ -112,19 +110,19 @@ def add_diff_arguments(diff: argparse.ArgumentParser, loader: Loader) -> None:
     diff.add_argument('--format', choices=FORMATS, default='text',
                       help='text (a terminal), markdown (a pull-request comment), json (tools)')
     diff.add_argument('-o', '--output', help='write the report to this file')
-    diff.set_defaults(handler=lambda args: cmd_diff(args, loader))
+    diff.set_defaults(handler=cmd_diff)
 
 
 # -- loading -----------------------------------------------------------------------------------
-def _side(args: argparse.Namespace, source: str, shared: list[str], own: list[str],
-          packages: dict[str, str]) -> argparse.Namespace:
-    """The namespace the shared loader reads for one side."""
-    arguments = {**parse_xacro_args(shared), **parse_xacro_args(own)}
-    return argparse.Namespace(
-        source=source, file=source, xacro=args.xacro,
-        xacro_args=[f'{name}:={value}' for name, value in arguments.items()],
-        package_path=[*args.package_path, *(f'{name}={folder}'
-                                            for name, folder in packages.items())])
+def _side(request: CheckRequest, source: str, own: list[str], packages: dict[str, str]
+          ) -> CheckRequest:
+    """The request of one side: its file, its arguments over the shared ones, its packages."""
+    arguments = {**parse_xacro_args(list(request.xacro_args)), **parse_xacro_args(own)}
+    return dataclasses.replace(
+        request, files=(source,),
+        xacro_args=tuple(f'{name}:={value}' for name, value in arguments.items()),
+        package_path=(*request.package_path, *(f'{name}={folder}'
+                                               for name, folder in packages.items())))
 
 
 def _label(name: str, own: list[str]) -> str:
@@ -135,11 +133,10 @@ class _LoadFailure(Exception):
     """A description could not be loaded: the one line to print."""
 
 
-def _load(loader: Loader, namespace: argparse.Namespace, replace: tuple[str, str] | None = None
-          ) -> RobotDescription:
+def _load(request: CheckRequest, replace: tuple[str, str] | None = None) -> RobotDescription:
     from ..core.errors import RobotDescriptionError
     try:
-        return loader(namespace)
+        return request.load()
     except RobotDescriptionError as exc:
         message = str(exc)
         if replace is not None:
@@ -147,14 +144,14 @@ def _load(loader: Loader, namespace: argparse.Namespace, replace: tuple[str, str
         raise _LoadFailure(message) from None
 
 
-def cmd_diff(args: argparse.Namespace, loader: Loader) -> int:
+def cmd_diff(args: argparse.Namespace) -> int:
     """
     Load both descriptions, compare them, write the report.
 
     :return: 0 the same robot, 1 different, 2 a description cannot be loaded or a usage error.
     """
-    files = [item for item in args.file if ':=' not in item]
-    shared = [item for item in args.file if ':=' in item]
+    request = CheckRequest.of(args)
+    files, shared = request.files, list(request.xacro_args)
     wanted = 1 if args.git else 2
     if len(files) != wanted:
         usage = 'urdf-tools diff --git REV FILE' if args.git else 'urdf-tools diff OLD NEW'
@@ -165,9 +162,9 @@ def cmd_diff(args: argparse.Namespace, loader: Loader) -> int:
         positions = parse_positions(args.positions)
         parse_xacro_args([*shared, *args.old_arg, *args.new_arg])
         if args.git:
-            return _diff_git(args, loader, files[0], shared, positions)
-        old = _load(loader, _side(args, files[0], shared, args.old_arg, {}))
-        new = _load(loader, _side(args, files[1], shared, args.new_arg, {}))
+            return _diff_git(args, request, positions)
+        old = _load(_side(request, files[0], args.old_arg, {}))
+        new = _load(_side(request, files[1], args.new_arg, {}))
         return _report(args, old, new, positions, _label(files[0], args.old_arg),
                        _label(files[1], args.new_arg), {}, {})
     except _LoadFailure as exc:
@@ -178,11 +175,11 @@ def cmd_diff(args: argparse.Namespace, loader: Loader) -> int:
         return 2
 
 
-def _diff_git(args: argparse.Namespace, loader: Loader, file: str, shared: list[str],
-              positions: dict[str, float]) -> int:
+def _diff_git(args: argparse.Namespace, request: CheckRequest, positions: dict[str, float]
+              ) -> int:
     from ..core.diff import git
     from ..core.errors import RobotDescriptionError
-    folder = tempfile.mkdtemp(prefix='urdf-tools-diff-')
+    file, folder = request.files[0], tempfile.mkdtemp(prefix='urdf-tools-diff-')
     try:
         try:
             revision = git.materialise(file, args.git, folder)
@@ -190,9 +187,9 @@ def _diff_git(args: argparse.Namespace, loader: Loader, file: str, shared: list[
             raise _LoadFailure(str(exc)) from None
         old_packages = git.package_folders(folder)
         new_packages = git.package_folders(revision.top)
-        old = _load(loader, _side(args, revision.file, shared, args.old_arg, old_packages),
+        old = _load(_side(request, revision.file, args.old_arg, old_packages),
                     (folder, f'{args.git}:'))
-        new = _load(loader, _side(args, file, shared, args.new_arg, new_packages))
+        new = _load(_side(request, file, args.new_arg, new_packages))
         return _report(args, old, new, positions, _label(revision.label, args.old_arg),
                        _label(file, args.new_arg), {folder: revision.top},
                        {folder + os.sep: f'{args.git}:'})

@@ -11,7 +11,6 @@ duplicates) are ``note:`` lines on standard error, with the place to fix them by
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable, MutableMapping, Sequence
 import difflib
 import os
@@ -20,14 +19,16 @@ import sys
 from typing import TYPE_CHECKING
 
 from urdf_tools_ros.core.fix.edits import FixPlan, plan_fixes
-from urdf_tools_ros.core.source.loader import RobotDescription
+from urdf_tools_ros.core.session import failing
+from urdf_tools_ros.core.source.loader import parse_xacro_args, RobotDescription
 from urdf_tools_ros.core.source.scanner import apply_edits, TextEdit
 from ..core.checks import counts_text
 from ..core.errors import RobotDescriptionError
-from ..core.findings import Finding, Severity
+from ..core.findings import Finding
 
 if TYPE_CHECKING:
     from urdf_tools_ros.core.session import Settings
+    from .request import CheckRequest
 
 
 def read_text(filename: str) -> str:
@@ -36,11 +37,11 @@ def read_text(filename: str) -> str:
         return stream.read()
 
 
-def _plan(description: RobotDescription, args: argparse.Namespace, settings: Settings
+def _plan(description: RobotDescription, request: CheckRequest, settings: Settings
           ) -> tuple[list[Finding], FixPlan]:
     findings = settings.check(description)
     return findings, plan_fixes(description.robot, findings, description.source_text,
-                                inertia=args.fix_inertia)
+                                inertia=request.fix_inertia)
 
 
 def _by_file(edits: Sequence[TextEdit]) -> dict[str, list[TextEdit]]:
@@ -62,7 +63,7 @@ def unified_diff(edits: Sequence[TextEdit], read: Callable[[str], str] = read_te
                    for line in parts)
 
 
-def _findings_after(description: RobotDescription, plan: FixPlan, args: argparse.Namespace,
+def _findings_after(description: RobotDescription, plan: FixPlan, arguments: dict[str, str],
                     settings: Settings) -> list[Finding] | None:
     """
     The findings of the description as the edits leave it, when they are all in its own file.
@@ -71,7 +72,6 @@ def _findings_after(description: RobotDescription, plan: FixPlan, args: argparse
     packages as before). No edit, or edits of included ``.xacro`` files, give ``None``: the
     caller then takes the findings less those the edits fix.
     """
-    from urdf_tools_ros.core.source.loader import parse_xacro_args
     files = {edit.filename for edit in plan.edits}
     if files != {description.filename}:
         return None
@@ -79,8 +79,8 @@ def _findings_after(description: RobotDescription, plan: FixPlan, args: argparse
     texts = dict(description.sources)  # the includes as read; the file as edited
     texts[os.path.abspath(description.filename)] = text
     try:
-        fixed = settings.load(description.filename, parse_xacro_args(args.xacro_args),
-                              text=text.removeprefix('\ufeff'), texts=texts)
+        fixed = settings.load(description.filename, arguments, text=text.removeprefix('\ufeff'),
+                              texts=texts)
     except RobotDescriptionError:
         return None
     return settings.check(fixed)
@@ -108,10 +108,10 @@ def _print_notes(plan: FixPlan) -> None:
               f'{note.reason}', file=sys.stderr)
 
 
-def run_fixes(args: argparse.Namespace, files: Sequence[str], settings: Settings,
-              texts: MutableMapping[str, str]) -> int | None:
+def run_fixes(request: CheckRequest, settings: Settings, texts: MutableMapping[str, str]
+              ) -> int | None:
     """
-    Do ``--diff`` or ``--fix`` for ``check``.
+    Do ``--diff`` or ``--fix`` for ``check``, on the files of ``request``.
 
     ``--fix`` prints a ``fixed[code]`` line per edit, on standard output before the text
     report, on standard error when the report is JSON, JUnit, SARIF or goes to a file.
@@ -124,28 +124,27 @@ def run_fixes(args: argparse.Namespace, files: Sequence[str], settings: Settings
         a file cannot be loaded or its source changed meanwhile); ``None`` after ``--fix``,
         whose files ``check`` then reports as usual.
     """
-    if args.matrix:
+    if request.matrix:
         print('urdf-tools check: --diff and --fix take no --matrix (the combinations could '
               'need different fixes of one file)', file=sys.stderr)
         return 2
-    if '-' in files:
+    if '-' in request.files:
         print('urdf-tools check: --diff and --fix need files, not standard input',
               file=sys.stderr)
         return 2
-    from urdf_tools_ros.core.source.loader import parse_xacro_args
-    status = 0
-    for name in files:
+    status, arguments = 0, parse_xacro_args(list(request.xacro_args))
+    for name in request.files:
         try:
-            description = settings.load(name, parse_xacro_args(args.xacro_args), texts=texts)
+            description = settings.load(name, arguments, texts=texts)
         except RobotDescriptionError as exc:
-            if args.fix:
+            if request.fix:
                 continue  # check reports it (exit 2)
             print(f'urdf-tools: {exc}', file=sys.stderr)
             status = 2
             continue
-        findings, plan = _plan(description, args, settings)
+        findings, plan = _plan(description, request, settings)
         _print_notes(plan)
-        if args.diff:
+        if request.diff:
             try:
                 sys.stdout.write(unified_diff(plan.edits, description.source_text))
             except (OSError, ValueError) as exc:
@@ -154,12 +153,10 @@ def run_fixes(args: argparse.Namespace, files: Sequence[str], settings: Settings
                 continue
             if not plan.edits and not plan.notes:  # standard output stays a patch: empty
                 print(f'{name}: nothing to fix ({counts_text(findings)})', file=sys.stderr)
-            left = _findings_after(description, plan, args, settings)
+            left = _findings_after(description, plan, arguments, settings)
             if left is None:
                 left = [finding for finding in findings if finding not in plan.fixed]
-            bad = any(f.severity is Severity.ERROR or
-                      (args.werror and f.severity is Severity.WARNING) for f in left)
-            status = max(status, 1 if bad else 0)
+            status = max(status, 1 if failing(left, settings.werror) else 0)
             continue
         for filename, group in _by_file(plan.edits).items():
             prefix = install_prefix(filename)
@@ -177,5 +174,6 @@ def run_fixes(args: argparse.Namespace, files: Sequence[str], settings: Settings
                       f'{edit.old!r} -> {edit.new!r}' if edit.new else
                       f'{edit.filename}:{edit.line}: fixed[{edit.code}]: {edit.element}: '
                       f'removed {edit.old.strip()!r}',
-                      file=sys.stdout if args.format == 'text' and not args.output else sys.stderr)
-    return status if args.diff else None
+                      file=sys.stdout if request.format == 'text' and not request.output
+                      else sys.stderr)
+    return status if request.diff else None

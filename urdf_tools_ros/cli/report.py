@@ -14,16 +14,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 import os
 
-from urdf_tools_ros.core.checks.rules.loading import UNLOADABLE
+from urdf_tools_ros.core.session import call_notes, failing, include_chain
 from urdf_tools_ros.core.source.matrix import Combination, label
 from ..core.checks import (broken_consumers, count, counts_text, DEFAULT_TARGET, portability,
                            RULES)
-from ..core.errors import RobotDescriptionError
 from ..core.findings import Finding, Severity
 from ..core.location import SourceLocation
 
 __all__ = ['FileReport', 'GROUP_SHOWN', 'finding_dict', 'format_json',
-           'format_junit', 'format_sarif', 'format_text', 'line', 'load_failure', 'shown_path',
+           'format_junit', 'format_sarif', 'format_text', 'line', 'shown_path',
            'summary']
 
 #: How many findings of one code the text shows before it groups the rest (``-v``: all).
@@ -62,26 +61,6 @@ class FileReport:
             else self.filename
 
 
-def load_failure(filename: str, error: RobotDescriptionError,
-                 combination: Combination = ()) -> FileReport:
-    """
-    The report of a file that cannot be loaded: one error finding with the loader's message.
-
-    :param filename: The file as given.
-    :param error: What the loader raised (its file and line become the finding's location, its
-        fix, where it has one, the finding's: a missing file has none).
-    :param combination: The matrix's xacro arguments it was loaded with (``--matrix``).
-    """
-    where = getattr(error, 'filename', None) or filename
-    location = SourceLocation(where, getattr(error, 'line', None))
-    message = getattr(error, 'reason', None) or str(error)
-    fix = getattr(error, 'fix', None)
-    return FileReport(filename, (Finding(
-        UNLOADABLE, Severity.ERROR, 'robot', f'cannot be loaded: {message}', location, fix,
-        RULES[UNLOADABLE].consumers if UNLOADABLE in RULES else (),
-        tuple(getattr(error, 'notes', ()))),), loaded=False, combination=combination)
-
-
 def summary(filename: str, findings: Sequence[Finding]) -> str:
     """One line: ``robot.urdf: 2 errors, 1 warning, 0 info`` (:func:`counts_text`)."""
     return f'{filename}: {counts_text(findings)}'
@@ -117,33 +96,6 @@ def _where(finding: Finding | SourceLocation) -> str:
     return f'{name}:{location.line}: ' if location.line is not None else f'{name}: '
 
 
-def include_chain(location: SourceLocation | None,
-                  included_from: Mapping[str, SourceLocation]) -> list[SourceLocation]:
-    """The ``<xacro:include>`` elements that lead to ``location``'s file, innermost first."""
-    chain: list[SourceLocation] = []
-    while location is not None and location.filename in included_from \
-            and len(chain) < len(included_from):
-        location = included_from[location.filename]
-        chain.append(location)
-    return chain
-
-
-def _call_notes(finding: Finding) -> list[tuple[SourceLocation, str]]:
-    """
-    The macro calls of each expansion that gave ``finding``, as ``(location, text)`` notes.
-
-    Each chain innermost first: ``expanded by the call <xacro:caster side="left"> [1/4]``, then
-    ``inside the call <xacro:base ...> [1/4]`` for the call whose body holds that call.
-    """
-    total = len(finding.calls)
-    notes = []
-    for number, chain in enumerate(finding.calls, 1):
-        mark = f' [{number}/{total}]' if total > 1 else ''
-        notes += [(call.location, f'{"inside" if depth else "expanded by"} the call {call}{mark}')
-                  for depth, call in enumerate(chain)]
-    return notes
-
-
 def _text_lines(finding: Finding, target: str, verbose: bool, colour: bool,
                 included_from: Mapping[str, SourceLocation] | None = None) -> list[str]:
     """
@@ -151,9 +103,9 @@ def _text_lines(finding: Finding, target: str, verbose: bool, colour: bool,
 
     ``file:line: severity[code]: message`` (``(4 times)`` after a message found in 4 expansions
     of a macro body); ``verbose`` adds the context: the include chain of the finding's file
-    (xacro input), the macro calls of each expansion (:func:`_call_notes`) and the consumers,
-    those of ``target`` an error breaks (``breaks: urdfdom, ...``), else those the finding
-    concerns.
+    (xacro input), the macro calls of each expansion (:func:`~..core.session.call_notes`) and
+    the consumers, those of ``target`` an error breaks (``breaks: urdfdom, ...``), else those
+    the finding concerns.
     """
     where = _where(finding)
     head = f'{where}{finding.severity.value}[{finding.code}]: '
@@ -165,7 +117,7 @@ def _text_lines(finding: Finding, target: str, verbose: bool, colour: bool,
         if not finding.notes:  # a xacro failure's notes are its chain already
             extra += [f'    {_where(where)}note: included from here'
                       for where in include_chain(finding.location, included_from or {})]
-        extra += [f'    {_where(where)}note: {text}' for where, text in _call_notes(finding)]
+        extra += [f'    {_where(where)}note: {text}' for where, text in call_notes(finding)]
         broken = broken_consumers(finding, target)
         if finding.severity is Severity.ERROR and broken:
             extra.append(f'    breaks: {", ".join(broken)}')
@@ -343,15 +295,14 @@ def format_junit(filename: str | Sequence[FileReport], findings: Sequence[Findin
         failures = 0
         for code, items in by_code.items():
             case = etree.SubElement(suite, 'testcase', classname=report.title, name=code)
-            failing = [f for f in items if f.severity is Severity.ERROR
-                       or (werror and f.severity is Severity.WARNING)]
+            failed = failing(items, werror)
             text = '\n'.join(str(f) + ''.join(f'\n    {where}: note: {note}' for where, note
-                                              in (*f.notes, *_call_notes(f))) for f in items)
-            if failing:
+                                              in (*f.notes, *call_notes(f))) for f in items)
+            if failed:
                 failures += 1
                 failure = etree.SubElement(case, 'failure', type=code,
-                                           message=f'{len(failing)} finding(s): '
-                                                   f'{failing[0].message}'[:500])
+                                           message=f'{len(failed)} finding(s): '
+                                                   f'{failed[0].message}'[:500])
                 failure.text = text
             else:
                 etree.SubElement(case, 'system-out').text = text
@@ -431,7 +382,7 @@ def format_sarif(reports: Sequence[FileReport], version: str,
             if report.combination:
                 result['properties'] = {'combination': label(report.combination),
                                         'xacroArgs': dict(report.combination)}
-            related = [*finding.notes, *_call_notes(finding)]
+            related = [*finding.notes, *call_notes(finding)]
             if related:
                 result['relatedLocations'] = [
                     {'id': index, 'message': {'text': text}, 'physicalLocation': {

@@ -14,9 +14,9 @@ Packages by concept:
 * :mod:`.description`: the typed model of the URDF spec, the one URDF reader, xacro, ``package://``
   resolution, and :func:`load` which ties them together;
 * :mod:`.checks`: the rule catalog (one module per family) and :func:`check_description`;
-* :mod:`.pipeline`: the one check pipeline every caller uses: its :class:`~.pipeline.Settings`
-  resolved once (options, the configuration file found upwards, the environment) by
-  :func:`~.pipeline.resolve`, then load and check (:func:`~.pipeline.run`);
+* :mod:`.session`: the one check pipeline of every caller: :class:`~.session.Settings` resolved
+  once (options, the configuration found upwards, the environment) by :func:`~.session.resolve`,
+  load and check (:func:`~.session.run`), and whether it fails (:func:`~.session.failing`);
 * :mod:`.kinematics`: the kinematic tree, mimic, limits, joint validation, inertia,
   and forward kinematics (:class:`KinematicModel` over one joint-motion formulation);
 * :mod:`.joint_state`: :class:`JointStateTable`, what a joint-state publisher holds;

@@ -4,7 +4,7 @@ The robot description node's description: where it comes from, and whether it ma
 A :class:`DescriptionSource` is the XML itself (the ``robot_description`` parameter) or a file
 with xacro arguments (``model``, ``xacro_args``); :meth:`DescriptionSource.with_parameters` is the
 source after a parameter change. :func:`assess` loads and checks it through the one pipeline
-(:func:`~urdf_tools_ros.core.session.resolve`: the configuration found upwards from ``model``,
+(:func:`~urdf_tools_ros.core.session.run`: the configuration found upwards from ``model``,
 none for XML) for the distro's target and says why it is refused, by the rule of
 :mod:`urdf_tools_ros.core.checks.publication`: a reported error that a consumer of the node's
 graph cannot load refuses it unless ``allow_errors``.
@@ -22,7 +22,7 @@ import shlex
 
 from .checks.publication import graph_check, GraphCheck
 from .errors import DescriptionLoadError
-from .session import resolve, Settings
+from .session import resolve, run
 from .source.loader import parse_xacro_args, RobotDescription
 
 __all__ = ['Candidate', 'DescriptionSource', 'SOURCE_PARAMETERS', 'assess']
@@ -74,40 +74,6 @@ class DescriptionSource:
                                     else self.xacro_args,
                                     given.get('robot_description', self.xml))
 
-    def settings(self, target: str | None = None) -> Settings:
-        """
-        The pipeline's settings: ``target``, and the configuration found upwards from ``model``.
-
-        XML given as a parameter has no configuration and is never run through xacro.
-
-        :param target: The node's (its distro's); ``None``: the configuration's, else ``ros``.
-        :raises ConfigError: if the file found cannot be read or holds a wrong key or value.
-        :raises UnknownCodeError: if it names no rule.
-        """
-        from_file = bool(self.model and not self.xml)
-        return resolve(self.model if from_file else None, target=target, use_config=from_file,
-                       is_xacro=False if self.xml else None)
-
-    def load(self, settings: Settings | None = None) -> RobotDescription:
-        """
-        Load the description (with ``settings``; default :meth:`settings`).
-
-        :raises RobotDescriptionError: if it cannot be loaded (the message names file:line).
-        """
-        if not self.xml and not self.model:
-            raise DescriptionLoadError('neither robot_description nor model is set',
-                                       '<parameters>')
-        settings = self.settings() if settings is None else settings
-        if self.xml:
-            return settings.load('<robot_description>', text=self.xml)
-        try:
-            items = shlex.split(self.xacro_args) if isinstance(self.xacro_args, str) else \
-                list(self.xacro_args)
-            arguments = parse_xacro_args(items)
-        except ValueError as exc:
-            raise DescriptionLoadError(str(exc), '<xacro_args>') from exc
-        return settings.load(self.model, arguments)
-
     def watched(self) -> tuple[str, ...]:
         """The file to watch before any load succeeded (none for XML)."""
         return (os.path.abspath(self.model),) if self.model and not self.xml else ()
@@ -145,11 +111,27 @@ def assess(source: DescriptionSource, target: str, allow_errors: bool = False) -
     :raises RobotDescriptionError: if it cannot be loaded, or checked as configured (the message
         names file:line).
     """
-    settings = source.settings(target)  # the configuration's select and ignore
-    description = source.load(settings)
-    check = graph_check(settings.check(description), settings.target)
+    if not source.xml and not source.model:
+        raise DescriptionLoadError('neither robot_description nor model is set', '<parameters>')
+    from_file = not source.xml  # XML: no configuration, never xacro
+    settings = resolve(source.model if from_file else None, target=target, use_config=from_file,
+                       is_xacro=None if from_file else False)
+    if from_file:
+        try:
+            items = shlex.split(source.xacro_args) if isinstance(source.xacro_args, str) \
+                else list(source.xacro_args)
+            arguments = parse_xacro_args(items)
+        except ValueError as exc:
+            raise DescriptionLoadError(str(exc), '<xacro_args>') from exc
+        result = run(source.model, settings, arguments)
+    else:
+        result = run('<robot_description>', settings, text=source.xml)
+    if result.failure is not None:
+        raise result.failure
+    assert result.description is not None  # noqa: S101 - loaded when there is no failure
+    check = graph_check(result.findings, settings.target)
     refusal = None
     if check.refusals and not allow_errors:
         refusal = (f'the check found {check.refusal_text()} and allow_errors is false; '
                    f'first: {check.refusals[0]}')
-    return Candidate(source, description, check, refusal)
+    return Candidate(source, result.description, check, refusal)

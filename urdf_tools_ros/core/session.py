@@ -23,26 +23,32 @@ it was written (``--select``, ``PATH: ignore``). The files of a run are read onc
 keeps the text of each (:attr:`~.description.loader.RobotDescription.sources`), suppression
 comments and fixes read that, and the ``texts`` of one run (a ``--matrix``, ``--fix`` then the
 check) are shared. A rule that is neither selected nor kept by ``ignore`` is not run.
+
+A file that cannot be loaded is one ``description-unloadable`` error (:func:`unloadable`), and
+whether a run fails is :func:`failing`'s answer, for every front end.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, MutableMapping, Sequence
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 import os
 from pathlib import Path
 
 from . import checks
-from .checks import DEFAULT_TARGET
+from .checks import DEFAULT_TARGET, RULES
 from .checks.config import Config, find_config
+from .checks.rules.loading import UNLOADABLE
 from .checks.selection import codes_matching
 from .errors import RobotDescriptionError
 from .findings import Finding, Severity
+from .location import SourceLocation
 from .source import loader
 from .source.loader import RobotDescription
 from .source.packages import ament_package_locator, PackageLocator
 
-__all__ = ['CheckResult', 'Settings', 'resolve', 'run']
+__all__ = ['CheckResult', 'Settings', 'call_notes', 'failing', 'include_chain', 'resolve', 'run',
+           'unloadable']
 
 
 @dataclass(frozen=True)
@@ -142,6 +148,56 @@ def resolve(start: str | os.PathLike[str] | None = None, *, select: Sequence[str
                     is_xacro, cross_check, use_cache)
 
 
+def failing(findings: Iterable[Finding], werror: bool = False) -> list[Finding]:
+    """The findings that fail a check: every error and, with ``werror``, every warning."""
+    return [finding for finding in findings if finding.severity is Severity.ERROR
+            or (werror and finding.severity is Severity.WARNING)]
+
+
+def unloadable(filename: str, error: RobotDescriptionError) -> Finding:
+    """
+    The finding of a description that cannot be loaded: one ``description-unloadable`` error.
+
+    :param filename: The file as given (the location when ``error`` names no file).
+    :param error: What the loader raised: its file and line are the finding's location, its
+        reason the message, its fix (a missing file has none) and notes the finding's.
+    """
+    location = SourceLocation(getattr(error, 'filename', None) or filename,
+                              getattr(error, 'line', None))
+    message = getattr(error, 'reason', None) or str(error)
+    return Finding(UNLOADABLE, Severity.ERROR, 'robot', f'cannot be loaded: {message}', location,
+                   getattr(error, 'fix', None),
+                   RULES[UNLOADABLE].consumers if UNLOADABLE in RULES else (),
+                   tuple(getattr(error, 'notes', ())))
+
+
+def include_chain(location: SourceLocation | None,
+                  included_from: Mapping[str, SourceLocation]) -> list[SourceLocation]:
+    """The ``<xacro:include>`` elements that lead to ``location``'s file, innermost first."""
+    chain: list[SourceLocation] = []
+    while location is not None and location.filename in included_from \
+            and len(chain) < len(included_from):
+        location = included_from[location.filename]
+        chain.append(location)
+    return chain
+
+
+def call_notes(finding: Finding) -> list[tuple[SourceLocation, str]]:
+    """
+    The macro calls of each expansion that gave ``finding``, as ``(location, text)`` notes.
+
+    Each chain innermost first: ``expanded by the call <xacro:caster side="left"> [1/4]``, then
+    ``inside the call <xacro:base ...> [1/4]`` for the call whose body holds that call.
+    """
+    total = len(finding.calls)
+    notes = []
+    for number, chain in enumerate(finding.calls, 1):
+        mark = f' [{number}/{total}]' if total > 1 else ''
+        notes += [(call.location, f'{"inside" if depth else "expanded by"} the call {call}{mark}')
+                  for depth, call in enumerate(chain)]
+    return notes
+
+
 @dataclass(frozen=True)
 class CheckResult:
     """
@@ -149,7 +205,8 @@ class CheckResult:
 
     :ivar source: What was loaded (its file name, ``-``, or the name given to a string).
     :ivar description: The description; ``None`` when it could not be loaded.
-    :ivar findings: The findings reported (:meth:`Settings.check`); none without a description.
+    :ivar findings: The findings reported (:meth:`Settings.check`); when it could not be
+        loaded, the one :func:`unloadable` error.
     :ivar failure: Why it could not be loaded, or ``None``.
     """
 
@@ -157,12 +214,6 @@ class CheckResult:
     description: RobotDescription | None
     findings: tuple[Finding, ...] = ()
     failure: RobotDescriptionError | None = None
-
-    def failed(self, werror: bool = False) -> bool:
-        """Whether it fails the check: not loaded, an error, or (``werror``) a warning."""
-        return self.description is None or any(
-            finding.severity is Severity.ERROR or (werror and finding.severity is Severity.WARNING)
-            for finding in self.findings)
 
 
 def run(source: str | os.PathLike[str], settings: Settings,
@@ -181,5 +232,6 @@ def run(source: str | os.PathLike[str], settings: Settings,
     try:
         description = settings.load(source, xacro_args, text=text, texts=texts)
     except RobotDescriptionError as exc:
-        return CheckResult(os.fspath(source), None, (), exc)
+        name = os.fspath(source)
+        return CheckResult(name, None, (unloadable(name, exc),), exc)
     return CheckResult(description.filename, description, tuple(settings.check(description)))

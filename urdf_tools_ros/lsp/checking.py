@@ -5,7 +5,7 @@ The check pipeline of ``urdf-tools check`` on the editor's text, one entry run a
 file, :class:`~.documents.Buffers`), checks it with the configuration that applies to it (found
 upwards from the entry, as ``check`` finds it) and returns every finding, a file that cannot be
 loaded as the one ``description-unloadable`` error ``check`` reports
-(:func:`~urdf_tools_ros.cli.report.load_failure`), located where the text breaks.
+(:func:`~urdf_tools_ros.core.session.unloadable`), located where the text breaks.
 :func:`findings_by_file` places the findings of several runs in their files, each once: a file's
 diagnostics are the findings that ``urdf-tools check ENTRY`` places in it, across every entry
 that includes it.
@@ -17,18 +17,17 @@ steps; a cancelled run returns nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 import os
 from pathlib import Path
 
 from urdf_tools_ros.core.model.robot import Robot
-from urdf_tools_ros.core.session import resolve
+from urdf_tools_ros.core.session import resolve, Settings, unloadable
 from urdf_tools_ros.core.source.loader import read_source
 from urdf_tools_ros.core.source.packages import PackageLocator
 from .documents import Buffers
 from .workspace import Run
-from ..cli.report import load_failure
 from ..core.checks import DEFAULT_TARGET
 from ..core.checks.config import ConfigError, find_config
 from ..core.checks.selection import UnknownCodeError
@@ -39,24 +38,6 @@ from ..core.location import SourceLocation
 
 class Cancelled(Exception):
     """A run was cancelled: newer text of one of its files arrived."""
-
-
-@dataclass(frozen=True)
-class Settings:
-    """
-    How runs load and check, besides each entry's configuration.
-
-    :ivar package_paths: ``{name: share dir}`` of ``--package-path NAME=DIR``.
-    :ivar package_folders: Folders of packages, ``--package-path DIR``.
-    :ivar locator: Asked after those and ``URDF_TOOLS_PACKAGE_PATH``: the workspace's packages,
-        then ament_index.
-    :ivar target: The target when no configuration names one.
-    """
-
-    package_paths: Mapping[str, str] = field(default_factory=dict)
-    package_folders: Sequence[str] = ()
-    locator: PackageLocator | None = None
-    target: str = DEFAULT_TARGET
 
 
 @dataclass(frozen=True)
@@ -162,23 +143,24 @@ def check_run(run: Run, settings: Settings, buffers: Buffers,
 
     The configuration is resolved as for ``urdf-tools check ENTRY``
     (:func:`~urdf_tools_ros.core.session.resolve`: the ``.urdf-tools.toml`` or
-    ``[tool.urdf-tools]`` found upwards from the entry), with the server's package paths.
+    ``[tool.urdf-tools]`` found upwards from the entry; without it when it cannot be read).
+
+    :param settings: The server's: its packages (``package_paths``, ``package_folders`` and
+        ``locator``: ``--package-path``, then the workspace's packages and ament_index).
 
 
     :raises Cancelled: if ``cancelled()`` became true meanwhile.
     """
     entry = os.path.abspath(run.file)
+    paths, folders = dict(settings.package_paths), settings.package_folders
     try:
-        pipeline = resolve(entry, package_paths=settings.package_paths,
-                           package_folders=settings.package_folders, locator=settings.locator)
+        pipeline = resolve(entry, package_paths=paths, package_folders=folders,
+                           locator=settings.locator)
         config_error = None
     except (ConfigError, UnknownCodeError) as exc:
-        pipeline, config_error = resolve(entry, use_config=False,
-                                         package_paths=settings.package_paths,
-                                         package_folders=settings.package_folders,
+        pipeline, config_error = resolve(entry, use_config=False, package_paths=paths,
+                                         package_folders=folders,
                                          locator=settings.locator), str(exc)
-    if pipeline.config.target is None and settings.target != DEFAULT_TARGET:
-        pipeline = replace(pipeline, target=settings.target)
     target = pipeline.target
     texts = _EditorTexts(buffers, cancelled)
     configuration = configuration_of(entry, buffers)
@@ -194,9 +176,9 @@ def check_run(run: Run, settings: Settings, buffers: Buffers,
     except RobotDescriptionError as exc:
         if cancelled():
             raise Cancelled(entry) from None
-        failure = load_failure(entry, exc).findings
-        where = failure[0].location.filename if failure[0].location else entry
-        return RunResult(run, failure, tuple(dict.fromkeys((entry, os.path.abspath(where)))),
+        failure = unloadable(entry, exc)
+        where = failure.location.filename if failure.location else entry
+        return RunResult(run, (failure,), tuple(dict.fromkeys((entry, os.path.abspath(where)))),
                          config_error=config_error, target=target, inputs=inputs())
     files = tuple(dict.fromkeys([entry, *(os.path.abspath(name)
                                           for name in description.dependencies)]))

@@ -17,10 +17,10 @@ from lsprotocol import types
 from .checking import RunResult
 from .documents import path_to_uri
 from .ranges import Span, TextIndex
-from ..cli.report import include_chain
 from ..core.checks import broken_consumers
 from ..core.findings import Finding, Severity
 from ..core.location import SourceLocation
+from ..core.session import call_notes, include_chain
 
 SOURCE = 'urdf-tools'
 _SEVERITIES = {Severity.ERROR: types.DiagnosticSeverity.Error,
@@ -49,16 +49,9 @@ def message(finding: Finding, target: str) -> str:
 
 def related(finding: Finding, result: RunResult) -> list[tuple[SourceLocation, str]]:
     """The related places of a finding, ``(location, text)``, as ``check -v`` notes them."""
-    notes = list(finding.notes)
-    if not notes:
-        notes += [(where, 'included from here')
-                  for where in include_chain(finding.location, result.included_from)]
-    total = len(finding.calls)
-    for number, chain in enumerate(finding.calls, 1):
-        mark = f' [{number}/{total}]' if total > 1 else ''
-        notes += [(call.location, f'{"inside" if depth else "expanded by"} the call {call}{mark}')
-                  for depth, call in enumerate(chain)]
-    return notes
+    chain = [] if finding.notes else include_chain(finding.location, result.included_from)
+    return [*finding.notes, *((where, 'included from here') for where in chain),
+            *call_notes(finding)]
 
 
 def to_diagnostic(finding: Finding, result: RunResult, index: TextIndex,

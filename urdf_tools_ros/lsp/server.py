@@ -33,8 +33,7 @@ from pygls.lsp.server import LanguageServer
 from urdf_tools_ros.core.source.matrix import combinations
 from urdf_tools_ros.core.source.packages import ament_package_locator, make_package_locator
 from .actions import Action, fix_action, suppress_action
-from .checking import (Cancelled, check_run, findings_by_file, inputs_unchanged, RunResult,
-                       Settings)
+from .checking import Cancelled, check_run, findings_by_file, inputs_unchanged, RunResult
 from .completion import complete, Item
 from .definition import definition
 from .diagnostics import to_diagnostic, to_range
@@ -44,6 +43,7 @@ from .ranges import text_index, TextIndex
 from .workspace import description_files, find_packages, IncludeGraph, Run
 from ..core.checks.config import ConfigError, Entry, find_config
 from ..core.findings import Finding
+from ..core.session import resolve, Settings
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +104,8 @@ class Server(LanguageServer):
         def locate(name: str) -> str | None:
             return packages.get(name) or ament_package_locator(name)
 
-        self._settings = Settings(self._package_paths, self._package_folders, locate)
+        self._settings = resolve(use_config=False, package_paths=self._package_paths,
+                                 package_folders=self._package_folders, locator=locate)
         self._graph = IncludeGraph(
             description_files(self._roots), self.buffers.text_or_none,
             make_package_locator(self._package_paths, locate,
