@@ -12,13 +12,16 @@ The interbotix arm's ``interbotix_black`` material is such a texture-only materi
 
 from __future__ import annotations
 
-import argparse
+from collections.abc import Iterator
 import io
 import logging
+import logging.handlers
 import math
 import os
 from pathlib import Path
 import struct
+import subprocess
+import sys
 
 from corpus_models import PACKAGE_PATHS
 import numpy as np
@@ -115,14 +118,47 @@ def test_the_box_edges_are_the_twelve_edges_of_the_box() -> None:
 
 
 # -- real robots ------------------------------------------------------------------------------
+class _Unpropagating(logging.Logger):
+    """Like launch's ``LaunchLogger`` (set as the logger class once ``launch`` is imported)."""
+
+    def __init__(self, name: str, level: int = logging.NOTSET) -> None:
+        super().__init__(name, level)
+        self.propagate = False
+
+
+@pytest.fixture(params=[True, False], ids=['propagate', 'LaunchLogger'])
+def logger_class(request: pytest.FixtureRequest) -> Iterator[None]:
+    """
+    The logger class as it is, then one like ``LaunchLogger``: its loggers propagate to no parent.
+
+    Importing ``launch`` (launch_testing's pytest plugin does) sets ``LaunchLogger``; the package's
+    loggers made before are switched here as if made after.
+    """
+    previous = logging.getLoggerClass()
+    with pytest.MonkeyPatch.context() as patch:
+        if not request.param:
+            logging.setLoggerClass(_Unpropagating)
+            for name, logger in list(logging.Logger.manager.loggerDict.items()):
+                if name.startswith('urdf_tools_ros') and isinstance(logger, logging.Logger):
+                    patch.setattr(logger, 'propagate', False)
+        yield
+    logging.setLoggerClass(previous)
+
+
 @needs_descriptions
 def test_a_description_without_its_package_path_says_the_package_is_not_found(
-        caplog: pytest.LogCaptureFixture) -> None:
+        logger_class: None) -> None:
     case = CASES['turtlebot3_burger']
     description = load(ROS2_DESCRIPTIONS / case['entry'],
                        xacro_args=parse_xacro_args(case['args']))
-    caplog.set_level(logging.WARNING, logger='urdf_tools_ros.gui')
-    with RobotViewer(description, port=free_port()) as viewer:
+    log = logging.getLogger(RobotViewer.__module__)  # the viewer's log, whoever listens to it
+    caught = logging.handlers.BufferingHandler(capacity=10_000)
+    log.addHandler(caught)
+    try:
+        viewer = RobotViewer(description, port=free_port())
+    finally:
+        log.removeHandler(caught)
+    with viewer:
         assert viewer.scene is not None
         assert_boxes_stand_in(viewer, description)
         placeholders = viewer.scene.placeholders
@@ -138,9 +174,8 @@ def test_a_description_without_its_package_path_says_the_package_is_not_found(
         assert 'Packages not found: `turtlebot3_description`' in report
         assert '--package-path NAME=DIR' in report
         # the log: one warning per box, with the link, the mesh and the reason
-        records = [r for r in caplog.records if r.name.startswith('urdf_tools_ros.gui')]
-        assert len(records) == len(placeholders)
-        for record, placeholder in zip(records, placeholders):
+        assert len(caught.buffer) == len(placeholders)
+        for record, placeholder in zip(caught.buffer, placeholders):
             assert record.levelno == logging.WARNING
             message = record.getMessage()
             assert f'link "{placeholder.link}"' in message and placeholder.filename in message
@@ -222,25 +257,20 @@ def test_unreadable_and_unsupported_mesh_files_say_so(tmp_path: Path) -> None:
         assert [f.code for f in viewer.findings].count('mesh-unreadable') == 2
 
 
-def test_the_view_command_logs_why_a_mesh_is_a_box(tmp_path: Path,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    from urdf_tools_ros.cli import commands
-    from urdf_tools_ros.cli.view import add_view_arguments
+def test_the_view_command_logs_why_a_mesh_is_a_box(tmp_path: Path) -> None:
+    """What ``urdf-tools view`` prints on stderr, in a process of its own as a user runs it."""
     path = tmp_path / 'robot.urdf'
     path.write_text('<robot name="r"><link name="base"><visual><geometry>'
                     '<mesh filename="package://nowhere_pkg/m.stl" scale="2 1 1"/></geometry>'
                     '</visual></link></robot>')
-    parser = argparse.ArgumentParser(prog='urdf-tools')
-    sub = parser.add_subparsers(dest='command', required=True)
-    add_view_arguments(sub.add_parser('view'), commands._add_source, commands.load_from_args)
-    args = parser.parse_args(['view', str(path), '--port', str(free_port()),
-                              '--exit-after', '0'])
-    assert args.handler(args) == 0
-    err = capsys.readouterr().err.splitlines()
-    assert err == ['urdf-tools view: robot.urdf: link "base": visual mesh '
-                   '"package://nowhere_pkg/m.stl" is drawn as a 0.2 x 0.1 x 0.1 m wireframe box '
-                   '(package not found): package "nowhere_pkg" is not found, so the path cannot '
-                   'be resolved']
+    done = subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'view', str(path),
+                           '--port', str(free_port()), '--exit-after', '0'],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [
+        'urdf-tools view: robot.urdf: link "base": visual mesh "package://nowhere_pkg/m.stl" is '
+        'drawn as a 0.2 x 0.1 x 0.1 m wireframe box (package not found): package "nowhere_pkg" '
+        'is not found, so the path cannot be resolved']
 
 
 # -- textures ---------------------------------------------------------------------------------
