@@ -1,18 +1,10 @@
 """
 Bad launch input for the launch_pytest modules ``test_launch_bad_*.py`` (no tests here).
 
-``display.launch.py`` with a model that does not exist, one that is not well-formed XML (the
-line is named) or an unknown ``xacro_args`` key (``prefx:=``: xacro ignores it, so the
-description is published with the default and ``xacro-arg-unknown`` is logged once); and
-``use_sim_time:=true`` with nothing on ``/clock``: the joint-state publisher says once that it
-waits, publishes nothing until a ``/clock`` arrives and then stamps with it. Nothing unchecked
-is published (no description, no joint states, no TF for a model that did not load); every node
-is still running when the test ends and exits 0 at shutdown.
-
-One launch per test module: launch_pytest 3.4's module-scoped launch fixture puts every launch
-of a module on one ``LaunchService``, which starts no process once its first launch has ended;
-a test and its ``shutdown=True`` test share that module's launch. No test function yields
-(pytest 9 refuses that).
+display.launch.py with a missing, malformed or ``prefx:=``-argument model, or with
+``use_sim_time:=true`` and no ``/clock``: one log line, nothing unchecked published, every node
+up and ending with 0. One launch per module: launch_pytest's module-scoped fixture shares one
+``LaunchService``, which starts nothing once its first launch has ended.
 """
 
 from __future__ import annotations

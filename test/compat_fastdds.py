@@ -1,18 +1,11 @@
 """
 Test-side work-around (CONVENTIONS C14) for a deadlock of the ROS 2 wheels on PyPI.
 
-The bug: Fast DDS 2.14 as built for the ``ros-jazzy-*`` wheels (ycheng517/ros-python-wheels,
-manylinux_2_28: glibc 2.28, so libstdc++ has no ``pthread_cond_clockwait``) can deadlock for
-good in ``DomainParticipant::set_listener(nullptr)`` when a node deletes its participant while a
-peer leaves at the same moment: the unbounded ``steady_clock`` wait is converted to a negative
-``timespec``, fails at once without releasing the participant's mutex, and is retried while a
-discovery callback waits for that mutex. Seen about once in 20 launch-file runs under load;
-Debian/Ubuntu's ROS packages (glibc >= 2.35) are not affected.
-
-:func:`end` stops a node process with SIGINT and waits; a process still alive after ``timeout``
-is killed. Where rclpy comes from those wheels that is reported as a warning naming this bug
-(``None`` is returned); anywhere else it is a test failure. Delete this module when the wheels'
-``libfastrtps.so`` exports ``pthread_cond_clockwait`` (``nm -D``), i.e. is built for glibc >= 2.30.
+Fast DDS 2.14 of the ``ros-jazzy-*`` wheels (manylinux_2_28: no ``pthread_cond_clockwait``)
+can hang for good in ``DomainParticipant::set_listener(nullptr)`` when a peer leaves at the
+same moment (about 1 in 20 launch runs). :func:`end` stops a node with SIGINT; one still alive
+after ``timeout`` is killed, a warning naming this bug with those wheels, a failure elsewhere.
+Delete this module when the wheels' ``libfastrtps.so`` exports ``pthread_cond_clockwait``.
 """
 
 from __future__ import annotations

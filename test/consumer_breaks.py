@@ -1,20 +1,10 @@
 """
 Whether a real consumer breaks on a file: refuses it, drops part of it or reads it differently.
 
-What the consumer-oracle tests (``test_consumer_oracles.py``, ``test_corpus.py``) and the corpus
-sweep (``bench/corpus_sweep.py``) ask to confirm an error that names a consumer:
-
-* ``urdfdom``: either ``check_urdf`` refuses the file or logs an ``Error:`` (an element it
-  drops while loading the rest);
-* ``urdf_parser_py``, ``mujoco``: it refuses the file (MuJoCo gets resolved meshes);
-* ``pinocchio``: it refuses the file, with its mimic support on or off;
-* ``gazebo``: SDFormat refuses the file or does not model a link it should
-  (:func:`oracles.gazebo_dropped_links`);
-* ``urdf_tools_ros``: this package's ``KinematicModel`` or joint-state table refuses it.
-
-``kdl``, ``ros2_control`` and ``joint_state_publisher`` cannot be asked here (upstream
-joint_state_publisher is on no registry; its source may not be kept here). Plain module, like
-``oracles``.
+urdfdom: either ``check_urdf`` refuses or logs an ``Error:`` (an element dropped); Gazebo:
+SDFormat refuses or drops a link (:func:`oracles.gazebo_dropped_links`); ``urdf_tools_ros``:
+``KinematicModel`` or the joint-state table refuses; the others: they refuse the file. kdl,
+ros2_control and joint_state_publisher cannot be asked here. Plain module, like ``oracles``.
 """
 
 from __future__ import annotations

@@ -1,14 +1,10 @@
 """
 What the launch tests share: the installed package, a bringup, a probe node, a recorder.
 
-:func:`install_prefix` takes the installed package when the environment has one (``colcon test``
-after sourcing the workspace, or a ROS install), else builds it with ``colcon build`` into a
-temporary workspace as users do. :func:`launch_environment` is the environment a sourced
-workspace gives, on a ROS domain of its own. For launch_pytest modules (the fixtures
-``launch_prefix`` and ``probe`` are in ``conftest.py``): :func:`bringup` includes an installed
-launch file, a :class:`Recorder` keeps what the launched processes print and how they end, a
-:class:`Probe` is a node in the test process with a real ``tf2_ros.Buffer``. ROS imports happen
-inside the functions, so that this module imports where ROS is absent.
+:func:`install_prefix` is the sourced install or one ``colcon build`` makes; :func:`bringup`
+includes an installed launch file; a :class:`Recorder` keeps what the processes print and how
+they end; a :class:`Probe` is a node with a real ``tf2_ros.Buffer``. ROS is imported inside the
+functions, so that this module imports where ROS is absent.
 """
 
 from __future__ import annotations

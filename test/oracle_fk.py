@@ -1,9 +1,7 @@
 """
 This package's forward kinematics against pinocchio's, on one file (a consumer oracle).
 
-:func:`pinocchio_fk_difference` loads a file with this package and with pinocchio (its mimic
-tags removed, each mimic joint given the value its mimic says) and returns the largest
-difference of link poses over random configurations. Plain module, like ``oracles``.
+Mimic tags are removed for pinocchio and each mimic joint given its mimic value. Plain module.
 """
 
 from __future__ import annotations

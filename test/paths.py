@@ -1,10 +1,8 @@
 """
 Where the tests find what lies outside the package: the repository, ``../shared``, the cache.
 
-Plain module (no pytest), imported by ``conftest.py``, the oracles and ``bench/``. In a copy of
-the package in a colcon workspace (``scripts/colcon-test.sh``) ``URDF_TOOLS_SHARED`` and
-``URDF_TOOLS_CACHE`` point at the repository's ``../shared`` and ``.cache``; elsewhere they are
-unset and the defaults below apply.
+Plain module, imported by ``conftest.py``, the oracles and ``bench/``; ``URDF_TOOLS_SHARED`` and
+``URDF_TOOLS_CACHE`` point elsewhere from a colcon workspace (``scripts/colcon-test.sh``).
 """
 
 from __future__ import annotations

@@ -1,11 +1,9 @@
 """
 Shared scaffolding of the rule-family tests (``test_checks_<family>.py``).
 
-Each family module keeps its own ``CHECKS`` (the check functions of the family), ``CATALOG``
-(``code -> (severity, source)``, the frozen catalog of the family), ``CASES`` (a table of
-``pytest.param(code, bad, element, line, text, good, id=...)``: a failing URDF, where and what
-its one finding says, and a passing twin) and, where its rules read files, ``FILES``
-(``name -> content``, laid out beside the URDF). ``test_rule_cases.py`` checks every table.
+Each family module has ``CHECKS``, a frozen ``CATALOG`` (``code -> (severity, source)``),
+``CASES`` (``pytest.param(code, bad, element, line, text, good)``) and, where its rules read
+files, ``FILES``; ``test_rule_cases.py`` checks every table.
 """
 
 from __future__ import annotations

@@ -1,13 +1,8 @@
 """
 What a test run did, in a few lines: its counts, its skip reasons grouped, its time.
 
-Registered by ``conftest.py`` for every run (also under pytest-xdist, where only the controller
-reports). The terminal summary gains a section *skip reasons (grouped)*: each distinct reason
-once, with how many tests skipped for it (``-rs`` lists them per test location). With
-``URDF_TOOLS_STAGE_REPORT=FILE`` each run also appends one JSON line to ``FILE`` — ``passed``,
-``failed`` (failures and errors), ``skipped``, ``collected``, ``seconds``, ``collect_only``,
-``exitstatus`` and ``skip_reasons`` (reason -> count) — which ``.ci/run`` sums per stage for its
-closing table (``scripts/ci-stage-report``).
+With ``URDF_TOOLS_STAGE_REPORT=FILE`` each run also appends one JSON line to ``FILE``, which
+``.ci/run`` sums per stage (``scripts/ci-stage-report``).
 """
 
 from __future__ import annotations

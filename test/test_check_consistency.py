@@ -1,9 +1,8 @@
 """
 The checker and the kinematics agree.
 
-Nothing that checks with 0 errors is refused by KinematicModel or the joint-state table (what
-the nodes build), and nothing they refuse checks clean. Run on every rule family's failing and
-passing twins and on the classes of :data:`EXTRA`.
+What checks with 0 errors KinematicModel and the joint-state table load; what they refuse
+does not check clean.
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """
 What the robot description node's graph can load (CONVENTIONS C12).
 
-:func:`check_for_graph` refuses what the distro's urdfdom (robot_state_publisher, RViz) or this
-package's nodes cannot load, and nothing else; its findings are :func:`check_description`'s,
-which applies the suppression comments and a configuration's select/ignore exactly as
-``urdf-tools check`` reports them.
+:func:`check_for_graph` refuses what the distro's urdfdom or this package's nodes cannot load,
+and nothing else, with ``urdf-tools check``'s suppressions and select/ignore.
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
 """
 ``urdf-tools check`` reports for CI and people.
 
-JSON, JUnit and SARIF are written even when a file cannot be loaded (the failure is a
-``description-unloadable`` finding, exit 2); JUnit is read back with junitparser, SARIF
-validated against the OASIS SARIF 2.1.0 schema (``test/data/sarif-schema-2.1.0.json``) with
-jsonschema; the text has colour on a terminal only (never piped, never under ``NO_COLOR``), one
-line per finding, whole, with the fix below, and groups repeated codes.
+JSON, JUnit, SARIF (validated against the 2.1.0 schema) also for a file that cannot be
+loaded, and text, coloured on a terminal only.
 """
 
 from __future__ import annotations

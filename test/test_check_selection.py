@@ -1,9 +1,8 @@
 """
 A checker people can keep on in CI.
 
-``--select``/``--ignore``, suppression comments on the element, defaults from
-``.urdf-tools.toml`` or ``pyproject.toml``, and ``urdf-tools rules CODE``; every unknown code is
-an error that names it (exit 2).
+``--select``/``--ignore``, suppression comments, ``.urdf-tools.toml``/``pyproject.toml``
+defaults and ``urdf-tools rules CODE``; an unknown code is an error that names it (exit 2).
 """
 
 from __future__ import annotations

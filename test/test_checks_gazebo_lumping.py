@@ -1,10 +1,4 @@
-"""
-Gazebo's fixed-joint lumping rules: what SDFormat drops or refuses after lumping.
-
-The verdicts of SDFormat itself on these and other cases are in test_consumer_oracles.py
-(``LUMPING``); here the rules fire on the failing twin only, and the simulated lumping follows
-SDFormat's order (leaves first, children by joint name) and its exceptions.
-"""
+"""Gazebo's fixed-joint lumping rules; SDFormat's own verdicts are in test_consumer_oracles.py."""
 
 from __future__ import annotations
 

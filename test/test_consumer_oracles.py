@@ -1,13 +1,9 @@
 """
 The severity policy against the real consumers: every error names a tool that really breaks.
 
-For every rule family's failing case (and test_check_consistency's malformed joints), each error
-under a target must be confirmed by one of the consumers of that target it names: urdfdom (either
-``check_urdf``) refuses the file or logs that it drops an element, urdf_parser_py / pinocchio /
-MuJoCo refuse it, Gazebo's SDFormat refuses it or drops a moving link, or this package's kinematics
-refuses it (upstream joint_state_publisher cannot be asked here: it is on no registry). Conversely
-every refusal of urdfdom is an error under ``ros``. A consumer that is not installed here skips its
-part (``test/oracles.py``).
+On every rule family's failing case and test_check_consistency's joints, each error under a
+target is confirmed by a consumer of that target it names (``consumer_breaks``); every refusal
+of urdfdom is an error under ``ros``. Absent consumers skip their part.
 """
 
 from __future__ import annotations

@@ -1,12 +1,9 @@
 """
 Verdicts that hold per consumer and per version: absent against empty, MuJoCo's meshes and mimic.
 
-:data:`CASES` is a table of small robots, each with the consumers that refuse it, as measured
-with check_urdf 3.0.1 and 6.0.0, urdf_parser_py, pinocchio, MuJoCo 4.0 and SDFormat's URDF to SDF
-conversion (``ros2_control``'s verdict is read from its parser's source: it refuses an absent
-``name`` attribute, not an empty one). The default run asserts that the checker's error targets
-follow the table; the oracle run (``-m oracle``) asks the real consumers that the table is still
-what they do.
+:data:`CASES` holds the consumers that refuse each robot, as measured (``ros2_control``'s from
+its parser's source); the default run asserts the error targets follow it, ``-m oracle`` asks
+the consumers again.
 """
 
 from __future__ import annotations

@@ -1,9 +1,4 @@
-"""
-``urdf-tools convert FILE --to 1.0``.
-
-A URDF 1.1/1.2 file rewritten as URDF 1.0 that Humble, Jazzy and Kilted load with the same
-kinematics; what 1.0 cannot say refused.
-"""
+"""``urdf-tools convert FILE --to 1.0``: the same kinematics in URDF 1.0, or a refusal."""
 
 from __future__ import annotations
 

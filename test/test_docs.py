@@ -1,11 +1,8 @@
 """
 The manual (``docs/``): what it states by hand is what the code does; its generated pages build.
 
-The pages the Sphinx build writes from the code (``docs/_ext/generated_pages.py``) are built
-here without Sphinx: every rule, subcommand and node parameter is on its page, and the
-parameter page is built without ROS (rclpy made unimportable). The hand-written table of the
-shared robots is compared with the checker. No page names an issue or a commit. The manual's
-Python (``docs/conf.py``, ``docs/_ext``) passes flake8 as the package does.
+Generated pages are built without Sphinx (the parameter page without ROS); the table of shared
+robots is the checker's; no page names an issue or a commit; ``docs/`` Python passes flake8.
 """
 
 from __future__ import annotations

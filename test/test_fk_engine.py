@@ -1,15 +1,9 @@
 """
 The forward-kinematics engine against independent references.
 
-One property: on random configurations of the sample robot, the URDF 1.1 example, every shared
-model and every robot of the real-robot corpus (``test/corpus``), every link pose of
-``link_pose_array`` (one configuration) and of ``link_pose_batch`` (all at once) equals
-pinocchio's to 1e-12 (``oracle_fk``: pinocchio's own URDF parser and FK, mimic joints given
-their mimic value). And the one formulation of joint
-motion, :func:`~urdf_tools_ros.core.kinematics.fk_plan.joint_motion`, equals the rotation matrix
-``expm(θ [a]×)`` (a matrix exponential, computed here by its power series, independent of
-Rodrigues' closed form) about the normalised axis to 1e-12, including axes a hair off a
-coordinate axis (``0 -1 1e-8``, ``1e-9 1 0``), which an engine that rounds axes misses by 2e-8.
+Every link pose equals pinocchio's (``oracle_fk``) to 1e-12 on the sample robot, the URDF 1.1
+example, the shared models and the corpus; ``joint_motion`` equals ``expm(θ [a]×)`` (by its
+power series) about the normalised axis to 1e-12, axes a hair off a coordinate axis included.
 """
 
 from __future__ import annotations

@@ -1,14 +1,9 @@
 """
-Real robots with real meshes drawn in the viewer page, in headless Chromium.
+Real robots with real meshes (``test/corpus``, one per mesh format) drawn in headless Chromium.
 
-The robots are copies from the ``example-robot-data`` 6.0.0 PyPI package in ``test/corpus/``
-(``test/corpus/SOURCES.md``), one per mesh format: Laikago (OBJ coloured by ``.mtl``), HyQ
-(COLLADA), Solo 12 (STL), the Hector quadrotor (COLLADA visual, STL collision). For each:
-every mesh is drawn (no placeholder), the box around what is drawn matches pinocchio's visual
-and collision geometry (loaded by pinocchio's own mesh loader, posed by its own kinematics) —
-which catches mm/m mix-ups and misplaced meshes —, the floor sits under the lowest point, the
-camera shows the whole robot beside the panel, and the tab is titled with the robot's name.
-Pictures go to ``test-artifacts/gui_<robot>.png``.
+Every mesh is drawn, the drawn box matches pinocchio's geometry (mm/m mix-ups, misplaced
+meshes), the robot stands on the floor in view beside the panel. Pictures go to
+``test-artifacts/gui_<robot>.png``.
 """
 
 from __future__ import annotations

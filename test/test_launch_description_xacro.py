@@ -1,9 +1,7 @@
 """
-description.launch.py with a ``.xacro`` and ``xacro_args``, launched by launch_pytest.
+description.launch.py with a ``.xacro`` and ``xacro_args:=prefix:=r1_``, by launch_pytest.
 
-``xacro_args:=prefix:=r1_`` must reach xacro: the published description has the links and
-joints the real ``xacro.process_file`` gives with that mapping, ``/tf_static`` carries its fixed
-joints, no ``xacro-arg-unknown`` is logged, and both nodes end with 0 at shutdown.
+The description xacro gives, ``/tf_static``, no ``xacro-arg-unknown``, exit 0 at shutdown.
 """
 
 from __future__ import annotations

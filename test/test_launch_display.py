@@ -1,13 +1,9 @@
 """
-display.launch.py with a plain ``.urdf``, launched by launch_pytest in a real graph.
+display.launch.py with a plain ``.urdf`` and ``frame_prefix:=r1/``, by launch_pytest.
 
-The sample robot expanded by the real xacro into a ``.urdf`` is shown with ``rviz:=false
-gui:=false frame_prefix:=r1/``: ``robot_description`` reaches a late subscriber (latched) and
-reads as the file does (``urdf_parser_py``); ``joint_states`` names every moving joint, mimic
-joints at ``multiplier * source + offset`` of the file's ``<mimic>``; every link is reachable
-through a real ``tf2_ros.Buffer`` from ``r1/<root>`` and equals the core's forward kinematics
-(checked against pinocchio in ``test_fk_engine.py``) at the published joint states to
-1e-12; at shutdown the three nodes end with 0. The helpers are in ``launch_helpers.py``.
+The latched description reads as the file; ``joint_states`` names every moving joint, mimic
+joints as their ``<mimic>`` says; every link through a real ``tf2_ros.Buffer`` equals the
+forward kinematics to 1e-12; the nodes end with 0.
 """
 
 from __future__ import annotations

@@ -1,15 +1,9 @@
 """
-A launch file written for robot_state_publisher + joint_state_publisher(_gui), as launched.
+urdf_launch's description and display launch files with only the package names changed.
 
-The file below is urdf_launch's ``description.launch.py`` + ``display.launch.py`` (ROS 2's
-standard way to show a URDF) without RViz, with only ``package='robot_state_publisher'``,
-``'joint_state_publisher'`` and ``'joint_state_publisher_gui'`` changed to ``'urdf_tools_ros'``:
-the description comes from ``xacro`` through ``Command`` into the
-``robot_description`` parameter, the slider GUI is chosen by a launch argument. It runs as
-``ros2 launch`` runs it (a LaunchService process, SIGINT to stop); a probe then reads the graph:
-every link of the sample robot has a transform through a real tf2_ros Buffer, joint_states and
-robot_description are published, and ``ros2 param dump`` of the joint-state publisher lists its
-parameters.
+Run as ``ros2 launch`` runs it (SIGINT to stop): every link has a transform through a real
+tf2_ros Buffer, joint_states and robot_description are published, and ``ros2 param dump``
+lists the joint-state publisher's parameters.
 """
 
 from __future__ import annotations

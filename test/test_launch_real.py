@@ -1,14 +1,9 @@
 """
 The launch files as launched: the real ``launch``/``launch_ros`` on a colcon install space.
 
-The package is built with colcon into a temporary workspace (as users build it); a bringup
-launch file that includes ``description.launch.py`` or ``display.launch.py`` runs in a
-``LaunchService`` process of its own session (``ros2 launch`` does the same), and a probe
-process reads the nodes' parameters and topics. Covers what only a real launch shows: a
-bringup's global ``SetParameter(use_sim_time)`` must neither be lost nor override the launch
-arguments, and a terminal's Ctrl-C (SIGINT to the whole process group, so each node gets it
-twice) ends every node cleanly. Each test skips, with the reason, where launch, launch_ros,
-tf2_ros or colcon cannot be imported (a sourced ROS 2 install has them; PyPI does not).
+A bringup including description or display launch runs in a ``LaunchService`` process of its
+own session: a global ``SetParameter(use_sim_time)`` is neither lost nor overrides the launch
+arguments, and a terminal's Ctrl-C (SIGINT twice per node) ends every node cleanly.
 """
 
 from __future__ import annotations

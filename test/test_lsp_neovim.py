@@ -1,11 +1,7 @@
 """
-``urdf-tools lsp`` in a real editor: Neovim's built-in LSP client, headless, on every pytest.
+``urdf-tools lsp`` in Neovim's built-in client, headless (``test/lsp_neovim.lua``).
 
-Neovim (Debian's 0.7, ``vim.lsp.start_client``; ``scripts/setup-editors.sh`` installs it) opens
-a real file of ``../shared/ros2_descriptions``, gets the diagnostic ``urdf-tools check`` reports
-at its line, applies the diagnostic's code action to the buffer and sees the diagnostic go
-(``test/lsp_neovim.lua``). The file on disk is never written. Skipped, with the reason, where
-``nvim`` is absent.
+The diagnostic ``urdf-tools check`` reports appears and its code action clears it.
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
 """
 Argument matrices: ``urdf-tools check FILE --matrix name=v1,v2 ...``.
 
-The product of the values is checked, each combination loaded once (the loader is counted)
-with the plain ``name:=value`` arguments in every one, named in every format (text, JSON,
-JUnit read back with junitparser, SARIF validated against the 2.1.0 schema), the exit status
-the worst of all. A matrix that cannot apply is a usage error (exit 2). Real descriptions of
-``../shared/ros2_descriptions`` (skipped where absent) over their own arguments.
+Each combination of the product is loaded once with the fixed arguments, named in every
+format, and the exit status is the worst; a matrix that cannot apply is a usage error.
 """
 
 from __future__ import annotations

@@ -1,11 +1,4 @@
-"""
-One cause, one finding: what follows from a missing name or link is not reported again.
-
-Tutorial skeletons (``<link>`` and ``<joint>`` without their attributes) and a joint naming a
-link that does not exist: the reader's ``attribute-missing`` or the tree's
-``joint-parent-missing`` is the finding; no rule reports the empty name or the link cut off
-under another code.
-"""
+"""One cause, one finding: what follows from a missing name or link is not reported again."""
 
 from __future__ import annotations
 

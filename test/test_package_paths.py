@@ -1,10 +1,7 @@
 """
 Package paths relative to the current directory, and folders of packages, for ``$(find)``.
 
-The real KUKA LBR iiwa description (``../shared/ros2_descriptions``, its entry, arguments and
-counts from ``cases.json``) includes its macros through ``$(find kuka_lbr_iiwa_support)``: it is
-checked from a directory where that folder is a relative path, given as ``--package-path
-NAME=DIR``, ``--package-path DIR`` (a folder of packages) and in ``URDF_TOOLS_PACKAGE_PATH``.
+The KUKA LBR iiwa description as ``NAME=DIR``, ``DIR`` and ``URDF_TOOLS_PACKAGE_PATH``.
 """
 
 from __future__ import annotations

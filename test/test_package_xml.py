@@ -1,11 +1,7 @@
 """
 Every dependency in package.xml is installable by a ROS user on Humble and Jazzy.
 
-Each key is either a ROS package released for Humble and Jazzy (rosdistro's
-``distribution.yaml``) or a rosdep key that resolves on Ubuntu Jammy (Humble) and Noble
-(Jazzy) (rosdep's ``base.yaml``/``python.yaml``). rosdep needs the network, so this is checked
-offline against ``../shared/ros-src/rosdistro-rosdep.tar.gz`` (ros/rosdistro at a fixed commit);
-without that archive the test skips.
+Checked offline against ``../shared/ros-src/rosdistro-rosdep.tar.gz`` (skipped without it).
 """
 
 from __future__ import annotations

@@ -1,9 +1,4 @@
-"""
-The pre-commit hook (``.pre-commit-hooks.yaml``) as a robot repository uses it.
-
-``pre-commit try-repo`` installs this repository into a hook environment of its own, as
-``pre-commit`` does for a ``repo:`` entry, and runs the hook on a git repository of robot files.
-"""
+"""The pre-commit hook (``.pre-commit-hooks.yaml``) through ``pre-commit try-repo``."""
 
 from __future__ import annotations
 

@@ -1,11 +1,8 @@
 """
 The README and the manual tell the truth: their ``urdf-tools`` examples print what they show.
 
-Every ``$ urdf-tools ...`` line of a ``text`` block in ``README.md`` and in the hand-written
-pages of ``docs/`` is run from the repository root (as ``python -m urdf_tools_ros.cli.main``)
-and its output compared line by line with the lines the page shows after it; ``$ echo $?``
-compares the exit code of the command before it. The example files they name ship in the
-repository. The README stays short (at most 8 KiB) and its links lead to files that exist.
+Every ``$ urdf-tools ...`` line of a ``text`` block runs from the repository root and its output
+(``$ echo $?``: its exit code) is the page's; the README stays short and its links resolve.
 """
 
 from __future__ import annotations

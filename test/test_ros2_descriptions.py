@@ -1,11 +1,8 @@
 """
-Real ROS 2 description packages, each robot run as its launch file runs it.
+Real ROS 2 description packages (``../shared/ros2_descriptions/cases.json``) as launched.
 
-``../shared/ros2_descriptions/cases.json`` names 18 robots of 17 packages with the xacro
-arguments their launch files pass (see its SOURCES.md). Each is loaded as ``urdf-tools check``
-loads it (``--xacro auto``, packages from that folder) and must expand to the links and joints
-the real xacro gives; an error must be one urdfdom's ``check_urdf`` confirms (it refuses the
-expanded URDF); and each finding about an element stands at a line that holds that element.
+Each expands to the real xacro's links and joints, each error is one ``check_urdf`` confirms,
+and each finding stands at a line that holds its element.
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
 """
-Our GetResource stand-ins (scripts/ros/, built by scripts/setup-ros.sh) are upstream's types.
+Our GetResource stand-ins (scripts/ros/) are upstream's types.
 
-For ``resource_retriever_interfaces`` (Lyrical, Rolling) and ``rviz_resource_interfaces``
-(Kilted): the installed type description has upstream's RIHS01 hashes (so a client or server of
-the real package talks to ours), the Python types import with their fields and constants, and a
-Response with a 1 MiB body round-trips through rclpy serialization byte for byte. Where a package
-is not installed each test skips with the reason.
+RIHS01 hashes, fields and constants; a 1 MiB Response round-trips through rclpy.
 """
 
 from __future__ import annotations

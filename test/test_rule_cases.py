@@ -1,8 +1,8 @@
 """
-Every rule family's catalog and cases: the tables of ``test_checks_<family>.py``.
+Every rule family's tables (``rule_cases.py``).
 
-The catalog is frozen, every rule has a case, and each rule fires once on its failing URDF, at
-the element and line its case names, and not at all on the passing twin (see ``rule_cases.py``).
+The catalog is frozen, every rule has a case and fires once on its failing URDF, where the
+case says, and not on the passing twin.
 """
 
 from __future__ import annotations

@@ -1,10 +1,4 @@
-"""
-The failing and fixed example of every rule (``core/checks/examples.py``).
-
-``urdf-tools rules CODE`` shows them, so each must do what it claims: ``bad`` gives a finding
-of its code, ``good`` gives none, through the same steps as ``urdf-tools check`` (load, then
-``check_description``: every rule, suppression comments).
-"""
+"""The examples ``urdf-tools rules CODE`` shows: ``bad`` gives its code, ``good`` none."""
 
 from __future__ import annotations
 

@@ -1,12 +1,7 @@
 """
-What findings say simulators do, checked against the simulators installed here.
+What findings say simulators do, asked of the simulators installed here.
 
-The messages of ``inertial-missing-on-moving-link``, ``mesh-extension-unsupported`` and
-``collision-mesh-dae`` say what Gazebo, MuJoCo and pybullet do with such a file; each claim about
-a simulator that runs here is asked of it (``test/oracles.py``): pybullet 3.2 (``pybullet``,
-set up by ``scripts/setup-oracles.sh`` where a wheel exists for this Python), MuJoCo and
-SDFormat. Isaac Sim's behaviour is from its importer's source (cited in the rule's reference):
-it cannot run here.
+pybullet, MuJoCo and SDFormat; Isaac Sim's behaviour is from its importer's source.
 """
 
 from __future__ import annotations

@@ -1,9 +1,4 @@
-"""
-``transmission-form-invalid`` exactly where urdf_parser_py refuses a top-level transmission.
-
-urdf_parser_py reads two forms (ROS 1 with ``<type>``, PR2 with a ``type`` attribute); each case
-here is asked of urdf_parser_py itself, and the finding must appear exactly when it refuses.
-"""
+"""``transmission-form-invalid`` exactly where urdf_parser_py refuses a transmission."""
 
 from __future__ import annotations
 

@@ -1,11 +1,7 @@
 """
 A xacro failure is reported at the element that failed, once, in plain words, with its fix.
 
-Each case is a small package of xacro files whose failure a user meets: a macro call with a
-parameter the macro does not declare (inside an included file, called from another macro), an
-unresolved ``$(find)``, a ``${}`` naming nothing, a ``$(arg)`` not given, an include of a file
-that does not exist. The report's line must hold the element that failed; the include/macro
-chain follows as notes at their own lines.
+The include and macro-call chain follows as notes at their own lines.
 """
 
 from __future__ import annotations
