@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 
 from urdf_tools_ros.core.errors import RobotDescriptionError, TransformError
-from urdf_tools_ros.core.transforms import (axis_rotation, axis_translation,
-                                            homogeneous, inverse, origin,
+from urdf_tools_ros.core.transforms import (axis_rotation, homogeneous, inverse, origin,
                                             quaternion_to_rotation,
                                             rotation_to_quaternion, rotation_to_rpy,
                                             rpy_to_rotation, transform_from_quaternion,
@@ -44,11 +43,6 @@ def test_axis_rotation_moves_points(axis: tuple[float, ...], theta: float,
                                     before: tuple[float, float, float],
                                     after: tuple[float, ...]) -> None:
     np.testing.assert_allclose(point(axis_rotation(axis, theta), before), after, atol=ATOL)
-
-
-def test_axis_translation() -> None:
-    np.testing.assert_allclose(point(axis_translation((0, 3, 4), 2.0), (1, 1, 1)),
-                               (1, 1 + 1.2, 1 + 1.6), atol=ATOL)
 
 
 @pytest.mark.parametrize(('rpy', 'before', 'after'), [
@@ -154,7 +148,6 @@ def test_batches_match_one_by_one() -> None:
     np.testing.assert_allclose(batch[3, 1], origin(xyz[3, 1], rpy[3, 1]), atol=ATOL)
     angles = rng.uniform(-3, 3, size=7)
     assert axis_rotation((0, 1, 0), angles).shape == (7, 4, 4)
-    assert axis_translation(rng.normal(size=(7, 3)), angles).shape == (7, 4, 4)
     np.testing.assert_allclose(inverse(batch)[2, 0], inverse(batch[2, 0]), atol=ATOL)
     quaternions = rotation_to_quaternion(batch)
     assert quaternions.shape == (5, 2, 4)
@@ -177,7 +170,6 @@ def test_inputs_are_not_changed() -> None:
     lambda: origin((0, 0), (0, 0, 0)),
     lambda: axis_rotation((0, 0, 0), 1.0),
     lambda: axis_rotation((0, 0, 1), math.nan),
-    lambda: axis_translation((0, 0, 1), math.inf),
     lambda: inverse(np.eye(3)),
     lambda: inverse(np.full((4, 4), math.nan)),
     lambda: quaternion_to_rotation((0, 0, 0, 0)),
@@ -187,8 +179,5 @@ def test_inputs_are_not_changed() -> None:
 def test_bad_input_raises_transform_error(call: object) -> None:
     with pytest.raises(TransformError):
         call()  # type: ignore[operator]
-
-
-def test_transform_error_is_in_the_hierarchy() -> None:
     assert issubclass(TransformError, RobotDescriptionError)
     assert issubclass(TransformError, ValueError)

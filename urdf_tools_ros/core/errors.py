@@ -1,12 +1,9 @@
 """
 The error hierarchy of urdf_tools_ros.core.
 
-Every error the core raises derives from :class:`RobotDescriptionError` and also from the
-builtin a caller would expect (``ValueError``, ``LookupError``, ``OSError``), so
-``except ValueError`` keeps working for code that does not know this package. An error that
-has a checker rule behind it carries that problem as a
-:class:`~urdf_tools_ros.core.findings.Finding` (``error.finding``): one problem value across
-checks, tree, mimic, limits and runtime refusals.
+Every error derives from :class:`RobotDescriptionError` and from the builtin a caller would
+expect (``ValueError``, ``LookupError``); one with a checker rule behind it carries that
+problem as ``error.finding``.
 """
 
 from __future__ import annotations
@@ -35,8 +32,7 @@ class DescriptionLoadError(RobotDescriptionError, ValueError):
     """
     A robot description could not be read: malformed XML, not a robot, a xacro error, too big.
 
-    The message names the file, the line and the element where known, e.g.
-    ``robot.urdf:12: malformed XML: Opening and ending tag mismatch: link line 3 and robot``.
+    The message is ``file:line: reason`` (``; fix`` where known).
 
     :ivar filename: The file the problem is in, or ``'<string>'``.
     :ivar line: 1-based line of the problem, or ``None`` when unknown.
@@ -58,7 +54,7 @@ class DescriptionLoadError(RobotDescriptionError, ValueError):
 
 
 class DescriptionTooLargeError(DescriptionLoadError):
-    """The input is larger than the size bound (see ``description.MAX_DESCRIPTION_BYTES``)."""
+    """The input is larger than the size bound."""
 
 
 class MeshLoadError(RobotDescriptionError, ValueError):

@@ -1,10 +1,7 @@
 """
-Lazy re-exports for the core's packages: a name is imported from its module on first access.
+Lazy re-exports (PEP 562): a package's public name is imported from its module on first access.
 
-Each package (``urdf_tools_ros.core`` and its concept packages) lists its public names and the
-module that defines each; ``from urdf_tools_ros.core import load`` then imports only what
-``load`` needs, so importing the package stays cheap (the CLI starts without numpy-heavy or
-xacro-heavy modules it does not use). PEP 562 (module ``__getattr__`` and ``__dir__``).
+So importing a package stays cheap: the CLI starts without modules it does not use.
 """
 
 from __future__ import annotations
@@ -21,8 +18,8 @@ def lazy_exports(package: str, exports: Mapping[str, str]
 
     :param package: The package's ``__name__``.
     :param exports: ``{name: module}``, the module relative to ``package`` (``'.loader'``).
-    :return: ``(__getattr__, __dir__)``; ``__getattr__`` imports the module, returns the name
-        and raises :class:`AttributeError` for a name not in ``exports``.
+    :return: ``(__getattr__, __dir__)``; ``__getattr__`` raises :class:`AttributeError` for a
+        name not in ``exports``.
     """
     def __getattr__(name: str) -> Any:
         module = exports.get(name)

@@ -1,10 +1,8 @@
 """
 :class:`SourceLocation`: the file and line an element, a finding or an error stands at.
 
-For an element a xacro macro made, the location also says which calls expanded it
-(:class:`MacroCall`, innermost first) and which of its attributes are made from an argument of
-one of those calls (:class:`ArgumentUse`). A leaf of the core: the model, the findings and the
-errors all use it, and it imports none of them.
+For an element a xacro macro made, also the calls that expanded it (:class:`MacroCall`) and
+the attributes made from their arguments (:class:`ArgumentUse`).
 """
 
 from __future__ import annotations
@@ -18,18 +16,12 @@ _CALL_TEXT = 80
 @dataclass(frozen=True, slots=True)
 class SourceLocation:
     """
-    Where an element stands: the file and its 1-based line.
+    Where an element stands: the file and its 1-based line (for xacro, the ``.xacro`` one).
 
-    For xacro input, ``filename``/``line`` is the original ``.xacro`` file and line the element
-    was written at (the macro body for macro-generated elements). ``calls`` and ``arguments``
-    tell one expansion of a macro body from another; they take no part in comparing and
-    hashing locations (every expansion of a body line is at that line).
+    ``calls`` and ``arguments`` take no part in comparing and hashing.
 
-    :ivar calls: The macro calls that expanded the element, innermost first: the call whose
-        body holds the element, then the call whose body holds that call, and so on (empty
-        outside a macro body, and when xacro ran without line tracking).
-    :ivar arguments: The attributes of the element whose value is made from an argument a call
-        of ``calls`` gives (``<mesh filename="${mesh}"/>``, or a property built from one).
+    :ivar calls: The macro calls that expanded the element, innermost first.
+    :ivar arguments: Its attributes made from an argument of one of ``calls``.
     """
 
     filename: str
@@ -49,8 +41,7 @@ class MacroCall:
     :ivar location: Where the call element is written (in a macro body, for a nested call).
     :ivar macro: The macro's name (``wheel``; ``ns.wheel`` for a namespaced one).
     :ivar arguments: ``(parameter, text)`` of each attribute of the call, unevaluated, in order.
-    :ivar parameters: The macro's parameter names, ``*block`` ones included (the argument
-        names when the definition cannot be found).
+    :ivar parameters: The macro's parameter names, ``*block`` ones included.
     """
 
     location: SourceLocation
@@ -74,9 +65,7 @@ class ArgumentUse:
     :ivar attribute: The attribute (``filename``).
     :ivar value: Its value, as xacro expanded it.
     :ivar parameter: The parameter of the call the value is made from (``mesh``).
-    :ivar call: Which call of the location's ``calls`` gives that argument (0: the innermost;
-        more when the innermost call passes on an argument of an enclosing call,
-        ``mesh="${mesh}"``).
+    :ivar call: Which call of the location's ``calls`` gives that argument (0: the innermost).
     """
 
     attribute: str

@@ -1,16 +1,11 @@
 """
-Rigid transforms on ``(..., 4, 4)`` float64 arrays: origins, axis motions, inverse, quaternions.
+Rigid transforms on ``(..., 4, 4)`` float64 arrays: origins, axis rotations, inverse, quaternions.
 
-Conventions (REP 103): lengths in m, angles in rad; ``rpy`` is roll about the fixed x axis, then
-pitch about the fixed y axis, then yaw about the fixed z axis, so ``R = Rz(yaw) Ry(pitch)
-Rx(roll)`` (URDF spec, origin/@rpy). Quaternions are ``(x, y, z, w)`` as in
-``geometry_msgs/Quaternion``. ``T_a_b`` maps b-frame coordinates into frame a, and composes as
-``T_a_c = T_a_b @ T_b_c``.
-
-Every function accepts leading batch dimensions (``...``), returns new arrays and never changes
-its inputs. Non-finite input, a zero axis or a zero quaternion raise
-:class:`~urdf_tools_ros.core.errors.TransformError`, so no function returns a non-finite
-transform.
+REP 103: m, rad; ``rpy`` is fixed-axis roll, pitch, yaw, ``R = Rz(yaw) Ry(pitch) Rx(roll)``
+(URDF spec, origin/@rpy). Quaternions are ``(x, y, z, w)`` (geometry_msgs). ``T_a_b`` maps
+b-frame coordinates into frame a. Functions take leading batch dimensions, return new arrays,
+and raise :class:`~urdf_tools_ros.core.errors.TransformError` on non-finite input, a zero axis
+or a zero quaternion.
 """
 
 from __future__ import annotations
@@ -24,19 +19,16 @@ from .errors import TransformError
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    #: The one float array alias of the package: float64 arrays, shape given in each docstring.
     FloatArray = npt.NDArray[np.float64]
     ArrayLike = npt.ArrayLike
-else:  # annotations are not evaluated (PEP 563): numpy.typing is not imported at run time
+else:  # numpy.typing is not imported at run time
     FloatArray = np.ndarray
     ArrayLike = object
 
-__all__ = [
-    'FloatArray', 'axis_rotation', 'axis_translation', 'homogeneous', 'inverse', 'origin',
-    'origin_transform',
-    'quaternion_to_rotation', 'rotation_to_quaternion', 'rotation_to_rpy', 'rpy_to_rotation',
-    'transform_from_quaternion', 'transform_to_quaternion', 'unit_axis',
-]
+__all__ = ['FloatArray', 'axis_rotation', 'homogeneous', 'inverse', 'origin', 'origin_transform',
+           'quaternion_to_rotation', 'rotation_to_quaternion', 'rotation_to_rpy',
+           'rpy_to_rotation', 'transform_from_quaternion', 'transform_to_quaternion',
+           'unit_axis']
 
 
 def _finite(value: ArrayLike, name: str, tail: tuple[int, ...]) -> FloatArray:
@@ -97,8 +89,7 @@ def rotation_to_rpy(rotation: ArrayLike) -> FloatArray:
     """
     Fixed-axis roll, pitch, yaw of a rotation matrix (inverse of :func:`rpy_to_rotation`).
 
-    Pitch is in [-π/2, π/2], roll and yaw in (-π, π]. At gimbal lock (``|pitch| = π/2``) only
-    ``yaw - roll`` (or ``yaw + roll``) is defined; roll is then reported as 0.
+    Pitch in [-π/2, π/2], roll and yaw in (-π, π]; at gimbal lock roll is 0.
 
     :param rotation: (..., 3, 3) rotation matrices (or the upper-left block of (..., 4, 4)).
     :return: (..., 3) float64 roll, pitch, yaw in rad.
@@ -141,8 +132,6 @@ def origin(xyz: ArrayLike = (0.0, 0.0, 0.0), rpy: ArrayLike = (0.0, 0.0, 0.0)) -
     """
     Transform of a URDF ``<origin xyz rpy>``: ``T = [[Rz(y) Ry(p) Rx(r), xyz], [0, 1]]``.
 
-    Source: URDF spec, joint/origin and link/visual/origin; REP 103 for the rpy convention.
-
     :param xyz: (..., 3) translation in m.
     :param rpy: (..., 3) fixed-axis roll, pitch, yaw in rad; broadcast against ``xyz``.
     :return: (..., 4, 4) float64 ``T_parent_origin``.
@@ -153,13 +142,8 @@ def origin(xyz: ArrayLike = (0.0, 0.0, 0.0), rpy: ArrayLike = (0.0, 0.0, 0.0)) -
 
 def origin_transform(element_origin: Any) -> FloatArray:
     """
-    Transform ``T_parent_origin`` of a model ``Origin``: its quaternion when it has one.
+    Transform ``T_parent_origin`` (4, 4) of a model ``Origin``: its quaternion when it has one.
 
-    A URDF 1.1 ``<origin quat_xyzw>`` is used as written (normalised by the reader), exactly
-    (:func:`transform_from_quaternion`); otherwise ``xyz`` and ``rpy`` (:func:`origin`).
-
-    :param element_origin: A :class:`~urdf_tools_ros.core.model.robot.Origin`.
-    :return: (4, 4) float64.
     :raises TransformError: on NaN/inf.
     """
     quaternion = getattr(element_origin, 'quat_xyzw', None)
@@ -170,11 +154,7 @@ def origin_transform(element_origin: Any) -> FloatArray:
 
 def axis_rotation(axis: ArrayLike, angle: ArrayLike) -> FloatArray:
     """
-    Rotation by ``angle`` about ``axis`` through the origin (Rodrigues' formula).
-
-    ``R = I + sin(θ) [a]× + (1 - cos(θ)) [a]×²`` with ``a`` the normalised axis; a positive
-    angle turns counter-clockwise looking down the axis (right-hand rule), so a rotation about z
-    by π/2 moves (1, 0, 0) to (0, 1, 0).
+    Rotation by ``angle`` about ``axis`` (right-hand rule, Rodrigues' formula).
 
     :param axis: (..., 3) direction (normalised here); broadcast against ``angle``.
     :param angle: (...) angle in rad.
@@ -193,24 +173,6 @@ def axis_rotation(axis: ArrayLike, angle: ArrayLike) -> FloatArray:
     result = np.zeros(batch + (4, 4))
     result[..., :3, :3] = np.eye(3) + sin * cross + (1.0 - cos) * (cross @ cross)
     result[..., 3, 3] = 1.0
-    return result
-
-
-def axis_translation(axis: ArrayLike, distance: ArrayLike) -> FloatArray:
-    """
-    Translation by ``distance`` along ``axis``.
-
-    :param axis: (..., 3) direction (normalised here); broadcast against ``distance``.
-    :param distance: (...) distance in m.
-    :return: (..., 4, 4) float64 transforms with identity rotation.
-    :raises TransformError: on a zero axis, NaN/inf or wrong shapes.
-    """
-    unit = unit_axis(axis)
-    length = _finite(distance, 'distance', ())
-    batch = np.broadcast_shapes(unit.shape[:-1], length.shape)
-    result = np.zeros(batch + (4, 4))
-    result[..., [0, 1, 2, 3], [0, 1, 2, 3]] = 1.0
-    result[..., :3, 3] = unit * length[..., None]
     return result
 
 
@@ -259,11 +221,7 @@ def quaternion_to_rotation(quaternion: ArrayLike) -> FloatArray:
 
 def rotation_to_quaternion(rotation: ArrayLike) -> FloatArray:
     """
-    Unit quaternion ``(x, y, z, w)`` of a rotation matrix, with ``w >= 0``.
-
-    Shepperd's method: every entry of ``4 q qᵀ`` is linear in the matrix entries (for
-    example ``4 x² = 1 + m00 - m11 - m22``, ``4 x w = m21 - m12``); the row of the largest
-    diagonal entry, divided by twice its square root, is ``q`` with the best accuracy.
+    Unit quaternion ``(x, y, z, w)`` of a rotation matrix, with ``w >= 0`` (Shepperd's method).
 
     :param rotation: (..., 3, 3) rotation matrices (or the upper-left block of (..., 4, 4)).
     :return: (..., 4) float64 unit quaternions.
@@ -280,9 +238,10 @@ def quaternions_of_rotations(rotations: FloatArray) -> FloatArray:
     """
     :func:`rotation_to_quaternion` of (n, 3, 3) finite rotations, without input checks.
 
-    For callers whose matrices are finite rotations by construction (forward kinematics).
+    Each entry of ``4 q qᵀ`` is linear in the matrix entries; the row of the largest diagonal
+    entry, divided by twice its square root, is ``q``.
 
-    :return: (n, 4) float64 ``(x, y, z, w)``, ``w >= 0``, unit to rounding.
+    :return: (n, 4) float64 ``(x, y, z, w)``, ``w >= 0``.
     """
     outer = rotations.reshape(-1, 9) @ _OUTER[1:]               # 4 q qᵀ - its constant part
     outer += _OUTER[0]                                          # (n, 16), row-major 4 x 4
@@ -329,9 +288,7 @@ def transform_from_quaternion(translation: ArrayLike, quaternion: ArrayLike) -> 
 
 def transform_to_quaternion(transform: ArrayLike) -> tuple[FloatArray, FloatArray]:
     """
-    Split transforms into translation and ``(x, y, z, w)`` quaternion, as geometry_msgs carries.
-
-    The quaternion has ``w >= 0``.
+    Split transforms into translation and ``(x, y, z, w)`` quaternion (``w >= 0``).
 
     :param transform: (..., 4, 4) rigid transforms.
     :return: ``(translation (..., 3), quaternion (..., 4))``, float64.
