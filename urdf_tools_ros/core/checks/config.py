@@ -1,28 +1,18 @@
 """
 The checker's defaults from a configuration file, found upwards from the file checked.
 
-In each folder from the checked file's up to the root, the first of ``.urdf-tools.toml`` (its
-top level) and ``pyproject.toml`` (its ``[tool.urdf-tools]`` table, when it has one) is the
-configuration; as ruff and flake8 users expect. Keys: ``select`` and ``ignore`` (lists of rule
-codes or prefixes), ``target`` (one of ``urdf-tools check --target``), ``werror`` (bool), and
-``entries``: the robot descriptions of the project, which ``urdf-tools check`` checks when no file
-is named and the language server (``urdf-tools lsp``) checks an included xacro file through. An
-entry is a path relative to the configuration's folder, or a table with ``file``, its xacro
-``args`` (``{name = "value"}``) and a ``matrix`` (``{name = ["v1", "v2"]}``: once per
-combination, as ``--matrix``)::
+The first ``.urdf-tools.toml`` (top level) or ``pyproject.toml`` (``[tool.urdf-tools]``) from
+the file's folder up. Keys: ``select``, ``ignore`` (rule codes or prefixes), ``target``,
+``werror`` and ``entries``: the project's descriptions, each a path relative to the
+configuration or a table of ``file``, xacro ``args`` and a ``matrix`` (one check per
+combination)::
 
-    entries = ["urdf/arm.urdf.xacro"]
     [[entries]]
     file = "urdf/robot.urdf.xacro"
     args = {prefix = "r1_"}
     matrix = {use_gripper = ["true", "false"]}
 
-(one of the two forms per file: TOML does not allow both). TOML is read with ``tomllib``
-(``tomli`` on Python 3.10).
-
-One reading for every caller: :func:`urdf_tools_ros.core.session.resolve` finds it and merges
-it with the caller's options (``urdf-tools check``, ``view``, ``diff``, the pytest plugin, the
-robot description node for a ``model`` file).
+:func:`urdf_tools_ros.core.session.resolve` merges it with a caller's options.
 """
 
 from __future__ import annotations
@@ -53,8 +43,8 @@ class Entry:
 
     :ivar file: Its path, absolute (written relative to the configuration's folder).
     :ivar args: Its xacro arguments ``(name, value)``.
-    :ivar matrix: Values of further xacro arguments ``(name, (value, ...))``: it is checked once
-        per combination, each with ``args`` (:func:`~..description.matrix.combinations`).
+    :ivar matrix: Values of further xacro arguments ``(name, (value, ...))``, one check per
+        combination.
     """
 
     file: Path

@@ -1,19 +1,10 @@
 """
 Findings in xacro macro bodies: one finding per line and message, with the calls that made it.
 
-A macro body line is expanded once per call, and a check finds the same problem in each
-expansion: :func:`merge_expansions` makes the findings with the same code, severity, file:line
-and message one :class:`~urdf_tools_ros.core.findings.Finding` with a ``count`` and, for each
-expansion, its chain of macro calls (``calls``, each chain innermost first, from the element's
-:attr:`~urdf_tools_ros.core.location.SourceLocation.calls`). Findings from one line with different
-messages (one per mesh file of a macro called with 14 of them) stay apart.
-
-When the value a finding quotes (``mesh "..."``, ``reference="..."``) is an attribute made from
-an argument of a call (:attr:`~urdf_tools_ros.core.location.SourceLocation.arguments`:
-``filename="${mesh}"``, or a property built from ``mesh``), the fix says which argument of which
-call to edit, before the rule's own fix: the body line is shared, the argument is the user's.
-:func:`~urdf_tools_ros.core.checks.check_description` applies both, so the command line, the
-nodes, the viewer and the pytest plugin show the same.
+A body line is expanded once per call: :func:`merge_expansions` makes the findings of one code,
+severity, file:line and message one finding with a ``count`` and each expansion's ``calls``.
+When the value a finding quotes is made from a call's argument (``filename="${mesh}"``), the
+fix first names that argument at its call.
 """
 
 from __future__ import annotations
@@ -30,13 +21,9 @@ __all__ = ['argument_source', 'merge_expansions']
 
 def argument_source(finding: Finding) -> tuple[ArgumentUse, MacroCall] | None:
     """
-    The argument of a macro call the value ``finding`` quotes is made from, if any.
+    The argument of a macro call that the value ``finding`` quotes (``"value"``) is made from.
 
-    The value is an attribute of the finding's element (other than its ``name``: a message
-    names its element by it) that the message quotes, ``"value"``, and that
-    :attr:`~urdf_tools_ros.core.location.SourceLocation.arguments` says is made from an argument.
-
-    :return: ``(the attribute's use of the argument, the call that gives the argument)``.
+    :return: ``(the attribute's use of the argument, the call that gives it)``, or ``None``.
     """
     location = finding.location
     if location is None:
@@ -56,13 +43,7 @@ def _where(call: MacroCall) -> str:
 
 
 def _argument_fix(sources: Iterable[tuple[ArgumentUse, MacroCall]]) -> str | None:
-    """
-    The fix that names the argument to edit at its call, or calls.
-
-    ``edit the argument mesh="castor.stl" of <xacro:caster> at robot.xacro:22 (the value of
-    filename is made from it)``; for several calls, ``of the calls <xacro:caster> at
-    robot.xacro:22, robot.xacro:23``.
-    """
+    """The fix that names the argument to edit at its call(s): ``edit the argument mesh=...``."""
     items = list(dict.fromkeys(sources))
     if not items:
         return None
@@ -88,12 +69,6 @@ def _argument_fix(sources: Iterable[tuple[ArgumentUse, MacroCall]]) -> str | Non
 def merge_expansions(findings: Iterable[Finding]) -> list[Finding]:
     """
     Merge the findings of each macro body line and message; add the calls and argument fixes.
-
-    Findings with the same code, severity, location (file and line) and message become the
-    first of them with ``count`` their total and ``calls`` the chain of calls of each (those
-    whose location has one). The fix of one whose quoted value is made from a call's argument
-    (:func:`argument_source`) starts with the argument to edit at each call. A finding outside
-    every macro body, found once, is returned as it is.
 
     :return: The findings, each once, in the order of their first occurrence.
     """

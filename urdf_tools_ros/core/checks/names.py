@@ -1,12 +1,8 @@
 """
 What a name that names no link or joint was meant to be: the fix of every "did you mean".
 
-A xacro author who writes ``{side}`` for ``${side}`` gets the text ``caster_{side}_1_joint``
-in every expansion (xacro substitutes only ``${...}``): :func:`missing_dollar` offers the text
-with the ``$``. It does so when each ``{x}`` is a parameter of a macro call that made the
-element (exact, from :attr:`~urdf_tools_ros.core.location.SourceLocation.calls`), or, in an
-expanded URDF (no calls known), when putting values in for the ``{x}`` gives names the robot has.
-Any other name gets its closest name, as :func:`difflib.get_close_matches` picks it.
+``{side}`` written for ``${side}`` stays as written: :func:`missing_dollar` offers the ``$``;
+any other name gets its closest name (:func:`difflib.get_close_matches`).
 """
 
 from __future__ import annotations
@@ -33,9 +29,8 @@ def missing_dollar(name: str, names: Collection[str],
     :param name: The name as the description has it (``caster_{side}_1_joint``).
     :param names: The names it should be one of (the robot's links and joints).
     :param location: Where it is written; its ``calls`` are the macro calls that made it.
-    :return: ``did you mean "caster_${side}_1_joint"? ...``, saying why, when each ``{x}`` is a
-        parameter of one of ``location.calls``, or when some values for the ``{x}`` (the same
-        value for the same ``x``) turn ``name`` into names of ``names``.
+    :return: ``did you mean "caster_${side}_1_joint"? ...`` when each ``{x}`` is a parameter of
+        one of ``location.calls``, or values for the ``{x}`` give names of ``names``.
     """
     placeholders = list(dict.fromkeys(_UNSUBSTITUTED.findall(name)))
     if not placeholders:
@@ -73,12 +68,8 @@ def suggest_name(name: str, names: Collection[str],
     """
     The fix of a name that is not one of ``names``: the missing ``$`` first, else the closest.
 
-    :param name: The name as written.
-    :param names: The names it should be one of.
     :param location: Where it is written (its macro calls, for :func:`missing_dollar`).
-    :return: :func:`missing_dollar`'s fix, else ``did you mean "base_link"?`` with the name
-        :func:`difflib.get_close_matches` picks (``SequenceMatcher`` ratio >= 0.6; a tie goes
-        to the greater name), else ``None``.
+    :return: :func:`missing_dollar`'s fix, else ``did you mean "base_link"?``, else ``None``.
     """
     dollar = missing_dollar(name, names, location)
     if dollar is not None:

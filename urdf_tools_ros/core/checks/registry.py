@@ -1,12 +1,9 @@
 """
 The rule registry: consumers, targets, rules, check functions and what findings need of them.
 
-Rule family modules (``structure``, ``joints``, ...) import :func:`rule`, :func:`check` and
-:class:`CheckContext` from here and register on import; :mod:`urdf_tools_ros.core.checks` imports
-this module and every family explicitly, then runs the registered checks. The severity policy
-is the package docstring's.
+Rule families register with :func:`rule` and :func:`check` on import; the severity policy is
+:mod:`urdf_tools_ros.core.checks`'.
 """
-
 
 from __future__ import annotations
 
@@ -44,12 +41,8 @@ CONSUMERS: dict[str, str] = {
 }
 
 #: The consumers of each target: a finding is an error for a target when it breaks one of them.
-#: Gazebo and pinocchio read URDF through urdfdom, so they refuse what it refuses.
-#: ``urdfdom-before-5.1`` is the urdfdom of ROS 2 Humble (3.0), Jazzy (4.0) and Kilted (5.0) and
-#: SDFormat's, which read URDF 1.0 only; Lyrical and Rolling (urdfdom 6.0) and the pinocchio
-#: wheel (urdfdom 6.0) read 1.1 and 1.2 too (``ROS_DISTRO_URDF_VERSIONS`` of
-#: :mod:`~urdf_tools_ros.core.model.values`). ``ros`` is the distro of ``ROS_DISTRO`` when
-#: it is set to one of them, else (unset, or a distro not listed) Jazzy.
+#: Gazebo and pinocchio read URDF through urdfdom. ``ros`` is the distro of ``ROS_DISTRO``
+#: when it is a listed one, else Jazzy.
 _ROS = frozenset({'urdfdom', 'urdf_parser_py', 'kdl', 'joint_state_publisher', 'ros2_control',
                   'urdf_tools_ros'})
 _DISTROS = {distro: _ROS | (set() if (1, 1) in versions else {'urdfdom-before-5.1'})
@@ -72,13 +65,10 @@ class Rule:
     One rule of the catalog.
 
     :ivar code: Stable kebab-case code, e.g. ``mimic-cycle``.
-    :ivar severity: Severity of its findings for a target none of whose consumers it breaks
-        (warning or info; error only for rules every target's consumer refuses).
+    :ivar severity: Severity of its findings for a target none of whose consumers it breaks.
     :ivar summary: What the rule checks, one line.
-    :ivar source: ``urdfdom`` when urdfdom (check_urdf) reports the same problem, else
-        ``urdf_tools_ros``.
-    :ivar consumers: Keys of :data:`CONSUMERS` that refuse a file with this finding or read it
-        differently from what it says (a finding may name its own instead).
+    :ivar source: ``urdfdom`` when check_urdf reports the same problem, else ``urdf_tools_ros``.
+    :ivar consumers: Keys of :data:`CONSUMERS` that refuse or misread a file with this finding.
     :ivar reference: Where the rule comes from: spec section, tool and source file, issue.
     """
 
@@ -139,9 +129,8 @@ def check(function: CheckFunction | None = None, *, codes: Iterable[str] | None 
     """
     Register a check function (:class:`CheckContext` -> findings); a decorator.
 
-    ``@check(codes=(CODE, ...))`` names every rule code the function may report: a run whose
-    ``select``/``ignore`` wants none of them does not call it (:func:`registered_checks`). Every
-    check of the package names its codes; a bare ``@check`` runs always.
+    ``@check(codes=(CODE, ...))`` names the codes it may report (a run that selects none of them
+    skips it); a bare ``@check`` runs always.
 
     :raises ValueError: if a code is not a registered rule.
     """
@@ -163,8 +152,7 @@ class CheckContext:
 
     :ivar robot: The model to check.
     :ivar filename: The file the description came from (``'<string>'`` for strings).
-    :ivar use_cache: Whether mesh facts may come from, and go to, the on-disk cache
-        (:mod:`~urdf_tools_ros.core.meshes.cache`).
+    :ivar use_cache: Whether mesh facts may come from, and go to, the on-disk cache.
     """
 
     robot: Robot
@@ -207,11 +195,10 @@ def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
 
 def for_target(finding: Finding, target: str = DEFAULT_TARGET) -> Finding:
     """
-    Return ``finding`` with its severity for ``target`` (see the module doc).
+    Return ``finding`` with its severity for ``target``, its consumers filled in.
 
-    A finding whose consumers are ``None`` takes its rule's. It is an error when one of its
-    consumers belongs to the target, else it has its rule's severity; a finding of a code
-    outside the catalog keeps its own.
+    An error when one of its consumers (``None``: its rule's) belongs to the target, else its
+    rule's severity; a code outside the catalog keeps its own.
 
     :raises KeyError: if ``target`` is not one of :data:`TARGETS`.
     """
@@ -231,13 +218,7 @@ def for_target(finding: Finding, target: str = DEFAULT_TARGET) -> Finding:
 
 
 def portability(findings: Iterable[Finding]) -> dict[str, bool]:
-    """
-    Which targets load the file as written: ``{target: no error for it}``, ``ros`` left out.
-
-    From the findings' consumers (:func:`for_target` per target): e.g. a URDF 1.1 file is
-    ``False`` for ``ros-humble``, ``ros-jazzy``, ``ros-kilted`` and ``gazebo``, ``True`` for
-    ``ros-lyrical``, ``ros-rolling``, ``mujoco`` and ``pinocchio`` when nothing else stops them.
-    """
+    """Which targets load the file as written: ``{target: no error for it}``, ``ros`` left out."""
     items = list(findings)
     return {target: not any(for_target(f, target).severity is Severity.ERROR for f in items)
             for target in TARGETS if target != 'ros'}
@@ -251,12 +232,7 @@ def broken_consumers(finding: Finding, target: str = DEFAULT_TARGET) -> tuple[st
 
 
 def format_value(value: float) -> str:
-    """
-    Format a number as the shortest text that reads back as the same float.
-
-    ``repr`` without a trailing ``.0``: ``1.2``, ``-0.4``, ``3``, ``1e-09``, ``nan``. Used in
-    messages and fixes that quote a value from the file.
-    """
+    """Format a number as the shortest text that reads back: ``1.2``, ``3``, ``1e-09``, ``nan``."""
     text = repr(float(value))
     return text[:-2] if text.endswith('.0') else text
 
@@ -270,11 +246,7 @@ def count(findings: Iterable[Finding]) -> dict[Severity, int]:
 
 
 def counts_text(findings: Iterable[Finding]) -> str:
-    """
-    The counts per severity in words, as every report says them: ``2 errors, 1 warning, 0 info``.
-
-    One wording for the terminal (``urdf-tools check``), the viewer page and the nodes' logs.
-    """
+    """The counts in words, as every report says them: ``2 errors, 1 warning, 0 info``."""
     counts = count(findings)
 
     def plural(number: int, word: str) -> str:
