@@ -150,6 +150,16 @@ def test_a_half_typed_file_cannot_be_loaded_at_its_line_and_recovers(tmp_path: P
     assert {'joint-axis-not-unit', 'joint-limit-lower-above-upper'} <= set(codes)
 
 
+def test_the_configuration_applies_and_one_that_cannot_be_read_is_said(tmp_path: Path) -> None:
+    path, config = tmp_path / 'r.urdf', tmp_path / '.urdf-tools.toml'
+    path.write_text(ROBOT)
+    config.write_text('ignore = ["joint-axis-not-unit"]\n')
+    assert 'joint-axis-not-unit' not in _codes(check_run(Run(str(path)), _settings(), Buffers()))
+    config.write_text('ignore = ["no-such-rule"]\n')  # the defaults check, and it is said
+    result = check_run(Run(str(path)), _settings(), Buffers())
+    assert 'no-such-rule' in str(result.config_error) and 'joint-axis-not-unit' in _codes(result)
+
+
 def test_unsaved_text_of_an_included_file_is_used(tmp_path: Path) -> None:
     (tmp_path / 'top.urdf.xacro').write_text(
         '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'

@@ -42,14 +42,7 @@ def _add_source(parser: argparse.ArgumentParser, several: bool = False) -> None:
 
 
 def load_from_args(args: argparse.Namespace) -> RobotDescription:
-    """
-    Load the file named by parsed arguments, through the pipeline (:meth:`CheckRequest.load`).
-
-    :raises DescriptionLoadError: if it cannot be loaded.
-    :raises ValueError: on a malformed ``name:=value`` (reported as usage).
-    :raises argparse.ArgumentTypeError: on a malformed ``--package-path``, or one whose folder
-        does not exist (reported as usage).
-    """
+    """Load the file parsed arguments name (:meth:`CheckRequest.load`, with its errors)."""
     return CheckRequest.of(args).load()
 
 

@@ -167,10 +167,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
         new = _load(_side(request, files[1], args.new_arg, {}))
         return _report(args, old, new, positions, _label(files[0], args.old_arg),
                        _label(files[1], args.new_arg), {}, {})
-    except _LoadFailure as exc:
-        print(f'urdf-tools diff: {exc}', file=sys.stderr)
-        return 2
-    except (ValueError, LookupError, argparse.ArgumentTypeError) as exc:
+    except (_LoadFailure, ValueError, LookupError, argparse.ArgumentTypeError) as exc:
         print(f'urdf-tools diff: {exc}', file=sys.stderr)
         return 2
 

@@ -133,6 +133,7 @@ def run_fixes(request: CheckRequest, settings: Settings, texts: MutableMapping[s
               file=sys.stderr)
         return 2
     status, arguments = 0, parse_xacro_args(list(request.xacro_args))
+    fixed_to = sys.stdout if request.format == 'text' and not request.output else sys.stderr
     for name in request.files:
         try:
             description = settings.load(name, arguments, texts=texts)
@@ -170,10 +171,8 @@ def run_fixes(request: CheckRequest, settings: Settings, texts: MutableMapping[s
                 stream.write(text)
             texts[os.path.abspath(filename)] = text  # what check then loads: not read again
             for edit in group:
-                print(f'{edit.filename}:{edit.line}: fixed[{edit.code}]: {edit.element}: '
-                      f'{edit.old!r} -> {edit.new!r}' if edit.new else
-                      f'{edit.filename}:{edit.line}: fixed[{edit.code}]: {edit.element}: '
-                      f'removed {edit.old.strip()!r}',
-                      file=sys.stdout if request.format == 'text' and not request.output
-                      else sys.stderr)
+                change = f'{edit.old!r} -> {edit.new!r}' if edit.new else \
+                    f'removed {edit.old.strip()!r}'
+                print(f'{edit.filename}:{edit.line}: fixed[{edit.code}]: {edit.element}: {change}',
+                      file=fixed_to)
     return status if request.diff else None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import MutableMapping
 from dataclasses import dataclass, fields
 import os
 from typing import Any
@@ -90,19 +89,15 @@ class CheckRequest:
                        is_xacro={'auto': None, 'yes': True, 'no': False}[self.xacro],
                        cross_check=self.urdf_parser_py, use_cache=not self.no_cache)
 
-    def load(self, settings: Settings | None = None,
-             texts: MutableMapping[str, str] | None = None) -> RobotDescription:
+    def load(self) -> RobotDescription:
         """
-        Load the (first) file, through the pipeline.
+        Load the (first) file with the loading options, through the pipeline.
 
-        :param settings: The run's settings; default :meth:`settings` (the loading options).
-        :param texts: The files read so far in this run (each is read once).
         :raises DescriptionLoadError: if it cannot be loaded.
         :raises ValueError: on a malformed ``name:=value`` (reported as usage).
         :raises argparse.ArgumentTypeError: as :meth:`settings`.
         """
-        settings = self.settings() if settings is None else settings
-        return settings.load(self.files[0], parse_xacro_args(list(self.xacro_args)), texts=texts)
+        return self.settings().load(self.files[0], parse_xacro_args(list(self.xacro_args)))
 
 
 def _package_paths(entries: tuple[str, ...]) -> tuple[dict[str, str], list[str]]:

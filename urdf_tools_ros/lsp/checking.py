@@ -145,22 +145,17 @@ def check_run(run: Run, settings: Settings, buffers: Buffers,
     (:func:`~urdf_tools_ros.core.session.resolve`: the ``.urdf-tools.toml`` or
     ``[tool.urdf-tools]`` found upwards from the entry; without it when it cannot be read).
 
-    :param settings: The server's: its packages (``package_paths``, ``package_folders`` and
-        ``locator``: ``--package-path``, then the workspace's packages and ament_index).
-
-
+    :param settings: The server's, without a configuration: its packages (``--package-path``,
+        then the workspace's packages and ament_index).
     :raises Cancelled: if ``cancelled()`` became true meanwhile.
     """
     entry = os.path.abspath(run.file)
-    paths, folders = dict(settings.package_paths), settings.package_folders
     try:
-        pipeline = resolve(entry, package_paths=paths, package_folders=folders,
-                           locator=settings.locator)
-        config_error = None
+        pipeline, config_error = resolve(
+            entry, package_paths=dict(settings.package_paths),
+            package_folders=settings.package_folders, locator=settings.locator), None
     except (ConfigError, UnknownCodeError) as exc:
-        pipeline, config_error = resolve(entry, use_config=False, package_paths=paths,
-                                         package_folders=folders,
-                                         locator=settings.locator), str(exc)
+        pipeline, config_error = settings, str(exc)  # the server's: no configuration
     target = pipeline.target
     texts = _EditorTexts(buffers, cancelled)
     configuration = configuration_of(entry, buffers)
