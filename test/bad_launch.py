@@ -13,20 +13,9 @@ from pathlib import Path
 import time
 from typing import Any
 
-from launch_helpers import assert_ended_cleanly, bringup, LAUNCH_PYTEST_MODULES, Probe, Recorder
+from launch_helpers import (assert_ended_cleanly, bringup, launch_fixture, LAUNCH_MARKS as MARKS,
+                            Probe, Recorder)
 import pytest
-
-from conftest import missing
-
-LAUNCH_MISSING = missing(*LAUNCH_PYTEST_MODULES)
-#: The marks of each module.
-MARKS = [pytest.mark.slow, pytest.mark.ros_install,
-         pytest.mark.skipif(LAUNCH_MISSING is not None, reason=str(LAUNCH_MISSING))]
-if LAUNCH_MISSING is None:
-    import launch_pytest
-    launch_fixture: Any = launch_pytest.fixture
-else:  # the tests skip; the fixtures are only defined
-    launch_fixture = pytest.fixture
 
 BAD_MODEL = '<robot name="broken">\n  <link name="a">\n  </lnk>\n</robot>\n'
 #: ``(launch description, case, model, recorder)``.

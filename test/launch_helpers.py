@@ -20,14 +20,34 @@ from typing import Any
 
 import pytest
 
-from conftest import REPO, ros_domain_id
+from conftest import missing, REPO, ros_domain_id
 
 PACKAGE = 'urdf_tools_ros'
 #: Seconds to wait for what a node publishes (discovery takes 0.5-3 s here).
 WAIT = 30.0
-#: Modules the launch_pytest tests need.
-LAUNCH_PYTEST_MODULES = ('rclpy', 'launch.actions', 'launch_ros.actions', 'launch_pytest',
+#: Why the launch_pytest tests cannot run here, or None; their marks, and their fixture.
+LAUNCH_MISSING = missing('rclpy', 'launch.actions', 'launch_ros.actions', 'launch_pytest',
                          'tf2_ros', 'urdf_parser_py', 'xacro')
+LAUNCH_MARKS = [pytest.mark.slow, pytest.mark.ros_install,
+                pytest.mark.skipif(LAUNCH_MISSING is not None, reason=str(LAUNCH_MISSING))]
+if LAUNCH_MISSING is None:
+    import launch_pytest
+    launch_fixture: Any = launch_pytest.fixture
+else:  # the tests skip; the fixtures are only defined
+    launch_fixture = pytest.fixture
+#: Runs a launch file (argv: the file, then name:=value arguments) as ``ros2 launch`` does.
+RUN_LAUNCH = """
+import signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)
+from launch import LaunchService
+from launch.actions import IncludeLaunchDescription
+from launch.launch_description_sources import PythonLaunchDescriptionSource
+service = LaunchService(noninteractive=True)
+service.include_launch_description(IncludeLaunchDescription(
+    PythonLaunchDescriptionSource(sys.argv[1]),
+    launch_arguments=[argument.split(':=', 1) for argument in sys.argv[2:]]))
+sys.exit(service.run())
+"""
 
 
 def installed_prefix() -> Path | None:
@@ -55,8 +75,6 @@ def install_prefix(tmp_path_factory: pytest.TempPathFactory) -> Path:
         return prefix
     if os.environ.get('URDF_TOOLS_COLCON_INNER') == '1':
         pytest.skip('inside the colcon test of test_colcon.py, with the package not sourced')
-    from conftest import missing
-
     if missing('colcon_core') is not None:
         pytest.skip('the package is not installed and colcon is not there to build it: '
                     'pip install colcon-common-extensions, or source the workspace')

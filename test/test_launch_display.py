@@ -11,21 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from launch_helpers import (assert_ended_cleanly, bringup, LAUNCH_PYTEST_MODULES, parsed, Probe,
-                            Recorder)
+from launch_helpers import (assert_ended_cleanly, bringup, launch_fixture, LAUNCH_MARKS, parsed,
+                            Probe, Recorder)
 import pytest
 
-from conftest import missing
-
-LAUNCH_MISSING = missing(*LAUNCH_PYTEST_MODULES)
-pytestmark = [pytest.mark.slow, pytest.mark.ros_install,
-              pytest.mark.skipif(LAUNCH_MISSING is not None, reason=str(LAUNCH_MISSING))]
-
-if LAUNCH_MISSING is None:
-    import launch_pytest
-    launch_fixture: Any = launch_pytest.fixture
-else:  # the tests skip; the fixtures are only defined
-    launch_fixture = pytest.fixture
+pytestmark = LAUNCH_MARKS
 
 
 @pytest.fixture(scope='module')

@@ -16,7 +16,7 @@ import subprocess
 import sys
 import time
 
-from launch_helpers import launch_environment
+from launch_helpers import launch_environment, RUN_LAUNCH
 import pytest
 
 from conftest import missing
@@ -47,19 +47,6 @@ def generate_launch_description():
         Node(package='urdf_tools_ros', executable='joint_state_publisher_gui',
              condition=IfCondition(LaunchConfiguration('jsp_gui'))),
     ])
-"""
-#: Runs a launch file with arguments as ``ros2 launch`` does.
-RUN = """
-import signal, sys
-signal.signal(signal.SIGINT, signal.default_int_handler)
-from launch import LaunchService
-from launch.actions import IncludeLaunchDescription
-from launch.launch_description_sources import PythonLaunchDescriptionSource
-service = LaunchService(noninteractive=True)
-service.include_launch_description(IncludeLaunchDescription(
-    PythonLaunchDescriptionSource(sys.argv[1]),
-    launch_arguments=[argument.split(':=', 1) for argument in sys.argv[2:]]))
-sys.exit(service.run())
 """
 #: Reads the graph: every link's transform from the root through tf2_ros, one joint_states and
 #: robot_description message, the node names (once the expected ones are discovered, which can
@@ -109,7 +96,8 @@ def test_urdf_launch_style_file_with_only_the_package_changed(package_install: P
     # a sourced ROS environment has xacro (and ros2) on PATH
     env['PATH'] = os.pathsep.join([str(Path(sys.executable).parent), env.get('PATH', '')])
     process = subprocess.Popen(
-        [sys.executable, '-c', RUN, str(launch_file), f'urdf_path:={model}', f'jsp_gui:={gui}'],
+        [sys.executable, '-c', RUN_LAUNCH, str(launch_file), f'urdf_path:={model}',
+         f'jsp_gui:={gui}'],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         start_new_session=True)
     try:

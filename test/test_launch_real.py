@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 
-from launch_helpers import launch_environment
+from launch_helpers import launch_environment, RUN_LAUNCH
 import pytest
 
 from conftest import missing
@@ -26,18 +26,6 @@ LAUNCH_MISSING = missing('rclpy', 'launch.actions', 'launch_ros.actions', 'colco
 pytestmark = [pytest.mark.slow, pytest.mark.ros_install,
               pytest.mark.skipif(LAUNCH_MISSING is not None, reason=str(LAUNCH_MISSING))]
 
-#: Runs a launch file as ``ros2 launch`` does (non-interactive LaunchService, SIGINT handled).
-_RUN = """
-import signal, sys
-signal.signal(signal.SIGINT, signal.default_int_handler)
-from launch import LaunchService
-from launch.actions import IncludeLaunchDescription
-from launch.launch_description_sources import PythonLaunchDescriptionSource
-service = LaunchService(noninteractive=True)
-service.include_launch_description(IncludeLaunchDescription(
-    PythonLaunchDescriptionSource(sys.argv[1])))
-sys.exit(service.run())
-"""
 #: A bringup: optional global use_sim_time, then the package's launch file with arguments.
 _BRINGUP = """
 from launch import LaunchDescription
@@ -132,7 +120,7 @@ class Launched:
                                            launch_file=str(share / 'launch' / launch_file),
                                            arguments=arguments))
         self.env = launch_environment(prefix)
-        self.process = subprocess.Popen([sys.executable, '-c', _RUN, str(bringup)],
+        self.process = subprocess.Popen([sys.executable, '-c', RUN_LAUNCH, str(bringup)],
                                         env=self.env, stdout=subprocess.PIPE,
                                         stderr=subprocess.STDOUT, text=True,
                                         start_new_session=True)
@@ -229,7 +217,7 @@ def test_included_twice_in_two_namespaces_with_two_frame_prefixes(
     bringup.write_text(_TWO_ROBOTS.format(
         launch_file=str(share / 'launch' / 'description.launch.py'),
         model=str(share / 'urdf' / 'sample_robot.urdf.xacro')))
-    run.process = subprocess.Popen([sys.executable, '-c', _RUN, str(bringup)], env=run.env,
+    run.process = subprocess.Popen([sys.executable, '-c', RUN_LAUNCH, str(bringup)], env=run.env,
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                    start_new_session=True)
     values = run.parameters({f'/{name}/tf_broadcaster': ['frame_prefix']
