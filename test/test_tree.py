@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import shared_model
 from urdf_tools_ros.core.checks import CheckContext, RULES
 from urdf_tools_ros.core.checks.rules.tree import check_tree
 from urdf_tools_ros.core.errors import KinematicTreeError, UnknownJointError
 from urdf_tools_ros.core.kinematics.tree import analyze_tree, KinematicTree
 from urdf_tools_ros.core.model.robot import Robot
-from urdf_tools_ros.core.source.loader import load, load_string
+from urdf_tools_ros.core.source.loader import load_string
 
 pytestmark = pytest.mark.portability
 
@@ -43,15 +42,6 @@ def test_root_order_and_maps() -> None:
     assert tree.parent_link('a') is None
     assert tree.parent_joint('f').name == 'cf'  # type: ignore[union-attr]
     assert tree.joint('be').child == 'e'
-
-
-def test_every_link_comes_after_its_parent() -> None:
-    tree = KinematicTree(load(shared_model('talos_full_v2')).robot)
-    seen = {tree.root}
-    for link in tree.links[1:]:
-        assert tree.parent_link(link) in seen
-        seen.add(link)
-    assert len(tree.links) == 60 and len(tree.joints) == 59
 
 
 def test_unknown_names() -> None:
@@ -114,9 +104,3 @@ def test_checker_findings_carry_joint_locations_and_sources() -> None:
     assert RULES['multiple-root-links'].source == 'urdfdom'
     assert RULES['no-root-link'].source == 'urdfdom'
     assert RULES['kinematic-cycle'].source == 'urdf_tools_ros'
-
-
-def test_shared_models_are_trees(shared_urdf: object) -> None:
-    model = load(shared_urdf).robot  # type: ignore[arg-type]
-    assert analyze_tree(model) == []
-    assert len(KinematicTree(model).links) == len(model.links)
