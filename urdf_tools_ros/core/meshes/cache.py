@@ -1,22 +1,11 @@
 """
 Mesh facts kept on disk between runs: a file is measured once per version, not once per check.
 
-The facts of :func:`~urdf_tools_ros.core.meshes.facts.read_mesh_facts` (format, box,
-triangle count, readable or why not) are kept in ``$XDG_CACHE_HOME/urdf-tools`` (:data:`FILENAME`)
-(``~/.cache/urdf-tools`` when ``XDG_CACHE_HOME`` is unset or not absolute: the XDG Base
-Directory specification), keyed by the file's real path, size and modification time (ns): an
-edited, touched or replaced file has a new key and is read again.
-
-Why sqlite3 (standard library) and not a JSON file replaced atomically: several checks at once
-(CI jobs, an editor's language server and a terminal) each add their entries; sqlite3 serialises
-the writers and keeps every entry, where a file rewritten whole by each process keeps only the
-last writer's, and a check reads only the rows of its meshes, not the whole cache. It is a
-cache: written without fsync (``synchronous=OFF``), a file damaged by a crash is found and
-remade. The cache is bounded (:data:`MAX_ENTRIES`; the entries used longest ago go first; a
-use refreshes an entry once a day, so that a warm check writes nothing). A cache that cannot be
-opened, read or written (corrupt, locked past :data:`_TIMEOUT`, a read-only home) is never an
-error: a file that is no database is removed and made again, and otherwise the meshes are
-measured as if there were no cache. A connection is per process and thread (sqlite3's rule).
+An sqlite3 database in :func:`cache_directory` (several processes may add entries at once),
+keyed by the file's real path, size and modification time (ns), bounded to :data:`MAX_ENTRIES`
+(least recently used go first; a use refreshes an entry once a day). Written without fsync; a
+cache that cannot be used is never an error (a damaged file is removed and made again, else the
+meshes are read without it). One connection per process and thread.
 """
 
 from __future__ import annotations
@@ -40,8 +29,7 @@ MAX_ENTRIES = 20000
 FILENAME = 'mesh-facts-1.sqlite3'
 #: Seconds a process waits for another one's write before it goes on without the cache.
 _TIMEOUT = 5.0
-#: The formats whose failures are kept: read without a library (:mod:`.mesh_facts`). A COLLADA
-#: file that is not read is read again next time: pycollada may be installed or upgraded.
+#: The formats whose failures are kept (read without a library; pycollada may be installed).
 _OWN_FORMATS = ('stl', 'obj')
 #: Seconds after which a use refreshes an entry's ``used`` time (for the eviction order).
 _REFRESH = 86400.0
@@ -88,7 +76,6 @@ class MeshFactsCache:
 
     :param directory: Where the cache file is (made when missing); default
         :func:`cache_directory`.
-    :param max_entries: The size bound, entries.
     :param reader: How a file missing from the cache is measured; default
         :func:`~urdf_tools_ros.core.meshes.facts.read_mesh_facts`.
     """
@@ -222,9 +209,7 @@ def mesh_facts(path: str, use_cache: bool = True) -> MeshFacts:
     """
     The facts of a mesh file, kept on disk between runs (:class:`MeshFactsCache`).
 
-    :param path: Local path of the mesh file.
-    :param use_cache: ``False`` reads the file and neither reads nor writes the cache
-        (``urdf-tools check --no-cache``).
+    :param use_cache: ``False`` reads the file without the cache (``--no-cache``).
     :raises OSError: if the file does not exist or cannot be read.
     """
     if not use_cache:

@@ -1,38 +1,20 @@
 """
 What the checker needs of a mesh file: its format, bounding box and triangle count.
 
-STL (binary and ASCII) and Wavefront OBJ are read here, from their vertex and face data only,
-with numpy, and COLLADA through pycollada (``import collada``, the library trimesh itself reads
-COLLADA with): ``import trimesh`` costs 0.55-0.65 s of CPU where scipy is installed (most ROS
-environments), three times a whole check, for two numbers per file (issue 33, a stated exception
-to C13 for its unmet goal); pycollada's import costs ~0.05 s. trimesh stays the library of the
-viewer (:mod:`.meshes`). ``test/test_mesh_facts.py`` compares these readers with trimesh on every
-STL, OBJ and COLLADA file of ``../shared``, of the corpus and of ``urdf/meshes``.
+STL and OBJ are read with numpy, COLLADA through pycollada (trimesh, the viewer's library, is
+not imported by a check), as trimesh reads them (``process=False``) and rviz draws them:
 
-What is read, as trimesh reads it (``trimesh.load(path, process=False)``) and rviz draws it:
+* binary STL: exactly ``84 + 50 n`` bytes for the header's ``n``; anything else is ASCII STL,
+  the ``vertex x y z`` lines of its ``solid ... endsolid`` blocks;
+* OBJ: ``v`` and ``f`` lines (``v``, ``v/vt``, ``v//vn``, ``v/vt/vn``); a polygon is a fan of
+  ``n - 2`` triangles; a negative index counts back from the last ``v`` before the face; only
+  vertices a face uses count toward the box;
+* COLLADA: the triangles, polylists and polygons of every ``<instance_geometry>``, placed by
+  their ``<node>`` transforms; a triangle with an infinite vertex is dropped; then the file's
+  length unit (:func:`collada_unit`), as rviz applies it. Unlike trimesh, near vertices are
+  not merged (boxes within ~1e-7 m).
 
-* binary STL: a file of exactly ``84 + 50 n`` bytes for the ``n`` its header gives (trimesh's
-  test; any other file is read as ASCII STL, even one whose header starts with ``solid``);
-* ASCII STL: the ``vertex x y z`` lines of the ``solid ... endsolid`` blocks, three a triangle;
-* OBJ: ``v x y z [w | r g b]`` and ``f`` lines whose references are ``v``, ``v/vt``,
-  ``v//vn`` or ``v/vt/vn``; a polygon of ``n`` corners is ``n - 2`` triangles (a fan), a face of
-  fewer than 3 corners is skipped; a negative index counts back from the last ``v`` line before
-  the face (the OBJ spec; trimesh counts back from the file's last ``v``: the same in every file
-  whose vertices come before its faces). Only vertices that a face uses count toward the box.
-* COLLADA (what trimesh's ``load_collada`` takes of pycollada's reading): the ``<triangles>``,
-  ``<polylist>`` and ``<polygons>`` (each polygon a fan) of every ``<instance_geometry>`` of the
-  scene, each placed by the product of its ``<node>`` transforms from the scene's root
-  (``<instance_node>`` and controllers are not followed); a triangle with an infinite vertex
-  is dropped (trimesh's ``remove_infinite_values``; pycollada reads NaN as 0); then the file's
-  length unit (:func:`collada_unit`), as rviz applies it. pycollada's own errors (a broken
-  reference, an index beyond its source) drop what they concern, as trimesh asks of it; a file
-  pycollada cannot parse or without a scene is not measured. Two differences with trimesh:
-  trimesh merges vertices within 1e-8 (file units) of each other before its box, here every
-  vertex counts (boxes within ~1e-7 m: exact on every file of ``../shared``, 21 of 450 files of
-  the corpora and robot packages differ); a file whose material trimesh cannot convert (e.g.
-  a ``<transparent>`` colour of fewer than 4 values) is measured here, as rviz draws it.
-
-A mesh file is measured once per version (:mod:`.mesh_cache` keeps the facts between runs).
+``test/test_mesh_facts.py`` compares these readers with trimesh.
 """
 
 from __future__ import annotations
@@ -78,8 +60,7 @@ class MeshFacts:
         transforms applied); ``None`` when the file is not measured.
     :ivar upper: Largest x, y, z, m; ``None`` when the file is not measured.
     :ivar triangles: Number of triangles (0 when the file is not measured).
-    :ivar problem: Why the file is not measured (unreadable, corrupt, no triangle, not finite,
-        too large, another format); ``None`` when it is.
+    :ivar problem: Why the file is not measured; ``None`` when it is.
     """
 
     format: str
@@ -99,10 +80,8 @@ def read_mesh_facts(path: str) -> MeshFacts:
     Measure a mesh file: STL and OBJ here, COLLADA through pycollada, other formats not at all.
 
     :param path: Local path of the mesh file (its extension, any case, gives the format).
-    :return: The facts; a file that is not measured (corrupt, no triangle, too large, another
-        format) gives facts with a :attr:`MeshFacts.problem`.
-    :raises OSError: if the file does not exist or cannot be read (a fact of the moment, which
-        :mod:`.mesh_cache` does not keep).
+    :return: The facts; a file that is not measured has a :attr:`MeshFacts.problem`.
+    :raises OSError: if the file does not exist or cannot be read.
     """
     extension = os.path.splitext(path)[1].lower()
     kind = extension.lstrip('.')
@@ -130,9 +109,7 @@ def read_mesh_facts(path: str) -> MeshFacts:
 
 def mesh_bounds(path: str) -> tuple[FloatArray, FloatArray] | None:
     """
-    Return the bounding box ``(lower, upper)`` of a mesh file's triangles, each shape (3,), m.
-
-    In the file's frame, as rviz draws it before ``<mesh scale>`` (:func:`read_mesh_facts`).
+    Return the box ``(lower, upper)`` (3,) of a mesh file's triangles, m, before ``<mesh scale>``.
 
     :return: The box, or ``None`` when the file is not measured or does not exist.
     """
@@ -207,11 +184,7 @@ def _collada(path: str) -> tuple[FloatArray, int]:
     """
     The vertices its triangles use ``(V, 3) float64`` (file frame, m) and their count ``T``.
 
-    Each vertex comes once per triangle set that uses it: their box is the box of every corner.
-    Each step as trimesh 5's ``load_collada`` and ``Trimesh(process=True)`` take it, so that the
-    box is the one the check took from trimesh: the node matrices multiplied in float64 from
-    the root, the vertices (float64) times the rotation's transpose plus the translation, then
-    times the unit.
+    Placed as trimesh 5's ``load_collada`` places them (float64 node matrices from the root).
 
     :raises MeshLoadError: if pycollada is missing or cannot read the file, or it has no scene.
     :raises OSError: if the file cannot be opened.
@@ -245,11 +218,9 @@ _EYE = np.eye(4)
 def _collada_node(collada: Any, node: Any, T_file_parent: FloatArray,
                   placed: list[FloatArray], counts: list[int]) -> None:
     """
-    Add a COLLADA scene node's placed vertices and triangle count to ``placed`` and ``counts``.
+    Add a COLLADA scene node's vertices and triangle count to ``placed`` and ``counts``.
 
-    Each triangle set adds the vertices its finite triangles use, placed in the file's frame
-    (``(V, 3) float64``, each once: the box of a triangle's corners is the box of the vertices
-    they are), and the number of those triangles.
+    The vertices its finite triangles use, each once, placed in the file's frame.
 
     :param T_file_parent: (4, 4) float64 transform of the node's parent in the file's frame.
     """
@@ -285,14 +256,11 @@ def _collada_node(collada: Any, node: Any, T_file_parent: FloatArray,
 
 def collada_unit(path: str) -> float:
     """
-    Return a COLLADA file's length unit in metres (``<asset><unit meter>``; 1 when absent).
+    Return a COLLADA file's length unit in metres (``<asset><unit meter>``).
 
-    rviz's mesh loader rescales a COLLADA mesh by it (rviz_rendering ``getMeshUnitRescale``);
-    trimesh only records it. Reads up to the first ``<unit>`` only (hardened lxml, no entities,
-    no network).
+    rviz rescales a COLLADA mesh by it (rviz_rendering ``getMeshUnitRescale``).
 
-    :return: The unit, m; 1.0 when the file has none, it is not a positive finite number, or the
-        file cannot be read.
+    :return: The unit, m; 1.0 when absent, not positive and finite, or unreadable.
     """
     from lxml import etree
     try:

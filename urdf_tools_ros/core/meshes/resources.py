@@ -1,25 +1,14 @@
 """
 The files a robot description references, looked up by request path: what a mesh server serves.
 
-:class:`ResourceIndex` lists every file a description's meshes and textures name, resolved with
-the same :func:`~.packages.draw_path` the viewer draws from, and the files those name in turn:
-an OBJ's ``mtllib``, a material library's texture maps, a COLLADA ``<init_from>`` image, a glTF
-``uri`` (relative references only; a consumer resolves them against the mesh's own URL, as RViz's
-``AssimpLoader`` does). Each file has a *request path*: ``package/<pkg>/<path in pkg>`` for a
-``package://`` reference, ``file/<absolute path>`` for a ``file://``, absolute or relative one.
-
-:meth:`ResourceIndex.get` answers one request as ``resource_retriever_interfaces/srv/GetResource``
-does (status ERROR, OK or NOT_MODIFIED; etag; body), and refuses with a reason:
-
-* a path that names no file of the description (``..`` is resolved in the text of the path,
-  never on disk, so it can reach only the description's files);
-* a file whose real path (symbolic links followed) leaves its package: the package's share
-  directory, or the folder its ``package.xml`` really is in (``colcon build --symlink-install``
-  links each installed file into the source folder); without a package, the folder the reference
-  names;
-* a file over :data:`MAX_RESOURCE_BYTES`, with its size; a file that cannot be read, with why.
-
-Nothing else on the machine can be read through it. Bodies are read per request, never kept.
+:class:`ResourceIndex` lists the files a description's meshes and textures name (resolved by
+:func:`~.packages.draw_path`, as the viewer draws), and the relative files those name in turn
+(an OBJ's ``mtllib``, MTL texture maps, COLLADA ``<init_from>``, glTF ``uri``). A request path
+is ``package/<pkg>/<path>`` or ``file/<absolute path>``. :meth:`ResourceIndex.get` answers as
+``resource_retriever_interfaces/srv/GetResource`` does, and refuses a path that names no file
+of the description (``..`` resolved in the text), a file whose real path leaves its package
+(share directory, or a symlink install's source folder) and a file over
+:data:`MAX_RESOURCE_BYTES`. Bodies are read per request, never kept.
 """
 
 from __future__ import annotations
@@ -95,11 +84,9 @@ def service_url(service_name: str, resource: ResourceFile) -> str | None:
     """
     The URL RViz's ``resource_retriever_service_plugin`` fetches ``resource`` from.
 
-    The plugin takes ``service://<service name>:<path>`` and refuses a URL with a second ``:``
-    (``RosServiceResourceRetriever::can_handle``).
-
     :param service_name: Fully qualified service name, ``/ns/node/resource_provider``.
-    :return: The URL, or ``None`` when the name or the path holds a ``:``.
+    :return: ``service://<service name>:<path>``, or ``None`` when either holds a ``:`` (the
+        plugin refuses a second ``:``).
     """
     if not service_name or ':' in service_name or ':' in resource.path:
         return None
@@ -351,9 +338,7 @@ def rewrite_urls(xml: str, urls: Mapping[str, str], filename: str = '<robot_desc
     """
     ``xml`` with each mesh and texture ``filename`` found in ``urls`` replaced by its new URL.
 
-    Only ``<mesh filename>`` and ``<texture filename>`` change; everything else is serialised as
-    parsed (comments kept; the XML declaration is dropped), read as the loader reads it
-    (:func:`~.loader.parse_xml`: no entities, no network).
+    Everything else is serialised as parsed (comments kept, the XML declaration dropped).
 
     :param xml: URDF XML.
     :param urls: ``{filename as written: new URL}``.

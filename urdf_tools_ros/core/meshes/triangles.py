@@ -1,13 +1,8 @@
 """
 Mesh files as rviz draws them, read by trimesh: triangles and colours, for the viewer.
 
-trimesh is the viewer's mesh library, and this is the one module that imports it (the viewer's
-:func:`load_mesh` and :func:`capsule_mesh`); it is imported when the first mesh is drawn. The
-checker never imports it: it measures STL, OBJ and COLLADA with :mod:`.mesh_facts`. trimesh
-reads STL, OBJ and COLLADA (through pycollada), flattening a COLLADA scene's node transforms
-into the file's frame. rviz's mesh loader then rescales a COLLADA mesh by the file's length
-unit, ``<COLLADA><asset><unit meter>`` (rviz_rendering ``getMeshUnitRescale``), which trimesh
-only records: :func:`~.mesh_facts.collada_unit` reads it, and both readers apply it.
+The one module that imports trimesh (when the first mesh is drawn); a COLLADA mesh is rescaled
+by its length unit (:func:`~.facts.collada_unit`) as rviz does.
 """
 
 from __future__ import annotations
@@ -37,11 +32,9 @@ class MeshPart:
     :ivar vertices: (V, 3) float32 vertex positions, m (COLLADA unit and ``<mesh scale>``
         applied).
     :ivar faces: (F, 3) uint32 vertex indices of triangles, counter-clockwise outward.
-    :ivar rgba: The part's own material colour, each in [0, 1], or ``None`` when the file
-        gives none (then the URDF material colours it).
-    :ivar uv: (V, 2) float32 texture coordinates of the vertices (u right, v up, as OBJ's
-        ``vt``), where the file gives them and the part has no material of its own (so a URDF
-        ``<texture>`` can be drawn on it); otherwise ``None``.
+    :ivar rgba: The part's own material colour in [0, 1], or ``None`` (the URDF's colours it).
+    :ivar uv: (V, 2) float32 texture coordinates (OBJ's ``vt``) of a part without a material
+        of its own, else ``None``.
     """
 
     vertices: npt.NDArray[np.float32]
@@ -56,8 +49,6 @@ _NULL_HANDLER = logging.NullHandler()
 def _trimesh() -> Any:
     """The trimesh module; its log records reach the application's handlers, never stderr."""
     import trimesh
-    # A library logger without a handler falls back to printing warnings (a texture that is
-    # not found) on stderr; a NullHandler stops that and keeps them for configured logging.
     logging.getLogger('trimesh').addHandler(_NULL_HANDLER)
     return trimesh
 
@@ -93,16 +84,10 @@ def _triangle_meshes(path: str) -> list[tuple[FloatArray, Any]]:
 
 def load_mesh(path: str, scale: Vector3 = (1.0, 1.0, 1.0)) -> tuple[MeshPart, ...]:
     """
-    Read a mesh file and scale it per axis (URDF ``<mesh scale>``).
+    Read a mesh file and scale it per axis (URDF ``<mesh scale>``; a mirror flips the faces).
 
-    A negative scale factor mirrors the mesh; the faces are then flipped so that they still face
-    outward.
-
-    :param path: Local path of a ``.stl``, ``.dae`` or ``.obj`` file (or another format trimesh
-        reads).
-    :param scale: Scale along x, y, z of the file's frame.
-    :return: The parts, each with at least one triangle, each with the colour its own material
-        or vertex colours give.
+    :param path: Local path of a file trimesh reads (``.stl``, ``.dae``, ``.obj``, ...).
+    :return: The parts, each with at least one triangle and its own colour if any.
     :raises MeshLoadError: if the file cannot be read or holds no triangles, or trimesh is not
         installed.
     :raises FileNotFoundError: if the file does not exist.
@@ -125,13 +110,7 @@ def load_mesh(path: str, scale: Vector3 = (1.0, 1.0, 1.0)) -> tuple[MeshPart, ..
 
 
 def reads_format(path: str) -> bool:
-    """
-    Whether trimesh reads files with this extension (``.stl``, ``.dae``, ``.obj``, ``.ply``...).
-
-    :param path: A file name; only its extension counts (any case).
-    :return: ``False`` for an extension trimesh has no loader for; ``True`` otherwise, and when
-        trimesh is not installed (then :func:`load_mesh` says so).
-    """
+    """Whether trimesh reads files with this extension (``True`` when trimesh is missing)."""
     try:
         formats = _trimesh().available_formats()
     except ImportError:
@@ -143,8 +122,6 @@ def reads_format(path: str) -> bool:
 def textured_mesh(part: MeshPart, image: npt.NDArray[np.uint8]) -> Any:
     """
     A ``trimesh.Trimesh`` of a part with ``image`` mapped on it by the part's texture coordinates.
-
-    For a viewer that draws trimesh meshes with their texture (viser's ``add_mesh_trimesh``).
 
     :param part: A part with :attr:`MeshPart.uv`.
     :param image: (H, W, 4) uint8 RGBA image, its first row at the top.
@@ -175,12 +152,7 @@ def capsule_mesh(radius: float,
 
 
 def _own_color(mesh: Any) -> RGBA | None:
-    """
-    The colour a trimesh mesh's own material or vertex/face colours give, if any.
-
-    An OBJ with texture coordinates but no material gets trimesh's stand-in material (a grey
-    2x2 image, ``empty_material``): that is no material of the file's, so ``None``.
-    """
+    """The colour of a trimesh mesh's own material or vertex/face colours (not a stand-in)."""
     visual = getattr(mesh, 'visual', None)
     kind = getattr(visual, 'kind', None)
     if visual is None or kind is None:
