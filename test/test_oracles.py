@@ -185,56 +185,6 @@ def test_urdfdom_versions_are_distinct_programs_that_print_errors_first(tmp_path
     assert verdict.message.startswith('Error:   Visual material must contain a name attribute')
 
 
-@needs('urdf_parser_py')
-def test_urdf_parser_py_warnings_are_collected_not_printed(
-        sample_urdf: Path, capfd: pytest.CaptureFixture[str]) -> None:
-    from urdf_parser_py import xml_reflection
-    from urdf_parser_py.xml_reflection import core
-    hooks = (core.on_error, xml_reflection.on_error)
-    verdict = ask('urdf_parser_py', sample_urdf)
-    assert verdict.loaded
-    assert 'Unknown attribute "name"' in verdict.message  # <visual name>, URDF 1.0 has none
-    assert capfd.readouterr().err == ''
-    assert (core.on_error, xml_reflection.on_error) == hooks
-
-
-@needs('pinocchio')
-def test_pinocchio_message_has_what_its_urdfdom_printed(
-        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
-    verdict = ask('pinocchio', write(tmp_path, CASES['revolute-without-limit']))
-    assert 'Joint [j] is of type REVOLUTE but it does not specify limits' in verdict.message
-    assert 'does not contain a valid URDF model' in verdict.message
-    assert 'REVOLUTE' not in capfd.readouterr().err
-
-
-@needs('mujoco')
-def test_mujoco_gets_resolved_meshes_and_loses_missing_ones(
-        sample_urdf: Path, tmp_path: Path) -> None:
-    # With the package path every mesh is found (the bumper's .dae is a visual, which MuJoCo
-    # discards); without it the palm's package:// OBJ collision stays as written and MuJoCo
-    # refuses the file on it, as it does a user's file; the 3 visuals are dropped unread.
-    with_packages = ask('mujoco', sample_urdf, PACKAGES)
-    assert with_packages.loaded and 'stripped' not in with_packages.message
-    without = ask('mujoco', sample_urdf)
-    assert not without.loaded and 'stripped 3 <visual>' in without.message
-    assert "Error opening file 'package:/urdf_tools_ros/urdf/meshes/gripper_palm.obj'" \
-        in without.message
-    # A found mesh MuJoCo cannot decode stays, and it refuses the file on it.
-    (tmp_path / 'part.dae').write_bytes((REPO / 'urdf' / 'meshes' / 'bumper.dae').read_bytes())
-    path = write(tmp_path, '<robot name="r"><link name="a"><collision><geometry><mesh '
-                           'filename="part.dae"/></geometry></collision></link></robot>')
-    verdict = ask('mujoco', path)
-    assert not verdict.loaded and 'no decoder found for mesh file' in verdict.message
-    # A resolved mesh is really read: a broken STL makes MuJoCo refuse.
-    (tmp_path / 'broken.stl').write_text('not an STL')
-    path = write(tmp_path, '<robot name="r"><link name="a"><collision><geometry><mesh '
-                           'filename="package://pkg/broken.stl"/></geometry></collision></link>'
-                           '</robot>')
-    verdict = ask('mujoco', path, {'pkg': str(tmp_path)})
-    assert not verdict.loaded
-    assert 'broken.stl' in verdict.message
-
-
 @needs('gazebo')
 def test_gazebo_lumps_the_sample_robots_fixed_joints(sample_urdf: Path) -> None:
     verdict = ask('gazebo', sample_urdf)
