@@ -1,28 +1,17 @@
 """
 The joints of whatever joint_state_publisher reads on ``robot_description``: URDF, SDF, COLLADA.
 
-Upstream joint_state_publisher (2.4.0, ``joint_state_publisher.py``: ``configure_robot``,
-``init_urdf``, ``init_sdf``, ``init_collada``) publishes the joints of a description whose root
-is ``<sdf>`` (the first ``<model>``), ``<COLLADA>`` (version 1.5 or later, the first
-``kinematics_model``), or anything else holding a ``<robot>`` element (it takes the first one,
-so ``<urdf><robot>...</robot></urdf>`` works). :func:`joint_state_robot` turns each into a
-:class:`~urdf_tools_ros.core.model.robot.Robot` whose
-:class:`~urdf_tools_ros.core.joint_state.table.JointStateTable` publishes the same joints,
-ranges and start positions:
+As joint_state_publisher 2.4 (``configure_robot``, ``init_urdf``, ``init_sdf``,
+``init_collada``), :func:`joint_state_robot` makes a model whose
+:class:`~urdf_tools_ros.core.joint_state.table.JointStateTable` publishes the same joints:
 
-* URDF (root ``<robot>``, or the first ``<robot>`` inside another root): the project's own
-  loader and reader, every URDF rule of the table (mimic, safety controller, ...).
-* SDF: the direct ``<joint>`` children of the first ``<model>``; types gearbox, revolute2,
-  ball, screw, universal and fixed are skipped; continuous joints take [-π, π]; revolute and
-  prismatic joints need ``<axis><limit><lower>`` and ``<upper>`` (rad or m), else the
-  description is refused with upstream's message. Parent and child from ``<parent>`` and
-  ``<child>``, the axis from ``<axis><xyz>`` (default 0 0 1).
-* COLLADA: the ``<joint>`` children of the first kinematics model's ``<technique_common>``
-  with a ``<revolute>`` element; its ``<limits><min>`` and ``<max>`` are degrees (converted to
-  rad); a joint whose min equals max is fixed and skipped.
+* URDF: root ``<robot>``, or the first ``<robot>`` inside another root, through the loader;
+* SDF: the ``<joint>`` children of the first ``<model>`` (gearbox, revolute2, ball, screw,
+  universal and fixed skipped; continuous [-π, π]; others need ``<limit><lower>``/``<upper>``);
+* COLLADA 1.5+: the revolute joints of the first kinematics model, limits in degrees
+  (min = max: fixed, skipped).
 
-XML from outside is untrusted: parsed as the loader parses URDF (no entities, no DTD, no
-network, bounded size).
+The XML is parsed as the loader parses URDF (no entities, no DTD, no network, bounded size).
 """
 
 from __future__ import annotations
@@ -92,8 +81,7 @@ def joint_state_robot(text: str, filename: str = '<robot_description>', *,
     :param filename: Where it came from, for messages.
     :param locator: Package locator for ``package://`` in URDF (meshes are not needed here).
     :return: ``(robot, format, description)``; format is ``'urdf'``, ``'urdf in <ROOT>'``,
-        ``'sdf'`` or ``'collada'``; ``description`` is the loaded URDF (``None`` for SDF and
-        COLLADA, which hold joints only here).
+        ``'sdf'`` or ``'collada'``; ``description`` is the loaded URDF (``None`` otherwise).
     :raises DescriptionLoadError: malformed or too large XML, entity declarations, a root with no
         ``<robot>``, an SDF or COLLADA joint without limits (upstream's messages).
     """

@@ -1,17 +1,10 @@
 """
 The ``source_list`` topics of the joint-state publisher: their latest samples and the first hold.
 
-With live sources the first ``joint_states`` message must not carry a default for a joint a
-source publishes (a robot_state_publisher downstream would draw one frame of the robot at the
-default pose): :meth:`SourceSamples.ready` holds publication until every source delivered a
-sample or :data:`HOLD_NS` passed since the start, whichever comes first. Upstream
-joint_state_publisher (2.4) has no hold; it creates its subscriptions, then its timer, so its
-first message goes out one period (1/``rate``) after the start, and carries a source's values
-only when the source was heard within that period.
-
-The latest sample of each source is kept, so that a table made from a description that arrives
-after the sources (:class:`~.table.JointStateTable`) starts from their values
-(:meth:`SourceSamples.merge_into`), not from its defaults.
+:meth:`SourceSamples.ready` holds the first message until every source delivered or
+:data:`HOLD_NS` passed, so no default pose is published for a joint a source drives
+(joint_state_publisher 2.4 has no hold). The latest sample of each source is kept for a table
+made later (:meth:`SourceSamples.merge_into`).
 """
 
 from __future__ import annotations
@@ -52,9 +45,7 @@ class SourceSamples:
         """
         Whether messages may be published: every source delivered, or the hold has passed.
 
-        Once true it stays true (only the first message is held).
-
-        :param now_ns: Steady time now, ns (the clock of ``start_ns``).
+        :param now_ns: Steady time now, ns (the clock of ``start_ns``); once true, stays true.
         """
         if not self._released:
             self._released = self._topics <= self._latest.keys() or now_ns >= self._deadline
@@ -76,12 +67,7 @@ def refusals_text(refusals: Sequence[Finding], shown: int = 5) -> str:
 
 
 def table_notes(table: JointStateTable, robot: Robot) -> list[tuple[Severity, str]]:
-    """
-    What the joint-state publisher logs about a new table, with severities.
-
-    Refused zeros, joints of a type URDF does not know, empty ranges (published at the middle,
-    as joint_state_publisher does).
-    """
+    """What the joint-state publisher logs of a new table (refused zeros, types, empty ranges)."""
     notes: list[tuple[Severity, str]] = []
     if table.refused_zeros:
         notes.append((Severity.WARNING, 'zeros refused: ' + refusals_text(table.refused_zeros)))

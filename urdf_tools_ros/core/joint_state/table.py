@@ -1,33 +1,14 @@
 """
 The joint-state table behind the joint-state publisher and its sliders (no ROS messages here).
 
-Semantics follow joint_state_publisher (``joint_state_publisher/joint_state_publisher.py``):
-
-* The published joints are the revolute, continuous and prismatic joints in URDF file order
-  (fixed, floating and planar joints are left out), and joints of a type URDF does not know
-  (``spherical``, ``ball``, ...) that have a ``<limit>``, taken as one position in that range
-  (:attr:`JointStateTable.unknown_type_joints`; joint_state_publisher skips only fixed,
-  floating and planar joints). With ``use_mimic_tags`` a joint with a
-  ``<mimic>`` is derived from its actuated source (:mod:`urdf_tools_ros.core.kinematics.mimic`):
-  position ``m q + o``, velocity ``m v``, effort copied; without it, it is a joint of its own.
-* Each actuated joint starts at its default position: ``zeros[name]`` when given, else 0, or the
-  middle of the range when 0 is outside it. Velocities and efforts start at 0 when
-  ``publish_default_velocities`` / ``publish_default_efforts``, else they are absent until a
-  source gives them; positions likewise with ``publish_default_positions`` (default true).
-  A list (position, velocity, effort) is published when some joint has a value for it (the
-  position list also whenever mimic joints are derived); joints without one get 0 in it.
-* Ranges are :func:`~urdf_tools_ros.core.kinematics.limits.effective_limits` (narrowed by
-  soft limits with ``use_smallest_joint_limits``); continuous joints use [-π, π] for sliders
-  and sweeps. A joint whose range is empty is pinned at its midpoint (``JointLimits.empty``).
-* :meth:`JointStateTable.step` is the ``delta`` sweep: each joint moves by ``delta`` and turns
-  back at the ends of its range; a continuous joint only moves forward and, past the upper end
-  of its slider range, jumps to the lower end, as joint_state_publisher's does.
-* :meth:`JointStateTable.merge` takes a partial external state by name (``source_list``).
-
-Unlike joint_state_publisher, bad input never stops the table: NaN/inf values, unknown or
-non-actuated names and lists of the wrong length are refused per joint and returned as
-:class:`~urdf_tools_ros.core.findings.Finding` values (:func:`refusal`); the other joints of the
-same input are still taken. A :class:`ClampPolicy` decides whether accepted values are clamped.
+As joint_state_publisher 2.4: the published joints are the revolute, continuous and prismatic
+joints in file order, and joints of a type URDF does not know that have a ``<limit>``; with
+``use_mimic_tags`` a mimic joint follows its source. Each actuated joint starts at ``zeros`` or
+its default position; velocity and effort lists are published once some joint has a value
+(positions too whenever mimic joints are derived). Ranges are
+:func:`~urdf_tools_ros.core.kinematics.limits.effective_limits`. Unlike joint_state_publisher,
+bad input is refused per joint and returned as findings (:func:`refusal`); a
+:class:`ClampPolicy` decides whether accepted values are clamped.
 """
 
 from __future__ import annotations
@@ -71,10 +52,8 @@ class ClampPolicy(str, enum.Enum):
     NONE = 'none'
     #: Position into the effective range [lower, upper] (continuous joints never).
     POSITION = 'position'
-    #: Position as above, then velocity into the safety controller's velocity bounds at that
-    #: position, then effort into its effort bounds at that velocity
-    #: (:meth:`~urdf_tools_ros.core.kinematics.limits.JointLimits.safety_velocity_bounds`); joints
-    #: without a safety controller are bounded by ``±limit.velocity`` and ``±limit.effort``.
+    #: Position as above, then velocity and effort into the safety controller's bounds
+    #: (:class:`~urdf_tools_ros.core.kinematics.limits.JointLimits`).
     SAFETY_CONTROLLER = 'safety_controller'
 
     @classmethod
@@ -91,9 +70,8 @@ class ClampPolicy(str, enum.Enum):
                              f'{", ".join(policy.value for policy in cls)}') from None
 
 
-#: Codes of the findings returned for input that is not taken (runtime refusals, not check
-#: rules): a name that is not an actuated joint, a value that is not a finite number, a list
-#: whose length differs from the names (element ``joint_states``), and no usable state at all.
+#: Codes of runtime refusals (not check rules): a name that is no actuated joint, a value that
+#: is not finite, lists of another length than the names, no usable state at all.
 NAME_REFUSED = 'joint-state-name-refused'
 VALUE_REFUSED = 'joint-state-value-refused'
 LISTS_MISMATCH = 'joint-state-lists-mismatch'
@@ -107,7 +85,6 @@ def refusal(code: str, joint: str | None, reason: str) -> Finding:
     :param code: :data:`NAME_REFUSED`, :data:`VALUE_REFUSED`, :data:`LISTS_MISMATCH` or
         :data:`NO_STATE`.
     :param joint: The joint name as given, or ``None`` for a problem of the whole input.
-    :param reason: What is wrong, e.g. ``position nan is not finite``.
     """
     return Finding(code, Severity.WARNING, 'joint_states' if joint is None else f'joint:{joint}',
                    reason)
@@ -144,9 +121,8 @@ class JointStateTable:
     :ivar limits: :class:`JointLimits` of every actuated joint.
     :ivar refused_zeros: ``zeros`` entries that were not taken.
     :ivar unknown_type_joints: Published joints whose type URDF does not know (module doc).
-    :ivar lock: The table's one lock (re-entrant). Every method that reads or changes the
-        state holds it, so the table may be used from several threads (a ROS executor and the
-        GUI's); hold it yourself to make several calls one step.
+    :ivar lock: The table's re-entrant lock, held by every method (several threads may use the
+        table); hold it yourself to make several calls one step.
     :raises MimicError: with ``use_mimic_tags``, for a ``<mimic>`` that cannot be resolved.
     :raises InvalidJointError: for a joint without usable limits.
     """
@@ -266,8 +242,7 @@ class JointStateTable:
         """
         Take a partial external joint state by name (a ``sensor_msgs/JointState``'s lists).
 
-        An empty list means "not given". A list whose length differs from ``names`` is
-        refused whole (one refusal with joint ``None``); the other lists are still taken.
+        An empty list is "not given"; a list of another length than ``names`` is refused whole.
 
         :return: Every refusal, in input order.
         """
@@ -308,9 +283,8 @@ class JointStateTable:
         """
         Move every joint with a position by ``delta`` (rad or m) along its sweep direction.
 
-        At an end of the range the position stops there and the direction turns; a continuous
-        joint only moves forward and, past the upper end of its slider range, jumps to the lower
-        end (joint_state_publisher 2.4's ``update``).
+        The direction turns at the ends of the range; a continuous joint only moves forward and
+        wraps to the lower end (joint_state_publisher 2.4's ``update``).
         """
         if not math.isfinite(delta):
             return
@@ -347,8 +321,7 @@ def _published(joint: Joint) -> Joint | None:
     """
     ``joint`` as the table publishes it, or ``None`` when joint_state_publisher leaves it out.
 
-    A type URDF does not know with a ``<limit>`` is taken as a revolute joint (one position in
-    the limit's range), as joint_state_publisher 2.4's ``init_urdf`` takes it.
+    A type URDF does not know with a ``<limit>`` is revolute (``init_urdf``).
     """
     if joint.joint_type in SINGLE_DOF_JOINT_TYPES:
         return joint
