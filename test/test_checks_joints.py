@@ -151,35 +151,27 @@ CASES = [
 ]
 
 
-def test_axis_fix_is_the_normalized_axis() -> None:
-    (finding,) = run(joint('prismatic', LIMIT + '<axis xyz="0 3 4"/>'))
-    assert finding.fix == '<axis xyz="0 0.6 0.8"/>'
+@pytest.mark.parametrize('text, fix', [
+    (joint('prismatic', LIMIT + '<axis xyz="0 3 4"/>'), '<axis xyz="0 0.6 0.8"/>'),
+    (joint('revolute', limit('1.2', '0.4')), 'swap them: lower="0.4" upper="1.2"'),
+])
+def test_fixes(text: str, fix: str) -> None:
+    (finding,) = run(text)
+    assert finding.fix == fix
 
 
-def test_lower_above_upper_fix_swaps() -> None:
-    (finding,) = run(joint('revolute', limit('1.2', '0.4')))
-    assert finding.fix == 'swap them: lower="0.4" upper="1.2"'
-
-
-@pytest.mark.parametrize('joint_type', ['continuous', 'fixed', 'floating', 'planar'])
-def test_position_bounds_are_ignored_where_the_type_has_none(joint_type: str) -> None:
-    findings = run(joint(joint_type, limit('1.2', '0.4') + '<axis xyz="0 0 1"/>'))
-    assert findings == []
-
-
-def test_absent_soft_limits_are_not_compared() -> None:
+@pytest.mark.parametrize('text', [
+    *(joint(joint_type, limit('1.2', '0.4') + '<axis xyz="0 0 1"/>')
+      for joint_type in ('continuous', 'fixed', 'floating', 'planar')),
     # only k_velocity: urdf_parser_py would read soft limits 0, 0; we read "no soft limit"
-    assert run(joint('revolute', limit('0.5', '1') + '<safety_controller k_velocity="1"/>')) == []
-
-
-def test_mimic_of_a_continuous_source_is_not_compared() -> None:
-    text = mimic('', limit('0', '0.1') + '<mimic joint="s"/>').replace(
-        'name="s" type="revolute"', 'name="s" type="continuous"')
+    joint('revolute', limit('0.5', '1') + '<safety_controller k_velocity="1"/>'),
+    mimic('', limit('0', '0.1') + '<mimic joint="s"/>').replace(
+        'name="s" type="revolute"', 'name="s" type="continuous"'),
+    mimic(limit(), limit() + '<mimic joint="nope"/>'),  # left to the mimic family
+], ids=['continuous-bounds', 'fixed-bounds', 'floating-bounds', 'planar-bounds',
+        'soft-limits-absent', 'mimic-of-continuous', 'mimic-of-unknown'])
+def test_what_is_not_compared(text: str) -> None:
     assert run(text) == []
-
-
-def test_mimic_of_an_unknown_source_is_left_to_the_mimic_family() -> None:
-    assert run(mimic(limit(), limit() + '<mimic joint="nope"/>')) == []
 
 
 @pytest.mark.filterwarnings('error')
