@@ -1,11 +1,7 @@
 """
-Mesh and texture files for the 3D view, each read once per path (:class:`MeshCache`).
+Mesh and texture files for the 3D view, each read once per file version (:class:`MeshCache`).
 
-The reading itself (trimesh, COLLADA's unit as rviz applies it, one :class:`MeshPart` per part
-with the colour its own material gives) is the core's
-:func:`~urdf_tools_ros.core.meshes.triangles.load_mesh`; the 3D view follows RViz: a mesh's
-own material wins over the URDF ``<material>``, which colours meshes that have none
-(rviz ``RobotLink::createEntityForGeometryElement``). Textures: :mod:`.textures`.
+Read by :func:`~urdf_tools_ros.core.meshes.triangles.load_mesh` and :func:`.textures.load_texture`.
 """
 
 from __future__ import annotations

@@ -37,17 +37,10 @@ def report_markdown(filename: str, findings: Sequence[Finding],
     """
     The check report as Markdown: what stops the view, the counts, then the findings by severity.
 
-    The counts are worded as ``urdf-tools check`` words them (:func:`counts_text`); errors, then
-    warnings, then info, each group under a heading with its count, each finding with its code,
-    file:line, message and fix.
-
     :param filename: The description's file name (shown without its folder).
-    :param findings: The findings.
     :param problems: Why the robot cannot be posed or moved, e.g. a kinematic-tree error.
-    :param placeholders: Each mesh drawn as a magenta wireframe box, with why
-        (:attr:`~urdf_tools_ros.gui.scene.RobotScene.placeholders`): the legend.
-    :param guessed: ``(link, mesh filename, path)`` of each mesh drawn from a path ROS tools
-        will not find (:attr:`~urdf_tools_ros.gui.scene.RobotScene.guessed`).
+    :param placeholders: :attr:`~urdf_tools_ros.gui.scene.RobotScene.placeholders`.
+    :param guessed: :attr:`~urdf_tools_ros.gui.scene.RobotScene.guessed`.
     """
     lines = ['**Check report**', '']
     for problem in problems:
@@ -88,12 +81,8 @@ def report_markdown(filename: str, findings: Sequence[Finding],
 
 def placeholders_markdown(placeholders: Sequence[Placeholder]) -> list[str]:
     """
-    The report's lines on meshes drawn as wireframe boxes: how many, which, why, what to do.
+    The report's lines on meshes drawn as wireframe boxes: the first :data:`LISTED`, the count.
 
-    Lists the first :data:`LISTED` (link, mesh, cause and reason each), counts the rest, and
-    names the packages that are not found with the ways to give them.
-
-    :param placeholders: :attr:`~urdf_tools_ros.gui.scene.RobotScene.placeholders`.
     :return: Markdown lines, ending with an empty one; none when there is no placeholder.
     """
     if not placeholders:
@@ -146,10 +135,8 @@ def camera_for(lower: FloatArray, upper: FloatArray, *, panel_share: float = 0.3
     """
     An initial camera that frames a box (the robot drawn) beside the control panel.
 
-    The camera looks at the box from :data:`CAMERA_DIRECTION` (front, left, above), far enough
-    for a sphere around the box to fit a 60° field of view (viser's is 75°), and its target is
-    moved to the right in the picture by the share of the view the panel covers (viser's panel
-    floats over the right side), so the robot is drawn in the free part of the view.
+    From :data:`CAMERA_DIRECTION`, far enough for the box's sphere to fit 60°; the target moves
+    right by the share of the view the panel covers.
 
     :param lower: (3,) lower corner of the box, m (root frame).
     :param upper: (3,) upper corner, m.
@@ -180,13 +167,8 @@ def page_html(robot_name: str, labels: Sequence[str]) -> str:
     """
     HTML for the top of the panel: the tab title and the layout of the joint rows.
 
-    viser 1.1 titles every page "Viser" and gives labels a 7.25 em column that breaks names at
-    each underscore (``shoulder_pan_`` / ``joint [rad]``) and number boxes of 3 rem that cut
-    values (``1.43989``); it has no API for either. This HTML (viser's ``gui.add_html``, which
-    the page inserts as markup) sets ``document.title`` to the robot's name from a tiny image's
-    ``onload`` and carries a style sheet: one label column for every row, as wide as the
-    longest label (at most 45 % of the panel), no breaks inside names, wider number boxes.
-    The browser test checks the result (title, one line per label, aligned sliders).
+    viser has no API for either: a tiny image's ``onload`` sets ``document.title``, a style
+    sheet gives one label column as wide as the longest label and wider number boxes.
 
     :param robot_name: The robot's name (``<robot name>``), shown as the tab title.
     :param labels: Every joint control's label, for the column width.

@@ -1,12 +1,8 @@
 """
 What stands in for a visual mesh the 3D view cannot draw: why, and the box drawn instead.
 
-A ``<visual>`` mesh that cannot be drawn (its package or file is not found, the file cannot be
-read or is of a format trimesh has no reader for, its scale is not finite) is drawn as a magenta
-wireframe box at the visual's ``<origin>``, :data:`PLACEHOLDER_SIDE` times its ``<mesh scale>``
-along each axis (the mesh's own size is unknown), labelled with the link and a short cause; the
-page's report and the viewer's log give the whole reason. This module decides all of that
-without viser (:class:`Placeholder`); :mod:`.scene` draws it.
+A magenta wireframe box at the visual's ``<origin>``, :data:`PLACEHOLDER_SIDE` times its
+``<mesh scale>``, labelled with the link and a short cause (decided here, drawn by :mod:`.scene`).
 """
 
 from __future__ import annotations
@@ -50,11 +46,9 @@ class Placeholder:
     :ivar filename: The mesh's ``filename`` as written.
     :ivar cause: What kind of failure it is.
     :ivar summary: The cause in a few words for the label, e.g. ``package "pkg" not found``.
-    :ivar reason: The whole reason for the report and the log, e.g. ``package "pkg" is not
-        found, so the path cannot be resolved``.
-    :ivar T_link_visual: (4, 4) float64 pose of the box in the link frame: the visual's
-        ``<origin>``.
-    :ivar size: Sides of the box along the visual frame's x, y, z, m (:func:`placeholder_size`).
+    :ivar reason: The whole reason for the report and the log.
+    :ivar T_link_visual: (4, 4) float64 pose of the box in the link frame.
+    :ivar size: Sides of the box along the visual frame's x, y, z, m.
     """
 
     link: str
@@ -85,13 +79,9 @@ class Placeholder:
 
 def placeholder_size(scale: Vector3) -> Vector3:
     """
-    The sides of a placeholder box: :data:`PLACEHOLDER_SIDE` times each ``<mesh scale>`` factor.
+    The sides of a placeholder box, m: :data:`PLACEHOLDER_SIDE` times each ``|scale|`` factor.
 
-    A negative factor (a mirrored mesh) counts by its size; a factor that is not finite or is 0
-    says nothing about the mesh's size and counts as 1.
-
-    :param scale: The mesh's scale along x, y, z.
-    :return: Sides along x, y, z, m, each > 0.
+    A factor that is not finite or is 0 counts as 1.
     """
     def side(factor: float) -> float:
         factor = abs(float(factor))
@@ -100,12 +90,7 @@ def placeholder_size(scale: Vector3) -> Vector3:
 
 
 def box_edges(size: Vector3) -> FloatArray:
-    """
-    The 12 edges of a box of sides ``size`` centred on the origin, as line segments.
-
-    :param size: Sides along x, y, z, m.
-    :return: (12, 2, 3) float64 start and end points, m.
-    """
+    """The 12 edges (12, 2, 3) float64 of a box of sides ``size`` (m) centred on the origin."""
     half = np.abs(np.asarray(size, dtype=np.float64)) / 2.0
     edges = []
     for axis in range(3):
@@ -126,15 +111,9 @@ def unresolved(link: str, mesh: Mesh, path: str | None,
     """
     The placeholder for a mesh that cannot be drawn before its file is read, or ``None``.
 
-    :param link: The link's name.
-    :param mesh: The ``<mesh>``.
-    :param path: The local file to draw it from
-        (:func:`~urdf_tools_ros.core.source.packages.draw_path`), or ``None`` when it
-        cannot be resolved.
+    :param path: The local file to draw it from, or ``None`` when it cannot be resolved.
     :param T_link_visual: (4, 4) float64 pose of the visual in the link frame.
-    :return: A placeholder whose cause is a package that is not found, a path that cannot be
-        resolved, a file that does not exist or a scale that is not finite; ``None`` when the
-        file is there to be read.
+    :return: ``None`` when the file is there to be read.
     """
     size = placeholder_size(mesh.scale)
     if path is None:
@@ -162,13 +141,8 @@ def unreadable(link: str, mesh: Mesh, path: str, error: Exception,
     """
     The placeholder for a mesh file that exists but cannot be read.
 
-    :param link: The link's name.
-    :param mesh: The ``<mesh>``.
-    :param path: The local file that was read.
     :param error: What reading it raised (a ``MeshLoadError`` or ``OSError``).
     :param T_link_visual: (4, 4) float64 pose of the visual in the link frame.
-    :return: A placeholder whose cause is an unsupported format (an extension trimesh has no
-        reader for) or an unreadable file, the error's text in its reason.
     """
     size = placeholder_size(mesh.scale)
     if not reads_format(path):

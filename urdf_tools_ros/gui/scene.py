@@ -1,28 +1,13 @@
 """
 The robot in a viser scene: one frame node per link, its ``<visual>`` geometry as children.
 
-Each link is a frame node ``/robot/<link>`` directly under the scene root, posed by
-``T_root_link`` (:meth:`RobotScene.set_link_poses`), so the poses can come from our forward
-kinematics or from ``/tf`` alike; the tree structure is not mirrored in the scene graph. Each
-visual is a child node posed by its ``<origin>`` (``T_link_visual``), drawn as in RViz: box,
-cylinder (axis along z), sphere, capsule (URDF 1.1), and meshes (``.stl``, ``.dae``,
-``.obj``) scaled by ``<mesh scale>``, coloured by the mesh's own material or else the URDF
-``<material>`` colour (a named material resolved to the global one).
-
-A material given only as a ``<texture>`` (no ``<color>``) shows its image, mapped onto mesh
-parts with texture coordinates, elsewhere as its mean colour (:mod:`.textures`,
-:attr:`RobotScene.textures`).
-
-A mesh that cannot be drawn (package not found, file missing, unreadable or of a format trimesh
-does not read, scale not finite) is shown as a magenta wireframe box at the visual's origin,
-0.1 m times its ``<mesh scale>``, labelled with the link and the cause
-(:mod:`.placeholders`), and listed in :attr:`RobotScene.placeholders` with the whole reason
-(the page's legend and the viewer's log). Missing files are findings of the checker
-(``mesh-file-missing``); files that exist but cannot be read become ``mesh-unreadable``
-findings of the view (:attr:`RobotScene.findings`). A ``package:///pkg/...`` mesh (three
-slashes: ROS finds nothing) is drawn from ``pkg`` when the package locator knows it
-(:func:`~urdf_tools_ros.core.source.packages.draw_path`), listed in
-:attr:`RobotScene.guessed`; the checker's finding stays.
+Each link is a frame node ``/robot/<link>`` under the scene root, posed by ``T_root_link``
+(from our kinematics or from ``/tf``); each visual a child posed by ``T_link_visual``, drawn as
+in RViz and coloured by the mesh's own material, else the URDF colour. A texture-only material
+is drawn by :mod:`.textures`. A mesh that cannot be drawn is a labelled magenta wireframe box
+(:mod:`.placeholders`); one that exists but cannot be read is also a ``mesh-unreadable``
+finding of the view. A ``package:///pkg/...`` mesh is drawn from ``pkg`` when found
+(:attr:`RobotScene.guessed`).
 """
 
 from __future__ import annotations
@@ -62,23 +47,14 @@ _UNSAFE = re.compile(r'[^A-Za-z0-9_.\-]')
 
 def to_viser_pose(T: FloatArray) -> tuple[tuple[float, float, float, float],
                                           tuple[float, float, float]]:
-    """
-    Split a (4, 4) transform into viser's ``(wxyz, position)``.
-
-    :param T: (4, 4) float64 rigid transform ``T_parent_node``.
-    :return: Quaternion ``(w, x, y, z)`` and translation in m.
-    """
+    """Split a (4, 4) transform ``T_parent_node`` into viser's ``(wxyz, position)``, m."""
     translation, quaternion = transform_to_quaternion(T)
     x, y, z, w = (float(v) for v in quaternion)
     return (w, x, y, z), (float(translation[0]), float(translation[1]), float(translation[2]))
 
 
 def pose_of(handle: Any) -> FloatArray:
-    """
-    The (4, 4) float64 transform of a viser scene node from its ``wxyz`` and ``position``.
-
-    :param handle: A viser scene node handle.
-    """
+    """The (4, 4) float64 transform of a viser scene node from its ``wxyz`` and ``position``."""
     from ..core.transforms import transform_from_quaternion
     w, x, y, z = (float(v) for v in handle.wxyz)
     return transform_from_quaternion(np.asarray(handle.position, dtype=np.float64),
@@ -86,11 +62,7 @@ def pose_of(handle: Any) -> FloatArray:
 
 
 def visual_rgba(robot: Robot, visual: Visual) -> RGBA | None:
-    """
-    The URDF colour of a visual: its inline ``<color>``, or the global material it names.
-
-    :return: RGBA in [0, 1], or ``None`` when neither gives a colour.
-    """
+    """The URDF colour (RGBA in [0, 1]) of a visual's material, or ``None``."""
     if visual.material is None:
         return None
     return robot.material(visual.material).color
@@ -134,12 +106,11 @@ class RobotScene:
         Draw every link of ``robot`` at identity (until :meth:`set_link_poses`).
 
         :param scene: A ``viser.SceneApi`` (``server.scene``).
-        :param robot: The model.
         :param root: Scene path under which the nodes are added.
         :param mesh_cache: Cache of loaded meshes shared across reloads.
-        :param show_frames: Show the axes of each link frame (red x, green y, blue z).
+        :param show_frames: Show the axes of each link frame.
         :param frame_size: Length of the frame axes, m.
-        :param locate: The description's package locator (:func:`draw_path`), or ``None``.
+        :param locate: The description's package locator, or ``None``.
         """
         self._scene = scene
         self._robot = robot
@@ -356,13 +327,9 @@ class RobotScene:
         """
         The axis-aligned box around every geometry drawn (placeholders left out), m.
 
-        Meshes count with every vertex, a box with its corners, a cylinder and a sphere with
-        the corners of their bounding boxes.
-
         :param poses: ``{link: T_root_link}``, (4, 4) each; by default the poses drawn now.
-            Links without a pose are left out.
         :return: ``(lower (3,), upper (3,))`` in the root frame, or ``None`` when nothing
-            (finite) is drawn.
+            finite is drawn.
         """
         if poses is None:
             poses = {link: pose_of(handle) for link, handle in self.frames.items()}
@@ -421,14 +388,7 @@ class RobotScene:
         return self._paths[link]
 
     def visual_nodes(self, link: str) -> tuple[Any, ...]:
-        """
-        The viser nodes drawn for a link's visuals, in order.
-
-        Primitives, mesh parts (a textured part is a glTF node) and placeholder boxes (their
-        labels are not included).
-
-        :param link: A link name; an unknown one gives ``()``.
-        """
+        """The viser nodes drawn for a link's visuals, in order (placeholder boxes, no labels)."""
         return tuple(node for owner, node in self._visual_nodes if owner == link)
 
     @property

@@ -1,15 +1,10 @@
 """
 The joint slider panel, like joint_state_publisher_gui's, as viser GUI elements.
 
-:func:`slider_specs` decides what each control shows (pure, no viser): one slider per actuated
-joint over its effective slider range
-(:func:`~urdf_tools_ros.core.kinematics.limits.effective_limits`: ``<limit>`` narrowed by the
-``<safety_controller>`` soft limits when ``use_smallest_joint_limits``; [-π, π] for a continuous
-joint), units rad or m (REP 103), and a read-only field per mimic joint that follows its source.
-:class:`SliderPanel` draws them with the Center and Randomize buttons, the link-frame and
-collision toggles and a readout of every value with its unit (and degrees for angles); it only
-shows values and reports what a person did: the state lives in the joint-state table that
-:class:`~urdf_tools_ros.gui.viewer.RobotViewer` owns.
+:func:`panel_specs` decides what each control shows (no viser): a slider per actuated joint over
+its slider range (:func:`~urdf_tools_ros.core.kinematics.limits.effective_limits`), rad or m,
+and a read-only field per mimic joint. :class:`SliderPanel` draws them with the buttons,
+toggles and a readout; the state lives in the viewer's joint-state table.
 """
 
 from __future__ import annotations
@@ -40,11 +35,7 @@ def _slider_action(joint: str, on_slider: Callable[[str, float], None]) -> Calla
 
 
 def slider_step(lower: float, upper: float) -> float:
-    """
-    A round slider step for a range: the power of ten at or below 1/1000 of its width.
-
-    :return: e.g. 0.001 for [-π, π] rad, 0.0001 for [0, 0.2] m; 1e-3 for an empty range.
-    """
+    """A slider step: the power of ten at or below 1/1000 of the range (1e-3 when empty)."""
     span = upper - lower
     if not span > 0.0 or not math.isfinite(span):
         return 1e-3
@@ -99,11 +90,9 @@ class SliderSpec:
 
     def displayed(self, position: float) -> float:
         """
-        ``position`` as the control shows it: clamped into [lower, upper].
+        ``position`` as the control shows it: rounded to the step, clamped into [lower, upper].
 
-        A continuous joint's angle outside the range is first wrapped into [-π, π) (the same
-        angle), so a wheel at 7 rad shows 7 - 2π while π stays at the right end. The value is
-        rounded to the step's decimals (the readout gives four).
+        A continuous joint's angle outside the range is first wrapped into [-π, π).
         """
         if self.continuous and not self.lower <= position <= self.upper:
             position = wrap_angle(position)
@@ -112,12 +101,7 @@ class SliderSpec:
         return min(max(position, self.lower), self.upper)
 
     def mark(self, value: float) -> str:
-        """
-        A slider end's label, three significant digits: ``-3.14`` for -π rad, ``0.005`` m.
-
-        viser's own marks print six decimals (``-3.141593``), which overlap the slider's start;
-        the readout below the sliders gives degrees too.
-        """
+        """A slider end's label, three significant digits: ``-3.14`` for -π rad."""
         return f'{value:.3g}'
 
     def readout(self, position: float) -> str:
@@ -135,24 +119,14 @@ def slider_spec(joint_type: str, limits: JointLimits) -> SliderSpec:
 
 
 def mimic_spec(joint_type: str, mimic: ResolvedMimic, source: SliderSpec) -> SliderSpec:
-    """
-    The read-only control of a mimic joint: the image of its source's range under the rule.
-
-    ``q = multiplier * q_source + offset`` (URDF spec, joint/mimic), so the range is that of the
-    source mapped through it (ends swapped for a negative multiplier).
-    """
+    """The read-only control of a mimic joint over its source's range mapped by the rule."""
     ends = sorted((mimic.position(source.lower), mimic.position(source.upper)))
     return SliderSpec(mimic.joint, joint_type, ends[0], ends[1], slider_step(ends[0], ends[1]),
                       False, mimic)
 
 
 def panel_specs(robot: Robot, table: JointStateTable) -> tuple[SliderSpec, ...]:
-    """
-    List the controls of a robot: sliders, then read-only fields of mimic joints.
-
-    One slider per actuated joint of ``table``, in its order and over its limits; one read-only
-    field per mimic joint whose source has a slider.
-    """
+    """List the controls of a robot: sliders in ``table``'s order, then mimic joints' fields."""
     actuated = [slider_spec(robot.joint(name).joint_type, table.limits[name])
                 for name in table.joint_names]
     by_name = {spec.joint: spec for spec in actuated}
@@ -165,7 +139,6 @@ def zeros_yaml(specs: Sequence[SliderSpec], positions: Mapping[str, float]) -> s
     """
     The actuated joints' positions as a ``zeros:`` block of a joint_state_publisher parameter file.
 
-    :param specs: The panel's controls; mimic joints are left out (they follow their source).
     :param positions: ``{joint: position}``, rad or m; a joint missing is at 0.
     :return: YAML text, e.g. ``zeros:\n  elbow_joint: 0.8\n``, values to 6 significant digits.
     """
@@ -180,16 +153,10 @@ class SliderPanel:
     """
     The controls of one robot in a viser GUI (``server.gui``).
 
-    Callbacks receive what a person did in the page; :meth:`show` moves the controls without
-    calling them back.
+    Callbacks receive what a person did; :meth:`show` moves the controls without calling them.
 
     :ivar sliders: Slider handle of each actuated joint.
     :ivar followers: Read-only number field of each mimic joint.
-    :ivar center_button: The Center button.
-    :ivar randomize_button: The Randomize button.
-    :ivar frames_checkbox: The "Show link frames" checkbox.
-    :ivar collision_checkbox: The "Show collision geometry" checkbox.
-    :ivar yaml_button: Shows the joint state as a ``zeros:`` block (:func:`zeros_yaml`).
     """
 
     def __init__(self, gui: Any, specs: Sequence[SliderSpec], positions: Mapping[str, float], *,
@@ -270,11 +237,9 @@ class SliderPanel:
     def _guarded(self, read: Callable[[], Any],
                  act: Callable[[Any], None]) -> Callable[[Any], None]:
         """
-        A viser callback that acts on a person's change only.
+        A viser callback that acts on a person's change only, not on :meth:`show`'s.
 
-        A change made by :meth:`show` runs the callback in the same thread while ``_quiet`` is
-        set, and is ignored; a person's change waits for :meth:`show` to finish. ``act`` runs
-        outside the panel lock, so it may call back into :meth:`show` from any thread.
+        ``act`` runs outside the panel lock, so it may call :meth:`show` from any thread.
         """
         def callback(_event: Any) -> None:
             with self._lock:

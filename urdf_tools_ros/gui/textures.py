@@ -1,14 +1,9 @@
 """
 URDF ``<texture>`` images in the 3D view: read (:func:`load_texture`) and how each is drawn.
 
-A material given only as a ``<texture>`` (no ``<color>``) is drawn with its image where the
-file is readable: mapped onto a mesh part that has texture coordinates and no material of its
-own (an OBJ with ``vt``), as a textured glTF (viser's ``add_mesh_trimesh``); every other shape
-gets the image's mean colour (:func:`mean_rgba`), because viser's box, cylinder and sphere take
-one colour and no texture, and URDF does not say how an image wraps a primitive (rviz uses
-Ogre's built-in shapes' coordinates). An unreadable or missing texture leaves the default
-colour (the checker reports ``material-texture-missing``). Images are read with Pillow, which
-viser depends on (through imageio). No viser here: :mod:`.scene` draws what this decides.
+A texture-only material is mapped onto mesh parts with texture coordinates and no material of
+their own; every other shape gets the image's mean colour (URDF does not say how an image wraps
+a primitive); an unreadable texture leaves the default colour. Images are read with Pillow.
 """
 
 from __future__ import annotations
@@ -31,8 +26,7 @@ class Texture:
     A ``<texture>`` image as the view draws it.
 
     :ivar image: (H, W, 4) uint8 RGBA pixels, the first row at the top.
-    :ivar rgba: Its mean colour (:func:`mean_rgba`), each in [0, 1]: what a shape without
-        texture coordinates is coloured with.
+    :ivar rgba: Its mean colour (:func:`mean_rgba`), each in [0, 1].
     """
 
     image: npt.NDArray[np.uint8] = field(compare=False, repr=False)
@@ -41,13 +35,9 @@ class Texture:
 
 def mean_rgba(image: npt.NDArray[np.uint8]) -> RGBA:
     """
-    The mean colour of an RGBA image: red, green and blue weighted by alpha, and the mean alpha.
+    The mean colour ``(r, g, b, a)`` in [0, 1] of an (H, W, 4) uint8 image, weighted by alpha.
 
-    Transparent pixels add nothing to the colour; a wholly transparent image gives its plain mean
-    colour (at alpha 0).
-
-    :param image: (H, W, 4) uint8 pixels.
-    :return: ``(r, g, b, a)``, each in [0, 1].
+    A wholly transparent image gives its plain mean colour (at alpha 0).
     """
     pixels = np.asarray(image, dtype=np.float64).reshape(-1, 4) / 255.0
     alpha = pixels[:, 3]
@@ -81,9 +71,7 @@ class TextureUse:
     :ivar link: The link the visual belongs to.
     :ivar texture: The ``<texture filename>`` as written.
     :ivar path: The local file read, or ``None`` when it cannot be resolved.
-    :ivar drawn: ``'image'`` (mapped onto at least one mesh part), ``'mean colour'`` (the shape
-        coloured with the image's mean colour) or ``'default'`` (not readable: the default
-        colour).
+    :ivar drawn: ``'image'`` (mapped onto a mesh part), ``'mean colour'`` or ``'default'``.
     :ivar rgba: The colour of what is not mapped: the image's mean colour, or the default.
     :ivar reason: Why the texture is not used (``drawn == 'default'``), else ``''``.
     """
@@ -101,12 +89,9 @@ def visual_texture(robot: Robot, visual: Visual,
     """
     The texture of a visual whose material has a ``<texture>`` and no ``<color>``.
 
-    :param robot: The model (a named material is resolved to the global one).
-    :param visual: The ``<visual>``.
-    :param locate: The description's package locator, for a ``package:///pkg`` slip
-        (:func:`~urdf_tools_ros.core.source.packages.draw_path`).
-    :return: ``(filename as written, local path or None when it cannot be resolved)``, or
-        ``None`` when the material has a colour or no texture.
+    :param locate: The description's package locator.
+    :return: ``(filename as written, local path or None)``, or ``None`` when the material has a
+        colour or no texture.
     """
     if visual.material is None:
         return None
@@ -122,14 +107,10 @@ def texture_use(robot: Robot, link: str, visual: Visual, read: Callable[[str], T
     """
     Read the texture of a visual's texture-only material and say how it is drawn.
 
-    :param robot: The model.
-    :param link: The link's name.
-    :param visual: The ``<visual>``.
     :param read: Reads an image file (:func:`load_texture`, or a cache of it).
     :param default: The colour of a visual whose texture cannot be read.
-    :param locate: The description's package locator.
-    :return: ``None`` when the material is not texture-only; else the use (``'mean colour'``
-        when read, ``'default'`` with the reason otherwise) and the image read, or ``None``.
+    :return: ``None`` when the material is not texture-only; else the use and the image read
+        (``None`` when it cannot be).
     """
     found = visual_texture(robot, visual, locate)
     if found is None:
