@@ -144,26 +144,6 @@ def test_cookie_xacro_equals_shipped_urdf() -> None:
     assert strip(from_xacro) == strip(shipped)
 
 
-def test_undeclared_namespace_prefix_loads_with_a_warning() -> None:
-    desc = load(shared_model('robotiq_2f_85.urdf'))
-    warnings = [f for f in desc.findings if f.code == 'xml-namespace-undeclared']
-    assert len(warnings) == 1
-    assert '"drake"' in warnings[0].message
-    assert warnings[0].location is not None and warnings[0].location.line == 345
-    assert len(desc.robot.links) == 12 and len(desc.robot.joints) == 11
-
-
-def test_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
-    import io
-    import sys
-
-    class Stdin:
-        buffer = io.BytesIO(MINIMAL.encode())
-    monkeypatch.setattr(sys, 'stdin', Stdin)
-    desc = load('-')
-    assert desc.filename == '<stdin>' and desc.robot.name == 'r'
-
-
 def test_unknown_elements_are_kept_and_reported_as_info() -> None:
     desc = load_string('<robot name="r">\n<link name="a"/>\n<widget name="s"/>\n</robot>')
     assert [e.tag for e in desc.robot.unknown_elements] == ['widget']
