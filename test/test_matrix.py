@@ -14,7 +14,6 @@ from pathlib import Path
 import re
 from typing import Any
 
-from paths import ROS2_DESCRIPTIONS
 import pytest
 
 from conftest import missing, REPO
@@ -24,7 +23,6 @@ from urdf_tools_ros.core.source.matrix import (
     combinations, label, MatrixError, parse_matrix)
 
 SCHEMA = Path(__file__).resolve().parent / 'data' / 'sarif-schema-2.1.0.json'
-DESCRIPTIONS = ROS2_DESCRIPTIONS
 
 #: A xacro whose ``bad`` argument adds a joint without velocity limit (an error for every ROS
 #: target: urdfdom refuses it) when ``true``; ``maybe`` is no boolean, so xacro fails (exit 2).
@@ -293,45 +291,3 @@ def test_xacro_yes_lets_a_matrix_apply_to_any_file(capsys: pytest.CaptureFixture
     code, out, _ = check(capsys, str(path), '--xacro', 'yes', '--matrix', 'unused=1,2')
     assert code == 0
     assert out.count('warning[xacro-arg-unknown]') == 2  # each combination's own finding
-
-
-# -- real description packages -----------------------------------------------------------------
-KUKA = DESCRIPTIONS / 'kuka_agilus_support' / 'urdf' / 'kr6_r700_sixx.urdf.xacro'
-
-
-@pytest.mark.skipif(not KUKA.is_file(), reason=f'{DESCRIPTIONS} is not here')
-def test_a_kuka_arm_over_its_modes_and_prefixes(
-        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-        loads: list[tuple[str, dict[str, str]]]) -> None:
-    """
-    ``mode`` selects the ros2_control hardware (its macro has hardware, mock and gazebo).
-
-    ``mode:=gazebo`` includes ``$(find kuka_gazebo)``, a package that is not among the shared
-    ones: those combinations cannot be loaded, the others check as the launch file's
-    ``mode:=mock`` does (no errors), so the exit status is 2.
-    """
-    assert not (DESCRIPTIONS / 'kuka_gazebo').exists()
-    monkeypatch.setenv('URDF_TOOLS_PACKAGE_PATH', str(DESCRIPTIONS))
-    code, out, err = check(capsys, str(KUKA), '--format', 'json', '--matrix',
-                           'mode=hardware,mock,gazebo', '--matrix', 'prefix=,left_')
-    assert code == 2, err
-    expected = [{'mode': mode, 'prefix': prefix} for mode in ('hardware', 'mock', 'gazebo')
-                for prefix in ('', 'left_')]
-    assert [args for _, args in loads] == expected  # each once, in the matrix's order
-    files = json.loads(out)['files']
-    assert [entry['xacro_args'] for entry in files] == expected
-    for entry in files:
-        mode = entry['xacro_args']['mode']
-        assert entry['loaded'] is (mode != 'gazebo'), entry['combination']
-        if mode == 'gazebo':
-            (finding,) = entry['findings']
-            assert 'kuka_gazebo' in finding['message']
-            assert finding['file'].endswith('kr_agilus_ros2_control_macro.xacro')
-        else:
-            assert entry['counts']['error'] == 0
-            prefix = entry['xacro_args']['prefix']
-            elements = {f['element'] for f in entry['findings']}
-            assert any(e.startswith(f'link:{prefix}link_') for e in elements), elements
-            assert prefix or not any('left_' in e for e in elements)
-    assert err.count('package "kuka_gazebo" not found') == 2
-    assert "[mode=gazebo prefix='']" in err and '[mode=gazebo prefix=left_]' in err
