@@ -78,14 +78,6 @@ def test_a_relative_package_path_finds_the_includes_and_meshes(
     assert all(os.path.isabs(name) and os.path.isfile(name) for name in description.dependencies)
 
 
-@needs_descriptions
-def test_a_relative_path_used_to_break_find(case: dict[str, object]) -> None:
-    # what the locator gives is absolute: xacro joins a relative one to the including file's folder
-    share = make_package_locator({str(case['package']): os.path.join(
-        str(case['folder']), str(case['package']))}, environ={})(str(case['package']))
-    assert share == str(ROS2_DESCRIPTIONS / str(case['package']))
-
-
 def test_a_folder_of_packages_the_same_for_the_option_and_the_variable(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for folder in ('option', 'variable'):
