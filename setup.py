@@ -5,7 +5,6 @@ import os
 import sys
 
 from setuptools import find_packages, setup
-from setuptools.command.develop import develop
 
 PACKAGE = 'urdf_tools_ros'
 
@@ -32,37 +31,21 @@ VIEW = ['viser', 'trimesh']
 LSP = ['pygls>=2,<3', 'lsprotocol>=2025']
 #: On a pip install's PATH: the CLI alone.
 CLI_SCRIPTS = ['urdf-tools = urdf_tools_ros.cli.main:main']
-#: ``ros2 run urdf_tools_ros check``, only in a colcon build: colcon runs ``setup.py install`` or
-#: ``develop``, which put console scripts in ``lib/urdf_tools_ros`` (setup.cfg), where ament
-#: looks; a pip install builds a wheel and leaves them out of ``bin/``.
-ROS_SCRIPTS = ['check = urdf_tools_ros.cli.main:check_main']
-#: The node executables (``ros2 run urdf_tools_ros ...``), also only in a colcon build: scripts of
-#: ours in ``executables/``, not console scripts, because their first statement must set the
-#: SIGINT and SIGTERM handlers (a console-script wrapper imports before it calls us, and a Ctrl-C
-#: under load interrupted that with a traceback).
-NODE_EXECUTABLES = ['robot_description', 'joint_state_publisher', 'joint_state_publisher_gui',
-                    'tf_broadcaster', 'robot_state_publisher']
+#: ``ros2 run urdf_tools_ros check`` and the node executables, only in a colcon build: colcon runs
+#: ``setup.py install`` or ``develop``, which put console scripts in ``lib/urdf_tools_ros``
+#: (setup.cfg), where ament looks; a pip install builds a wheel and leaves them out of ``bin/``.
+ROS_SCRIPTS = ['check = urdf_tools_ros.cli.main:check_main',
+               'robot_description = urdf_tools_ros.nodes.robot_description:main',
+               'joint_state_publisher = urdf_tools_ros.nodes.joint_state_publisher:main',
+               'joint_state_publisher_gui = urdf_tools_ros.nodes.joint_state_publisher:gui_main',
+               'tf_broadcaster = urdf_tools_ros.nodes.tf_broadcaster:main',
+               'robot_state_publisher = urdf_tools_ros.nodes.robot_state_publisher:main']
 COLCON_BUILD = bool({'install', 'develop'} & set(sys.argv[1:]))
 #: The pytest plugin (``@pytest.mark.urdf_matrix``), loaded by every pytest of an environment
 #: that has the package (a pip install, or ``colcon test`` of a package that depends on it);
 #: named as its module, so that ``-p urdf_tools_ros.pytest_plugin`` and the entry point are one
 #: plugin. Loading it imports pytest and the standard library only.
 PYTEST_PLUGINS = ['urdf_tools_ros.pytest_plugin = urdf_tools_ros.pytest_plugin']
-
-
-class Develop(develop):
-    """``setup.py develop`` (``colcon build --symlink-install``): node scripts as written."""
-
-    def install_script(self, dist: object, script_name: str, script_text: str,  # noqa: D102
-                       dev_path: str | None = None) -> None:
-        if dev_path is None:
-            super().install_script(dist, script_name, script_text, dev_path)
-            return
-        # setuptools' development wrapper imports pkg_resources before the script's first line
-        from setuptools.command.easy_install import ScriptWriter
-        body = script_text.split('\n', 1)[1]
-        self.write_script(script_name, (ScriptWriter.get_header(script_text) + body).encode(),
-                          'b')
 
 
 setup(
@@ -93,14 +76,11 @@ setup(
         # The manual in docs/ (scripts/docs.sh): Sphinx with Markdown pages (MyST).
         'docs': ['sphinx>=7.2,<10', 'myst-parser>=3,<6'],
     },
-    scripts=[os.path.join('executables', name) for name in NODE_EXECUTABLES]
-    if COLCON_BUILD else [],
-    cmdclass={'develop': Develop},
     zip_safe=False,
     maintainer='urdf_tools_ros maintainers',
     maintainer_email='maintainers@urdf-tools-ros.invalid',
     description='URDF/xacro checker, forward kinematics, joint-state and TF nodes for ROS 2',
-    long_description=open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+    long_description=open(os.path.join(os.path.dirname(os.path.realpath(__file__)),
                                        'README.md'), encoding='utf-8').read(),
     long_description_content_type='text/markdown',
     license='Apache-2.0',

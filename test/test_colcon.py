@@ -74,7 +74,7 @@ def setup_lists(*names: str) -> list[str]:
 def console_scripts() -> list[str]:
     """Names of every executable a colcon build installs (CLI, ``check`` and the nodes)."""
     return [script.split('=', 1)[0].strip()
-            for script in setup_lists('CLI_SCRIPTS', 'ROS_SCRIPTS', 'NODE_EXECUTABLES')]
+            for script in setup_lists('CLI_SCRIPTS', 'ROS_SCRIPTS')]
 
 
 @pytest.fixture(scope='module')

@@ -10,7 +10,6 @@ own parser into its node (where rclpy is installed): every key is a declared par
 from __future__ import annotations
 
 import ast
-import os
 from pathlib import Path
 from typing import Any
 
@@ -50,27 +49,12 @@ def keyword(call: ast.Call, name: str) -> Any:
 
 
 def console_scripts() -> dict[str, str]:
-    """
-    ``{executable: 'module:function'}`` of setup.py.
-
-    Its console_scripts entry points, and the node scripts in ``executables/`` with the function
-    each imports and calls.
-    """
+    """``{executable: 'module:function'}`` of setup.py's console_scripts entry points."""
     from test_colcon import setup_lists
 
     scripts = setup_lists('CLI_SCRIPTS', 'ROS_SCRIPTS')
-    found = {name.strip(): target.strip() for name, target in
-             (script.split('=', 1) for script in scripts)}
-    for name in setup_lists('NODE_EXECUTABLES'):
-        path = REPO / 'executables' / name
-        assert os.access(path, os.X_OK), f'{path} is not executable'
-        tree = ast.parse(path.read_text())
-        (imported,) = [node for node in tree.body if isinstance(node, ast.ImportFrom)]
-        function = imported.names[0].name
-        assert isinstance(tree.body[-1], ast.Expr) and \
-            getattr(getattr(tree.body[-1].value, 'func', None), 'id', None) == function
-        found[name] = f'{imported.module}:{function}'
-    return found
+    return {name.strip(): target.strip() for name, target in
+            (script.split('=', 1) for script in scripts)}
 
 
 @pytest.fixture(params=LAUNCH_FILES, ids=lambda path: path.name)

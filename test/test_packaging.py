@@ -63,7 +63,7 @@ def test_a_pip_install_puts_only_urdf_tools_on_path(wheel: zipfile.ZipFile) -> N
         'urdf_tools_ros.pytest_plugin'
     scripts = list(entry_points['console_scripts'])
     ros = [script.split('=', 1)[0].strip()
-           for script in setup_lists('ROS_SCRIPTS', 'NODE_EXECUTABLES')]
+           for script in setup_lists('ROS_SCRIPTS')]
     assert 'joint_state_publisher' in ros and not set(ros) & set(scripts)
     assert not [name for name in wheel.namelist() if '.data/scripts/' in name]
 

@@ -73,72 +73,56 @@ def _try_shutdown() -> None:
         try_shutdown()
 
 
-class _Stopped(BaseException):
+def _forget_interrupt_in_code_from_a_string() -> None:
     """
-    Raised by :class:`_Stop` where the first signal lands while rclpy starts or the node is made.
+    Workaround of a CPython bug: a caught ``KeyboardInterrupt`` makes the process die of SIGINT.
 
-    Not ``KeyboardInterrupt``: when a ``KeyboardInterrupt`` leaves code that Python runs from a
-    string (``exec`` or ``eval`` of text; ``dataclasses`` and ``collections.namedtuple`` define
-    their methods so while a module that uses them is imported), CPython notes it as unhandled
-    even though it is caught later, and unless a later ``exec`` of text clears the note, the
-    interpreter kills itself with SIGINT after a normal end: exit -2 with no output
-    (bpo-1054041, Python 3.8 and later; ``run_eval_code_obj`` in CPython's
-    ``Python/pythonrun.c``). It happened to about one signal in 1,500 under
-    ``test/test_node_signals.py``'s load. An exception of our own passes ``except Exception`` as
-    ``KeyboardInterrupt`` does, and CPython takes no note of it.
+    When a ``KeyboardInterrupt`` leaves code that CPython runs from a string (``exec``/``eval``
+    of text; ``dataclasses`` and ``collections.namedtuple`` define their methods so while a
+    module that uses them is imported), CPython notes it as unhandled even when it is caught
+    later, and kills itself with SIGINT after a normal end: exit -2, no output (the exit code of
+    bpo-1054041, Python 3.8 on; ``run_eval_code_obj`` in ``Python/pythonrun.c`` sets the note).
+    Each run of a string clears it first, so an empty one does. Seen once in 1,500 signals under
+    ``test/test_node_signals.py``. Delete when the oldest supported CPython notes only an
+    interrupt that ends the program (3.10 to 3.13 all note this one).
     """
+    exec('')  # noqa: S102
 
 
 class _Stop:
     """
-    The SIGINT and SIGTERM handler from ``rclpy.init`` to the end of the clean-up.
+    The SIGINT and SIGTERM handler of :func:`spin_node`: the first signal stops the node.
 
-    The first signal asks the node to stop: while rclpy starts or the node is being made (a
-    first load can take seconds) it raises :class:`_Stopped` there; once the node is made it
-    only sets :attr:`requested`, which the spin loop reads between two callbacks, so that no
-    rclpy call is ever cut in half. Later signals (a terminal's Ctrl-C reaches a node under
-    ``ros2 launch`` from the terminal and from launch) are ignored.
+    While rclpy starts or the node is made (a first load can take seconds) it raises
+    ``KeyboardInterrupt`` there; once the node spins it only sets :attr:`asked`, which the spin
+    loop reads between two callbacks, so that the interrupt never surfaces inside an rclpy call
+    as another error (pybind11's "Unable to convert call argument" in the single-threaded
+    executor's ``take_message``, seen in CI). Later signals (a terminal's Ctrl-C reaches a node
+    under ``ros2 launch`` from the terminal and from launch) are ignored.
     """
 
     def __init__(self) -> None:
-        self.requested = False
-        self.made = False
-        self.previous_hook = sys.unraisablehook
+        self.asked = False
+        self.spinning = False
 
     def __call__(self, _signum: int, _frame: object) -> None:
-        if self.requested:
-            return
-        self.requested = True
-        if not self.made:
-            raise _Stopped
-
-    def unraisable(self, unraisable: sys.UnraisableHookArgs) -> None:
-        """
-        ``sys.unraisablehook`` of :func:`spin_node`: a :class:`_Stopped` Python ignored is quiet.
-
-        Where the signal lands in code whose exceptions Python does not propagate (a weakref
-        callback, such as importlib's clean-up of a module lock while a module is imported; a
-        ``__del__``), the :class:`_Stopped` raised there cannot stop the making: Python printed
-        it ("Exception ignored in ...", a traceback) and went on. The stop stays asked
-        (:attr:`requested`), so :func:`spin_node` ends as soon as the node is made, before it
-        spins; here it is not printed. Anything else goes to the hook that was there before.
-        """
-        if isinstance(unraisable.exc_value, _Stopped):
-            return
-        self.previous_hook(unraisable)
+        if not self.asked:
+            self.asked = True
+            if not self.spinning:
+                raise KeyboardInterrupt
 
 
 def spin_node(make_node: Callable[[], Node], args: list[str] | None = None) -> None:
     """
     Initialise rclpy, spin the node ``make_node()`` returns until shut down, then clean up.
 
-    SIGINT and SIGTERM end it quietly at any moment: this module's handler replaces rclpy's
-    (``rclpy.init`` installs none), which shut the context down from another thread while the
-    node was still being made (``RCLError: context is not valid``), and stopping between two
-    callbacks leaves the executor nothing half done. An external shutdown
-    (``ExternalShutdownException``) ends it too. The node is removed from the executor and
-    destroyed, and rclpy shut down, in every case; afterwards SIGINT is ignored and SIGTERM
-    has its default action again.
+    The ``main()`` of CONVENTIONS C8 (``rclpy.init``, make, spin, catch ``KeyboardInterrupt``
+    and ``ExternalShutdownException``, destroy, ``try_shutdown``), with SIGINT and SIGTERM
+    handled alike by a plain Python handler (:class:`_Stop`) instead of rclpy's, which shut the
+    context down from another thread while the node was still being made (``RCLError``): either
+    signal ends it with exit 0 and no traceback. The node is removed from the executor before
+    the executor shuts down and the node is destroyed (the events executor aborts otherwise).
+    Afterwards SIGINT is ignored and SIGTERM has its default action.
 
     :param make_node: Builds the node (after ``rclpy.init``).
     :param args: Command-line arguments for rclpy (``--ros-args ...``); ``None``: ``sys.argv``.
@@ -146,31 +130,30 @@ def spin_node(make_node: Callable[[], Node], args: list[str] | None = None) -> N
     stop = _Stop()
     node: Node | None = None
     executor: Executor | None = None
-    sys.unraisablehook = stop.unraisable
     try:
         # inside the try: a signal right after the first handler is set raises here
         for number in (signal.SIGINT, signal.SIGTERM):
             signal.signal(number, stop)
         rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
         node = make_node()
-        stop.made = True
+        stop.spinning = True
         executor = make_executor()
         executor.add_node(node)
-        while not stop.requested and node.context.ok():
+        while not stop.asked and node.context.ok():
             executor.spin_once(timeout_sec=0.1)
-    except (_Stopped, KeyboardInterrupt, ExternalShutdownException):
+    except (KeyboardInterrupt, ExternalShutdownException):
         pass
     finally:
-        stop.requested = True  # from here on every signal is ignored
+        stop.asked = True  # from here on every signal is ignored
         if executor is not None:
             if node is not None:
                 executor.remove_node(node)
             executor.shutdown()
-            del executor
+            del executor  # the events executor's callbacks go before the node's entities
         if node is not None:
             node.destroy_node()
         _try_shutdown()
         # SIG_IGN outlives the interpreter's finalisation (a Python handler does not)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        sys.unraisablehook = stop.previous_hook
+        _forget_interrupt_in_code_from_a_string()
