@@ -56,7 +56,7 @@ def test_an_error_is_one_urdfdom_confirms(case: tuple[dict, RobotDescription]) -
         verdict = urdfdom(path, '3')
     if verdict is None:
         pytest.skip('urdfdom 3.0.1 check_urdf (liburdfdom-tools) is not installed')
-    assert not verdict.loads, [str(finding) for finding in errors]
+    assert not verdict.loaded, [str(finding) for finding in errors]
 
 
 def test_each_finding_stands_at_the_line_of_its_element(
