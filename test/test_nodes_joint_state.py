@@ -54,30 +54,38 @@ def source_state(names: list[str], position: list[float], velocity: list[float] 
     return msg
 
 
-def test_mimic_joints_with_right_values(ros: RosGraph) -> None:
-    node, _, states = start(ros, **{'zeros.finger_left_joint': 0.03, 'zeros.shoulder': 0.5})
+#: MIMIC_URDF with a joint of a type joint_state_publisher does not know, with a <limit>.
+BALL = MIMIC_URDF.replace('</robot>', """<link name="ball_link"/>
+  <joint name="ball" type="spherical"><parent link="tool"/><child link="ball_link"/>
+    <limit lower="-0.5" upper="0.5" effort="1" velocity="1"/></joint>
+</robot>""")
+
+
+@pytest.mark.parametrize('xml, params, expected, velocity', [
+    pytest.param(MIMIC_URDF, {'zeros.finger_left_joint': 0.03, 'zeros.shoulder': 0.5},
+                 {'finger_left_joint': 0.03, 'finger_right_joint': -0.03,  # multiplier -1
+                  'shoulder': 0.5, 'slide': 0.2,  # 0 is outside [0.1, 0.3]: the middle
+                  'wheel_joint': 0.0}, [], id='mimic-and-zeros'),
+    pytest.param(MIMIC_URDF, {'use_mimic_tags': False, 'publish_default_velocities': True,
+                              'zeros.finger_left_joint': 0.03},
+                 {'finger_left_joint': 0.03, 'finger_right_joint': 0.0},  # its own default
+                 [0.0] * 5, id='without-mimic-tags'),
+    # robot_state_publisher drops a message without positions: zeros
+    pytest.param(MIMIC_URDF, {'publish_default_positions': False},
+                 dict.fromkeys(ALL_JOINTS, 0.0), [], id='without-default-positions'),
+    pytest.param(BALL, {}, {'ball': 0.0}, [], id='unknown-joint-type'),
+])
+def test_the_first_message(ros: RosGraph, xml: str, params: dict[str, object],
+                           expected: dict[str, float], velocity: list[float]) -> None:
+    node, _, states = start(ros, xml, **params)
     assert wait_for(lambda: states.messages)
     msg = states.last
-    assert list(msg.name) == ALL_JOINTS
-    values = positions(msg)
-    assert values['finger_left_joint'] == pytest.approx(0.03)
-    assert values['finger_right_joint'] == pytest.approx(-0.03)  # multiplier -1
-    assert values['shoulder'] == pytest.approx(0.5)
-    assert values['slide'] == pytest.approx(0.2)  # 0 is outside [0.1, 0.3]: the middle
-    assert values['wheel_joint'] == 0.0
-    assert list(msg.velocity) == [] and list(msg.effort) == []
+    assert list(msg.name) == ALL_JOINTS + (['ball'] if xml == BALL else [])
+    assert {name: positions(msg)[name] for name in expected} == pytest.approx(expected)
+    assert list(msg.velocity) == velocity and list(msg.effort) == []
     now = node.get_clock().now().nanoseconds
     stamp = msg.header.stamp.sec * 1_000_000_000 + msg.header.stamp.nanosec
     assert 0 <= now - stamp < 10_000_000_000
-
-
-def test_without_mimic_tags_the_mimic_joint_is_its_own(ros: RosGraph) -> None:
-    _, _, states = start(ros, use_mimic_tags=False, publish_default_velocities=True,
-                         **{'zeros.finger_left_joint': 0.03})
-    assert wait_for(lambda: states.messages)
-    assert positions(states.last)['finger_left_joint'] == pytest.approx(0.03)
-    assert positions(states.last)['finger_right_joint'] == 0.0  # its own default, not -left
-    assert list(states.last.velocity) == [0.0] * 5
 
 
 def test_sources_merged_by_name_and_bad_values_refused(ros: RosGraph) -> None:
@@ -154,11 +162,6 @@ def test_new_description_resets_and_garbage_keeps_the_table(ros: RosGraph) -> No
     assert node.table is not None and 'shoulder2' in node.table.joint_names
 
 
-def test_delta_sweeps(ros: RosGraph) -> None:
-    _, _, states = start(ros, delta=0.05)
-    assert wait_for(lambda: len({positions(m)['shoulder'] for m in states.messages}) > 3)
-
-
 def test_the_delta_sweep_jumps_a_continuous_joint_from_pi_to_minus_pi(ros: RosGraph) -> None:
     """As joint_state_publisher 2.4: no wrap by 2 pi."""
     _, _, states = start(ros, delta=0.9, rate=50, **{'zeros.wheel_joint': 3.0})
@@ -170,26 +173,6 @@ def test_the_delta_sweep_jumps_a_continuous_joint_from_pi_to_minus_pi(ros: RosGr
     # forward only, every value in [-pi, pi]: 3.0 -> -pi -> ... -> 2.26 -> -pi
     assert all(-math.pi <= value <= math.pi for value in wheel())
     assert any(value > 2.0 for value in wheel())
-
-
-def test_without_default_positions_a_robot_with_mimic_joints_publishes_zeros(
-        ros: RosGraph) -> None:
-    """robot_state_publisher drops a message without positions."""
-    _, _, states = start(ros, publish_default_positions=False)
-    assert wait_for(lambda: states.messages)
-    assert list(states.last.name) == ALL_JOINTS
-    assert list(states.last.position) == [0.0] * len(ALL_JOINTS)
-
-
-def test_a_joint_of_an_unknown_type_is_published(ros: RosGraph) -> None:
-    xml = MIMIC_URDF.replace('</robot>', """<link name="ball_link"/>
-  <joint name="ball" type="spherical"><parent link="tool"/><child link="ball_link"/>
-    <limit lower="-0.5" upper="0.5" effort="1" velocity="1"/></joint>
-</robot>""")
-    _, _, states = start(ros, xml)
-    assert wait_for(lambda: states.messages)
-    assert list(states.last.name) == [*ALL_JOINTS, 'ball']
-    assert positions(states.last)['ball'] == 0.0
 
 
 def test_parameters_typed_as_joint_state_publisher_takes_them(ros: RosGraph) -> None:
