@@ -1,35 +1,16 @@
 """
 Joint-state publisher: a drop-in for joint_state_publisher.
 
-Command line and descriptions as upstream joint_state_publisher (2.4.0): an optional description
-file argument used until ``robot_description`` is published; a description may be URDF (also
-wrapped in another root, ``<urdf><robot>``), SDF or COLLADA
-(:func:`~urdf_tools_ros.core.joint_state.descriptions.joint_state_robot`); without one the node
-says it waits. A robot without moving joints publishes nothing (no empty JointState). A joint
-whose range is empty is logged as an error and published at the middle of its limits. A mimic
-cycle is refused with the cycle named and the node keeps running (upstream exits 1 at its first
-publication: a node that dies on a bad description takes a bringup down).
-
-Subscribes ``robot_description`` (transient local) and publishes ``sensor_msgs/JointState`` on
-``joint_states`` at ``rate`` Hz of the node clock and stamped with it (under ``use_sim_time``
-nothing before the first ``/clock``, with one warning after a few seconds): every revolute,
-continuous and prismatic joint, mimic joints derived from their source (``use_mimic_tags``). The
-state is a :class:`~urdf_tools_ros.core.joint_state.table.JointStateTable`: start positions from
-``zeros.<joint>`` (else 0, or the middle of the range), the ``delta`` sweep, values from the
-``source_list`` topics merged by joint name and clamped by the ``clamp`` policy. With sources the
-first message waits until each has delivered a sample or 1 s has passed, and a new table starts
-from their latest samples (:class:`~urdf_tools_ros.core.joint_state.sources.SourceSamples`), so
-that no message carries a default for a joint a source publishes. A source message
-with mismatched list lengths, NaN/inf values, unknown or mimic joint names is refused per joint
-with a throttled warning; the rest of it is taken. A new description starts a new table; one that
-cannot be used is logged and the previous table kept.
-
-With ``gui`` the browser slider page (:class:`~urdf_tools_ros.gui.viewer.RobotViewer`) shares the
-table: moving a slider changes what is published, values from ``source_list`` and the ``delta``
-sweep move the sliders, and the page follows each new description. Its 3D view poses the links
-by the core's forward kinematics of the table's state, as ``urdf-tools view`` does (it does not
-follow ``/tf``: this node has no TF buffer), so it shows what this node publishes with or without
-a TF broadcaster running.
+Command line and descriptions as joint_state_publisher 2.4: an optional description file used
+until ``robot_description`` is published; URDF, SDF or COLLADA
+(:func:`~urdf_tools_ros.core.joint_state.descriptions.joint_state_robot`). Publishes
+``joint_states`` at ``rate`` Hz of the node clock from a
+:class:`~urdf_tools_ros.core.joint_state.table.JointStateTable` (``zeros``, ``delta``,
+``source_list`` merged by name, ``clamp``); with sources the first message waits for them
+(:class:`~urdf_tools_ros.core.joint_state.sources.SourceSamples`). Bad source values are refused
+per joint with a throttled warning; a description that cannot be used is logged and the previous
+table kept (upstream exits on a mimic cycle). With ``gui`` the browser slider page
+(:class:`~urdf_tools_ros.gui.viewer.RobotViewer`) shares the table.
 """
 
 from __future__ import annotations

@@ -1,12 +1,9 @@
 """
 Time sources of the nodes: the node clock for what is stamped, a steady clock for housekeeping.
 
-Under ``use_sim_time`` a node's clock is ROS time, driven by ``/clock``: it stands at 0 until the
-first message and a timer made with :meth:`rclpy.node.Node.create_timer` does not fire before it
-(joint_state_publisher and robot_state_publisher behave so; our ``joint_states`` timer too).
-Work that has nothing to do with the robot's time — watching files, drawing the slider page —
-runs on :func:`steady_timer` instead, and :func:`warn_without_sim_clock` says once, in one log
-line, what waits when no ``/clock`` arrives.
+Under ``use_sim_time`` a node timer waits for ``/clock``; housekeeping (watching files, the
+slider page) runs on :func:`steady_timer`, and :func:`warn_without_sim_clock` says once what
+waits when no ``/clock`` arrives.
 """
 
 from __future__ import annotations
@@ -36,8 +33,7 @@ def warn_without_sim_clock(node: Node, waiting: str, grace: float = SIM_CLOCK_GR
     """
     Warn once if ``use_sim_time`` is true and no ``/clock`` has arrived ``grace`` s after now.
 
-    :param waiting: What of this node waits for the clock, e.g. ``'joint_states is not
-        published'``; it ends the log line.
+    :param waiting: What waits for the clock, e.g. ``'joint_states is not published'``.
     :param grace: Seconds of steady time to wait.
     """
     timer: Timer | None = None

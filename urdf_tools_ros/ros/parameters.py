@@ -1,22 +1,10 @@
 """
 Every parameter of every node, declared in one place with a description and a range.
 
-Names follow robot_state_publisher (``robot_description``, ``publish_frequency``,
-``ignore_timestamp``, ``frame_prefix``) and joint_state_publisher (``rate``, ``source_list``,
-``zeros.<joint>``, ``use_mimic_tags``, ``use_smallest_joint_limits``, ``delta``,
-``publish_default_positions``, ``publish_default_velocities``, ``publish_default_efforts``)
-where the role is the same, with their defaults. A parameter that a node only reads at start is
-read-only, so ``ros2 param set`` says so instead of silently doing nothing.
-
-Values at start are taken as joint_state_publisher takes them: a number parameter accepts an
-integer or a double (``rate:=20.0``, ``delta:=1``), and a value of the wrong type or out of range
-(``use_mimic_tags:=notabool``, ``rate:=0``) is logged with its name and the default is used
-instead, never a traceback (:func:`declare`). Overrides of names no table declares
-(``zeros.<joint>`` and ``dependent_joints.<joint>.*`` of joints not in the robot) are declared
-too when the node is made with ``automatically_declare_parameters_from_overrides``, as
-joint_state_publisher is. An empty string-array default (``source_list``) is declared with the
-value ``[]``, so that ``ros2 param get`` and ``ros2 param dump`` show it; :func:`value` reads it as
-``[]``.
+Names and defaults follow robot_state_publisher and joint_state_publisher where the role is the
+same. A parameter read only at start is read-only. A number parameter takes an integer or a
+double; a value of the wrong type or out of range is logged and the default used
+(:func:`declare`).
 """
 
 from __future__ import annotations
@@ -59,8 +47,7 @@ class ParameterSpec:
     :ivar minimum: Lower end of the allowed range (numbers), inclusive.
     :ivar maximum: Upper end of the allowed range (numbers), inclusive.
     :ivar constraints: Further constraints in words (ParameterDescriptor.additional_constraints).
-    :ivar dynamic_typing: Takes more than one type (see the description); an integer
-        parameter with it takes a double too. A double parameter takes an integer too.
+    :ivar dynamic_typing: Takes more than one type (an integer parameter then a double too).
     :ivar above: Exclusive lower bound (numbers), e.g. 0 for a rate that must be positive.
     """
 
@@ -215,12 +202,9 @@ def spec(specs: Iterable[ParameterSpec], name: str) -> ParameterSpec:
 
 def problem(item: ParameterSpec, given: Any) -> str | None:
     """
-    Why ``given`` is no value for ``item``, or ``None`` when it is one.
+    Why ``given`` is no value for ``item`` (wrong type, not finite, out of range), or ``None``.
 
-    A bool parameter takes a bool; an integer parameter an integer (and a double with
-    ``dynamic_typing``); a double parameter an integer or a double; numbers finite and within
-    ``minimum``, ``maximum`` (inclusive) and above ``above``; a string a string; a string array
-    a list of strings (an empty byte array, how ROS types ``[]``, counts as an empty list).
+    A double parameter takes an integer too; an empty byte array (ROS's ``[]``) is a list.
     """
     default = item.default
     if isinstance(default, bool):
@@ -251,17 +235,13 @@ def declare(node: Node, specs: Sequence[ParameterSpec]) -> list[str]:
     """
     Declare ``specs`` on ``node``; overrides (``-p``, ``--params-file``) give the values.
 
-    An override that is no value for its spec (:func:`problem`, or refused by rclpy) is logged
-    as a warning with the parameter's name, and the default is used instead. A parameter
-    already declared from an override (``automatically_declare_parameters_from_overrides``) is
-    declared again with its spec's descriptor, its override checked the same way.
+    An override that is no value for its spec is logged as a warning and the default used.
 
     :return: The warnings logged, one per refused override.
     """
     warnings: list[str] = []
     for item in specs:
-        # First as a plain dynamic parameter, to see the override of any type; then as its spec
-        # says (read-only parameters cannot be declared twice), with the default when refused.
+        # First dynamic, to see an override of any type; then as its spec says.
         if not node.has_parameter(item.name):
             node.declare_parameter(item.name, item.default,
                                    ParameterDescriptor(dynamic_typing=True))
@@ -352,11 +332,7 @@ SETTINGS_TABLES: dict[type, tuple[ParameterSpec, ...]] = {}
 
 
 def settings(node: Node, kind: type[_Settings]) -> _Settings:
-    """
-    The parameters of ``node`` read once into the frozen settings ``kind``.
-
-    Lists become tuples; each field has the type its annotation says.
-    """
+    """The parameters of ``node`` read once into the frozen settings ``kind`` (lists as tuples)."""
     given: dict[str, Any] = {}
     for item in SETTINGS_TABLES[kind]:
         current = value(node, item.name)
@@ -370,12 +346,10 @@ def settings(node: Node, kind: type[_Settings]) -> _Settings:
 
 def declare_zeros(node: Node, joints: Iterable[str]) -> tuple[dict[str, float], list[str]]:
     """
-    Declare ``zeros.<joint>`` for each joint (a number, unset unless overridden) and read them.
+    Declare ``zeros.<joint>`` for each joint (unset unless overridden) and read them.
 
-    A joint name that is no valid parameter name is skipped.
-
-    :return: ``{joint: position}`` of the zeros that are set (rad or m), and a problem for each
-        one that is set to something other than a number.
+    :return: ``{joint: position}`` of the zeros set (rad or m), and a problem for each one set
+        to something other than a number.
     """
     zeros: dict[str, float] = {}
     problems: list[str] = []
@@ -407,12 +381,8 @@ def on_set(node: Node, validate: Callable[[dict[str, Any]], str | None],
     """
     Validate parameter changes in the on-set callback; apply them once they are set.
 
-    ROS reserves the on-set callback for validation (robot_state_publisher validates there, then
-    applies): ``validate`` returns why a change is refused (``None``: accepted) and changes
-    nothing. ``apply`` gets the accepted changes after they are set: from rclpy's post-set
-    callback where it has one (Iron and later), else from a guard condition, in the next spin.
+    ``apply`` runs from rclpy's post-set callback (Iron and later), else from a guard condition.
 
-    :param node: The node.
     :param validate: ``{name: new value}`` -> the reason for refusing, or ``None``.
     :param apply: ``{name: new value}`` of changes that were set.
     """

@@ -1,19 +1,11 @@
 """
 GetResource services that serve a robot description's files to RViz on another machine.
 
-Two interfaces, each imported when it is installed:
-
-* ``resource_retriever_interfaces/srv/GetResource`` (ROS 2 Lyrical and Rolling; RViz's
-  ``resource_retriever_service_plugin`` fetches ``service://<service>:<path>`` URLs from it), on
-  a service of this node (``mesh_service``, default ``~/resource_provider``: one per node, so
-  several robots never share one). The description published then carries those URLs
-  (:meth:`ResourceServers.rewrite`).
-* ``rviz_resource_interfaces/srv/GetResource`` on ``/rviz/get_resource`` (ROS 2 Kilted, RViz
-  15.0), asked for with ``serve_meshes_kilted``: RViz sends each URL as the URDF writes it
-  (``package://...``) to this one global name, so one node per graph serves it, and the
-  description keeps its URLs.
-
-What is served and refused is :class:`~urdf_tools_ros.core.meshes.resources.ResourceIndex`.
+``resource_retriever_interfaces`` (Lyrical, Rolling) on this node's ``mesh_service``, the
+published description then carrying ``service://`` URLs (:meth:`ResourceServers.rewrite`); and
+with ``serve_meshes_kilted``, ``rviz_resource_interfaces`` on the one global
+``/rviz/get_resource`` (Kilted), URLs as written. What is served:
+:class:`~urdf_tools_ros.core.meshes.resources.ResourceIndex`.
 """
 
 from __future__ import annotations
@@ -103,12 +95,7 @@ class ResourceServers:
         return len(self._index)
 
     def rewrite(self, xml: str) -> str:
-        """
-        ``xml`` with the URLs of the served files pointing at this node's service.
-
-        Unchanged without the Lyrical/Rolling service. :raises DescriptionLoadError: if ``xml``
-        is not XML (it is the description just loaded, so it is).
-        """
+        """``xml`` with the served files' URLs pointing at this node's service (if it has one)."""
         if self.service_name is None:
             return xml
         return rewrite_urls(xml, self._index.urls(self.service_name))
