@@ -258,23 +258,7 @@ def test_the_1_2_checks_are_urdfdom_6_s(tmp_path: Path, case: str) -> None:
         assert (not loaded or 'Could not parse' in message) is required, message
 
 
-def test_the_sample_robot_stays_a_clean_1_0_file() -> None:
-    from conftest import SAMPLE_ROBOT
-    description = load(SAMPLE_ROBOT)
-    assert description.robot.version in (None, '1.0')
-    assert [f for f in check_description(description) if f.severity.value != 'info'] == []
-
-
 EXAMPLE = Path(__file__).resolve().parents[1] / 'urdf' / 'examples' / 'capsule_arm_1_1.urdf'
-
-
-def test_the_1_1_example_loads_where_urdfdom_6_does() -> None:
-    found = codes(EXAMPLE.read_text())
-    assert set(found) <= {'robot-version-new', 'root-link-inertia', *URDFDOM_6_ONLY}
-    old = oracles.urdfdom(EXAMPLE, '3')
-    new = oracles.urdfdom(EXAMPLE, '6')
-    if old is not None and new is not None:
-        assert not old.loaded and new.loaded
 
 
 def test_the_viewer_draws_capsules() -> None:
@@ -340,16 +324,20 @@ NEW_VERSIONS = [pytest.param(EXAMPLE, '1.1', '5.1', id='1.1'),
                 pytest.param(EXAMPLE_1_2, '1.2', '6.0', id='1.2')]
 
 
-def test_the_1_2_example_is_read_by_urdfdom_6_and_refused_by_urdfdom_3() -> None:
-    new = oracles.urdfdom(EXAMPLE_1_2, '6')
-    old = oracles.urdfdom(EXAMPLE_1_2, '3')
+@pytest.mark.parametrize('path, number, since', NEW_VERSIONS)
+def test_the_examples_are_read_by_urdfdom_6_and_refused_by_urdfdom_3(path: Path, number: str,
+                                                                     since: str) -> None:
+    assert set(codes(path.read_text())) <= {'robot-version-new', 'root-link-inertia',
+                                            *URDFDOM_6_ONLY}
+    if number == '1.2':
+        limit = load(path).robot.joints[0].limit
+        assert limit is not None and (limit.acceleration, limit.deceleration, limit.jerk) == \
+            (4.0, 6.0, 40.0)
+    new, old = oracles.urdfdom(path, '6'), oracles.urdfdom(path, '3')
     if new is None or old is None:
         pytest.skip('both check_urdf (urdfdom 3 and 6) are needed')
     assert new.loaded and 'Error' not in new.message and 'Ignoring' not in new.message, new
     assert not old.loaded and 'only version 1.0 is currently supported' in old.message, old
-    limit = load(EXAMPLE_1_2).robot.joints[0].limit
-    assert limit is not None and (limit.acceleration, limit.deceleration, limit.jerk) == \
-        (4.0, 6.0, 40.0)
 
 
 @pytest.mark.parametrize('path, number, since', NEW_VERSIONS)
