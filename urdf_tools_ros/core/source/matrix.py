@@ -1,13 +1,8 @@
 """
 Argument matrices: every combination of several values of xacro arguments, and its name.
 
-A launch file passes one value per xacro argument; a description package supports several
-(``ur_type``, ``prefix``, ``mode``). A matrix ``{name: values}`` stands for the product of
-the values; each combination is one set of xacro arguments, checked on its own and named by
-:func:`label` (``ur_type=ur5e prefix=left_``) wherever it is reported: the CLI
-(``urdf-tools check --matrix``) and the pytest plugin (``@pytest.mark.urdf_matrix``).
-
-Pure: no file is read and nothing is loaded here.
+A matrix ``{name: values}`` stands for the product of the values; each combination is one set
+of xacro arguments, named by :func:`label` (``ur_type=ur5e prefix=left_``). Pure: no file read.
 """
 
 from __future__ import annotations
@@ -37,12 +32,10 @@ def parse_matrix(entries: Iterable[str],
     """
     Read ``--matrix`` entries ``name=value,value,...`` into ``{name: values}``.
 
-    A value may be empty (``prefix=,left_`` is ``''`` and ``'left_'``; ``prefix=`` alone is
-    ``''``); a value cannot contain a comma.
+    A value may be empty (``prefix=,left_``); a value cannot contain a comma.
 
     :param entries: One string per argument, in the order given.
-    :param fixed: Names of the arguments given one value for every combination
-        (``name:=value``); none may also be in the matrix.
+    :param fixed: Names of the arguments given one value (``name:=value``).
     :return: The values of each argument, in the order given.
     :raises MatrixError: if an entry has no ``=`` or a malformed name, a name is given twice
         (in two entries, or in an entry and ``fixed``), or a value twice for one name.
@@ -76,11 +69,8 @@ def combinations(matrix: Mapping[str, Sequence[str]]) -> list[Combination]:
     """
     Every combination of the matrix, the first argument varying slowest (as nested loops).
 
-    :param matrix: Values of each argument, in order; an empty matrix has one combination,
-        the empty one.
-    :return: ``len(values_1) * len(values_2) * ...`` combinations, each
-        ``((name_1, value), (name_2, value), ...)``; none twice when no argument repeats a
-        value (:func:`parse_matrix` refuses that).
+    :param matrix: Values of each argument, in order; an empty matrix has one combination.
+    :return: The combinations, each ``((name_1, value), (name_2, value), ...)``.
     :raises MatrixError: if an argument has no value.
     """
     for name, values in matrix.items():
@@ -92,12 +82,7 @@ def combinations(matrix: Mapping[str, Sequence[str]]) -> list[Combination]:
 
 
 def label(combination: Combination | Mapping[str, str]) -> str:
-    """
-    The name of a combination: ``ur_type=ur3 prefix=left_``, an empty value as ``prefix=''``.
-
-    A value with a space, a quote or another character a shell reads is quoted as a POSIX
-    shell would (:func:`shlex.quote`), so each ``name=value`` stays one word.
-    """
+    """The name of a combination: ``ur_type=ur3 prefix=''`` (values shell-quoted where needed)."""
     pairs = combination.items() if isinstance(combination, Mapping) else combination
     return ' '.join(f'{name}={value if _PLAIN.match(value) else shlex.quote(value)}'
                     for name, value in pairs)

@@ -1,13 +1,8 @@
 """
 Resolving ``package://``, ``$(find pkg)``, ``file://`` and relative resource paths.
 
-The core does not import ``ament_index_python``: a caller passes a *package locator*, a
-callable ``name -> share directory or None``. :func:`make_package_locator` chains explicit
-``NAME=DIR`` pairs and folders of packages, the :data:`PACKAGE_PATH_ENV` variable, this package
-itself, and any further locator (the CLI and the nodes add ament_index there when it is
-installed). A relative directory is made absolute against the current directory when the
-locator is made, so ``$(find pkg)`` is an absolute path and xacro's includes relative to it
-resolve.
+A caller passes a *package locator*, ``name -> share directory or None`` (the core does not
+import ``ament_index_python``); :func:`make_package_locator` builds one.
 """
 
 from __future__ import annotations
@@ -31,9 +26,7 @@ _THIS_PACKAGE = 'urdf_tools_ros'
 
 def parse_package_path(entries: Iterable[str]) -> tuple[dict[str, str], list[str]]:
     """
-    Split package-path entries into ``NAME=DIR`` pairs and folders of packages.
-
-    The directories are returned as written; :func:`make_package_locator` makes them absolute.
+    Split package-path entries into ``NAME=DIR`` pairs and folders of packages, as written.
 
     :param entries: Strings ``NAME=DIR`` or ``DIR`` (a folder of packages).
     :return: ``({name: dir}, [folder of packages, ...])``.
@@ -58,12 +51,9 @@ def package_in_folders(name: str, folders: Iterable[str]) -> str | None:
     """
     The package ``name`` in folders of packages: the first ``<folder>/<name>`` that is a folder.
 
-    A folder of packages holds one folder per package, named after the package: a ``share/``
-    folder of an install prefix, ``../shared/ros2_descriptions``, a source space whose packages
-    lie at its top. ``URDF_TOOLS_PACKAGE_PATH`` and ``--package-path DIR`` both mean this.
+    A folder of packages holds one folder per package (an install prefix's ``share/``, a source
+    space); ``URDF_TOOLS_PACKAGE_PATH`` and ``--package-path DIR`` both mean this.
 
-    :param name: The package's name.
-    :param folders: Folders of packages, searched in order.
     :return: The package's folder (its share directory), or ``None``.
     """
     for folder in folders:
@@ -74,13 +64,7 @@ def package_in_folders(name: str, folders: Iterable[str]) -> str | None:
 
 
 def this_package_share() -> str | None:
-    """
-    Return the share directory of urdf_tools_ros itself, or ``None``.
-
-    An installed package (pip or colcon) has ``<prefix>/share/urdf_tools_ros``; a source
-    checkout has ``package.xml`` beside the Python package.
-    """
-    # this file is <checkout>/urdf_tools_ros/core/source/packages.py
+    """Return the share directory of urdf_tools_ros (a source checkout or install), or ``None``."""
     source_root = Path(__file__).resolve().parents[3]
     if (source_root / 'package.xml').is_file() and (source_root / 'urdf').is_dir():
         return str(source_root)
@@ -91,13 +75,7 @@ def this_package_share() -> str | None:
 
 
 def ament_package_locator(name: str) -> str | None:
-    """
-    Return the share directory of ROS package ``name`` from the ament index, or ``None``.
-
-    ``ament_index_python`` is imported here, when asked (a ROS 2 environment has it), so the
-    core stays importable without ROS. ``None`` also when it is not installed or
-    ``AMENT_PREFIX_PATH`` is unset.
-    """
+    """Return the share directory of ROS package ``name`` from the ament index, or ``None``."""
     try:
         from ament_index_python.packages import (get_package_share_directory,
                                                  PackageNotFoundError)
@@ -116,17 +94,14 @@ def make_package_locator(package_paths: Mapping[str, str] | None = None,
     """
     Build a package locator.
 
-    Order: ``package_paths`` (``{name: share dir}``), then ``package_folders``, then the pairs
-    and then the folders of :data:`PACKAGE_PATH_ENV`, then urdf_tools_ros itself, then
-    ``fallback`` (e.g. ament_index). Every directory is made absolute here, once, against the
-    current directory: the share directories the locator gives are absolute.
+    Order: ``package_paths``, ``package_folders``, the pairs and folders of
+    :data:`PACKAGE_PATH_ENV`, urdf_tools_ros itself, ``fallback`` (e.g. ament_index).
+    Directories are made absolute here, against the current directory.
 
     :param package_paths: Explicit package share directories by package name.
-    :param fallback: Locator asked last.
     :param environ: Environment to read :data:`PACKAGE_PATH_ENV` from; default ``os.environ``.
-    :param package_folders: Folders of packages (:func:`package_in_folders`), e.g.
-        ``--package-path DIR``.
-    :return: A callable ``name -> share dir or None``.
+    :param package_folders: Folders of packages (:func:`package_in_folders`).
+    :return: A callable ``name -> absolute share dir or None``.
     """
     env = os.environ if environ is None else environ
     env_pairs, env_folders = parse_package_path(env.get(PACKAGE_PATH_ENV, '').split(os.pathsep))
@@ -160,19 +135,12 @@ def resolve_resource(filename: str, base_dir: str | None,
     Map a URDF resource reference (mesh or texture filename) to a local path.
 
     ``package://pkg/rest`` -> ``<share of pkg>/rest``; ``file:///abs`` -> ``/abs``; a relative
-    path -> relative to ``base_dir`` (the directory of the description file); an absolute path
-    stays as it is. Whether the file exists is not checked here.
+    path -> under ``base_dir``; a ``service://`` URL of a served description -> the file it was
+    made from. Whether the file exists is not checked.
 
-    :param filename: The reference as written in the URDF.
     :param base_dir: Directory of the description file, or ``None`` for a string input.
     :param locate: Package locator, or ``None`` to leave ``package://`` unresolved.
-    :return: A local path, or ``None`` when the reference cannot be mapped (unknown package,
-        ``http://`` and other schemes, which are never fetched).
-
-    A ``service://<service>:<path>`` URL of a served description
-    (:mod:`~urdf_tools_ros.core.meshes.resources`: ``<path>`` is ``package/<pkg>/<rest>``
-    or ``file/<absolute path>``) maps to the file it was made from, where that package is
-    known: the viewer of the machine that serves it draws the same files.
+    :return: A local path, or ``None`` (unknown package, ``http://`` and other schemes).
     """
     if filename.startswith('service://'):
         path = filename[len('service://'):].partition(':')[2]
@@ -203,14 +171,10 @@ def draw_path(filename: str, resolved: str | None, locate: PackageLocator | None
     """
     The local file a viewer can draw a resource from: ``resolved``, or where a slip points.
 
-    ``package:///pkg/rest`` (three slashes) names no package, so ROS resolves nothing (RViz's
-    resource retriever and urdfdom consumers fail; the checker reports ``mesh-file-missing``);
-    the path it names still starts with the package, so when ``locate`` knows ``pkg`` this
-    returns ``<share of pkg>/rest``, which lets a viewer draw the robot the author meant.
+    ``package:///pkg/rest`` (three slashes) names no package for ROS, but when ``locate`` knows
+    ``pkg`` this gives ``<share of pkg>/rest``, what the author meant.
 
-    :param filename: The reference as written in the URDF.
-    :param resolved: What :func:`resolve_resource` gave for it.
-    :param locate: Package locator, or ``None``.
+    :param resolved: What :func:`resolve_resource` gave for ``filename``.
     :return: A local path (whether the file exists is not checked), or ``None``.
     """
     if resolved is not None:

@@ -1,16 +1,8 @@
 """
 Watching the files a description was made from: the model and every xacro include.
 
-A :class:`WatchedFiles` is the state of each file when it was taken: its path, modification time
-(ns) and size, a missing or unreadable file as ``-1, -1``. :meth:`WatchedFiles.changed` takes the
-state again and returns it when any file differs (edited, replaced, removed or made again), else
-``None``; the caller polls it (the robot description node, every ``watch_period`` s of steady
-time) and keeps what it returns. The files are those of
-:attr:`~urdf_tools_ros.core.source.loader.RobotDescription.dependencies`.
-
-An edit that keeps both the modification time and the size is not seen; an editor that writes
-in the same nanosecond tick the same number of bytes is the only such case on the file systems
-in use.
+A file's state is its modification time (ns) and size (``-1, -1`` when missing); the caller
+polls :meth:`WatchedFiles.changed`. An edit that keeps both is not seen.
 """
 
 from __future__ import annotations
@@ -67,10 +59,6 @@ class WatchedFiles:
         return tuple(state.path for state in self.states)
 
     def changed(self) -> WatchedFiles | None:
-        """
-        The files' states now if any differs from when they were taken, else ``None``.
-
-        :return: A new :class:`WatchedFiles` of the same paths, to keep for the next poll.
-        """
+        """The files' states now (a new :class:`WatchedFiles`) if any differs, else ``None``."""
         now = WatchedFiles.of(self.paths)
         return None if now == self else now
