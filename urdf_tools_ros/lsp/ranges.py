@@ -113,14 +113,14 @@ class TextIndex:
         return self.span(found.start, len(self.text[:end].rstrip()))
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=8)
 def text_index(text: str) -> TextIndex:
     """
-    The :class:`TextIndex` of ``text``, kept for the texts asked for last; read-only.
+    The :class:`TextIndex` of ``text``, kept for the last 8 texts asked for; read-only.
 
-    The server places the diagnostics of every file a check covers after each check, and
-    hover, definition and completion index the same open files again and again: scanning a
-    text is the costly part (tens of files of a xacro robot per edit).
+    Hover, definition and completion index the open file again and again. Few are kept: each
+    edit is a new text, and an index holds every element of its text (about 4 MB for a 210 KB
+    URDF); scanning is quick (20 ms for that URDF, 5 ms for TurtleBot 4's 23 xacro files).
     """
     return TextIndex(text)
 
