@@ -22,6 +22,8 @@ import os
 from pathlib import Path
 import random
 import socket
+import subprocess
+import sys
 import time
 from typing import Any
 
@@ -197,3 +199,10 @@ def wait_for(condition: Callable[[], object], timeout: float = 15.0) -> bool:
             return bool(condition())
         time.sleep(0.01)
     return True
+
+
+def run_cli(*args: str, cwd: Path = REPO, env: dict[str, str] | None = None,
+            timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """``urdf-tools ARGS`` as a user runs it (in ``cwd``; ``env`` replaces the environment)."""
+    return subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', *args], cwd=cwd,
+                          env=env, capture_output=True, text=True, timeout=timeout)

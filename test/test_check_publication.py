@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-import subprocess
-import sys
 
 from corpus_models import CORPUS_DIR
 import pytest
 
-from conftest import REPO, shared_model
+from conftest import REPO, run_cli, shared_model
 from urdf_tools_ros.core.checks import check_description
 from urdf_tools_ros.core.checks.config import find_config
 from urdf_tools_ros.core.checks.publication import check_for_graph, distro_target
@@ -121,9 +119,7 @@ def test_what_urdfdom_or_this_packages_nodes_cannot_load_is_refused_everywhere(
 
 def cli_codes(path: Path, *args: str) -> tuple[int, list[str]]:
     """Exit status and finding codes (JSON) of ``urdf-tools check``."""
-    done = subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'check', str(path),
-                           '--format', 'json', *args], capture_output=True, text=True,
-                          cwd=REPO, timeout=120)
+    done = run_cli('check', str(path), '--format', 'json', *args)
     return done.returncode, sorted(f['code'] for f in json.loads(done.stdout)['findings'])
 
 

@@ -17,17 +17,11 @@ import sys
 
 import pytest
 
-from conftest import missing, REPO, SAMPLE_ROBOT, shared_model
+from conftest import missing, REPO, run_cli as cli, SAMPLE_ROBOT, shared_model
 from urdf_tools_ros.core.checks import format_value
 
 SCHEMA = Path(__file__).resolve().parent / 'data' / 'sarif-schema-2.1.0.json'
 ANSI = '\x1b['
-
-
-def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', *args],
-                          capture_output=True, text=True, cwd=REPO, timeout=120,
-                          env=None if env is None else {**os.environ, **env})
 
 
 @pytest.fixture

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-import subprocess
-import sys
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, run_cli
 
 #: A joint without <limit> (error joint-limit-missing, line 4) and a joint axis of length 2
 #: (warning joint-axis-not-unit, line 7).
@@ -37,9 +35,7 @@ def write(folder: Path, before_j: str = '', before_k: str = '') -> Path:
 
 def check(*args: str, cwd: Path = REPO) -> tuple[int, list[str], str]:
     """Exit status, finding codes (JSON), standard error of ``urdf-tools check``."""
-    done = subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'check', *args,
-                           '--format', 'json'], capture_output=True, text=True, cwd=cwd,
-                          timeout=120)
+    done = run_cli('check', *args, '--format', 'json', cwd=cwd)
     codes = [f['code'] for f in json.loads(done.stdout)['findings']] if done.stdout else []
     return done.returncode, codes, done.stderr
 
@@ -69,10 +65,8 @@ def test_a_suppression_on_the_element_is_honoured(tmp_path: Path) -> None:
 
 def test_a_suppression_that_suppresses_nothing_is_reported(tmp_path: Path) -> None:
     path = write(tmp_path, before_k='<!-- urdf-tools: ignore[joint-limit-missing] -->')
-    done = subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'check', str(path),
-                           '--no-config', '--format', 'json'], capture_output=True, text=True,
-                          cwd=REPO, timeout=120)
-    findings = json.loads(done.stdout)['findings']
+    findings = json.loads(run_cli('check', str(path), '--no-config', '--format', 'json').stdout)[
+        'findings']
     unused = [f for f in findings if f['code'] == 'suppression-unused']
     assert len(unused) == 1 and unused[0]['line'] == 5  # the comment's line
     assert 'joint-limit-missing' in [f['code'] for f in findings]  # not on its element
@@ -139,9 +133,7 @@ def test_check_without_a_file_checks_the_configured_entries(tmp_path: Path) -> N
     (tmp_path / '.urdf-tools.toml').write_text(
         '[[entries]]\nfile = "robots/robot.urdf"\n'
         '[[entries]]\nfile = "arm.urdf.xacro"\nmatrix = {side = ["l", "r"]}\n')
-    done = subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'check',
-                           '--format', 'json'], capture_output=True, text=True, cwd=tmp_path,
-                          timeout=120)
+    done = run_cli('check', '--format', 'json', cwd=tmp_path)
     assert done.returncode == 1, done.stderr
     files = json.loads(done.stdout)['files']
     assert [(Path(item['file']).name, item.get('xacro_args')) for item in files] == [
@@ -161,8 +153,7 @@ def test_check_without_a_file_checks_the_configured_entries(tmp_path: Path) -> N
 
 
 def test_rules_explains_one_rule() -> None:
-    done = subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'rules',
-                           'joint-limit-missing'], capture_output=True, text=True, cwd=REPO)
+    done = run_cli('rules', 'joint-limit-missing')
     assert done.returncode == 0
     assert done.stdout.startswith('joint-limit-missing: a revolute or prismatic joint has no')
     assert 'ros error' in done.stdout and '  urdfdom: ' in done.stdout
@@ -172,8 +163,7 @@ def test_rules_explains_one_rule() -> None:
     example = EXAMPLES['joint-limit-missing']
     assert [part.split('\nsuppress')[0].replace('\n    ', '\n').strip() for part in shown] \
         == [example.bad.strip(), example.good.strip()]
-    bad = subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'rules', 'mesh'],
-                         capture_output=True, text=True, cwd=REPO)
+    bad = run_cli('rules', 'mesh')
     assert bad.returncode == 2 and 'mesh-file-missing' in bad.stderr
 
 
@@ -206,8 +196,7 @@ def test_the_catalog_columns_stand_for_distros_that_agree() -> None:
             for rule in RULES.values():
                 assert rule.severity_for(f'ros-{distro}') is rule.severity_for(target), \
                     (distro, rule.code)
-    done = subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'rules'],
-                          capture_output=True, text=True, cwd=REPO, timeout=120)
+    done = run_cli('rules')
     assert done.returncode == 0 and 'h/j/k lyri  roll  gaze' in done.stdout.splitlines()[0]
     row = next(line for line in done.stdout.splitlines() if line.startswith('robot-version-new '))
     # h/j/k, lyrical, rolling, gazebo, mujoco, pinocchio
@@ -215,8 +204,6 @@ def test_the_catalog_columns_stand_for_distros_that_agree() -> None:
     row = next(line for line in done.stdout.splitlines()
                if line.startswith('geometry-capsule-not-drawn '))
     assert row.split()[1:4] == ['E', 'E', 'W']  # Lyrical's RViz draws no capsule, Rolling's does
-    explained = subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'rules',
-                                'robot-version-new'], capture_output=True, text=True, cwd=REPO,
-                               timeout=120).stdout
+    explained = run_cli('rules', 'robot-version-new').stdout
     assert 'ros-kilted error, ros-lyrical warning, ros-rolling warning' in explained
     assert 'Humble, Jazzy and Kilted' in explained and 'Lyrical and Rolling' in explained

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 import subprocess
-import sys
 
 import numpy as np
 import oracles
 import pytest
 
-from conftest import REPO
+from conftest import REPO, run_cli
 from urdf_tools_ros.core.checks import check_description
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
 from urdf_tools_ros.core.model.convert import ConversionError, to_urdf_1_0
@@ -21,8 +20,7 @@ EXAMPLE = REPO / 'urdf' / 'examples' / 'capsule_arm_1_1.urdf'
 
 
 def convert(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'convert', *args],
-                          capture_output=True, text=True, cwd=REPO, timeout=120)
+    return run_cli('convert', *args)
 
 
 def test_the_round_trip_keeps_the_kinematics(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ wheel's). Each case is a small file written here.
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 import re
 
@@ -17,6 +18,7 @@ import numpy as np
 import oracles
 import pytest
 
+from conftest import run_cli
 from urdf_tools_ros.core.checks import check_description
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
 from urdf_tools_ros.core.kinematics.inertia import capsule_inertia
@@ -300,19 +302,9 @@ def test_the_viewer_draws_capsules() -> None:
 
 
 def run_check(*args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
-    """
-    Run ``urdf-tools check ARGS``: ``(exit code, standard output)``.
-
-    ``ROS_DISTRO`` is that of ``env``, unset when ``env`` does not give it (not the sourced
-    distro of the shell that runs the tests).
-    """
-    import os
-    import subprocess
-    import sys
+    """``urdf-tools check ARGS``: exit code, output; ``ROS_DISTRO`` only from ``env``."""
     inherited = {name: value for name, value in os.environ.items() if name != 'ROS_DISTRO'}
-    done = subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', 'check', *args],
-                          capture_output=True, text=True, timeout=120,
-                          env={**inherited, **(env or {})})
+    done = run_cli('check', *args, env={**inherited, **(env or {})})
     return done.returncode, done.stdout
 
 

@@ -7,14 +7,11 @@ The include and macro-call chain follows as notes at their own lines.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
-import subprocess
-import sys
 
 import pytest
 
-from conftest import REPO
+from conftest import run_cli
 from urdf_tools_ros.core.errors import DescriptionLoadError
 from urdf_tools_ros.core.source.loader import load
 from urdf_tools_ros.core.source.xacro import runner as xacro_runner
@@ -117,17 +114,12 @@ def test_without_line_hooks_the_message_is_as_plain(tmp_path: Path,
 
 def test_the_report_shows_the_notes_and_the_fix_whole(tmp_path: Path) -> None:
     entry = write(tmp_path, {'robot.urdf.xacro': ENTRY, 'parts.xacro': PARTS})
-    command = [sys.executable, '-m', 'urdf_tools_ros.cli.main', 'check', str(entry)]
-    env = {**os.environ, 'PYTHONPATH': os.pathsep.join(
-        [str(REPO), *filter(None, [os.environ.get('PYTHONPATH')])])}
-    text = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=120).stdout.splitlines()
+    text = run_cli('check', str(entry), cwd=tmp_path).stdout.splitlines()
     assert text[0].startswith(f'parts.xacro:{line_of(tmp_path / "parts.xacro", "gripper=")}: ')
     assert text[1] == f'    robot.urdf.xacro:{line_of(entry, "<xacro:body")}: note: in the call ' \
         '<xacro:body> here'
     assert text[2].startswith('    fix: its parameters are: prefix;')
-    report = json.loads(subprocess.run([*command, '--format', 'json'], cwd=REPO,
-                                       capture_output=True, text=True, timeout=120).stdout)
+    report = json.loads(run_cli('check', str(entry), '--format', 'json').stdout)
     (finding,) = report['findings']
     assert [note['line'] for note in finding['notes']] == [line_of(entry, '<xacro:body')]
 
@@ -144,12 +136,8 @@ def test_verbose_shows_the_include_chain_of_a_finding_in_an_included_file(
                             '  <joint name="j" type="fixed"><parent link="world"/>'
                             '<child link="leaf"/></joint>\n</robot>\n',
         'mid.xacro': middle, 'leaf.xacro': leaf})
-    command = [sys.executable, '-m', 'urdf_tools_ros.cli.main', 'check', entry.name]
-    env = {**os.environ, 'PYTHONPATH': os.pathsep.join(
-        [str(REPO), *filter(None, [os.environ.get('PYTHONPATH')])])}
-    plain, verbose = (subprocess.run([*command, *flags], cwd=tmp_path, env=env,
-                                     capture_output=True, text=True, timeout=120).stdout
-                      .splitlines() for flags in ([], ['-v']))
+    plain, verbose = (run_cli('check', entry.name, *flags, cwd=tmp_path).stdout.splitlines()
+                      for flags in ([], ['-v']))
     finding = 'leaf.xacro:4: warning[geometry-size-zero]: '
     assert [line for line in plain if line.startswith(finding)]
     assert not [line for line in plain if 'included from' in line]
