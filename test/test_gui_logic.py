@@ -16,7 +16,6 @@ import pytest
 from conftest import free_port, SAMPLE_ROBOT
 from urdf_tools_ros.core.findings import Finding, Severity
 from urdf_tools_ros.core.joint_state.table import JointStateTable
-from urdf_tools_ros.core.kinematics.forward import KinematicModel
 from urdf_tools_ros.core.kinematics.limits import effective_limits
 from urdf_tools_ros.core.kinematics.mimic import resolve_mimic
 from urdf_tools_ros.core.model.robot import Joint, Limit, Mimic, SafetyController
@@ -210,37 +209,6 @@ def viewer(sample: RobotDescription) -> Iterator[object]:
     with RobotViewer(sample, port=free_port(), seed=1, on_change=changes.append) as view:
         view.changes = changes  # type: ignore[attr-defined]
         yield view
-
-
-def test_one_slider_per_actuated_joint_and_a_follower_per_mimic(viewer: object) -> None:
-    from urdf_tools_ros.gui.viewer import RobotViewer
-    assert isinstance(viewer, RobotViewer)
-    assert viewer.panel is not None
-    assert tuple(viewer.panel.sliders) == ACTUATED
-    assert tuple(viewer.panel.followers) == ('right_finger_joint',)
-    assert viewer.panel.followers['right_finger_joint'].disabled
-    assert viewer.url.startswith('http://127.0.0.1:')
-    lift = viewer.panel.sliders['lift_joint']
-    assert (lift.min, lift.max) == pytest.approx((0.005, 0.195))
-    assert lift.value == pytest.approx(0.1)  # 0 is outside the range: its middle
-
-
-def test_moving_a_slider_moves_the_joint_the_mimic_and_the_links(viewer: object) -> None:
-    from urdf_tools_ros.gui.viewer import RobotViewer
-    assert isinstance(viewer, RobotViewer) and viewer.panel is not None
-    before = viewer.link_pose('gripper_palm_link')
-    viewer.panel.sliders['left_finger_joint'].value = 0.015  # as the page sets it
-    viewer.panel.sliders['elbow_joint'].value = 1.2
-    positions = viewer.positions
-    assert positions['left_finger_joint'] == pytest.approx(0.015)
-    assert positions['right_finger_joint'] == pytest.approx(-0.015)
-    assert viewer.panel.followers['right_finger_joint'].value == pytest.approx(-0.015)
-    assert viewer.changes[-1]['elbow_joint'] == pytest.approx(1.2)  # type: ignore[attr-defined]
-    expected = KinematicModel(viewer.description.robot).link_poses(
-        {name: positions[name] for name in ACTUATED})
-    for link in ('gripper_palm_link', 'right_finger_link', 'left_finger_link'):
-        np.testing.assert_allclose(viewer.link_pose(link), expected[link], atol=1e-6)
-    assert not np.allclose(viewer.link_pose('gripper_palm_link'), before)
 
 
 def test_center_and_randomize(viewer: object) -> None:
