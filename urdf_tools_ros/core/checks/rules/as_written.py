@@ -1,13 +1,10 @@
 """
 The ``xacro-in-urdf`` rule: a file not named ``.xacro`` read both as ROS runs it and as written.
 
-Both readings are real (:mod:`~urdf_tools_ros.core.source.xacro_syntax`): a ROS 2 launch file
-that runs xacro on the file gets the expansion, which every other rule checks; check_urdf,
-pinocchio, MuJoCo, Gazebo and pybullet read the text as written. This rule reports, at the line
-of the first xacro construct, which of the non-ROS targets' consumers refuse that text: an error
-for those targets (pinocchio, MuJoCo, Gazebo), a warning for the ROS targets, because a ROS
-launch file may run xacro on it. That is a stated exception to the severity policy (an error of
-urdfdom on the text as written is not one for ``ros``).
+A ROS launch file runs xacro on it (every other rule checks the expansion); check_urdf,
+pinocchio, MuJoCo, Gazebo and pybullet read the text as written. Reported at the first xacro
+construct: an error for the non-ROS targets whose consumers refuse the text, a warning for the
+ROS targets (a stated exception to the severity policy).
 """
 
 from __future__ import annotations
@@ -34,10 +31,9 @@ def as_written_findings(description: RobotDescription) -> list[Finding]:
     """
     Return the ``xacro-in-urdf`` finding of ``description``, or nothing.
 
-    :param description: A loaded description; only one whose ``as_written`` is set (a file not
-        named ``.xacro`` that xacro processed) can have the finding.
-    :return: One finding at the first xacro construct, whose consumers are the targets of
-        :data:`AS_WRITTEN_TARGETS` that refuse the text as written (every rule run on it).
+    :param description: A loaded description (only one with ``as_written`` can have it).
+    :return: One finding at the first xacro construct, its consumers the targets of
+        :data:`AS_WRITTEN_TARGETS` that refuse the text as written.
     """
     written = description.as_written
     if written is None:

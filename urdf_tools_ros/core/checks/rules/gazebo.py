@@ -22,13 +22,7 @@ REFERENCE_MISSING = rule('gazebo-reference-missing', Severity.WARNING,
 
 @check(codes=(REFERENCE_MISSING,))
 def check_references(ctx: CheckContext) -> Iterator[Finding]:
-    """
-    Report ``<gazebo>`` blocks whose reference is not a link or joint of the robot.
-
-    The fix (:func:`~urdf_tools_ros.core.checks.names.suggest_name`) is the reference with the
-    ``$`` a xacro ``{x}`` lacks (``caster_${side}_1_joint``), else the most similar link or
-    joint name.
-    """
+    """Report ``<gazebo>`` blocks whose reference is no link or joint (fix: suggest_name)."""
     names = set(ctx.robot.link_map) | set(ctx.robot.joint_map)
     # one look-up per name and macro calls: blocks often repeat a name
     suggested: dict[tuple[str, tuple[MacroCall, ...]], str | None] = {}

@@ -1,19 +1,13 @@
 """
 Gazebo's fixed-joint lumping: the bodies SDFormat's URDF -> SDF conversion keeps or drops.
 
-SDFormat (``parser_urdf.cc``, what Gazebo runs on a ``.urdf``) lumps the child of every fixed
-joint into its parent, leaves first, each link's children in joint-name order (urdfdom keeps
-joints in a ``std::map``), except a joint marked ``<gazebo reference="J">`` with
-``<preserveFixedJoint>`` or ``<disableFixedJointLumping>`` true and the joints of a root link
-named ``world`` (which becomes Gazebo's world, not a link). Merging a child that has an
-``<inertial>`` into a parent whose mass so far is 0 divides by a total mass of 0: the centre of
-mass is NaN and SDFormat refuses the file ("Pose values must be finite"; talos' optical frames).
-After lumping, every remaining link other than ``world`` without mass (at most
-:data:`GZ_MASS_EPSILON`: gz-math's ``equal``) is not modelled, and
-everything attached below it is dropped too; a massless root body leaves no link at all ("A
-model must have at least one link"; pybullet's mass-0 static bases). A moving massless body is
-:mod:`~urdf_tools_ros.core.checks.rules.inertial`'s ``inertial-missing-on-moving-link``.
-Measured with SDFormat 12.3 through ``test/oracles.py`` (``test/test_consumer_oracles.py``).
+SDFormat (``parser_urdf.cc``) lumps the child of every fixed joint into its parent, leaves
+first, children in joint-name order, except joints marked ``<preserveFixedJoint>`` or
+``<disableFixedJointLumping>`` and those of a root named ``world``. Merging an ``<inertial>``
+into a parent of mass 0 gives a NaN centre of mass ("Pose values must be finite"); a remaining
+link without mass (:data:`GZ_MASS_EPSILON`) is dropped with everything below it, a massless
+root leaves no link ("A model must have at least one link"). Measured with SDFormat 12.3
+(``test/test_consumer_oracles.py``).
 """
 
 from __future__ import annotations

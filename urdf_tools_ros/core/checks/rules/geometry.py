@@ -1,17 +1,11 @@
 """
 Geometry rules for every ``<visual>`` and ``<collision>``: presence, sizes, mesh files.
 
-urdfdom reports a visual or collision without a (known) geometry ("Could not parse visual
-element for Link"); it accepts zero and negative sizes. A negative size means nothing (an
-error); a zero size makes a degenerate shape (a warning), except for a visual whose sizes are
-all 0: that is the "invisible visual" idiom of frame links (cookie's ``base``, ``imu``) and is
-accepted. A negative mesh scale mirrors the mesh and is accepted; a zero scale flattens it.
-Mesh formats: rviz, Gazebo and MoveIt all read STL, COLLADA and Wavefront OBJ
-(``.stl``, ``.dae``, ``.obj``); other formats work in some of them only (rviz reads more
-through assimp), and pybullet 3.2 refuses the whole file ("Cannot load URDF file"). MuJoCo
-decodes only STL, OBJ and its MSH: a collision mesh of any other type, COLLADA included, makes
-it refuse the file ("no decoder found for mesh file"); it discards visuals. Measured with
-pybullet 3.2.7 and MuJoCo 4.0 (``test/test_checks_geometry.py``).
+urdfdom drops a visual or collision without a known geometry and accepts any size. A zero size
+is degenerate, except a visual whose sizes are all 0 (the "invisible visual" of frame links); a
+negative mesh scale mirrors. rviz, Gazebo and MoveIt read ``.stl``, ``.dae`` and ``.obj``;
+pybullet 3.2 refuses other formats; MuJoCo decodes STL, OBJ and MSH only and discards visuals.
+Measured with pybullet 3.2.7 and MuJoCo 4.0 (``test/test_checks_geometry.py``).
 """
 
 from __future__ import annotations
@@ -101,12 +95,7 @@ def _elements(link: Link) -> Iterator[tuple[str, Visual | Collision]]:
 
 
 def _consumers(rule_consumers: Sequence[str], element: Visual | Collision) -> tuple[str, ...]:
-    """
-    The consumers a defect of ``element`` breaks: MuJoCo only for a collision.
-
-    MuJoCo's URDF compiler discards visuals (``<compiler discardvisual="true">``, its default
-    for URDF; MuJoCo XML reference, compiler/discardvisual), so it never sees a visual's defect.
-    """
+    """The consumers a defect of ``element`` breaks: MuJoCo only on a collision (discardvisual)."""
     if isinstance(element, Visual):
         return tuple(name for name in rule_consumers if name != 'mujoco')
     return tuple(rule_consumers)
@@ -250,13 +239,7 @@ def check_meshes(ctx: CheckContext) -> Iterator[Finding]:
 
 
 def mesh_file_problem(mesh: Mesh) -> str | None:
-    """
-    Say why a mesh file is not there (``mesh-file-missing``), or return ``None`` when it exists.
-
-    :param mesh: The ``<mesh>``, with the path the loader resolved.
-    :return: E.g. ``package "pkg" is not found, so the path cannot be resolved`` or ``the file
-        /abs/path.stl does not exist``.
-    """
+    """Say why a mesh file is not there (``mesh-file-missing``), or return ``None``."""
     if mesh.resolved is None:
         package = _package(mesh.filename)
         if package is not None:
@@ -299,8 +282,7 @@ def _inertia_length(link: Link) -> float:
     """
     A length the link's own inertia implies, m: ``sqrt(6 I_max / m)`` (0 without one).
 
-    A solid box of largest side ``a`` has largest moment ``I_max <= m (a² + a²) / 12``, so ``a >=
-    sqrt(6 I_max / m)``: the link is at least that long.
+    A solid box of largest side ``a`` has ``I_max <= m (a² + a²) / 12``.
     """
     inertial = link.inertial
     if inertial is None or not inertial.mass > 0 or not math.isfinite(inertial.mass):
@@ -310,13 +292,7 @@ def _inertia_length(link: Link) -> float:
 
 
 def _kinematic_extent(robot: Robot) -> float:
-    """
-    Return the robot's size from its joints, m.
-
-    The largest side of the box around every link origin at the zero configuration, posed by
-    :class:`~urdf_tools_ros.core.kinematics.forward.KinematicModel` (0 for a single link, or
-    when the links and joints are not a tree the kinematics accepts: other rules report that).
-    """
+    """The largest side of the box around every link origin at zero, m (0 if none or no tree)."""
     from ...kinematics.forward import KinematicModel  # only for robots with a readable mesh
     try:
         origins = KinematicModel(robot).link_pose_array()[:, :3, 3]
@@ -328,13 +304,7 @@ def _kinematic_extent(robot: Robot) -> float:
 
 
 def _mesh_sides(path: str, use_cache: bool) -> tuple[float, ...] | None:
-    """
-    The sides of a mesh file's box before ``<mesh scale>``, m; ``None`` when it is not measured.
-
-    The one place a check reads a mesh file (its facts are kept on disk between runs,
-    :mod:`~urdf_tools_ros.core.meshes.cache`): imported here, so that a check that
-    does not run :func:`check_mesh_scale`, or a robot whose meshes are not found, reads none.
-    """
+    """The sides of a mesh file's box before ``<mesh scale>``, m; ``None`` when not measured."""
     from ...meshes.cache import mesh_facts
     try:
         facts = mesh_facts(path, use_cache)
@@ -350,14 +320,8 @@ def check_mesh_scale(ctx: CheckContext) -> Iterator[Finding]:
     """
     Report a mesh over :data:`MESH_SCALE_RATIO` times larger than every other size of its link.
 
-    The evidence of a link's size, m: the robot's size from its joints
-    (:func:`_kinematic_extent`), the link's primitive
-    shapes and the length its inertia implies (:func:`_inertia_length`); the largest counts,
-    so that one placeholder value cannot make a mesh look too big. A mesh file that is not
-    found or not measured (:func:`~urdf_tools_ros.core.meshes.facts.read_mesh_facts`)
-    is not judged. The classic case is a CAD export in millimetres: 1000 times too large. Mesh
-    facts come from the on-disk cache unless the context says otherwise
-    (:attr:`CheckContext.use_cache`).
+    The largest evidence counts: the robot's size from its joints, the link's primitives and
+    the length its inertia implies. A mesh that is not measured is not judged.
     """
     span: float | None = None  # computed once, and only for a robot with a readable mesh
     read: dict[str, tuple[float, ...] | None] = {}

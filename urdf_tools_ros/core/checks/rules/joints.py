@@ -1,23 +1,11 @@
 """
 Joint rules: type, ``<limit>``, ``<axis>``, ``<safety_controller>``, calibration, dynamics, mimic.
 
-Which joint types a rule applies to (URDF spec, joint):
-
-* ``<limit>`` position bounds (``lower``/``upper``) only bind revolute and prismatic joints;
-  continuous joints ignore them, fixed, floating and planar joints have no single position.
-  urdfdom parses a ``<limit>`` on any type, so ``effort``/``velocity`` are required wherever a
-  ``<limit>`` is written; their sign is checked on revolute, continuous and prismatic joints.
-* ``<axis>`` is used by revolute, continuous, prismatic and planar joints (the plane normal) and
-  ignored by fixed and floating ones (urdfdom does not even read it there; exporters write
-  ``<axis xyz="0 0 0"/>`` on fixed joints), so only the former are checked.
-* ``<safety_controller>``: ``k_velocity`` is required on any type (urdfdom); soft limits are
-  compared with the hard ``<limit>`` on revolute and prismatic joints. An absent soft limit is
-  "no soft limit on that side" (see
-  :class:`~urdf_tools_ros.core.model.robot.SafetyController`).
-* A mimic joint follows ``multiplier * q + offset`` of its source; when both are revolute or
-  prismatic with limits, the image of the source's range should stay within the mimic joint's
-  own limits. A continuous source has no range and is not compared; an unknown source or a
-  mimic cycle is the ``mimic`` family's finding.
+Per type (URDF spec, joint): ``lower``/``upper`` bind revolute and prismatic joints; urdfdom
+parses a ``<limit>`` on any type, so ``effort``/``velocity`` are required wherever one is
+written. ``<axis>`` is checked on revolute, continuous, prismatic and planar joints only (fixed
+and floating ignore it). Soft limits are compared with the hard ones on revolute and prismatic
+joints; a mimic source's range, mapped by the rule, should stay in the mimic joint's limits.
 """
 
 from __future__ import annotations

@@ -1,16 +1,10 @@
 """
 Rules of the ``loading`` family: what the reader finds while it turns XML into the model.
 
-The findings themselves are made by the one reader,
-:class:`~urdf_tools_ros.core.model.reader.UrdfReader`, and by
-:mod:`urdf_tools_ros.core.source.loader`; this module only catalogs their codes.
-
-What the consumers do was measured on one-element cases (``test/test_consumer_oracles.py``):
-urdfdom refuses a description whose link or joint cannot be parsed, but only logs and *drops*
-a ``<visual>``, ``<collision>`` or ``<inertial>`` it cannot parse (a box without size, an
-unknown shape, an inertial without mass): RViz and Gazebo then miss that element. urdf_parser_py
-refuses all of these; MuJoCo refuses a missing mass or inertia, an unknown shape and a repeated
-element.
+The reader (:class:`~urdf_tools_ros.core.model.reader.UrdfReader`) and the loader make the
+findings; this module catalogs their codes. Measured per element (``test_consumer_oracles``):
+urdfdom refuses a link or joint it cannot parse but drops a bad ``<visual>``, ``<collision>`` or
+``<inertial>``; urdf_parser_py refuses all of these; MuJoCo some.
 """
 
 from __future__ import annotations

@@ -1,18 +1,10 @@
 """
 Material rules: undefined and redefined material names, colour range, texture files.
 
-urdfdom's material table (``urdf_parser/src/model.cpp``, ``assignMaterial``) holds the global
-``<material>`` elements, then, in file order, each visual's inline material that has a colour or
-texture and a name not taken yet. A visual's material is looked up there by name first, so
-
-* a name-only ``<material name="x"/>`` is defined when a global material or an *earlier*
-  inline material has that name; otherwise urdfdom warns "material 'x' undefined" and the
-  visual gets no colour;
-* an inline material whose name is already taken is replaced by the earlier definition: its
-  own colour is silently dropped in everything built on urdfdom (rviz, Gazebo, MoveIt);
-* ``name=""`` bypasses the table: the visual keeps its own colour (robotiq_2f_85 does this).
-
-urdfdom_headers refuses rgba components outside [0, 1] ("malformed color rgba values").
+urdfdom's material table (``model.cpp``, ``assignMaterial``) holds the global materials, then
+each inline material with a colour or texture under a name not taken yet, looked up by name: a
+name-only material must name a global or *earlier* one, an inline material of a taken name
+loses its colour, ``name=""`` bypasses the table. rgba outside [0, 1] is refused.
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
 """
 Mimic rules: every ``<mimic>`` must lead to an actuated revolute, continuous or prismatic joint.
 
-A mimic joint follows ``multiplier * q + offset`` of its source (URDF spec, joint/mimic). A
-missing source, the joint itself, a fixed source (it has no position) or a floating/planar one
-(it has several) leave the joint without a position, and a cycle of mimic joints has none at
-all; joint_state_publisher exits on a cycle, robot_state_publisher drops the joint. The analysis
-is :func:`urdf_tools_ros.core.kinematics.mimic.analyze_mimic`; the same codes are on
-:class:`~urdf_tools_ros.core.errors.MimicError`.
+URDF spec, joint/mimic; joint_state_publisher exits on a cycle, robot_state_publisher drops the
+joint. The analysis is :func:`urdf_tools_ros.core.kinematics.mimic.analyze_mimic`.
 """
 
 from __future__ import annotations

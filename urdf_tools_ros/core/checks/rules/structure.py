@@ -1,11 +1,8 @@
 """
 Robot-level rules: the URDF version, duplicate names and a robot without links.
 
-urdfdom (``urdf_parser/src/model.cpp``, ``parseURDF``) refuses the whole description on each of
-these: a ``version`` other than the supported ones, a second global ``<material>``, ``<link>``
-or ``<joint>`` of a name already taken (even when both definitions are identical), a robot
-without any ``<link>``, and a robot without a name. Unknown elements are the loader's finding
-(``unknown-element``).
+urdfdom (``model.cpp``, ``parseURDF``) refuses each: an unsupported ``version``, a second
+material, link or joint of a taken name, no ``<link>``, no robot name.
 """
 
 from __future__ import annotations
@@ -82,10 +79,7 @@ def check_version(ctx: CheckContext) -> Iterator[Finding]:
     """
     Report a ``<robot version>`` urdfdom refuses, or one only Lyrical's and Rolling's read.
 
-    urdfdom parses the attribute as ``major.minor``
-    (:func:`~urdf_tools_ros.core.model.values.urdf_version`); 3.x to 5.0 read 1.0 only,
-    5.1 adds 1.1 and 6.0 1.2 (measured with check_urdf of urdfdom 3.0.1 and 6.0.0). The message
-    names the ROS 2 distros that read the version and those that refuse it.
+    urdfdom 3.x to 5.0 read 1.0 only, 5.1 adds 1.1, 6.0 1.2 (check_urdf 3.0.1 and 6.0.0).
     """
     version = ctx.robot.version
     if version is None:
@@ -165,12 +159,7 @@ def check_duplicates(ctx: CheckContext) -> Iterator[Finding]:
 
 @check(codes=(NAME_SHARED,))
 def check_shared_names(ctx: CheckContext) -> Iterator[Finding]:
-    """
-    Report a moving joint named like a link that Gazebo keeps (it refuses the model).
-
-    Gazebo keeps the root link (unless it is ``world``) and the child of every joint that is
-    not fixed; a fixed joint disappears in its fixed-joint lumping, and so does its child.
-    """
+    """Report a moving joint named like a link Gazebo keeps (root, child of a moving joint)."""
     fixed_children = {joint.child for joint in ctx.robot.joints
                       if joint.joint_type == 'fixed' and joint.parent != 'world'}
     links = {link.name for link in ctx.robot.links if link.name not in fixed_children}

@@ -1,10 +1,9 @@
 """
 Transmission rules for ROS 1 ``<transmission>`` and ``<ros2_control>`` blocks.
 
-urdfdom ignores transmissions; ros_control / ros2_control read them when the controller manager
-starts, and fail there: a transmission or a ``<ros2_control><joint>`` naming a joint the robot
-does not have, or a mechanical reduction of 0 (the transmission divides by it). A transmission
-without a joint or an actuator transmits nothing (a simple transmission needs one of each).
+ros_control / ros2_control read them when the controller manager starts and fail on a joint
+the robot does not have or a mechanical reduction of 0; one without joint or actuator does
+nothing.
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
 """
 Tree rules: the links and joints must form one tree with one root.
 
-urdfdom (``urdf_parser/src/model.cpp``, ``initTree``/``initRoot``) refuses a joint whose parent or
-child link does not exist and a model with no root link or with several; those rules have
-source ``urdfdom``. A cycle, a link that is the child of two joints and a joint whose parent is
-its child break every kinematic consumer (KDL, robot_state_publisher, pinocchio) even where
-urdfdom lets some through. The analysis is
+urdfdom (``initTree``/``initRoot``) refuses missing links and zero or several roots; cycles, two
+parents and a joint that is its own parent break every kinematic consumer. The analysis is
 :func:`urdf_tools_ros.core.kinematics.tree.analyze_tree`.
 """
 
