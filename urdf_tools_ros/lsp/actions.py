@@ -1,13 +1,10 @@
 """
 Code actions: the mechanical fixes of ``check --fix`` as edits, and the suppression comment.
 
-A fix is what ``urdf-tools check --fix --fix-inertia`` would write for that one finding
-(:func:`~urdf_tools_ros.core.fix.edits.plan_fixes`: a unit axis, swapped limits, an exact
-duplicate removed, the inertia of the single collision primitive), computed on the editor's
-text; it is offered only while the text is still the one the finding was made from. The
-suppression is the project's comment, ``<!-- urdf-tools: ignore[CODE] -->``, right before the
-element the finding is about (:mod:`~urdf_tools_ros.core.checks.selection`): on a line of its
-own, indented as the element, when the element starts its line, else just before its ``<``.
+A fix is what ``check --fix --fix-inertia`` writes for that finding
+(:func:`~urdf_tools_ros.core.fix.edits.plan_fixes`), offered while the text is unchanged. The
+suppression ``<!-- urdf-tools: ignore[CODE] -->`` goes right before the element, on a line of
+its own when the element starts its line.
 """
 
 from __future__ import annotations

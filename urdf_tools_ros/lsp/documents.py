@@ -1,10 +1,8 @@
 """
 The files the language server checks, and the editor's text of those it has open.
 
-A file is a robot description by its name, whatever the client's ``languageId``: ``.urdf``,
-``.xacro`` and ``.urdf.xacro``. The text of every open file is the editor's (unsaved edits
-included), every other file is read from disk: :meth:`Buffers.read_text` is the reader the
-loader's xacro includes and the suppression comments go through.
+A file is a robot description by its name (``.urdf``, ``.xacro``); :meth:`Buffers.read_text`
+gives an open file's editor text, any other file's disk text.
 """
 
 from __future__ import annotations
@@ -40,12 +38,7 @@ def path_to_uri(path: str) -> str:
 
 
 class Buffers:
-    """
-    The text of the files the editor has open, by absolute path; thread-safe.
-
-    A check runs in a worker thread while the protocol thread stores new text: each read takes
-    the text of that moment.
-    """
+    """The text of the files the editor has open, by absolute path; thread-safe."""
 
     def __init__(self) -> None:
         self._texts: dict[str, str] = {}

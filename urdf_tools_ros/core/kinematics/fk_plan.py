@@ -58,10 +58,9 @@ def motion_terms(kind: str, axis: FloatArray) -> FloatArray:
     """
     Constants ``(A, B, C)`` of a one-DOF joint: ``M(θ) = A + cos(θ) B + s(θ) C``.
 
-    Revolute (and continuous): Rodrigues' rotation formula ``R = I + sin(θ) K + (1 - cos(θ)) K²``
-    with ``K = [a]×`` for the unit axis ``a``, so ``A = I + K²``, ``B = -K²``, ``C = K`` and
-    ``s = sin``. Prismatic: a translation by ``θ a``, ``A = I``, ``B = 0``, ``C`` = ``a`` in the
-    translation column and ``s(θ) = θ``. Source: URDF spec, joint (axis; rad, m).
+    Revolute: Rodrigues' formula with ``K = [a]×``: ``A = I + K²``, ``B = -K²``, ``C = K``,
+    ``s = sin``. Prismatic: ``A = I``, ``B = 0``, ``C`` = ``a`` in the translation column,
+    ``s(θ) = θ``. Source: URDF spec, joint (axis; rad, m).
 
     :param kind: ``'revolute'`` or ``'prismatic'`` (:data:`KINDS`).
     :param axis: (3,) unit axis in the joint frame.
@@ -89,9 +88,9 @@ def joint_motion(joint_type: str, axis: FloatArray, values: FloatArray,
     """
     Motion ``M`` of a joint after its origin: ``T_parent_child = origin @ M``.
 
-    The one formulation of joint motion (module doc): revolute and continuous rotate by θ rad
-    about the unit ``axis`` (right-hand rule), prismatic translates by θ m along it
-    (:func:`motion_terms`); floating and planar as :func:`general_motion`; fixed is identity.
+    Revolute and continuous rotate by θ rad about the unit ``axis`` (right-hand rule),
+    prismatic translates by θ m (:func:`motion_terms`); floating and planar as
+    :func:`general_motion`; fixed is identity.
 
     :param joint_type: A URDF joint type.
     :param axis: (3,) unit axis (ignored for fixed and floating).
@@ -119,10 +118,8 @@ def planar_basis(axis: FloatArray) -> tuple[FloatArray, FloatArray]:
     """
     The in-plane unit vectors ``(u, v)`` of a planar joint with unit normal ``axis``.
 
-    Take the cyclic triple (x, y, z), (y, z, x) or (z, x, y) whose last member is the joint-frame
-    axis most aligned with ``axis`` (ties: x, then y, then z); ``u`` is the first member projected
-    onto the plane and normalised, and ``v = axis × u``. For axis z: u = x, v = y; axis x: u = y,
-    v = z; axis y: u = z, v = x.
+    ``u`` is the axis after the one most aligned with ``axis`` (cyclic x, y, z), projected onto
+    the plane; ``v = axis × u`` (axis z: u = x, v = y).
     """
     normal = int(np.argmax(np.abs(axis)))
     first = np.eye(3)[(normal + 1) % 3]
