@@ -16,24 +16,11 @@ from urdf_tools_ros.core.source import loader as description
 from urdf_tools_ros.core.source.loader import load, load_string, RobotDescription
 
 
-MINIMAL = '<robot name="r">\n  <link name="a"/>\n</robot>\n'
-
-
 def codes(desc: description.RobotDescription) -> list[str]:
     return [finding.code for finding in desc.findings]
 
 
 # -- good input -------------------------------------------------------------------------------
-def test_minimal_string_loads_with_lines() -> None:
-    desc = load_string(MINIMAL)
-    assert desc.robot.name == 'r'
-    assert [link.name for link in desc.robot.links] == ['a']
-    assert desc.robot.links[0].location is not None
-    assert desc.robot.links[0].location.line == 2
-    assert desc.findings == ()
-    assert not desc.is_xacro
-
-
 def test_every_element_keeps_its_line(tmp_path: Path) -> None:
     text = ('<robot name="r">\n'
             '  <link name="a">\n'
@@ -51,6 +38,8 @@ def test_every_element_keeps_its_line(tmp_path: Path) -> None:
     path.write_text(text)
     desc = load(path)
     robot = desc.robot
+    assert desc.findings == () and not desc.is_xacro and robot.name == 'r'
+    assert robot.link('a').location.line == 2
     assert str(robot.joint('j').location) == f'{path}:8'
     assert robot.link('a').visuals[0].location.line == 3
     assert robot.link('a').visuals[0].geometry == Box((1.0, 2.0, 3.0))
