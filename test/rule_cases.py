@@ -23,39 +23,22 @@ Runner = Callable[[str], list[Finding]]
 
 
 def check_family(checks: Sequence[Check], description: RobotDescription) -> list[Finding]:
-    """
-    Apply every check of a family to a loaded description.
-
-    :param checks: The family's check functions, applied in order.
-    :param description: The loaded description; its filename resolves relative paths.
-    :return: The findings of all checks, in check order.
-    """
+    """The findings of a family's checks, in order, on a loaded description."""
     context = CheckContext(description.robot, description.filename)
     return [finding for check in checks for finding in check(context)]
 
 
 def run_family(checks: Sequence[Check], text: str, filename: str = '<string>',
                **load_kwargs: Any) -> list[Finding]:
-    """
-    Load a URDF string and apply every check of a family to it.
-
-    :param checks: The family's check functions, applied in order.
-    :param text: The URDF.
-    :param filename: Where it came from, as for :func:`load_string`.
-    :param load_kwargs: Further keyword arguments of :func:`load_string` (``package_paths``...).
-    :return: The findings of all checks, in check order (loading findings are not included).
-    """
+    """The findings of a family's checks on a URDF string (not the loader's findings)."""
     return check_family(checks, load_string(text, filename, **load_kwargs))
 
 
 def run_beside(checks: Sequence[Check], folder: Path, files: Mapping[str, bytes]) -> Runner:
     """
-    A runner that checks a URDF string as ``folder/robot.urdf``, beside ``files``.
+    A runner checking a URDF string as ``folder/robot.urdf`` beside ``files`` (path: bytes).
 
-    :param checks: The family's check functions.
-    :param folder: Where ``files`` are written; it is also the share folder of package ``pkg``.
-    :param files: Relative path -> content of the files the URDFs name.
-    :return: The runner; ``{dir}`` in a URDF stands for ``folder``.
+    ``folder`` is also package ``pkg``'s share folder; ``{dir}`` in a URDF stands for it.
     """
     for name, content in files.items():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
