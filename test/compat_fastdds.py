@@ -27,13 +27,7 @@ def on_pypi_wheels() -> bool:
 
 def end(process: subprocess.Popen[str], timeout: float = 20.0,
         signal_number: int = signal.SIGINT) -> int | None:
-    """
-    Send ``signal_number`` to a node process and wait for it; its exit code.
-
-    :return: The exit code, or ``None`` when the process hung on the PyPI wheels (killed and
-        reported as a warning, see the module docstring).
-    :raises pytest.fail.Exception: when it hung anywhere else.
-    """
+    """Signal a node process and wait: its exit code; ``None``: hung on the PyPI wheels."""
     process.send_signal(signal_number)
     try:
         return process.wait(timeout=timeout)

@@ -82,11 +82,7 @@ ASK: dict[str, Callable[[Path], bool | None]] = {
 
 def breaks(consumer: str, path: Path,
            package_paths: Mapping[str, str] | None = None) -> bool | None:
-    """
-    Whether ``consumer`` (a key of :data:`ASK`) breaks on ``path``; ``None``: cannot be asked.
-
-    :param package_paths: Package share directories, for MuJoCo's meshes.
-    """
+    """Whether ``consumer`` (of :data:`ASK`) breaks on ``path``; ``None``: cannot be asked."""
     if consumer == 'mujoco':
         return refused(oracles.mujoco(path, package_paths))
     ask = ASK.get(consumer)

@@ -64,12 +64,7 @@ def installed_prefix() -> Path | None:
 
 
 def install_prefix(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """
-    The package's install prefix: the installed one, else one ``colcon build`` makes now.
-
-    :raises pytest.skip.Exception: inside the ``colcon test`` of ``test_colcon.py`` (no nested
-        build) when no installed package is found.
-    """
+    """The package's install prefix: the installed one, else one ``colcon build`` makes now."""
     prefix = installed_prefix()
     if prefix is not None:
         return prefix
@@ -164,11 +159,7 @@ class Recorder:
 
 
 def bringup(prefix: Path, launch_file: str, recorder: Recorder, **arguments: str) -> Any:
-    """
-    A LaunchDescription that includes the installed ``launch_file`` with ``arguments``.
-
-    The recorder's event handlers come first; ``ReadyToTest`` last (launch_pytest).
-    """
+    """The installed ``launch_file`` with ``arguments``, after the recorder's handlers."""
     from launch import LaunchDescription
     from launch.actions import IncludeLaunchDescription
     from launch.launch_description_sources import PythonLaunchDescriptionSource

@@ -98,22 +98,10 @@ def _pinocchio_q(pin: Any, reference: Any, model: KinematicModel,
 def pinocchio_fk_difference(path: PathLike, configurations: int = 5,
                             seed: int = 0) -> float | None:
     """
-    Largest difference between our link poses and pinocchio's, over random configurations.
+    The largest |T_root_link(ours) - T_root_link(pinocchio)| over random configurations.
 
-    The file is loaded with :func:`~urdf_tools_ros.core.source.loader.load` and
-    :class:`~urdf_tools_ros.core.kinematics.forward.KinematicModel` (``floating='quaternion'``;
-    both ``link_pose_array`` per configuration and ``link_pose_batch`` of all are compared), and by
-    pinocchio from the same XML with its ``<mimic>`` tags removed, each mimic joint being given
-    the value its mimic says. Configurations: see :func:`_random_configurations`.
-
-    :param path: The URDF or xacro file.
-    :param configurations: How many random configurations.
-    :param seed: Seed of the random generator.
-    :return: max |T_root_link(ours) - T_root_link(pinocchio)| over every entry of every link's
-        (4, 4) pose in the root frame, m or unitless; ``inf`` when pinocchio's model lacks one
-        of our links or joints; ``None`` when pinocchio does not import.
-    :raises RobotDescriptionError: when our loader or kinematics refuse the file.
-    :raises ValueError: when pinocchio refuses the XML (its urdfdom prints why on stderr).
+    Ours: ``link_pose_array`` and ``link_pose_batch`` (``floating='quaternion'``). :return:
+    ``inf`` when pinocchio lacks a link or joint of ours, ``None`` when it does not import.
     """
     pin = _module('pinocchio')
     if pin is None:
