@@ -1,15 +1,9 @@
 """
 Two robot descriptions compared as robots, not as text (``urdf-tools diff``).
 
-* :mod:`.records`: the frozen change records and :class:`~.records.DescriptionDiff`;
-* :mod:`.matching`: which old link or joint is which new one (by name, renames by structure);
-* :mod:`.elements`: joints, links (inertial, geometry, materials) attribute by attribute;
-* :mod:`.blocks`: ``<ros2_control>``, ``<gazebo>``, ``<transmission>`` as canonical XML;
-* :mod:`.compare`: :func:`~.compare.diff_descriptions`, with link frames by forward kinematics
-  and the checker's findings;
-* :mod:`.git`: a description's repository tree as of a git revision, in a folder.
-
-``from urdf_tools_ros.core.diff import diff_descriptions`` (lazy re-export).
+:func:`~.compare.diff_descriptions` (lazily re-exported) matches links and joints
+(:mod:`.matching`), compares them (:mod:`.elements`), their blocks (:mod:`.blocks`), frames and
+findings; :mod:`.git` reads a description as of a git revision.
 """
 
 from __future__ import annotations

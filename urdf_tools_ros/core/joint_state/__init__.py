@@ -1,8 +1,4 @@
-"""
-Joint-state logic: :class:`~.table.JointStateTable` (mimic, limits, safety controller, clamping).
-
-``from urdf_tools_ros.core.joint_state import JointStateTable`` keeps working (lazy re-export).
-"""
+"""Joint-state logic: :class:`~.table.JointStateTable` (lazily re-exported)."""
 
 from __future__ import annotations
 

@@ -1,15 +1,8 @@
 """
-Kinematics of a URDF robot, numpy only (SE(3) helpers are :mod:`urdf_tools_ros.core.transforms`).
+Kinematics of a URDF robot, numpy only.
 
-* :mod:`.tree`: the kinematic tree (root, parent/child edges, cycles) of a model;
-* :mod:`.mimic`: mimic chains resolved to their source joint;
-* :mod:`.limits`: effective joint limits (``<limit>``, ``<safety_controller>``);
-* :mod:`.validation`: what makes a joint unusable for kinematics (shared with the checker);
-* :mod:`.inertia`: rotational inertia of primitives, principal moments, validity;
-* :mod:`.fk_plan`: the one joint-motion formulation and the per-joint constants;
-* :mod:`.forward`: :class:`KinematicModel`, forward kinematics of one configuration or a batch.
-
-``from urdf_tools_ros.core.kinematics import KinematicModel`` keeps working (lazy re-export).
+Tree, mimic, limits, validation, inertia and forward kinematics (:class:`KinematicModel`,
+lazily re-exported).
 """
 
 from __future__ import annotations

@@ -1,19 +1,14 @@
 """
 Forward kinematics: the pose of every link in the root frame, for one or N configurations.
 
-:class:`KinematicModel` compiles a robot once (:mod:`urdf_tools_ros.core.kinematics.fk_plan`,
-whose :func:`~urdf_tools_ros.core.kinematics.fk_plan.joint_motion` says how each joint type
-moves; URDF spec, joint; REP 103) and then computes, for joint values given by name or as an
-array: link poses (one configuration or a batch), ``T_source_target`` between two links, and
-the ``T_parent_child`` of the moving and fixed joints (what TF and TF static carry). Mimic
-joints follow their actuated source (:mod:`urdf_tools_ros.core.kinematics.mimic`).
+:class:`KinematicModel` compiles a robot once (:mod:`.fk_plan`: how each joint type moves,
+URDF spec, joint; REP 103), then gives link poses, ``T_source_target`` and the
+``T_parent_child`` of the moving and fixed joints (what TF carries); mimic joints follow their
+source. It is immutable: several threads may call it at once.
 
-A :class:`KinematicModel` is immutable after construction: it may be called from several
-threads at once.
-
-Configuration vector: :attr:`~KinematicModel.variable_names` in order: each actuated joint (moving,
-not mimic) in URDF file order; a single-DOF joint is one entry named like the joint, a planar
-joint three (``<joint>/x``, ``/y``, ``/yaw``), a floating joint six or seven (``<joint>/x`` ...).
+Configuration vector (:attr:`~KinematicModel.variable_names`): each actuated joint in file
+order; a planar joint is three entries (``<joint>/x``, ``/y``, ``/yaw``), a floating one six or
+seven (``<joint>/x`` ...).
 """
 
 from __future__ import annotations
@@ -103,11 +98,7 @@ class KinematicModel:
         return self._plan.neutral.copy()
 
     def link_index(self, link: str) -> int:
-        """
-        Index of ``link`` in :attr:`link_names`.
-
-        :raises UnknownLinkError: if there is no such link.
-        """
+        """Index of ``link`` in :attr:`link_names`; :exc:`UnknownLinkError` if there is none."""
         try:
             return self._plan.link_index[link]
         except KeyError:
@@ -119,10 +110,8 @@ class KinematicModel:
         """
         Turn positions into a validated (nq,) configuration vector.
 
-        :param positions: ``None`` (neutral); a mapping from variable name (a joint name for
-            single-DOF joints) to value, rad or m, others at 0; or an (nq,) array in
-            :attr:`variable_names` order. Values of mimic joints are ignored (they follow their
-            source).
+        :param positions: ``None`` (neutral); ``{variable name: value}``, rad or m, others at 0
+            (mimic joints ignored); or an (nq,) array in :attr:`variable_names` order.
         :return: A new (nq,) float64 array.
         :raises UnknownJointError: for a name that is no joint or variable of the model.
         :raises JointStateError: for a wrong shape, a non-number, NaN/inf, a magnitude above
@@ -155,12 +144,9 @@ class KinematicModel:
 
     def configurations(self, positions: npt.ArrayLike) -> FloatArray:
         """
-        Validate N configurations.
+        Validate (N, nq) configurations; return a new float64 array.
 
-        :param positions: (N, nq) values in :attr:`variable_names` order.
-        :return: A new (N, nq) float64 array.
-        :raises JointStateError: for a wrong shape, NaN/inf or a magnitude above 1e150 (the
-            message names the joint and the row).
+        :raises JointStateError: for a wrong shape, NaN/inf or a magnitude above 1e150.
         """
         result = self._array(positions, (-1, self._plan.nq))
         self._check_quaternions(result)
@@ -214,10 +200,8 @@ class KinematicModel:
         """
         ``A + cos(θ) B + s(θ) C`` per row, then ``frame @ M(q)`` for floating and planar rows.
 
-        :param terms: (3, R, 4, 4) ``A, B, C``.
-        :param cos, sine: (..., R) from :meth:`FkPlan.theta`.
+        :param terms: (3, R, 4, 4) ``A, B, C``; ``cos``, ``sine``: (..., R).
         :param general: ``(row, link)`` of the floating and planar links.
-        :param values: (..., nq) configurations.
         :return: (..., R, 4, 4), a new array.
         """
         a, b, c = terms
@@ -302,12 +286,7 @@ class KinematicModel:
 
     def _moving_matrices(self, values: FloatArray,
                          measured: Mapping[str, float] | None = None) -> FloatArray:
-        """
-        (M, 4, 4) ``T_parent_child = origin @ M(q)`` of the moving joints (a new array).
-
-        :param measured: Positions of mimic joints to use instead of the ones derived from their
-            source (see :meth:`joint_transform_arrays`).
-        """
+        """(M, 4, 4) ``T_parent_child`` of the moving joints; ``measured`` as below."""
         plan = self._plan
         cos, sine = (array[plan.moving] for array in plan.theta(values))
         for name, position in (measured or {}).items():
@@ -330,18 +309,12 @@ class KinematicModel:
                                measured: Mapping[str, float] | None = None
                                ) -> tuple[tuple[str, ...], FloatArray, FloatArray]:
         """
-        ``T_parent_child`` of every moving joint as translation and quaternion arrays.
-
-        The transforms of :meth:`joint_transforms` (same joints, same order) in the form TF
-        messages carry.
+        :meth:`joint_transforms` as translation and quaternion arrays, as TF messages carry them.
 
         :param positions: See :meth:`configuration`.
-        :param measured: ``{mimic joint: position}``, rad or m: measured positions of mimic
-            joints (a driver's ``joint_states`` carries every joint), used instead of
-            ``multiplier * source + offset``, as robot_state_publisher does.
-        :return: ``(joints, translation, quaternion)``: joint names, (J, 3) float64
-            translations in m and (J, 4) float64 unit quaternions ``(x, y, z, w)`` with
-            ``w >= 0``; new arrays.
+        :param measured: ``{mimic joint: position}``, rad or m, used instead of
+            ``multiplier * source + offset`` (as robot_state_publisher does).
+        :return: ``(joints, translation (J, 3) m, quaternion (J, 4) (x, y, z, w), w >= 0)``.
         :raises UnknownJointError: see :meth:`configuration`; or a ``measured`` name that is not
             a mimic joint.
         :raises JointStateError: see :meth:`configuration`; or a ``measured`` value that is
