@@ -31,6 +31,9 @@ def test_plain_range_and_clamping() -> None:
     assert limits.clamp(5.0) == 2.0 and limits.clamp(-5.0) == -1.0 and limits.clamp(0.5) == 0.5
     assert limits.default_position() == 0.0
     assert limits.center() == 0.5
+    # zero outside the range: its middle
+    assert effective_limits(joint(limit='lower="0.5" upper="1.5"')).default_position() == 1.0
+    assert effective_limits(joint(limit='lower="-3" upper="-1"')).default_position() == -2.0
 
 
 def test_soft_limits_narrow_only_with_use_smallest_joint_limits() -> None:
@@ -46,12 +49,8 @@ def test_absent_soft_limit_narrows_nothing_on_its_side() -> None:
     limits = effective_limits(joint(safety='soft_upper_limit="1.0" k_velocity="1"'))
     assert (limits.lower, limits.upper) == (-1.0, 1.0)
     assert limits.soft_lower == -math.inf
-    assert limits.safety_velocity_bounds(0.0)[0] == -3.0
-
-
-def test_default_position_is_mid_range_when_zero_is_outside() -> None:
-    assert effective_limits(joint(limit='lower="0.5" upper="1.5"')).default_position() == 1.0
-    assert effective_limits(joint(limit='lower="-3" upper="-1"')).default_position() == -2.0
+    # k_position 0 (absent): no velocity towards the present soft limit
+    assert limits.safety_velocity_bounds(0.0) == (-3.0, 0.0)
 
 
 def test_continuous_joints_are_unbounded_with_a_pi_slider() -> None:
@@ -80,11 +79,6 @@ def test_safety_velocity_and_effort_bounds_hand_computed() -> None:
     assert low == pytest.approx(-7.0)
     assert high == pytest.approx(1.0)
     assert limits.safety_effort_bounds(1.4, -20.0)[1] == 10.0
-
-
-def test_zero_k_position_allows_no_velocity_towards_a_present_soft_limit() -> None:
-    limits = effective_limits(joint(safety='soft_upper_limit="1.0" k_velocity="1"'))
-    assert limits.safety_velocity_bounds(0.0) == (-3.0, 0.0)
 
 
 def test_without_safety_controller_or_k_velocity() -> None:
