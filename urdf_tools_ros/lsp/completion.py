@@ -23,20 +23,19 @@ import os
 import re
 
 from urdf_tools_ros.core.model.robot import Joint, Link
+from urdf_tools_ros.core.source.scanner import tag_context
 from .checking import RunResult
 from .definition import macros_named, XACRO_ELEMENTS
 from .symbols import all_definitions, Definition, macro_at, run_files
 
 #: How much text before the position is read for its context.
 WINDOW = 4000
-_VALUE = r'\s*=\s*["\']([^"\'<>]*)$'
-_LINK = re.compile(r'<(?:parent|child)\b[^<>]*?\blink' + _VALUE)
-_JOINT = re.compile(r'<mimic\b[^<>]*?\bjoint' + _VALUE)
-_REFERENCE = re.compile(r'<[\w:.-]+\b[^<>]*?\breference' + _VALUE)
+#: The model's names an attribute value takes: ``(tag or '', attribute)`` -> kinds.
+_NAMED = {('parent', 'link'): ('link',), ('child', 'link'): ('link',),
+          ('mimic', 'joint'): ('joint',), ('', 'reference'): ('link', 'joint')}
 _PROPERTY = re.compile(r'\$\{(\w*)$')
 _ARG = re.compile(r'\$\(arg\s+(\w*)$')
-_MACRO = re.compile(r'<xacro:([\w.]*)$')
-_CALL = re.compile(r'<xacro:([\w.]+)((?:\s+[\w:.-]+\s*=\s*(?:"[^"]*"|\'[^\']*\'))*\s+)(\w*)$')
+_MACRO = re.compile(r'xacro:([\w.]*)')
 
 
 @dataclass(frozen=True)
@@ -86,19 +85,16 @@ def complete(result: RunResult | None, path: str, text: str, offset: int,
     """
     before = text[max(0, offset - WINDOW):offset]
     robot = result.robot if result is not None else None
-    for pattern, kinds in ((_LINK, ('link',)), (_JOINT, ('joint',)),
-                           (_REFERENCE, ('link', 'joint'))):
-        match = pattern.search(before)
-        if match is not None:
-            if robot is None:
-                return []
-            start = offset - len(match.group(1))
-            items = [*(_model(robot.links, 'link', start) if 'link' in kinds else []),
-                     *(_model(robot.joints, 'joint', start) if 'joint' in kinds else [])]
-            unique: dict[str, Item] = {}
-            for item in items:
-                unique.setdefault(item.label, item)
-            return list(unique.values())
+    element, where, typed = tag_context(before) or (None, '', '')
+    tag, start = element.tag if element is not None else '', offset - len(typed)
+    kinds = _NAMED.get((tag, where)) or _NAMED.get(('', where), ())
+    if kinds:
+        unique: dict[str, Item] = {}
+        for item in [*(_model(robot.links, 'link', start) if 'link' in kinds else []),
+                     *(_model(robot.joints, 'joint', start) if 'joint' in kinds else [])
+                     ] if robot is not None else []:
+            unique.setdefault(item.label, item)
+        return list(unique.values())
     found: list[Definition] | None = None
 
     def definitions() -> list[Definition]:
@@ -107,21 +103,20 @@ def complete(result: RunResult | None, path: str, text: str, offset: int,
             found = all_definitions(run_files(result, path), read)
         return found
 
-    match = _MACRO.search(before)
-    if match is not None:
-        start = offset - len(match.group(1))
-        return _definitions((item for item in definitions() if item.kind == 'macro'), start)
-    match = _CALL.search(before)
-    if match is not None and match.group(1) not in XACRO_ELEMENTS:
-        written = set(re.findall(r'([\w:.-]+)\s*=', match.group(2)))
-        start = offset - len(match.group(3))
+    called = _MACRO.fullmatch(tag)
+    if called is not None and where == 'tag':
+        return _definitions((item for item in definitions() if item.kind == 'macro'),
+                            offset - len(called.group(1)))
+    if element is not None and called is not None and where == '' and \
+            called.group(1) not in ('', *XACRO_ELEMENTS):
+        written = {attribute.name for attribute in element.attributes}
         return [Item(name, 'parameter', f'of macro {macro.name} ({_where(macro)})', start)
-                for macro in macros_named(definitions(), match.group(1))[:1]
+                for macro in macros_named(definitions(), called.group(1))[:1]
                 for name in macro.params if name not in written]
     match = _PROPERTY.search(before)
     if match is not None:
         start = offset - len(match.group(1))
-        here = macro_at(definitions(), path, offset, text)
+        here = macro_at(definitions(), path, offset)
         own = [Item(name, 'parameter', f'of macro {here.name}', start)
                for name in here.params] if here is not None else []
         properties = [item for item in definitions() if item.kind == 'property'

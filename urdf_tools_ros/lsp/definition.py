@@ -132,7 +132,7 @@ def definition(result: RunResult | None, path: str, text: str, offset: int,
         found = all_definitions(run_files(result, path), read)
         if token.kind == 'arg':
             return _to_definitions(visible(found, 'arg', token.text, None), read)
-        here = macro_at(found, path, token.start, text)
+        here = macro_at(found, path, token.start)
         if here is not None and token.text in here.params:
             return _to_definitions([here], read)
         return _to_definitions(visible(found, 'property', token.text, here), read)

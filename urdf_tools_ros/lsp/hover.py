@@ -129,7 +129,7 @@ def _where(definition: Definition) -> str:
     return f'{os.path.basename(definition.path)}:{definition.line}'
 
 
-def _token_hover(token: Token, result: RunResult | None, path: str, text: str,
+def _token_hover(token: Token, result: RunResult | None, path: str,
                  read: Callable[[str], str | None]) -> str | None:
     locate = result.locate if result is not None else None
     if token.kind == 'find':
@@ -150,7 +150,7 @@ def _token_hover(token: Token, result: RunResult | None, path: str, text: str,
             written = f'default `{item.value}`' if item.value is not None else 'no default'
             lines.append(f'{written} ({_where(item)})')
         return '  \n'.join(lines) if len(lines) > 1 else None
-    here = macro_at(found, path, token.start, text)
+    here = macro_at(found, path, token.start)
     if here is not None and token.text in here.params:
         fallback = here.param_default(token.text)
         return (f'**parameter** `{token.text}` of macro `{here.name}`' +
@@ -177,7 +177,7 @@ def hover(result: RunResult | None, path: str, text: str, offset: int,
     index = text_index(text)
     token = token_at(text, offset)
     if token is not None:
-        shown = _token_hover(token, result, path, text, read)
+        shown = _token_hover(token, result, path, read)
         return HoverText(shown, index.span(token.start, token.end)) if shown else None
     chain = enclosing(index.elements, offset)
     if not chain:
@@ -186,10 +186,8 @@ def hover(result: RunResult | None, path: str, text: str, offset: int,
     reference = named_reference(chain[-1], offset)
     if reference is not None:
         items = referenced(robot, path, chain, reference)
-        attribute = next(item for item in chain[-1].attributes
-                         if item.start <= offset <= item.end)
-        return HoverText(describe(items, robot), index.span(attribute.start, attribute.end)) \
-            if items else None
+        span = index.span(reference[1].start, reference[1].end)
+        return HoverText(describe(items, robot), span) if items else None
     element = next((item for item in reversed(chain) if item.tag in ('joint', 'link')), None)
     if element is None:
         return None

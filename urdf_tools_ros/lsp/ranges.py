@@ -3,7 +3,7 @@ Where a finding stands in a file's text: its line and the columns of its element
 
 A finding has a file and a 1-based line (:class:`~urdf_tools_ros.core.location.SourceLocation`);
 an editor wants a range. The text is scanned into its elements (:func:`~urdf_tools_ros.core
-.checks.fix_source.scan`, the scanner of ``check --fix``); the element of the finding's line is
+.source.scanner.scan`, the scanner of ``check --fix``); the element of the finding's line is
 the one its ``element`` names (``joint:elbow``: a ``<joint name="elbow">``), else the innermost
 start tag on that line. Its range is the value of the attribute the message names (``lower=``,
 ``xyz``), else its start tag (up to the end of its first line). Text that does not scan (a
@@ -13,6 +13,7 @@ trimmed. Lines are 0-based and columns count UTF-16 code units, as LSP's default
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 import functools
 import re
@@ -49,13 +50,7 @@ class TextIndex:
 
     def position(self, offset: int) -> tuple[int, int]:
         """The 0-based line and UTF-16 column of a character offset."""
-        low, high = 0, len(self.starts)
-        while high - low > 1:
-            middle = (low + high) // 2
-            if self.starts[middle] <= offset:
-                low = middle
-            else:
-                high = middle
+        low = bisect.bisect_right(self.starts, offset) - 1
         return low, _utf16(self.text[self.starts[low]:offset])
 
     def offset(self, line: int, column: int) -> int:

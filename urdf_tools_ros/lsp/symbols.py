@@ -4,10 +4,10 @@ What a position of a description's text names, and the xacro definitions of a ru
 Hover, definition and completion share two readings of the text:
 
 * :func:`definitions`: the ``<xacro:property>``, ``<xacro:arg>``, ``<xacro:macro>`` and
-  ``<xacro:include>`` start tags of a file as written, with their attributes and offsets. The
-  start tags are matched one by one (comments left out), so a half-typed file still gives the
-  definitions it has. Values are the written text: a property's ``value`` and an arg's
-  ``default`` are not evaluated (xacro evaluates them when the run loads).
+  ``<xacro:include>`` elements of a file as written (:func:`~urdf_tools_ros.core.source
+  .scanner.tokens`: comments left out, a half-typed file gives the definitions it has). Values
+  are the written text: a property's ``value`` and an arg's ``default`` are not evaluated
+  (xacro evaluates them when the run loads).
 * :func:`token_at`: the xacro expression or package reference a character offset stands in:
   a name in ``${...}``, ``$(arg NAME)``, ``$(find PKG)``, a ``package://PKG/...`` URI.
 
@@ -18,23 +18,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+import functools
 import os
 import re
 
 from urdf_tools_ros.core.model.robot import Joint, Link, Robot
 from urdf_tools_ros.core.source.packages import resolve_resource
-from urdf_tools_ros.core.source.scanner import Element
+from urdf_tools_ros.core.source.scanner import (Attribute, Element, EXPRESSION, NAME, SUBSTITUTION,
+                                                tokens)
 from .checking import RunResult
 from ..core.location import SourceLocation
 
 #: The xacro elements that define a name, and the attribute each one's value is written in.
 KINDS = {'property': 'value', 'arg': 'default', 'macro': 'params', 'include': 'filename'}
-_TAG = re.compile(r'<xacro:(property|arg|macro|include)\b((?:[^<>"\']|"[^"]*"|\'[^\']*\')*)')
-_ATTRIBUTE = re.compile(r'([\w:.-]+)\s*=\s*(?:"([^"]*)"|\'([^\']*)\')')
-_COMMENT = re.compile(r'<!--.*?(?:-->|$)', re.DOTALL)
-_EXPRESSION = re.compile(r'\$\{([^{}]*)\}?')
-_NAME = re.compile(r'[A-Za-z_][\w.]*')
-_SUBSTITUTION = re.compile(r'\$\((arg|find)\s+([^\s()]+)\s*\)?')
 _PACKAGE_URI = re.compile(r'package://([^/\s"\'<>]+)(/[^\s"\'<>]*)?')
 _PYTHON_WORDS = frozenset({'and', 'or', 'not', 'in', 'is', 'if', 'else', 'for', 'lambda',
                            'True', 'False', 'None', 'pi', 'xacro', 'math', 'radians',
@@ -58,6 +54,7 @@ class Definition:
     :ivar name_end: Offset just after its name's value.
     :ivar line: The 1-based line of its ``<``.
     :ivar scope: The ``<xacro:macro>`` it is written in (``None``: the file's top level).
+    :ivar end: Offset just after its element (a macro: its body and end tag).
     """
 
     kind: str
@@ -69,6 +66,7 @@ class Definition:
     name_end: int
     line: int = 1
     scope: Definition | None = None
+    end: int = 0
 
     @property
     def params(self) -> tuple[str, ...]:
@@ -87,42 +85,26 @@ class Definition:
         return None
 
 
-def _blank_comments(text: str) -> str:
-    """``text`` with each comment replaced by spaces (offsets kept)."""
-    return _COMMENT.sub(lambda match: re.sub(r'[^\n]', ' ', match.group(0)), text)
-
-
-def definitions(path: str, text: str) -> list[Definition]:
-    """
-    The xacro definitions written in one file, in file order (see the module doc).
-
-    :param path: The file, absolute.
-    :param text: Its text (the editor's when it is open).
-    """
-    found: list[Definition] = []
-    blanked = _blank_comments(text)
-    macros: list[tuple[Definition, int]] = []  # a macro and the end of its body
-    line, counted = 1, 0
-    for match in _TAG.finditer(blanked):
-        line, counted = line + blanked.count('\n', counted, match.start()), match.start()
-        kind, body = match.group(1), match.group(2)
-        attributes = {item.group(1): (item.group(2) if item.group(2) is not None
-                                      else item.group(3), match.start(2) + item.start(
-                                          2 if item.group(2) is not None else 3))
-                      for item in _ATTRIBUTE.finditer(body)}
-        key = 'filename' if kind == 'include' else 'name'
-        name, name_start = attributes.get(key, ('', match.start()))
-        value = attributes.get(KINDS[kind], (None, 0))[0]
-        scope = next((macro for macro, end in reversed(macros)
-                      if macro.start < match.start() < end), None)
-        definition = Definition(kind, name, value, path, match.start(), name_start,
-                                name_start + len(name) if name else match.start() + 1, line,
-                                scope)
-        found.append(definition)
-        if kind == 'macro' and not body.rstrip().endswith('/'):
-            close = blanked.find('</xacro:macro>', match.end())
-            macros.append((definition, len(blanked) if close < 0 else close))
-    return found
+@functools.lru_cache(maxsize=32)  # a hover reads the files of the run again
+def definitions(path: str, text: str) -> tuple[Definition, ...]:
+    """The xacro definitions of file ``path`` (absolute), text ``text``, in order (module doc)."""
+    found: dict[int, Definition] = {}  # by id() of the element
+    for element in tokens(text):
+        if not isinstance(element, Element) or not element.tag.startswith('xacro:') or \
+                element.tag[len('xacro:'):] not in KINDS:
+            continue
+        kind = element.tag[len('xacro:'):]
+        name, value = element.attribute('filename' if kind == 'include' else 'name'), \
+            element.attribute(KINDS[kind])
+        scope = element.parent
+        while scope is not None and scope.tag != 'xacro:macro':
+            scope = scope.parent
+        found[id(element)] = Definition(
+            kind, name.value if name else '', value.value if value else None, path,
+            element.start, name.start if name else element.start,
+            name.end if name else element.start + 1, element.first_line,
+            found.get(id(scope)), element.end)
+    return tuple(found.values())
 
 
 def run_files(result: RunResult | None, path: str) -> list[str]:
@@ -134,12 +116,8 @@ def run_files(result: RunResult | None, path: str) -> list[str]:
 def all_definitions(files: Iterable[str], read: Callable[[str], str | None]
                     ) -> list[Definition]:
     """The definitions of several files (``read`` gives each one's text, ``None``: unread)."""
-    found: list[Definition] = []
-    for name in files:
-        text = read(name)
-        if text is not None:
-            found.extend(definitions(name, text))
-    return found
+    return [item for name in files if (text := read(name)) is not None
+            for item in definitions(name, text)]
 
 
 @dataclass(frozen=True)
@@ -161,28 +139,21 @@ class Token:
 
 def token_at(text: str, offset: int) -> Token | None:
     """The xacro name, substitution or package URI at ``offset`` of ``text``, or ``None``."""
-    line_start = text.rfind('\n', 0, offset) + 1
-    line_end = text.find('\n', offset)
-    line = text[line_start:len(text) if line_end < 0 else line_end]
-    column = offset - line_start
-    for match in _SUBSTITUTION.finditer(line):
-        if match.start() <= column <= match.end():
-            return Token(match.group(1), match.group(2), line_start + match.start(2),
-                         line_start + match.end(2))
-    for match in _PACKAGE_URI.finditer(line):
-        if match.start() <= column <= match.end():
-            return Token('package', match.group(0), line_start + match.start(),
-                         line_start + match.end())
-    for match in _EXPRESSION.finditer(line):
-        if not match.start() <= column <= match.end():
-            continue
-        for name in _NAME.finditer(match.group(1)):
-            start = match.start(1) + name.start()
-            word = name.group(0).split('.')[0]
-            before = match.group(1)[:name.start()].rstrip()
-            if start <= column <= start + len(word) and word not in _PYTHON_WORDS \
-                    and not before.endswith('.') and not before.endswith(('"', "'")):
-                return Token('name', word, line_start + start, line_start + start + len(word))
+    start, end = text.rfind('\n', 0, offset) + 1, text.find('\n', offset)
+    end = len(text) if end < 0 else end  # the line of offset
+    for match in SUBSTITUTION.finditer(text, start, end):
+        if match.start() <= offset <= match.end():
+            return Token(match.group(1), match.group(2), *match.span(2))
+    for match in _PACKAGE_URI.finditer(text, start, end):
+        if match.start() <= offset <= match.end():
+            return Token('package', match.group(0), *match.span())
+    for match in EXPRESSION.finditer(text, start, end):
+        for name in NAME.finditer(text, *match.span(1)) if match.start() <= offset <= \
+                match.end() else ():
+            before = text[match.start(1):name.start()].rstrip()
+            if name.start() <= offset <= name.end() and name.group() not in _PYTHON_WORDS \
+                    and not before.endswith(('.', '"', "'")):
+                return Token('name', name.group(), *name.span())
     return None
 
 
@@ -204,18 +175,10 @@ def visible(found: Sequence[Definition], kind: str, name: str,
             and (item.scope is None or item.scope == here)]
 
 
-def macro_at(found: Sequence[Definition], path: str, offset: int, text: str
-             ) -> Definition | None:
-    """The ``<xacro:macro>`` of ``path`` whose body holds ``offset``, or ``None``."""
-    blanked = None
-    for item in reversed(found):
-        if item.kind != 'macro' or item.path != path or item.start > offset:
-            continue
-        blanked = blanked or _blank_comments(text)
-        close = blanked.find('</xacro:macro>', item.start)
-        if close < 0 or offset < close:
-            return item
-    return None
+def macro_at(found: Sequence[Definition], path: str, offset: int) -> Definition | None:
+    """The innermost ``<xacro:macro>`` of ``path`` whose element holds ``offset``, or ``None``."""
+    return next((item for item in reversed(found) if item.kind == 'macro' and item.path == path
+                 and item.start <= offset < item.end), None)
 
 
 def resolve_filename(written: str, base: str, locate: Callable[[str], str | None] | None
@@ -230,11 +193,9 @@ def resolve_filename(written: str, base: str, locate: Callable[[str], str | None
     if written.startswith('package://') or written.startswith('file://'):
         return resolve_resource(written, os.path.dirname(base), locate)
     name = written
-    for match in list(re.finditer(r'\$\(find\s+([^\s()]+)\s*\)', written)):
-        share = locate(match.group(1)) if locate is not None else None
-        if share is None:
-            return None
-        name = name.replace(match.group(0), share)
+    for match in SUBSTITUTION.finditer(written):  # $(find PKG); one not found leaves a $
+        if match.group(1) == 'find' and match.group(3):
+            name = name.replace(match.group(0), locate and locate(match.group(2)) or '$')
     if '$' in name:
         return None
     return os.path.normpath(os.path.join(os.path.dirname(base), name))
@@ -268,9 +229,9 @@ def model_elements(robot: Robot | None, path: str, element: Element
             and element.first_line <= item.location.line <= element.last_line]
 
 
-def named_reference(element: Element, offset: int) -> tuple[str, str, str] | None:
+def named_reference(element: Element, offset: int) -> tuple[str, Attribute, str] | None:
     """
-    The link or joint an attribute at ``offset`` names: ``(kind, value as written, role)``.
+    The link or joint an attribute at ``offset`` names: ``(kind, the attribute, role)``.
 
     ``<parent link>``, ``<child link>``, ``<mimic joint>`` and a ``reference`` (``<gazebo>``:
     a link, or a joint) name one; the role is the element's tag (``parent``).
@@ -279,16 +240,16 @@ def named_reference(element: Element, offset: int) -> tuple[str, str, str] | Non
         if not attribute.start <= offset <= attribute.end:
             continue
         if element.local_tag in ('parent', 'child') and attribute.name == 'link':
-            return 'link', attribute.value, element.local_tag
+            return 'link', attribute, element.local_tag
         if element.local_tag == 'mimic' and attribute.name == 'joint':
-            return 'joint', attribute.value, 'mimic'
+            return 'joint', attribute, 'mimic'
         if attribute.name == 'reference':
-            return 'link', attribute.value, 'reference'
+            return 'link', attribute, 'reference'
     return None
 
 
 def referenced(robot: Robot | None, path: str, chain: Sequence[Element],
-               reference: tuple[str, str, str]) -> list[Joint | Link]:
+               reference: tuple[str, Attribute, str]) -> list[Joint | Link]:
     """
     The links or joints a :func:`named_reference` names, in the model.
 
@@ -297,7 +258,7 @@ def referenced(robot: Robot | None, path: str, chain: Sequence[Element],
     """
     if robot is None:
         return []
-    kind, value, role = reference
+    kind, value, role = reference[0], reference[1].value, reference[2]
     table: dict[str, Joint | Link] = {**(robot.link_map if kind == 'link' else robot.joint_map)}
     if kind == 'link' and role == 'reference' and value not in table:
         table = {**robot.joint_map, **robot.link_map}

@@ -23,15 +23,13 @@ import re
 
 from .documents import is_description
 from ..core.checks.config import Entry
+from ..core.source.scanner import SUBSTITUTION, tags_holding
 
 #: Folders never searched: hidden ones, colcon's build, install and log, caches.
 SKIPPED = ('build', 'install', 'log', 'node_modules', '__pycache__')
 #: How deep below a workspace folder packages and description files are looked for.
 MAX_DEPTH = 8
 _NAME = re.compile(r'<name>\s*([^<\s]+)\s*</name>')
-_INCLUDE = re.compile(r'<xacro:include\b[^>]*?\bfilename\s*=\s*(?:"([^"]*)"|\'([^\']*)\')',
-                      re.DOTALL)
-_FIND = re.compile(r'\$\(find\s+([^\s)]+)\)')
 
 
 @dataclass(frozen=True)
@@ -87,17 +85,14 @@ def includes_of(path: str, text: str, locate: Callable[[str], str | None]) -> li
     :param locate: A package's folder by name, for ``$(find pkg)``.
     """
     found = []
-    for match in _INCLUDE.finditer(text):
-        name = match.group(1) if match.group(1) is not None else match.group(2)
-
-        def package(found_match: re.Match[str]) -> str:
-            folder = locate(found_match.group(1))
-            return folder if folder is not None else '\0'
-
-        name = _FIND.sub(package, name)
-        if '\0' in name or '$' in name:
-            continue
-        found.append(os.path.normpath(os.path.join(os.path.dirname(path), name)))
+    for element in tags_holding(text, '<xacro:include'):
+        written = element.attribute('filename') if element.tag == 'xacro:include' else None
+        name = written.value if written is not None else '$'
+        for match in SUBSTITUTION.finditer(name):
+            if match.group(1) == 'find' and match.group(3):
+                name = name.replace(match.group(0), locate(match.group(2)) or '$')
+        if '$' not in name:
+            found.append(os.path.normpath(os.path.join(os.path.dirname(path), name)))
     return found
 
 

@@ -31,6 +31,7 @@ from .rules.loading import UNLOADABLE
 from ..errors import RobotDescriptionError
 from ..findings import Finding, Severity
 from ..location import SourceLocation
+from ..source.scanner import Comment, Element, tokens
 
 if TYPE_CHECKING:
     from ..source.loader import RobotDescription
@@ -45,8 +46,8 @@ SUPPRESSION_UNUSED = rule(
     'comment is not right before the element)',
     reference='as ruff RUF100 and flake8 noqa report')
 
-_COMMENT = re.compile(r'<!--\s*urdf-tools:\s*ignore\[([^\]]*)\]\s*-->')
-_NEXT_ELEMENT = re.compile(r'<(?![!?/])')
+#: A suppression comment's text between ``<!--`` and ``-->``.
+_SUPPRESSION = re.compile(r'\s*urdf-tools:\s*ignore\[([^\]]*)\]\s*')
 
 
 class UnknownCodeError(RobotDescriptionError, ValueError):
@@ -125,17 +126,17 @@ def find_suppressions(text: str, filename: str) -> list[Suppression]:
 
     :raises UnknownCodeError: if a comment names an unknown code (its file and line named).
     """
-    found = []
-    for match in _COMMENT.finditer(text):
-        line = text.count('\n', 0, match.start()) + 1
-        origin = f'{filename}:{line}: suppression'
-        codes = _codes([part for part in match.group(1).split(',') if part.strip()] or [''],
-                       origin)
-        element = _NEXT_ELEMENT.search(text, match.end())
-        if element is None:
-            continue
-        found.append(Suppression(SourceLocation(filename, line),
-                                 text.count('\n', 0, element.start()) + 1, frozenset(codes)))
+    found: list[Suppression] = []
+    waiting: list[tuple[int, set[str]]] = []  # comments before the next element
+    for token in tokens(text) if 'urdf-tools:' in text else ():
+        if isinstance(token, Element):
+            found += [Suppression(SourceLocation(filename, line), token.first_line,
+                                  frozenset(codes)) for line, codes in waiting]
+            waiting = []
+        elif isinstance(token, Comment) and (match := _SUPPRESSION.fullmatch(token.body)):
+            origin = f'{filename}:{token.line}: suppression'
+            waiting.append((token.line, _codes([part for part in match.group(1).split(',')
+                                                if part.strip()] or [''], origin)))
     return found
 
 

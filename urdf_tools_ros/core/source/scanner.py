@@ -1,13 +1,13 @@
 """
-Where an element and its attributes stand in a file's text: byte-exact spans for text edits.
+The one XML text scanner: where elements, attributes and comments stand in a file's text.
 
-The mechanical fixes (:mod:`.fixes`) edit the file as written, never a re-serialised tree: the
-text of one attribute value, or the whole text of one element, is replaced and every other
-character stays. This module scans XML text (a ``.urdf`` or a ``.xacro`` file) into its
-elements with their character offsets, skipping comments, CDATA, processing instructions and
-the document type declaration (XML 1.0, 2.5 to 2.8), and finds the element a model location
-(file, 1-based line) points at. It does not validate: the loader has already parsed the file.
-A :class:`TextEdit` replaces one span; :func:`apply_edits` applies those of one file.
+Fixes (which edit the text as written), suppressions, xacro syntax, entity declarations and the
+language server read positions here. :func:`tokens` cuts XML text into start tags
+(:class:`Element`, in the tree their end tags give) and comments, skipping CDATA, processing
+instructions and the document type declaration (XML 1.0, 2.5 to 2.8). It reads a half-typed
+text as far as it goes: an unclosed comment runs to the end, a start tag without ``>`` has the
+attributes written so far, an end tag closes the innermost open element of its tag.
+:func:`scan` is the same for well-formed text, and raises on any other.
 """
 
 from __future__ import annotations
@@ -16,12 +16,24 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 import re
 
-_SKIP = re.compile(r'<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>|<!DOCTYPE(?:[^\[>]|\[.*?\])*>',
-                   re.DOTALL)
-_START = re.compile(r'<([A-Za-z_][\w:.-]*)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|\'[^\']*\'))*)'
-                    r'\s*(/?)>')
-_END = re.compile(r'</([A-Za-z_][\w:.-]*)\s*>')
-_ATTRIBUTE = re.compile(r'([^\s=/>]+)\s*=\s*(?:"([^"]*)"|\'([^\']*)\')')
+_NAME = r'[A-Za-z_][\w:.-]*'
+_VALUE = r'"[^"<]*"|\'[^\'<]*\''
+#: Comments, and what may hold ``<!--`` without being one: CDATA and processing instructions.
+_SKIPPED = r'<!--(?P<comment>.*?)(?:-->|\Z)|<!\[CDATA\[.*?(?:\]\]>|\Z)|<\?.*?(?:\?>|\Z)'
+_COMMENTS = re.compile(_SKIPPED, re.DOTALL)
+_TOKEN = re.compile(
+    _SKIPPED + r'|(?P<doctype><!DOCTYPE(?:[^\[>]|\[.*?\])*>)'
+    rf'|</(?P<closes>{_NAME})\s*>|<(?P<tag>{_NAME})'
+    rf'(?P<attributes>(?:\s+[^\s=/>]+\s*=\s*(?:{_VALUE}))*)'
+    rf'(?:\s*(?P<empty>/?)>|(?P<rest>(?:[^<>"\']|{_VALUE})*)>?)', re.DOTALL)
+_ATTRIBUTE = re.compile(r'([^\s=/>]+)\s*=\s*(["\'])([^<]*?)\2')
+#: ``$(arg NAME)`` or ``$(find PKG)``; group 3, the ``)``, is missing in text being typed.
+SUBSTITUTION = re.compile(r'\$\((arg|find)\s+([^\s()]+)\s*(\))?')
+#: ``arg('NAME')`` in an expression (xacro's ``xacro.arg``).
+ARG_CALL = re.compile(r'\barg\(\s*[\'"]([^\'"]+)[\'"]\s*\)')
+#: ``${...}`` (its ``}`` missing while typed), and a name it refers to (not one after a dot).
+EXPRESSION = re.compile(r'\$\{([^{}]*)\}?')
+NAME = re.compile(r'(?<![\w.])[A-Za-z_]\w*')
 
 
 @dataclass(frozen=True)
@@ -48,8 +60,9 @@ class Element:
 
     :ivar tag: The tag as written (``axis``, ``xacro:macro``).
     :ivar start: Offset of its ``<``.
-    :ivar tag_end: Offset just after its start tag's ``>``.
-    :ivar end: Offset just after its end tag (``tag_end`` for an empty-element tag).
+    :ivar tag_end: Offset just after its start tag's ``>`` (of the text it has, half typed).
+    :ivar end: Offset just after its end tag (``tag_end`` for an empty-element tag; the end of
+        the text for one never closed, the start of the end tag that closed an outer one).
     :ivar first_line: 1-based line of its ``<``.
     :ivar last_line: 1-based line of its start tag's ``>`` (lxml's ``sourceline``).
     :ivar attributes: Its attributes in the order written.
@@ -76,65 +89,115 @@ class Element:
         return self.tag.rpartition(':')[2]
 
 
-def scan(text: str) -> list[Element]:
+@dataclass(frozen=True)
+class Comment:
+    """A comment: ``body`` is its text between ``<!--`` and ``-->``, ``line`` 1-based."""
+
+    start: int
+    end: int
+    line: int
+    body: str
+
+
+def _start_tag(text: str, match: re.Match[str], line: int, parent: Element | None) -> Element:
+    """The :class:`Element` of a start tag ``match`` of :data:`_TOKEN` at 1-based ``line``."""
+    base, rest = match.start('attributes'), match.group('rest')
+    body = text[base:match.end('rest' if rest is not None else 'attributes')]
+    attributes = tuple(Attribute(item.group(1), item.group(3), base + item.start(3),
+                                 base + item.end(3)) for item in _ATTRIBUTE.finditer(body))
+    start, end = match.span()
+    element = Element(match.group('tag'), start, end, end, line,
+                      line + text.count('\n', start, end - 1), attributes, parent=parent)
+    if parent is not None:
+        parent.children.append(element)
+    return element
+
+
+def tokens(text: str, strict: bool = False) -> list[Element | Comment]:
     """
-    Scan XML text into its elements, in document order (parents before their children).
+    Cut XML text into its start tags and comments, in document order.
 
     :param text: The file's text as read (its own newlines kept).
-    :return: Every element with its spans; the first is the root.
-    :raises ValueError: if a start tag or an end tag cannot be matched (not well formed).
+    :param strict: Raise on text that is not well formed instead of reading on.
+    :return: The tokens; each :class:`Element` has its ``end``, ``parent`` and ``children``.
+    :raises ValueError: if ``strict`` and a ``<`` starts no tag or a tag is not closed.
     """
-    elements: list[Element] = []
+    found: list[Element | Comment] = []
     stack: list[Element] = []
-    position = 0
-    line_starts = [0] + [match.end() for match in re.finditer('\n', text)]
+    line, counted, last = 1, 0, 0
+    for match in _TOKEN.finditer(text):
+        start, end, kind = match.start(), match.end(), match.lastgroup
+        line, counted = line + text.count('\n', counted, start), start
+        tag = match.group('closes') or match.group('tag')
+        if strict and (kind == 'rest' or '<' in text[last:start] or kind in ('comment', None)
+                       and not text.endswith(('-->', '?>', ']]>'), start + 2, end)
+                       or kind == 'closes' and (not stack or stack[-1].tag != tag)):
+            raise ValueError(f'line {line}: not well-formed XML')
+        last = end
+        if kind == 'comment':
+            found.append(Comment(start, end, line, match.group('comment')))
+        elif kind == 'closes' and any(item.tag == tag for item in stack):
+            while stack[-1].tag != tag:  # the open elements inside it end where it ends
+                stack.pop().end = start
+            stack.pop().end = end
+        elif kind in ('empty', 'rest'):
+            element = _start_tag(text, match, line, stack[-1] if stack else None)
+            found.append(element)
+            if not match.group('empty') and text[end - 1] == '>' and \
+                    not (match.group('rest') or '').rstrip().endswith('/'):
+                stack.append(element)
+    if strict and (stack or '<' in text[last:]):
+        raise ValueError('not well-formed XML: ' + (f'<{stack[-1].tag}> is never closed'
+                                                    if stack else 'a "<" at the end'))
+    for element in stack:
+        element.end = len(text)
+    return found
 
-    def line_of(offset: int) -> int:
-        low, high = 0, len(line_starts)
-        while high - low > 1:
-            middle = (low + high) // 2
-            if line_starts[middle] <= offset:
-                low = middle
-            else:
-                high = middle
-        return low + 1
 
-    while True:
-        position = text.find('<', position)
-        if position < 0:
-            break
-        skipped = _SKIP.match(text, position)
-        if skipped:
-            position = skipped.end()
-            continue
-        closing = _END.match(text, position)
-        if closing:
-            if not stack or stack[-1].tag != closing.group(1):
-                raise ValueError(f'line {line_of(position)}: </{closing.group(1)}> closes nothing')
-            stack.pop().end = closing.end()
-            position = closing.end()
-            continue
-        opening = _START.match(text, position)
-        if opening is None:
-            raise ValueError(f'line {line_of(position)}: a "<" that starts no tag')
-        base = opening.start(2)
-        attributes = tuple(
-            Attribute(match.group(1), match.group(2) if match.group(2) is not None
-                      else match.group(3), base + match.start(match.lastindex or 2),
-                      base + match.end(match.lastindex or 2))
-            for match in _ATTRIBUTE.finditer(opening.group(2)))
-        element = Element(opening.group(1), position, opening.end(), opening.end(),
-                          line_of(position), line_of(opening.end() - 1), attributes,
-                          parent=stack[-1] if stack else None)
-        if stack:
-            stack[-1].children.append(element)
-        elements.append(element)
-        if not opening.group(3):
-            stack.append(element)
-        position = opening.end()
-    if stack:
-        raise ValueError(f'<{stack[-1].tag}> is never closed')
-    return elements
+def scan(text: str) -> list[Element]:
+    """
+    The elements of well-formed XML text, in document order (the first is the root).
+
+    :raises ValueError: if the text is not well formed (:func:`tokens`, ``strict``).
+    """
+    return [token for token in tokens(text, strict=True) if isinstance(token, Element)]
+
+
+def without_comments(text: str) -> str:
+    """``text`` with each comment :func:`tokens` finds blanked (its newlines kept)."""
+    return _COMMENTS.sub(lambda match: re.sub('[^\n]', ' ', match.group()) if match.lastgroup
+                         == 'comment' else match.group(), text) if '<!--' in text else text
+
+
+def tags_holding(text: str, needle: str) -> list[Element]:
+    """The start tags holding ``needle`` outside comments, each read alone (no tree): quick."""
+    body, found = without_comments(text) if needle in text else '', {}
+    for position in (item.start() for item in re.finditer(re.escape(needle), body)):
+        start = body.rfind('<', 0, position + 1)
+        match = _TOKEN.match(body, start)
+        if match and match.lastgroup in ('empty', 'rest') and match.end() > position and \
+                start not in found:
+            found[start] = _start_tag(body, match, body.count('\n', 0, start) + 1, None)
+    return list(found.values())
+
+
+def tag_context(text: str) -> tuple[Element, str, str] | None:
+    """
+    The start tag ``text`` (a file's text up to a position) ends in, and what is typed there.
+
+    :return: ``(element, where, typed)``: the start tag so far; ``where`` is ``tag`` while its
+        tag is typed, ``''`` while an attribute name is typed after whole attributes, else the
+        attribute whose value is typed; ``typed`` is the part written. ``None`` elsewhere.
+    """
+    match = _TOKEN.match(text, max(text.rfind('<'), 0))
+    if match is None or match.lastgroup != 'rest' or text[match.end() - 1] == '>':
+        return None
+    element, typed = _start_tag(text, match, 1, None), text[match.end('attributes'):]
+    name = re.fullmatch(r'\s+(\w*)', typed)
+    value = re.search(r'([^\s=/>]+)\s*=\s*["\']([^"\'<>]*)\Z', typed)
+    return (element, 'tag', element.tag) if not typed and not element.attributes else \
+        (element, '', name.group(1)) if name else \
+        (element, value.group(1), value.group(2)) if value else None
 
 
 def elements_at(elements: list[Element], line: int, tag: str) -> list[Element]:
@@ -156,8 +219,7 @@ def removal_span(text: str, element: Element) -> tuple[int, int]:
         line's newline when only blanks share those lines, else the element's own span.
     """
     line_start = text.rfind('\n', 0, element.start) + 1
-    line_end = text.find('\n', element.end)
-    line_end = len(text) if line_end < 0 else line_end + 1
+    line_end = text.find('\n', element.end) + 1 or len(text)
     if text[line_start:element.start].strip() or text[element.end:line_end].strip():
         return element.start, element.end
     return line_start, line_end
@@ -170,27 +232,21 @@ def same_element(text: str, first: Element, second: Element) -> bool:
     Whitespace between child elements and comments do not count; every other character does
     (``1`` and ``1.0`` differ: an exact duplicate is one written the same).
     """
-    if first.tag != second.tag or sorted((a.name, a.value) for a in first.attributes) != \
-            sorted((a.name, a.value) for a in second.attributes) or \
-            len(first.children) != len(second.children):
-        return False
-    if _own_text(text, first) != _own_text(text, second):
-        return False
-    return all(same_element(text, a, b) for a, b in zip(first.children, second.children))
+    def form(element: Element) -> tuple[object, ...]:
+        return (element.tag, sorted((item.name, item.value) for item in element.attributes),
+                _own_text(text, element), [form(child) for child in element.children])
+    return form(first) == form(second)
 
 
 def _own_text(text: str, element: Element) -> str:
     """The element's character data outside its children and comments, blanks removed."""
     if element.end == element.tag_end:
         return ''
-    parts = []
-    position = element.tag_end
-    for child in element.children:
-        parts.append(text[position:child.start])
-        position = child.end
-    closing = text.rfind('</', position, element.end)
-    parts.append(text[position:closing])
-    return ''.join(_SKIP.sub('', ''.join(parts)).split())
+    edges = [element.tag_end, *(edge for child in element.children
+                                for edge in (child.start, child.end)),
+             text.rfind('</', 0, element.end)]
+    own = ''.join(text[start:end] for start, end in zip(edges[::2], edges[1::2]))
+    return ''.join(_COMMENTS.sub('', own).split())
 
 
 @dataclass(frozen=True)

@@ -13,16 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 import re
 
+from .scanner import tags_holding, without_comments
 from ..findings import Finding
 from ..model.robot import Robot
 
-#: An XML comment (xacro syntax inside one is not xacro).
-COMMENT = re.compile(r'<!--.*?-->', re.DOTALL)
-#: A namespace prefix bound to xacro's namespace (``xmlns:x="http://www.ros.org/wiki/xacro"``).
-XACRO_PREFIX = re.compile(
-    r'xmlns:([\w.-]+)\s*=\s*["\']https?://(?:www\.)?ros\.org/wiki/xacro/?["\']')
-#: ``${...}``, ``$(...)`` or an element's start tag with a namespace prefix.
-_CONSTRUCT = re.compile(r'\$\{[^}\n]*\}?|\$\([^)\n]*\)?|<([\w.-]+):[\w.-]+')
+#: xacro's namespace (``xmlns:x="http://www.ros.org/wiki/xacro"`` binds ``x`` to it).
+_XACRO_URI = re.compile(r'https?://(?:www\.)?ros\.org/wiki/xacro/?')
+#: ``${...}`` or ``$(...)``, up to the end of its line.
+_CONSTRUCT = re.compile(r'\$\{[^}\n]*\}?|\$\([^)\n]*\)?')
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +43,13 @@ class AsWritten:
     error: str | None = None
 
 
+def _prefixes(body: str) -> set[str]:
+    """``xacro`` and the prefixes the start tags of ``body`` bind to xacro's namespace."""
+    return {'xacro', *(attribute.name[len('xmlns:'):] for element in tags_holding(body, 'xmlns:')
+                       for attribute in element.attributes if attribute.name.startswith('xmlns:')
+                       and _XACRO_URI.fullmatch(attribute.value))}
+
+
 def first_xacro_construct(text: str) -> tuple[int, str] | None:
     """
     Return the line (1-based) and text of the first xacro construct outside comments.
@@ -54,18 +59,15 @@ def first_xacro_construct(text: str) -> tuple[int, str] | None:
 
     :return: ``(line, construct)``, or ``None`` when the text holds none.
     """
-    comments = [match.span() for match in COMMENT.finditer(text)]
-    prefixes = {'xacro', *XACRO_PREFIX.findall(COMMENT.sub('', text))}
-    for match in _CONSTRUCT.finditer(text):
-        start = match.start()
-        if any(begin <= start < end for begin, end in comments):
-            continue
-        prefix = match.group(1)
-        if prefix is not None and prefix not in prefixes:
-            continue
-        construct = match.group(0) if prefix is None else match.group(0)[1:]
-        return text.count('\n', 0, start) + 1, construct
-    return None
+    body = without_comments(text)
+    found = [(match.start(), match.group()) for match in [_CONSTRUCT.search(body)] if match]
+    for prefix in _prefixes(body) if 'xacro' in body else ():
+        found += [(element.start, element.tag) for element in tags_holding(body, f'<{prefix}:')
+                  if element.tag.startswith(f'{prefix}:')][:1]
+    if not found:
+        return None
+    start, construct = min(found)
+    return text.count('\n', 0, start) + 1, construct
 
 
 def looks_like_xacro(filename: str, text: str) -> bool:
@@ -78,10 +80,4 @@ def looks_like_xacro(filename: str, text: str) -> bool:
     declaration alone does not count: xacro's output keeps it, and such a ``.urdf`` is plain
     URDF, as check_urdf reads it.
     """
-    if filename.endswith('.xacro'):
-        return True
-    body = COMMENT.sub('', text)
-    if '${' in body or '$(' in body:
-        return True
-    prefixes = {'xacro', *XACRO_PREFIX.findall(body)}
-    return any(f'<{prefix}:' in body for prefix in prefixes)
+    return filename.endswith('.xacro') or first_xacro_construct(text) is not None

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from .scanner import without_comments
 from ..errors import DescriptionLoadError
 
 __all__ = ['ENTITY_FIX', 'entity_refusal', 'malformed', 'refused_entity']
@@ -21,8 +22,6 @@ __all__ = ['ENTITY_FIX', 'entity_refusal', 'malformed', 'refused_entity']
 #: The fix of every entity refusal.
 ENTITY_FIX = ('remove the entity declarations (<!ENTITY ...>) from the <!DOCTYPE> and write '
               'the text in place')
-_COMMENT = re.compile(r'<!--.*?-->', re.DOTALL)
-_DOCTYPE = re.compile(r'<!DOCTYPE\b')
 #: ``<!ENTITY [%] name rest>``, quoted strings in ``rest`` kept whole.
 _ENTITY = re.compile(r'<!ENTITY\s+(%\s*)?([^\s"\'>]+)((?:[^>"\']|"[^"]*"|\'[^\']*\')*)>')
 _LITERAL = re.compile(r'"([^"]*)"|\'([^\']*)\'')
@@ -68,12 +67,12 @@ def entity_refusal(text: str, filename: str) -> DescriptionLoadError | None:
     """
     if '<!ENTITY' not in text:
         return None
-    body = _COMMENT.sub(lambda match: re.sub(r'[^\n]', ' ', match.group(0)), text)
-    doctype = _DOCTYPE.search(body)
-    if doctype is None:
+    body = without_comments(text)
+    doctype = body.find('<!DOCTYPE')
+    if doctype < 0:
         return None  # an <!ENTITY> outside a DOCTYPE: the parser finds it malformed
     found = []
-    for match in _ENTITY.finditer(body, doctype.end()):
+    for match in _ENTITY.finditer(body, doctype):
         parameter, name, rest = bool(match.group(1)), match.group(2), match.group(3).strip()
         literals = [a if a is not None else b for a, b in _LITERAL.findall(rest)]
         system = None

@@ -57,6 +57,7 @@ from defusedxml.expatbuilder import DefusedExpatBuilderNS
 
 from .errors import explain, PackageNotFound
 from ..packages import PackageLocator
+from ..scanner import ARG_CALL, EXPRESSION, NAME, SUBSTITUTION, tags_holding
 from ..xml_safety import entity_refusal, malformed, refused_entity
 from ...errors import DescriptionLoadError, DescriptionTooLargeError
 from ...location import ArgumentUse, MacroCall, SourceLocation
@@ -72,13 +73,6 @@ CALLS_ATTRIBUTE = 'urdf_tools_ros_calls'
 XACRO_LOCK = threading.Lock()
 #: Use the line hooks when the installed xacro has them; false: the public API only (tests).
 USE_LINE_HOOKS = True
-#: Where a xacro document uses an argument: ``$(arg name)`` or ``xacro.arg('name')``.
-_ARG_USE = re.compile(r'\$\(arg\s+([^\s)]+)\s*\)|\barg\(\s*[\'"]([^\'"]+)[\'"]\s*\)')
-_ARG_DECLARED = re.compile(r'<xacro:arg\b[^>]*\bname\s*=\s*["\']([^"\']+)["\']')
-_FIND = re.compile(r'\$\(find\s+([^\s)]+)\s*\)')
-#: A ``${...}`` expression, and a name it refers to (not an attribute after a dot).
-_EXPRESSION = re.compile(r'\$\{(.*?)\}')
-_NAME = re.compile(r'(?<![\w.])[A-Za-z_]\w*')
 #: How many properties and calls deep :meth:`_Session.source` follows a value.
 _DEPTH = 16
 _MISSING: dict[int, str | None] = {}
@@ -272,14 +266,17 @@ _NOT_CALLS = ('xacro:macro', 'xacro:if', 'xacro:unless', 'xacro:element', 'xacro
 
 def _arguments_of(text: str) -> set[str]:
     """The xacro arguments ``text`` declares (``<xacro:arg name>``) or uses (``$(arg x)``)."""
-    return {a or b for a, b in _ARG_USE.findall(text)} | set(_ARG_DECLARED.findall(text))
+    names = [element.attribute('name') for element in tags_holding(text, '<xacro:arg')
+             if element.tag == 'xacro:arg']
+    return {name for kind, name, closed in SUBSTITUTION.findall(text) if kind == 'arg' and closed
+            } | set(ARG_CALL.findall(text)) | {name.value for name in names if name and name.value}
 
 
 @functools.lru_cache(maxsize=4096)
 def _references(text: str) -> tuple[str, ...]:
     """The names the ``${...}`` expressions of ``text`` refer to, in order, each once."""
-    return tuple(dict.fromkeys(name for expression in _EXPRESSION.findall(text)
-                               for name in _NAME.findall(expression)))
+    return tuple(dict.fromkeys(name for expression in EXPRESSION.findall(text)
+                               for name in NAME.findall(expression)))
 
 
 def _parameters(macros: Any, name: str) -> tuple[str, ...] | None:
@@ -744,7 +741,8 @@ def _public(xacro: ModuleType, text: str, filename: str, args: Mapping[str, str]
             'which reads what a DTD declares', filename, text.count('\n', 0, doctype) + 1,
             fix='remove the <!DOCTYPE ...>: a robot description needs none')
     packages: dict[str, str] = {}
-    for name in dict.fromkeys(_FIND.findall(text)):
+    for name in dict.fromkeys(name for kind, name, closed in SUBSTITUTION.findall(text)
+                              if kind == 'find' and closed):
         share = locate(name)
         if share is None:
             message, fix = explain(PackageNotFound(name), xacro)
