@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from test_gui_browser import ARTIFACTS, browser, BROWSER_MISSING, wait_for  # noqa: F401
 
-from conftest import free_port, missing, REPO
+from conftest import free_port, missing
 from urdf_tools_ros.core.model.robot import Mesh
 from urdf_tools_ros.core.source.loader import load
 from urdf_tools_ros.gui.viewer import RobotViewer
@@ -224,8 +224,3 @@ def test_placeholders_are_explained_in_the_page(tmp_path: Path, browser: Any  # 
                                '"1 mesh cannot be drawn")', timeout=60000)
         assert page.evaluate('() => document.body.textContent.includes("nowhere.stl")')
         page.close()
-
-
-def test_the_repository_holds_the_meshes_used_here() -> None:
-    for path, _ in ROBOTS.values():
-        assert path.is_file() and REPO in path.parents
