@@ -89,14 +89,10 @@ class RobotScene:
     :ivar links: Link names drawn, in file order.
     :ivar frames: The frame node of each link (``/robot/<link>``), posed ``T_root_link``.
     :ivar findings: Problems met while drawing (``mesh-unreadable``), each once.
-    :ivar placeholders: Every visual mesh drawn as a wireframe box, with why
-        (:class:`~urdf_tools_ros.gui.placeholders.Placeholder`).
-    :ivar placeholder_nodes: The scene nodes of each placeholder, in the same order:
-        ``(wireframe box, label)``, viser's line-segments and label handles.
-    :ivar textures: How each visual with a texture-only material is drawn
-        (:class:`~urdf_tools_ros.gui.textures.TextureUse`).
-    :ivar guessed: ``(link, mesh filename, path drawn)`` of every ``package:///pkg`` mesh drawn
-        from ``pkg`` although ROS tools will not find it.
+    :ivar placeholders: Every visual mesh drawn as a wireframe box, with why.
+    :ivar placeholder_nodes: ``(wireframe box, label)`` nodes of each placeholder.
+    :ivar textures: How each visual with a texture-only material is drawn.
+    :ivar guessed: ``(link, mesh filename, path drawn)`` of every ``package:///pkg`` mesh.
     """
 
     def __init__(self, scene: Any, robot: Robot, *, root: str = '/robot',

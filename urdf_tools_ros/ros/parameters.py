@@ -40,15 +40,12 @@ class ParameterSpec:
     """
     One node parameter.
 
-    :ivar name: Parameter name.
     :ivar default: Default value; its Python type is the parameter type (``list`` = strings).
-    :ivar description: What it does, with its unit.
     :ivar read_only: Read at start only (``ros2 param set`` is refused).
-    :ivar minimum: Lower end of the allowed range (numbers), inclusive.
-    :ivar maximum: Upper end of the allowed range (numbers), inclusive.
-    :ivar constraints: Further constraints in words (ParameterDescriptor.additional_constraints).
+    :ivar minimum: Inclusive range of numbers, with ``maximum``.
+    :ivar constraints: Further constraints in words (``additional_constraints``).
     :ivar dynamic_typing: Takes more than one type (an integer parameter then a double too).
-    :ivar above: Exclusive lower bound (numbers), e.g. 0 for a rate that must be positive.
+    :ivar above: Exclusive lower bound of numbers.
     """
 
     name: str

@@ -1,12 +1,8 @@
 """
 A failing and a fixed URDF for each rule: what ``urdf-tools rules CODE`` shows.
 
-Part of the rule catalog (one source): a test checks that every example's ``bad`` gives a
-finding of its code and its ``good`` does not (``test/test_rule_examples.py``). Rules that
-cannot be shown by a URDF alone are listed in :data:`NO_EXAMPLE` with the reason.
-
-The examples are built from a few elements (:func:`robot`, :func:`joint`, :func:`limit`, ...)
-so that each one reads as the difference it shows; the result is plain URDF text.
+``test/test_rule_examples.py`` checks that ``bad`` gives a finding of its code and ``good`` does
+not; rules no URDF alone can show are in :data:`NO_EXAMPLE`.
 """
 
 from __future__ import annotations

@@ -147,10 +147,9 @@ class ValueChange:
     """
     One attribute of one element with another value.
 
-    :ivar element: ``kind:name`` in the new description's names (``joint:elbow``,
-        ``link:forearm``, ``material:blue``, ``robot``).
-    :ivar attribute: The attribute in URDF's words, dotted: ``origin.xyz``, ``limit.upper``,
-        ``inertial.mass``, ``visual[0].geometry.radius``, ``collision "c".origin.rpy``.
+    :ivar element: ``kind:name`` in the new names (``joint:elbow``, ``robot``).
+    :ivar attribute: The attribute in URDF's words, dotted: ``limit.upper``,
+        ``visual[0].geometry.radius``, ``collision "c".origin.rpy``.
     :ivar old: The old value (``None``: absent).
     :ivar new: The new value (``None``: absent).
     :ivar unit: Unit of the new value (and the old unless ``old_unit``): ``m``, ``rad``,
@@ -286,11 +285,6 @@ class DescriptionDiff:
 
     :ivar old: Label of the old description (its file, or ``REV:path``).
     :ivar new: Label of the new description.
-    :ivar elements: Links and joints added, removed or renamed.
-    :ivar values: Attributes with other values (joints, inertials, geometry, materials, robot).
-    :ivar frames: Link frames moved at the zero configuration (and at the given positions).
-    :ivar blocks: ``<ros2_control>``, ``<gazebo>``, ``<transmission>`` blocks that differ.
-    :ivar findings: Checker findings that appeared or disappeared.
     :ivar notes: What could not be compared and why; notes are not changes.
     :ivar tolerance: The tolerance frame moves were measured against.
     """

@@ -108,14 +108,9 @@ class JointStateTable:
     """
     Positions, velocities and efforts of a robot's actuated joints, with mimic joints derived.
 
-    :param robot: The model.
-    :param zeros: Default positions by joint name (joint_state_publisher's ``zeros``).
-    :param use_mimic_tags: Derive ``<mimic>`` joints from their source.
-    :param use_smallest_joint_limits: Narrow ranges by the safety controller's soft limits.
-    :param publish_default_positions: Start with positions (else only what sources give).
-    :param publish_default_velocities: Start with velocities 0.
-    :param publish_default_efforts: Start with efforts 0.
-    :param clamp: The clamping policy for values set later.
+    Keyword parameters are joint_state_publisher's (``zeros``, ``use_mimic_tags``,
+    ``use_smallest_joint_limits``, ``publish_default_*``) and the ``clamp`` policy.
+
     :ivar joint_names: Actuated joints, URDF order.
     :ivar names: Every published joint (actuated and mimic), URDF order.
     :ivar limits: :class:`JointLimits` of every actuated joint.

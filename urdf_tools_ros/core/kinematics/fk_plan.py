@@ -1,23 +1,13 @@
 """
 How a joint moves, and the per-link constants of a robot for forward kinematics.
 
-:func:`joint_motion` is the one formulation of joint motion: revolute, continuous and prismatic
-joints move by ``M(θ) = A + cos(θ) B + s(θ) C`` (:func:`motion_terms`), floating and planar
-joints by :func:`general_motion`. :class:`FkPlan` holds those constants per link, premultiplied
-by the constant frames before them.
-
-*Anchor and level.* The anchor of a link is its nearest ancestor that is the root or the child
-of a moving joint. ``F_l`` is the constant transform from the anchor frame to the joint frame of
-``l`` (fixed-joint origins on the way, then ``l``'s own origin), so
-``T_root_l = T_root_anchor @ F_l @ M_l(q)``. The level of a link is one more than its anchor's
-(root: 0): links of one level depend only on lower levels.
-
-*Link order* (:attr:`FkPlan.link_names`): by level, then joint kind (:data:`KINDS`), then which
-axis components are zero, then the depth-first order of the kinematic tree. Every link comes
-after its parent.
-
-*Joint value.* ``theta_l = mult_l * q[src_l] + off_l``: the joint's own variable, or for a mimic
-joint its actuated source's with the mimic's multiplier and offset. The axis is normalised.
+:func:`joint_motion`: one-DOF joints move by ``M(θ) = A + cos(θ) B + s(θ) C``
+(:func:`motion_terms`), floating and planar ones by :func:`general_motion`. :class:`FkPlan`
+premultiplies those constants by ``F_l``, the fixed transform from the link's *anchor* (its
+nearest ancestor that is the root or a moving joint's child) to its joint frame, so
+``T_root_l = T_root_anchor @ F_l @ M_l(θ_l)`` with ``θ_l = mult_l * q[src_l] + off_l`` (mimic
+joints use their source). A link's level is its anchor's plus one; links are ordered by
+level, joint kind (:data:`KINDS`), axis pattern, then tree order, each after its parent.
 """
 
 from __future__ import annotations

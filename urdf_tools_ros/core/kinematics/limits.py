@@ -1,18 +1,11 @@
 """
 Effective joint limits: ``<limit>`` narrowed by ``<safety_controller>``, clamping, safety bounds.
 
-Sources: URDF spec, joint/limit and joint/safety_controller; "Joint Safety Limits Explained"
-(http://wiki.ros.org/pr2_controller_manager/safety_limits); joint_state_publisher for the
-slider range of continuous joints and narrowing by soft limits. Choices:
-
-* An absent soft limit narrows nothing and bounds no velocity (not the spec's 0, which would
-  clamp a half-written ``<safety_controller>`` at 0; joint_state_publisher agrees).
-* A continuous joint is unbounded; its slider range is [-π, π] (joint_state_publisher's).
-* A revolute or prismatic joint without ``<limit>``, and NaN or inf in a limit, are refused
-  with :class:`~urdf_tools_ros.core.errors.InvalidJointError`.
-* An empty range (``lower > upper``, also after soft limits) pins the joint at its midpoint,
-  as joint_state_publisher does.
-* A missing ``velocity``, ``effort`` or ``k_velocity`` bounds nothing.
+Sources: URDF spec, joint/limit and joint/safety_controller; pr2_controller_manager's "Joint
+Safety Limits Explained"; joint_state_publisher (continuous slider range [-π, π], narrowing by
+soft limits, an empty range pinned at its midpoint). An absent soft limit, ``velocity``,
+``effort`` or ``k_velocity`` bounds nothing; a revolute or prismatic joint without ``<limit>``
+and a non-finite limit are refused (:class:`~urdf_tools_ros.core.errors.InvalidJointError`).
 """
 
 from __future__ import annotations
@@ -38,18 +31,10 @@ class JointLimits:
     """
     The effective bounds of one revolute, continuous or prismatic joint.
 
-    :ivar joint: Joint name.
-    :ivar continuous: Whether the joint is continuous (position unbounded).
-    :ivar lower: Lowest position, rad or m (``-inf`` for continuous).
-    :ivar upper: Highest position, rad or m (``inf`` for continuous).
-    :ivar slider_lower: Lower end of a slider for the joint (``lower``, or -π narrowed).
-    :ivar slider_upper: Upper end of a slider for the joint (``upper``, or π narrowed).
-    :ivar velocity: Largest speed, rad/s or m/s (``inf`` when not given).
-    :ivar effort: Largest effort, N·m or N (``inf`` when not given).
-    :ivar soft_lower: ``soft_lower_limit`` or ``-inf`` when absent (or no safety controller).
-    :ivar soft_upper: ``soft_upper_limit`` or ``inf`` when absent.
-    :ivar k_position: ``k_position``, 1/s (0 by the spec's default).
-    :ivar k_velocity: ``k_velocity``, N·s/m or N·m·s/rad; ``None`` when absent.
+    Positions in rad or m (``±inf`` for continuous), the slider range (-π..π for continuous),
+    ``velocity`` rad/s or m/s and ``effort`` N·m or N (``inf`` when not given), soft limits
+    (``±inf`` when absent), ``k_position`` 1/s, ``k_velocity`` (``None`` when absent).
+
     :ivar empty: The range is empty; the joint is pinned at the midpoint.
     """
 

@@ -1,17 +1,12 @@
 """
 Inertial rules, on the bodies consumers actually simulate.
 
-*Bodies.* A body is a *moving* link (the child of a non-fixed joint) or the root link, with
-every link welded to it by fixed joints. Gazebo (fixed-joint lumping), KDL (segment sums),
-MuJoCo (``fusestatic``) and pinocchio simulate that lumped body
-(:func:`~urdf_tools_ros.core.kinematics.inertia.combine`), so validity and mass are judged on
-it. The root body does not move: a placeholder tensor there moves nothing.
-
-*Consumers* (``test/test_consumer_oracles.py``): ROS tools load any tensor (a warning under
-``--target ros``). Gazebo (SDFormat 12) refuses a lumped body, the root included, that breaks
-gz-math's ``ValidMoments`` (:func:`gazebo_refuses`) and drops a moving body without mass.
-MuJoCo checks each link's own tensor before fusing (:func:`mujoco_refuses`) and refuses a
-moving body whose lumped mass or principal moment is below mjMINVAL.
+A body is a moving link (or the root) with the links welded to it by fixed joints: Gazebo,
+KDL, MuJoCo and pinocchio simulate it lumped (:func:`.combine`), so
+validity and mass are judged on it. ROS tools load any tensor; Gazebo refuses a lumped body
+breaking gz-math's ``ValidMoments`` (:func:`gazebo_refuses`) and drops a massless moving one;
+MuJoCo checks each link's own tensor (:func:`mujoco_refuses`) and refuses a moving body below
+mjMINVAL (``test/test_consumer_oracles.py``).
 """
 
 from __future__ import annotations
