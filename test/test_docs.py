@@ -2,7 +2,7 @@
 The manual (``docs/``): what it states by hand is what the code does; its generated pages build.
 
 Generated pages are built without Sphinx (the parameter page without ROS); the table of shared
-robots is the checker's; no page names an issue or a commit; ``docs/`` Python passes flake8.
+robots is the checker's; no page names an issue or a commit (flake8 of ``docs/``: test_lint).
 """
 
 from __future__ import annotations
@@ -122,10 +122,3 @@ def test_no_page_names_an_issue_or_a_commit() -> None:
         hashes = [word for word in re.findall(r'\b[0-9a-f]{7,40}\b', text)
                   if re.search(r'[a-f]', word) and re.search(r'\d', word)]
         assert not hashes, (page, hashes)
-
-
-@pytest.mark.skipif(importlib.util.find_spec('flake8') is None, reason='flake8 not installed')
-def test_the_docs_python_passes_flake8() -> None:
-    done = subprocess.run([sys.executable, '-m', 'flake8', 'docs'], cwd=REPO,
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stdout + done.stderr

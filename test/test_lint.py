@@ -10,7 +10,7 @@ import pytest
 
 from conftest import REPO
 
-TARGETS = [name for name in ('urdf_tools_ros', 'test', 'bench', 'launch', 'setup.py')
+TARGETS = [name for name in ('urdf_tools_ros', 'test', 'bench', 'launch', 'docs', 'setup.py')
            if (REPO / name).exists()]
 
 
