@@ -51,6 +51,8 @@ def test_order_defaults_and_mimic() -> None:
     assert sample.position[2] == pytest.approx(-0.4)
     assert sample.velocity == pytest.approx((0.0, 0.5, -1.0, 0.0))
     assert sample.effort == pytest.approx((0.0, 3.0, 3.0, 0.0))
+    own = JointStateTable(robot(), use_mimic_tags=False)  # every joint is its own
+    assert own.joint_names == own.names and own.update('finger_mimic', position=0.7) == []
 
 
 def test_default_velocities_efforts_and_zeros() -> None:
@@ -96,12 +98,6 @@ def test_a_joint_of_an_unknown_type_with_a_limit_is_published_as_upstream_does()
     assert table.sample().position == (0.4, 0.0)
 
 
-def test_without_mimic_tags_every_joint_is_its_own() -> None:
-    table = JointStateTable(robot(), use_mimic_tags=False)
-    assert table.joint_names == table.names
-    assert table.update('finger_mimic', position=0.7) == []
-
-
 def test_delta_sweep_bounces_and_jumps() -> None:
     table = JointStateTable(robot(), use_smallest_joint_limits=False)
     for _ in range(4):
@@ -123,13 +119,10 @@ def test_delta_sweep_bounces_and_jumps() -> None:
     assert wheel.positions()['wheel'] == pytest.approx(0.3 - math.pi)
     table.step(math.nan)
     assert table.positions()['shoulder'] == pytest.approx(0.7)
-
-
-def test_soft_limits_narrow_the_sweep() -> None:
-    table = JointStateTable(robot())
+    narrowed = JointStateTable(robot())  # soft limits narrow the sweep
     for _ in range(3):
-        table.step(0.3)
-    assert table.positions()['shoulder'] == pytest.approx(0.8)
+        narrowed.step(0.3)
+    assert narrowed.positions()['shoulder'] == pytest.approx(0.8)
 
 
 def test_center_and_seeded_randomize() -> None:
