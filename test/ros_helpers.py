@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 import itertools
+from pathlib import Path
 import threading
 import time
 from typing import Any, TypeVar
@@ -39,45 +40,7 @@ _counter = itertools.count()
 
 #: A robot with every joint kind the nodes handle: fixed, revolute (with a mimic follower),
 #: prismatic, continuous. Root link ``world``.
-MIMIC_URDF = """<?xml version="1.0"?>
-<robot name="mimic_bot">
-  <link name="world"/>
-  <link name="base"/>
-  <link name="arm"/>
-  <link name="finger_left"/>
-  <link name="finger_right"/>
-  <link name="wheel"/>
-  <link name="slider"/>
-  <link name="tool"/>
-  <joint name="base_joint" type="fixed">
-    <parent link="world"/><child link="base"/><origin xyz="0 0 0.1"/>
-  </joint>
-  <joint name="shoulder" type="revolute">
-    <parent link="base"/><child link="arm"/><origin xyz="0 0 0.2" rpy="0 0.3 0"/>
-    <axis xyz="0 1 0"/><limit lower="-1.5" upper="1.5" effort="10" velocity="1"/>
-  </joint>
-  <joint name="finger_left_joint" type="prismatic">
-    <parent link="arm"/><child link="finger_left"/><origin xyz="0.5 0.02 0"/>
-    <axis xyz="0 1 0"/><limit lower="0" upper="0.04" effort="5" velocity="0.1"/>
-  </joint>
-  <joint name="finger_right_joint" type="prismatic">
-    <parent link="arm"/><child link="finger_right"/><origin xyz="0.5 -0.02 0"/>
-    <axis xyz="0 1 0"/><limit lower="-0.04" upper="0" effort="5" velocity="0.1"/>
-    <mimic joint="finger_left_joint" multiplier="-1" offset="0"/>
-  </joint>
-  <joint name="wheel_joint" type="continuous">
-    <parent link="base"/><child link="wheel"/><origin xyz="0.1 0 0" rpy="1.5708 0 0"/>
-    <axis xyz="0 0 1"/>
-  </joint>
-  <joint name="slide" type="prismatic">
-    <parent link="base"/><child link="slider"/><origin xyz="0 0.1 0"/>
-    <axis xyz="1 1 0"/><limit lower="0.1" upper="0.3" effort="5" velocity="0.1"/>
-  </joint>
-  <joint name="tool_joint" type="fixed">
-    <parent link="arm"/><child link="tool"/><origin xyz="0.6 0 0" rpy="0 0 0.5"/>
-  </joint>
-</robot>
-"""
+MIMIC_URDF = (Path(__file__).parent / 'urdf' / 'nodes' / 'mimic_bot.urdf').read_text()
 
 
 class Inbox:

@@ -13,7 +13,7 @@ import struct
 import numpy as np
 import pytest
 
-from conftest import free_port, SAMPLE_ROBOT
+from conftest import free_port, REPO, SAMPLE_ROBOT
 from urdf_tools_ros.core.findings import Finding, Severity
 from urdf_tools_ros.core.joint_state.table import JointStateTable
 from urdf_tools_ros.core.kinematics.limits import effective_limits
@@ -285,19 +285,9 @@ def test_a_table_passed_in_is_driven_and_keeps_its_state(sample: RobotDescriptio
         assert view.panel.sliders['elbow_joint'].value == pytest.approx(0.25)
 
 
-BROKEN = """<robot name="broken">
-  <link name="a">
-    <visual><geometry><mesh filename="meshes/missing.stl"/></geometry></visual>
-    <visual><geometry><mesh filename="bad.stl" scale="2 2 2"/></geometry></visual>
-  </link>
-  <link name="b"><visual><geometry><box size="0.1 0.1 0.1"/></geometry></visual></link>
-  <link name="c"/>
-  <joint name="j1" type="revolute"><parent link="b"/><child link="c"/><axis xyz="0 0 1"/>
-    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-  <joint name="j2" type="revolute"><parent link="c"/><child link="b"/><axis xyz="0 0 1"/>
-    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-</robot>
-"""
+VIEWER = REPO / 'test' / 'urdf' / 'viewer'
+#: Meshes missing or unreadable, and a kinematic cycle.
+BROKEN = (VIEWER / 'broken.urdf').read_text()
 
 
 def test_a_broken_model_is_drawn_at_identity_with_its_errors(tmp_path: Path) -> None:
@@ -321,15 +311,7 @@ def test_a_broken_model_is_drawn_at_identity_with_its_errors(tmp_path: Path) -> 
         np.testing.assert_allclose(view.link_pose('c'), np.eye(4), atol=1e-9)
 
 
-NOT_FINITE = """<robot name="not_finite">
-  <link name="a"><visual><geometry><box size="nan 1 1"/></geometry></visual></link>
-  <link name="b"><visual><geometry><mesh filename="part.stl" scale="1 inf 1"/></geometry>
-    </visual></link>
-  <link name="c"><visual><geometry><sphere radius="0.1"/></geometry></visual></link>
-  <joint name="ab" type="fixed"><parent link="a"/><child link="b"/></joint>
-  <joint name="bc" type="fixed"><parent link="b"/><child link="c"/></joint>
-</robot>
-"""
+NOT_FINITE = (VIEWER / 'not_finite.urdf').read_text()
 
 
 def test_non_finite_sizes_are_not_drawn_and_a_non_finite_scale_is_a_placeholder(

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from conftest import shared_model
+from conftest import REPO, shared_model
 from urdf_tools_ros.core.findings import Finding, Severity
 from urdf_tools_ros.core.joint_state.table import (ClampPolicy, JointStateTable, LISTS_MISMATCH,
                                                    NAME_REFUSED, VALUE_REFUSED)
@@ -16,21 +16,7 @@ from urdf_tools_ros.core.source.loader import load, load_string
 
 pytestmark = pytest.mark.portability
 
-ROBOT = """<robot name="r">
-  <link name="l0"/><link name="l1"/><link name="l2"/><link name="l3"/><link name="l4"/>
-  <link name="l5"/>
-  <joint name="shoulder" type="revolute"><parent link="l0"/><child link="l1"/>
-    <limit lower="-1" upper="1" effort="5" velocity="2"/>
-    <safety_controller soft_lower_limit="-0.8" soft_upper_limit="0.8" k_position="10"
-                       k_velocity="1"/></joint>
-  <joint name="bolt" type="fixed"><parent link="l1"/><child link="l2"/></joint>
-  <joint name="finger" type="prismatic"><parent link="l2"/><child link="l3"/>
-    <limit lower="0.1" upper="0.3" effort="5" velocity="2"/></joint>
-  <joint name="finger_mimic" type="prismatic"><parent link="l2"/><child link="l4"/>
-    <limit lower="-1" upper="1" effort="5" velocity="2"/>
-    <mimic joint="finger" multiplier="-2" offset="0.1"/></joint>
-  <joint name="wheel" type="continuous"><parent link="l0"/><child link="l5"/></joint>
-</robot>"""
+ROBOT = (REPO / 'test' / 'urdf' / 'joint_state' / 'table.urdf').read_text()
 
 
 def robot() -> Robot:

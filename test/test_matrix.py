@@ -26,30 +26,7 @@ SCHEMA = Path(__file__).resolve().parent / 'data' / 'sarif-schema-2.1.0.json'
 
 #: A xacro whose ``bad`` argument adds a joint without velocity limit (an error for every ROS
 #: target: urdfdom refuses it) when ``true``; ``maybe`` is no boolean, so xacro fails (exit 2).
-CONDITIONAL = """<?xml version="1.0"?>
-<robot name="conditional" xmlns:xacro="http://www.ros.org/wiki/xacro">
-  <xacro:arg name="prefix" default=""/>
-  <xacro:arg name="bad" default="false"/>
-  <link name="$(arg prefix)base"/>
-  <link name="$(arg prefix)arm">
-    <inertial>
-      <mass value="1"/>
-      <inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/>
-    </inertial>
-  </link>
-  <joint name="$(arg prefix)shoulder" type="revolute">
-    <parent link="$(arg prefix)base"/>
-    <child link="$(arg prefix)arm"/>
-    <axis xyz="0 0 1"/>
-    <xacro:if value="$(arg bad)">
-      <limit lower="-1" upper="1" effort="10"/>
-    </xacro:if>
-    <xacro:unless value="$(arg bad)">
-      <limit lower="-1" upper="1" effort="10" velocity="1"/>
-    </xacro:unless>
-  </joint>
-</robot>
-"""
+CONDITIONAL = (REPO / 'test' / 'urdf' / 'matrix' / 'conditional.urdf.xacro').read_text()
 
 
 @pytest.fixture

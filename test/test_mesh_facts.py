@@ -29,6 +29,12 @@ from urdf_tools_ros.core.meshes.facts import (collada_unit, mesh_bounds, MeshFac
 
 SAMPLE = REPO / 'urdf' / 'meshes'
 CORPUS = REPO / 'test' / 'corpus'
+#: Mesh files written by hand: their boxes and triangle counts are in the tests below.
+MESHES = REPO / 'test' / 'data' / 'meshes'
+ASCII_STL = (MESHES / 'two_solids.stl').read_bytes()
+OBJ = (MESHES / 'polygons.obj').read_text()  # a quad, a pentagon, v/vt/vn and negative indices
+COLLADA = (MESHES / 'scene.dae').read_text()
+ROTATED = (MESHES / 'rotated.dae').read_text()
 _OWN = ('.stl', '.obj')
 NO_TRIMESH = missing('trimesh')
 
@@ -105,50 +111,6 @@ def _binary_stl(triangles: list[list[tuple[float, float, float]]], header: bytes
     return data
 
 
-ASCII_STL = b"""solid first
-  facet normal 0 0 1
-    outer loop
-      vertex 0 0 0
-      vertex 1E-1 0 0
-      vertex 0 0.2 0
-    endloop
-  endfacet
-endsolid first
-SOLID second
-  FACET NORMAL 0 0 1
-    OUTER LOOP
-      VERTEX -1 0 0
-      VERTEX 0 0 3.5
-      VERTEX 0 -2 0
-    ENDLOOP
-  ENDFACET
-ENDSOLID second
-"""
-
-OBJ = """# a quad, a pentagon, a triangle by v/vt/vn, v//vn and negative (relative) indices
-mtllib absent.mtl
-o thing
-v 0 0 0
-v 1 0 0
-v 1 1 0
-v 0 1 0 0.5 0.5 0.5
-vt 0 0
-vn 0 0 1
-usemtl a
-f 1 2 3 4
-v 0 0 2
-f 1/1/1 2/1/1 5/1/1
-f -1//1 -4//1 -3//1
-v 9 9 9
-v 0 0 -1
-f 1/1 2/1 3/1 4/1 -1/1
-g unused
-v 50 50 50
-l 1 2
-f 1 2
-"""
-
-
 @pytest.mark.parametrize('name, content, lower, upper, triangles', [
     ('binary.stl', _binary_stl([[(0, 0, 0), (1, 0, 0), (0, 2, 0)],
                                 [(-1, 0, 0), (0, 0, 3), (0, -0.5, 0)]]),
@@ -169,31 +131,6 @@ def test_written_files_give_their_box_and_count(tmp_path: Path, name: str, conte
     assert facts.readable, facts.problem
     assert (facts.format, facts.triangles) == (name.rsplit('.', 1)[1].lower(), triangles)
     np.testing.assert_allclose([facts.lower, facts.upper], [lower, upper], rtol=1e-7)
-
-
-COLLADA = """<?xml version="1.0"?>
-<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
-  <asset><unit name="half" meter="0.5"/></asset>
-  <library_geometries><geometry id="g"><mesh>
-    <source id="p"><float_array id="a" count="21">0 0 0  1 0 0  1 1 0  0 1 0  0 0 2  inf 0 0
-      5 5 5</float_array>
-      <technique_common><accessor source="#a" count="7" stride="3"><param name="X" type="float"/>
-        <param name="Y" type="float"/><param name="Z" type="float"/></accessor></technique_common>
-    </source>
-    <vertices id="v"><input semantic="POSITION" source="#p"/></vertices>
-    <polylist count="2"><input semantic="VERTEX" source="#v" offset="0"/><vcount>4 3</vcount>
-      <p>0 1 2 3 0 1 4</p></polylist>
-    <triangles count="2"><input semantic="VERTEX" source="#v" offset="0"/><p>0 1 3 5 6 0</p>
-    </triangles>
-  </mesh></geometry></library_geometries>
-  <library_visual_scenes><visual_scene id="s">
-    <node><translate>10 0 0</translate><instance_geometry url="#g"/></node>
-    <node><translate>0 0 -1</translate>
-      <node><scale>1 1 0.5</scale><instance_geometry url="#g"/></node></node>
-  </visual_scene></library_visual_scenes>
-  <scene><instance_visual_scene url="#s"/></scene>
-</COLLADA>
-"""
 
 
 def test_a_written_collada_scene_gives_its_box_and_count(tmp_path: Path) -> None:
@@ -239,37 +176,6 @@ def test_a_real_collada_file_in_inches() -> None:
     assert collada_unit(str(cone)) == 0.0254
     np.testing.assert_allclose(mesh_bounds(str(cone)), [[-0.075, -0.075, 0], [0.075, 0.075, 0.17]],
                                rtol=0, atol=1e-6)
-
-
-ROTATED = """<?xml version="1.0"?>
-<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
-  <asset><unit name="centimetre" meter="0.01"/><up_axis>Z_UP</up_axis></asset>
-  <library_geometries>
-    <geometry id="g"><mesh>
-      <source id="g-pos"><float_array id="g-arr" count="15">
-        0 0 0  10 0 0  0 20 0  0 0 30  999 999 999</float_array>
-        <technique_common><accessor source="#g-arr" count="5" stride="3">
-          <param name="X" type="float"/><param name="Y" type="float"/>
-          <param name="Z" type="float"/></accessor></technique_common>
-      </source>
-      <vertices id="g-v"><input semantic="POSITION" source="#g-pos"/></vertices>
-      <triangles count="2"><input semantic="VERTEX" source="#g-v" offset="0"/>
-        <input semantic="NORMAL" source="#g-pos" offset="1"/><p>0 0 1 1 2 2 0 0 2 2 3 3</p>
-      </triangles>
-    </mesh></geometry>
-  </library_geometries>
-  <library_visual_scenes>
-    <visual_scene id="unused"><node><scale>50 50 50</scale><instance_geometry url="#g"/></node>
-    </visual_scene>
-    <visual_scene id="s">
-      <node><translate>100 0 0</translate>
-        <node><rotate>0 0 1 90</rotate><scale>2 1 1</scale><instance_geometry url="#g"/></node>
-      </node>
-    </visual_scene>
-  </library_visual_scenes>
-  <scene><instance_visual_scene url="#s"/></scene>
-</COLLADA>
-"""
 
 
 def test_collada_scene_nodes_and_indices(tmp_path: Path) -> None:

@@ -29,28 +29,10 @@ pytestmark = requires_ros
 #: Missing child link: an error of the check (the description still loads).
 BROKEN_LINK = MIMIC_URDF.replace('<child link="tool"/>', '<child link="no_such_link"/>')
 
-MAIN_XACRO = """<?xml version="1.0"?>
-<robot name="watched" xmlns:xacro="http://www.ros.org/wiki/xacro">
-  <xacro:arg name="length" default="0.5"/>
-  <xacro:include filename="part.xacro"/>
-  <link name="world"/>
-  <xacro:part name="arm" length="$(arg length)"/>
-</robot>
-"""
-PART_XACRO = """<?xml version="1.0"?>
-<robot xmlns:xacro="http://www.ros.org/wiki/xacro">
-  <xacro:macro name="part" params="name length">
-    <link name="${name}">
-      <inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0"
-        iyz="0"/></inertial>
-    </link>
-    <joint name="${name}_joint" type="revolute">
-      <parent link="world"/><child link="${name}"/><origin xyz="0 0 ${length}"/>
-      <axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/>
-    </joint>
-  </xacro:macro>
-</robot>
-"""
+#: A robot whose one arm is a macro of an included file, its length a xacro argument.
+WATCHED = REPO / 'test' / 'urdf' / 'nodes' / 'watched'
+MAIN_XACRO = (WATCHED / 'robot.urdf.xacro').read_text()
+PART_XACRO = (WATCHED / 'part.xacro').read_text()
 
 
 def levels(inbox: object) -> list[bytes]:
