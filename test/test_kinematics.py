@@ -126,6 +126,12 @@ def test_mimic_joints_follow_their_source() -> None:
                                atol=ATOL)
     np.testing.assert_allclose(transforms['follower2_joint'],
                                origin((0, 0.1, 0)) @ axis_rotation((0, 0, 1), second), atol=ATOL)
+    # a value given for a mimic joint is ignored, even a non-finite one; extremes stay finite
+    assert np.isfinite(model.link_pose_array({'follower_joint': math.nan})).all()
+    extreme = np.full((2, model.nq), 1e150)
+    extreme[1] *= -1
+    assert np.isfinite(model.link_pose_batch(extreme)).all()
+    assert np.isfinite(model.link_pose_array(extreme[0])).all()
 
 
 # -- consistency on every joint type ----------------------------------------------------------
@@ -150,6 +156,10 @@ def test_poses_compose_joint_transforms_and_batch_matches_single() -> None:
         np.testing.assert_allclose(batch[row], model.link_pose_array(values), atol=1e-12)
         np.testing.assert_allclose(model.transform(values, 'glide', 'follower2'),
                                    inverse(poses['glide']) @ poses['follower2'], atol=1e-12)
+    # new arrays each time; the input is not changed
+    assert not np.shares_memory(model.link_pose_array(configurations[0]),
+                                model.link_pose_array(configurations[1]))
+    np.testing.assert_array_equal(configurations, random_configurations(model, 20))
 
 
 def test_link_order_is_documented_and_parents_come_first() -> None:
@@ -170,17 +180,6 @@ def test_forward_kinematics_function_and_defaults() -> None:
     assert set(poses) == {link.name for link in robot.links}
     np.testing.assert_allclose(poses['base'], np.eye(4), atol=0)
     np.testing.assert_allclose(poses['free'], origin((1, 0, 0), (0, 0, 0.5)), atol=ATOL)
-
-
-def test_results_are_new_arrays() -> None:
-    model = KinematicModel(load(ALL_TYPES).robot)
-    first = model.link_pose_array({'turn_joint': 0.1})
-    second = model.link_pose_array({'turn_joint': 0.2})
-    assert not np.shares_memory(first, second)
-    values = random_configurations(model, 3)
-    copy = values.copy()
-    model.link_pose_batch(values)
-    np.testing.assert_array_equal(values, copy)
 
 
 # -- bad input --------------------------------------------------------------------------------
@@ -212,16 +211,6 @@ def test_bad_batches_name_the_joint_and_row() -> None:
         model.link_pose_batch(np.zeros(13))
     with pytest.raises(UnknownLinkError, match='"nowhere"'):
         model.transform(None, 'base', 'nowhere')
-
-
-def test_mimic_values_are_ignored_and_never_non_finite() -> None:
-    model = KinematicModel(load(ALL_TYPES).robot)
-    poses = model.link_pose_array({'follower_joint': math.nan})
-    assert np.isfinite(poses).all()
-    extreme = np.full((2, model.nq), 1e150)
-    extreme[1] *= -1
-    assert np.isfinite(model.link_pose_batch(extreme)).all()
-    assert np.isfinite(model.link_pose_array(extreme[0])).all()
 
 
 @pytest.mark.parametrize(('text', 'error', 'match'), [
