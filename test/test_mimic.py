@@ -8,7 +8,6 @@ from conftest import shared_model
 from urdf_tools_ros.core.checks import CheckContext, RULES
 from urdf_tools_ros.core.checks.rules.mimic import check_mimic
 from urdf_tools_ros.core.errors import MimicError
-from urdf_tools_ros.core.findings import Finding
 from urdf_tools_ros.core.kinematics.mimic import analyze_mimic, resolve_mimic
 from urdf_tools_ros.core.model.robot import Robot
 from urdf_tools_ros.core.source.loader import load, load_string
@@ -70,20 +69,12 @@ def test_refusals(joints: list[tuple[str, str, str | None, float, float]], code:
     model = robot(*joints)
     problems = analyze_mimic(model)
     assert [(problem.code, problem.element) for problem in problems] == [(code, f'joint:{joint}')]
-    assert info_finding(model).code == code
     with pytest.raises(MimicError) as info:
         resolve_mimic(model)
     assert info.value.code == code
+    assert info.value.finding is not None and info.value.finding.code == code
     assert f'"{joint}"' in str(info.value)
     assert str(info.value).startswith('<string>:')
-
-
-def info_finding(model: Robot) -> Finding:
-    """The finding the MimicError of ``resolve_mimic(model)`` carries."""
-    with pytest.raises(MimicError) as info:
-        resolve_mimic(model)
-    assert info.value.finding is not None
-    return info.value.finding
 
 
 def test_joints_leading_into_a_cycle_or_a_broken_source_are_not_reported_again() -> None:
