@@ -12,7 +12,7 @@ tests and ``bench/`` import it with ``test/`` on sys.path.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 import contextlib
 from dataclasses import dataclass
 import functools
@@ -30,7 +30,7 @@ from typing import Any
 from lxml import etree
 from paths import CACHE
 
-__all__ = ['Verdict', 'CONSUMER_NAMES', 'urdfdom', 'urdf_parser_py', 'pinocchio', 'mujoco',
+__all__ = ['Verdict', 'CONSUMER_NAMES', 'ask', 'urdfdom', 'urdf_parser_py', 'pinocchio', 'mujoco',
            'gazebo', 'gazebo_dropped_links', 'pybullet', 'pybullet_masses', 'verdicts',
            'available']
 
@@ -353,20 +353,19 @@ def available() -> dict[str, bool]:
     }
 
 
+def ask(consumer: str, path: PathLike,
+        package_paths: Mapping[str, str] | None = None) -> Verdict | None:
+    """The verdict of one of :data:`CONSUMER_NAMES` on ``path``; ``None``: not installed."""
+    if consumer.startswith('urdfdom-'):
+        return urdfdom(path, consumer.split('-')[1])
+    if consumer == 'mujoco':
+        return mujoco(path, package_paths)
+    return {'urdf_parser_py': urdf_parser_py, 'pinocchio': pinocchio,
+            'gazebo': gazebo}[consumer](path)
+
+
 def verdicts(path: PathLike,
              package_paths: Mapping[str, str] | None = None) -> dict[str, Verdict]:
     """``{consumer: verdict}`` of every available consumer, in :data:`CONSUMER_NAMES` order."""
-    asks: dict[str, Callable[[], Verdict | None]] = {
-        'urdfdom-3': lambda: urdfdom(path, '3'),
-        'urdfdom-6': lambda: urdfdom(path, '6'),
-        'urdf_parser_py': lambda: urdf_parser_py(path),
-        'pinocchio': lambda: pinocchio(path),
-        'mujoco': lambda: mujoco(path, package_paths),
-        'gazebo': lambda: gazebo(path),
-    }
-    result = {}
-    for name in CONSUMER_NAMES:
-        verdict = asks[name]()
-        if verdict is not None:
-            result[name] = verdict
-    return result
+    found = {name: ask(name, path, package_paths) for name in CONSUMER_NAMES}
+    return {name: verdict for name, verdict in found.items() if verdict is not None}

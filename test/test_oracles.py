@@ -81,12 +81,7 @@ def each_consumer() -> list[object]:
 def ask(consumer: str, path: Path,
         package_paths: Mapping[str, str] | None = None) -> oracles.Verdict:
     """One consumer's verdict on ``path`` (the consumer must be available)."""
-    if consumer.startswith('urdfdom-'):
-        verdict = oracles.urdfdom(path, consumer.split('-')[1])
-    elif consumer == 'mujoco':
-        verdict = oracles.mujoco(path, package_paths)
-    else:
-        verdict = getattr(oracles, consumer)(path)
+    verdict = oracles.ask(consumer, path, package_paths)
     assert verdict is not None, f'{consumer} is available but gave no verdict'
     assert verdict.consumer == consumer
     return verdict
