@@ -236,11 +236,7 @@ class SliderPanel:
 
     def _guarded(self, read: Callable[[], Any],
                  act: Callable[[Any], None]) -> Callable[[Any], None]:
-        """
-        A viser callback that acts on a person's change only, not on :meth:`show`'s.
-
-        ``act`` runs outside the panel lock, so it may call :meth:`show` from any thread.
-        """
+        """A viser callback acting on a person's change only (``act`` runs outside the lock)."""
         def callback(_event: Any) -> None:
             with self._lock:
                 if self._quiet:

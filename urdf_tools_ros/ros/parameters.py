@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 __all__ = ['on_set', 'CLAMP_CHOICES', 'DESCRIPTION_PARAMETERS', 'DescriptionSettings',
            'JOINT_STATE_GUI_PARAMETERS', 'JOINT_STATE_PARAMETERS', 'JointStateSettings',
            'ParameterSpec', 'TF_PARAMETERS', 'TfSettings', 'ZEROS_PREFIX', 'declare',
-           'declare_zeros', 'descriptor', 'problem', 'settings', 'spec', 'value', 'values']
+           'declare_zeros', 'descriptor', 'problem', 'settings', 'spec', 'value']
 
 ParameterValue = bool | int | float | str | list[str]
 
@@ -271,11 +271,6 @@ def value(node: Node, name: str) -> Any:
     if isinstance(result, (list, tuple)) or type(result).__name__ == 'array':
         return list(result)
     return result
-
-
-def values(node: Node, specs: Sequence[ParameterSpec]) -> dict[str, Any]:
-    """The values of ``specs`` on ``node`` by name."""
-    return {item.name: value(node, item.name) for item in specs}
 
 
 @dataclass(frozen=True)

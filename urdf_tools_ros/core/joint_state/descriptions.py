@@ -52,11 +52,7 @@ def _first(element: Any, name: str) -> Any | None:
 
 def _bounds(limits: Any, names: tuple[str, str], joint: str, kind: str,
             filename: str) -> tuple[float, float]:
-    """
-    The bounds ``names`` (lower, upper) of a limits element, as floats.
-
-    :raises DescriptionLoadError: if one is missing or not a float (joint_state_publisher's words).
-    """
+    """The bounds ``names`` of a limits element; upstream's error if one is missing or bad."""
     bounds = []
     for which in names:
         bound = _first(limits, which)

@@ -313,11 +313,7 @@ class JointStateTable:
 
 
 def _published(joint: Joint) -> Joint | None:
-    """
-    ``joint`` as the table publishes it, or ``None`` when joint_state_publisher leaves it out.
-
-    A type URDF does not know with a ``<limit>`` is revolute (``init_urdf``).
-    """
+    """``joint`` as the table publishes it (an unknown type with a limit: revolute) or ``None``."""
     if joint.joint_type in SINGLE_DOF_JOINT_TYPES:
         return joint
     if joint.joint_type in JOINT_TYPES or joint.limit is None:

@@ -284,11 +284,10 @@ class FkPlan:
 
     def _constants(self) -> None:
         """
-        ``F @ (A, B, C)`` of :func:`motion_terms` per link, ``F`` the constant frame before it.
+        Premultiply :func:`motion_terms` by the constant frame before each link's motion.
 
-        :attr:`terms` (3, L, 4, 4): ``F`` from the anchor, for link poses; :attr:`frame_terms`:
-        the joint origin alone, for joint transforms. Fixed links, the root, floating and
-        planar links: ``(F, 0, 0)`` (floating and planar have their motion multiplied on).
+        :attr:`terms` (3, L, 4, 4) ``F_anchor @ (A, B, C)`` for link poses, :attr:`frame_terms`
+        ``origin @ (A, B, C)`` for joint transforms; ``(F, 0, 0)`` for links without one DOF.
         """
         count = len(self.link_names)
         self.terms = np.zeros((3, count, 4, 4))

@@ -30,11 +30,7 @@ def _where(location: SourceLocation | None) -> str:
 
 def _joint_problems(robot: Robot, names: set[str],
                     problems: list[Finding]) -> dict[str, Joint]:
-    """
-    Report joints with missing or equal links; return the first parent joint of each link.
-
-    A joint without a parent or child name is the reader's finding and is left out here.
-    """
+    """Report joints with missing or equal links; return the first parent joint of each link."""
     parent_of: dict[str, Joint] = {}
     for joint in robot.joints:
         if not joint.parent or not joint.child:

@@ -123,12 +123,7 @@ def mesh_bounds(path: str) -> tuple[FloatArray, FloatArray] | None:
 
 
 def _stl(data: bytes) -> tuple[FloatArray, int]:
-    """
-    The vertices ``(3 T, 3) float64`` and triangle count ``T`` of an STL file's bytes.
-
-    :raises MeshLoadError: if the bytes are neither a binary STL of the size its header gives
-        nor an ASCII STL.
-    """
+    """The vertices ``(3 T, 3) float64`` and triangle count ``T`` of an STL file's bytes."""
     if len(data) >= _STL_HEADER:
         count = int(np.frombuffer(data, '<u4', 1, 80)[0])
         if len(data) == _STL_HEADER + count * _STL_TRIANGLE.itemsize:
@@ -148,12 +143,7 @@ def _stl(data: bytes) -> tuple[FloatArray, int]:
 
 
 def _obj(data: bytes) -> tuple[FloatArray, int]:
-    """
-    The vertices its faces use ``(V, 3) float64`` and the triangle count of an OBJ file.
-
-    :raises MeshLoadError: if a ``v`` line has fewer than 3 numbers or a face refers to a vertex
-        that is not defined (index 0, beyond the last ``v``, or counting back past the first).
-    """
+    """The vertices its faces use ``(V, 3) float64`` and the triangle count of an OBJ file."""
     text = data.decode('utf-8', errors='replace').replace('\r\n', '\n').replace('\\\n', '')
     rows = _OBJ_VERTEX.findall(text)
     if len(rows) != len(_OBJ_VERTEX_WORD.findall(text)):
@@ -185,9 +175,6 @@ def _collada(path: str) -> tuple[FloatArray, int]:
     The vertices its triangles use ``(V, 3) float64`` (file frame, m) and their count ``T``.
 
     Placed as trimesh 5's ``load_collada`` places them (float64 node matrices from the root).
-
-    :raises MeshLoadError: if pycollada is missing or cannot read the file, or it has no scene.
-    :raises OSError: if the file cannot be opened.
     """
     try:
         import collada
@@ -217,13 +204,7 @@ _EYE = np.eye(4)
 
 def _collada_node(collada: Any, node: Any, T_file_parent: FloatArray,
                   placed: list[FloatArray], counts: list[int]) -> None:
-    """
-    Add a COLLADA scene node's vertices and triangle count to ``placed`` and ``counts``.
-
-    The vertices its finite triangles use, each once, placed in the file's frame.
-
-    :param T_file_parent: (4, 4) float64 transform of the node's parent in the file's frame.
-    """
+    """Add the vertices a node's finite triangles use (file frame) and their count."""
     if isinstance(node, collada.scene.GeometryNode):
         symbols = {material.symbol for material in node.materials}
         for primitive in node.geometry.primitives:

@@ -54,12 +54,7 @@ def _trimesh() -> Any:
 
 
 def _triangle_meshes(path: str) -> list[tuple[FloatArray, Any]]:
-    """
-    The triangle meshes of a file: ``(vertices (V, 3) float64 in the file's frame, m, mesh)``.
-
-    :raises MeshLoadError: if trimesh (or pycollada for COLLADA) is missing or cannot read it.
-    :raises FileNotFoundError: if the file does not exist.
-    """
+    """The triangle meshes of a file: ``(vertices (V, 3) float64, file frame, m, mesh)``."""
     try:
         trimesh = _trimesh()
     except ImportError as exc:

@@ -79,11 +79,7 @@ class UrdfReader:
 
     def _first_children(self, node: Element, tags: tuple[str, ...],
                         owner: str) -> list[Element | None]:
-        """
-        Return the first child of each tag in ``tags``, as urdfdom and urdf_parser_py read.
-
-        Each repeat is an ``element-duplicate`` (MuJoCo refuses the file).
-        """
+        """The first child of each tag in ``tags`` (as urdfdom); each repeat is reported."""
         found: dict[str, Element] = {}
         for child in node:
             tag = child.tag
@@ -178,11 +174,7 @@ class UrdfReader:
 
     # -- attributes and elements URDF does not define ---------------------------------------
     def _limit_1_2(self, node: Element, owner: str) -> tuple[float | None, ...]:
-        """
-        ``acceleration``, ``deceleration``, ``jerk`` of a ``<limit>``: URDF 1.2 (urdfdom 6.0).
-
-        In an earlier file ignored, as urdfdom 6 does, and reported.
-        """
+        """URDF 1.2 ``acceleration``, ``deceleration``, ``jerk``; ignored, reported before 1.2."""
         given = [name for name in ('acceleration', 'deceleration', 'jerk')
                  if node.get(name) is not None]
         if not given:
@@ -534,12 +526,7 @@ class UrdfReader:
     # -- transmissions, ros2_control, gazebo and other data ------------------------------
     def _reduction(self, nodes: list[tuple[str, Element]], owner: str,
                    parsed_by_urdf_parser_py: bool) -> float | None:
-        """
-        The first of ``<mechanicalReduction>``, ``<mechanical_reduction>`` that parses.
-
-        :param parsed_by_urdf_parser_py: In a top-level transmission's ``<actuator>``, where
-            urdf_parser_py refuses the file on a bad number.
-        """
+        """The first of ``<mechanicalReduction>``, ``<mechanical_reduction>`` that parses."""
         for tag, child in nodes:
             text = (child.text or '').strip()
             try:
@@ -553,11 +540,7 @@ class UrdfReader:
 
     def _transmission_part(self, node: Element, tag: str, owner: str, top_level: bool
                            ) -> tuple[str, float | None, tuple[str, ...], str | None]:
-        """
-        Read a transmission ``<joint>``/``<actuator>``: name, reduction, interfaces, role.
-
-        :param top_level: The transmission is a child of ``<robot>`` (see :meth:`_reduction`).
-        """
+        """Read a transmission ``<joint>``/``<actuator>``: name, reduction, interfaces, role."""
         interfaces: list[str] = []
         reduction: Element | None = None
         reduction_ros2: Element | None = None

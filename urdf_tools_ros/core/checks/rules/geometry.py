@@ -279,11 +279,7 @@ def _extent(geometry: Geometry | None) -> float:
 
 
 def _inertia_length(link: Link) -> float:
-    """
-    A length the link's own inertia implies, m: ``sqrt(6 I_max / m)`` (0 without one).
-
-    A solid box of largest side ``a`` has ``I_max <= m (a² + a²) / 12``.
-    """
+    """The length ``sqrt(6 I_max / m)`` the link's inertia implies (solid box), m; 0 if none."""
     inertial = link.inertial
     if inertial is None or not inertial.mass > 0 or not math.isfinite(inertial.mass):
         return 0.0

@@ -331,11 +331,7 @@ def solid_inertia(link: Link) -> tuple[Primitive, Inertia] | None:
 
 def _solid_fix(link: Link, solid: tuple[Primitive, Inertia] | None | bool = True
                ) -> str | None:
-    """
-    The inertia of the link's collision primitive at the link's mass, as a fix hint.
-
-    :param solid: :func:`solid_inertia` of ``link`` if known (``None``: none); ``True``: compute.
-    """
+    """The fix hint of ``solid`` (:func:`solid_inertia` of ``link``; ``True``: computed here)."""
     if solid is True:
         solid = solid_inertia(link)
     if not isinstance(solid, tuple) or link.inertial is None:
