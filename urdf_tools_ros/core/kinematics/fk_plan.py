@@ -12,7 +12,6 @@ level, joint kind (:data:`KINDS`), axis pattern, then tree order, each after its
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 import math
 
 import numpy as np
@@ -33,15 +32,6 @@ KINDS = ('fixed', 'revolute', 'prismatic', 'floating', 'planar')
 FLOATING_RPY = ('x', 'y', 'z', 'roll', 'pitch', 'yaw')
 FLOATING_QUATERNION = ('x', 'y', 'z', 'qx', 'qy', 'qz', 'qw')
 PLANAR = ('x', 'y', 'yaw')
-
-
-@dataclass(frozen=True)
-class Level:
-    """One level: links ``start:stop`` and their anchors (a slice when contiguous, or indices)."""
-
-    start: int
-    stop: int
-    anchors: slice | np.ndarray
 
 
 def motion_terms(kind: str, axis: FloatArray) -> FloatArray:
@@ -271,14 +261,15 @@ class FkPlan:
         self._constants()
 
     def _levels(self) -> None:
-        levels: list[Level] = []
+        """:attr:`levels`: ``(start, stop, anchors)`` of each run of links of one level."""
+        levels: list[tuple[int, int, np.ndarray]] = []
         count = len(self.link_names)
         start = 1
         while start < count:
             stop = start
             while stop < count and self.level[stop] == self.level[start]:
                 stop += 1
-            levels.append(Level(start, stop, _slice_or_indices(self.anchor[start:stop])))
+            levels.append((start, stop, self.anchor[start:stop]))
             start = stop
         self.levels = tuple(levels)
 
@@ -323,15 +314,6 @@ class FkPlan:
         if self.prismatic.size:
             sine[..., self.prismatic] = theta[..., self.prismatic]
         return np.cos(theta), sine
-
-
-def _slice_or_indices(indices: np.ndarray) -> slice | np.ndarray:
-    """A slice selecting ``indices`` (broadcast when all equal), or the index array itself."""
-    if (indices == indices[0]).all():
-        return slice(int(indices[0]), int(indices[0]) + 1)
-    if (np.diff(indices) == 1).all():
-        return slice(int(indices[0]), int(indices[-1]) + 1)
-    return indices
 
 
 #: Largest magnitude accepted for a joint value or a model constant: products of two such stay

@@ -220,9 +220,9 @@ class KinematicModel:
         matrices = self._combine(plan.terms, cos, sine, plan.fixed, self._general, values)
         poses = np.empty_like(matrices)
         poses[..., 0, :, :] = np.eye(4)
-        for level in plan.levels:
-            np.matmul(poses[..., level.anchors, :, :], matrices[..., level.start:level.stop, :, :],
-                      out=poses[..., level.start:level.stop, :, :])
+        for start, stop, anchors in plan.levels:
+            np.matmul(poses[..., anchors, :, :], matrices[..., start:stop, :, :],
+                      out=poses[..., start:stop, :, :])
         return poses
 
     def link_pose_array(self, positions: Positions = None) -> FloatArray:
