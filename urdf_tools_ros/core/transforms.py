@@ -141,11 +141,7 @@ def origin(xyz: ArrayLike = (0.0, 0.0, 0.0), rpy: ArrayLike = (0.0, 0.0, 0.0)) -
 
 
 def origin_transform(element_origin: Any) -> FloatArray:
-    """
-    Transform ``T_parent_origin`` (4, 4) of a model ``Origin``: its quaternion when it has one.
-
-    :raises TransformError: on NaN/inf.
-    """
+    """``T_parent_origin`` (4, 4) of an ``Origin`` (quaternion if any); TransformError on NaN."""
     quaternion = getattr(element_origin, 'quat_xyzw', None)
     if quaternion is not None:
         return transform_from_quaternion(_finite(element_origin.xyz, 'xyz', (3,)), quaternion)

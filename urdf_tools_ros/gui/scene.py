@@ -345,11 +345,7 @@ class RobotScene:
         return lower, upper
 
     def link_pose(self, link: str) -> FloatArray:
-        """
-        The current ``T_root_link`` of a link's frame node, (4, 4) float64.
-
-        :raises KeyError: if the link is not drawn.
-        """
+        """The current ``T_root_link`` (4, 4) of a link's frame; :exc:`KeyError` if not drawn."""
         return pose_of(self.frames[link])
 
     @property

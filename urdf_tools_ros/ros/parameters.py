@@ -186,11 +186,7 @@ TF_PARAMETERS: tuple[ParameterSpec, ...] = (
 
 
 def spec(specs: Iterable[ParameterSpec], name: str) -> ParameterSpec:
-    """
-    The spec named ``name``.
-
-    :raises KeyError: if there is none.
-    """
+    """The spec named ``name``; raises :exc:`KeyError` if there is none."""
     for item in specs:
         if item.name == name:
             return item

@@ -113,12 +113,7 @@ def _toml(path: Path) -> dict[str, Any]:
 
 
 def read_config(path: Path, table: dict[str, Any] | None = None) -> Config:
-    """
-    The configuration in ``path`` (a ``.urdf-tools.toml``, or the given table of it).
-
-    :raises ConfigError: on a key it does not know, a value of the wrong type, or a target
-        that is not one of :data:`~urdf_tools_ros.core.checks.TARGETS`.
-    """
+    """The configuration in ``path`` (or ``table``); :exc:`ConfigError` for a bad key or value."""
     data = _toml(path) if table is None else table
     for key, value in data.items():
         if key not in KEYS:
@@ -141,11 +136,7 @@ def read_config(path: Path, table: dict[str, Any] | None = None) -> Config:
 
 
 def find_config(start: Path) -> Config:
-    """
-    The configuration that applies to files in ``start`` (a folder or a file).
-
-    :raises ConfigError: as :func:`read_config`, for the file found.
-    """
+    """The configuration for files in ``start``; :exc:`ConfigError` as :func:`read_config`."""
     folder = start if start.is_dir() else start.parent
     for place in [folder.resolve(), *folder.resolve().parents]:
         dotfile = place / '.urdf-tools.toml'

@@ -80,11 +80,7 @@ class Rule:
     reference: str = ''
 
     def severity_for(self, target: str = DEFAULT_TARGET) -> Severity:
-        """
-        Return the severity of this rule's findings (with the rule's consumers) for ``target``.
-
-        :raises KeyError: if ``target`` is not one of :data:`TARGETS`.
-        """
+        """The severity of this rule's findings for ``target``; :exc:`KeyError` if unknown."""
         return Severity.ERROR if TARGETS[target].intersection(self.consumers) else self.severity
 
 
@@ -262,22 +258,13 @@ def errors(findings: Iterable[Finding]) -> Iterator[Finding]:
 
 
 def registered_checks(codes: Collection[str] | None = None) -> tuple[CheckFunction, ...]:
-    """
-    The check functions registered so far, in registration order.
-
-    :param codes: Only those that may report one of these codes (and those that name none);
-        ``None``: every one.
-    """
+    """The check functions registered, in order; with ``codes``, those that may report one."""
     return tuple(function for function, declared in _CHECKS
                  if codes is None or declared is None or not declared.isdisjoint(codes))
 
 
 def check_codes(function: CheckFunction) -> frozenset[str] | None:
-    """
-    The codes a registered check function declared (``@check(codes=...)``); ``None``: none.
-
-    :raises KeyError: if ``function`` is not registered.
-    """
+    """The codes ``function`` declared (``None``: none); :exc:`KeyError` if not registered."""
     for registered, declared in _CHECKS:
         if registered is function:
             return declared

@@ -32,8 +32,6 @@ class Revision:
 
     :ivar top: The repository's top folder (its work tree), absolute.
     :ivar path: The file's path relative to ``top``, POSIX.
-    :ivar revision: The revision as given (``HEAD~1``, a branch, a commit).
-    :ivar folder: The folder the tree of ``revision`` was written to.
     """
 
     top: str

@@ -58,11 +58,7 @@ class ClampPolicy(str, enum.Enum):
 
     @classmethod
     def parse(cls, text: str) -> ClampPolicy:
-        """
-        The policy named ``text`` (the ``clamp`` parameter).
-
-        :raises ValueError: if no policy has that name (the message names the choices).
-        """
+        """The policy named ``text`` (``clamp``); :exc:`ValueError` naming the choices if none."""
         try:
             return cls(text)
         except ValueError:

@@ -143,11 +143,7 @@ class KinematicModel:
         return result
 
     def configurations(self, positions: npt.ArrayLike) -> FloatArray:
-        """
-        Validate (N, nq) configurations; return a new float64 array.
-
-        :raises JointStateError: for a wrong shape, NaN/inf or a magnitude above 1e150.
-        """
+        """Validate (N, nq) configurations into a new array, as :meth:`configuration` does."""
         result = self._array(positions, (-1, self._plan.nq))
         self._check_quaternions(result)
         return result

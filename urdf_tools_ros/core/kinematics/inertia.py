@@ -28,13 +28,7 @@ TRIANGLE_RTOL = 1e-6
 
 
 def box_inertia(mass: float, size: Sequence[float]) -> Inertia:
-    """
-    Return the inertia of a solid box: ``ixx = m (y² + z²) / 12`` etc. (solid cuboid).
-
-    :param mass: Mass, kg.
-    :param size: Side lengths ``(x, y, z)`` along the box frame axes, m.
-    :return: The tensor about the centre, kg·m²; products of inertia are 0.
-    """
+    """Inertia of a solid box of ``mass`` kg, sides ``size`` m: ``ixx = m (y² + z²) / 12`` ..."""
     x, y, z = (float(value) for value in size)
     return Inertia(ixx=mass * (y * y + z * z) / 12.0,
                    iyy=mass * (x * x + z * z) / 12.0,
@@ -42,26 +36,13 @@ def box_inertia(mass: float, size: Sequence[float]) -> Inertia:
 
 
 def cylinder_inertia(mass: float, radius: float, length: float) -> Inertia:
-    """
-    Return the inertia of a solid cylinder along z: ``ixx = m (3 r² + h²) / 12``, ``izz = m r²/2``.
-
-    :param mass: Mass, kg.
-    :param radius: Radius, m.
-    :param length: Length along z, m.
-    :return: The tensor about the centre, kg·m²; products of inertia are 0.
-    """
+    """Inertia of a solid cylinder along z: ``ixx = m (3 r² + h²) / 12``, ``izz = m r²/2``."""
     side = mass * (3.0 * radius * radius + length * length) / 12.0
     return Inertia(ixx=side, iyy=side, izz=mass * radius * radius / 2.0)
 
 
 def sphere_inertia(mass: float, radius: float) -> Inertia:
-    """
-    Return the inertia of a solid sphere about its centre: ``2/5 m r²`` on every axis.
-
-    :param mass: Mass, kg.
-    :param radius: Radius, m.
-    :return: The tensor, kg·m²; products of inertia are 0.
-    """
+    """Inertia of a solid sphere of ``mass`` kg and ``radius`` m: ``2/5 m r²`` on every axis."""
     moment = 0.4 * mass * radius * radius
     return Inertia(ixx=moment, iyy=moment, izz=moment)
 
@@ -89,10 +70,7 @@ def capsule_inertia(mass: float, radius: float, length: float) -> Inertia:
     ``ixx = iyy = m_c (l²/12 + r²/4) + m_s (2r²/5 + l²/4 + 3lr/8)`` (solid cylinder and
     hemispheres, moved to the centre by the parallel-axis theorem).
 
-    :param mass: Mass, kg.
-    :param radius: Radius of the cylinder and the hemispheres, m.
     :param length: Length of the cylinder (the caps not included), m.
-    :return: The tensor, kg·m²; products of inertia are 0.
     """
     m_c, m_s = capsule_masses(mass, radius, length)
     r2, l2 = radius * radius, length * length
@@ -125,12 +103,7 @@ def inertia_matrix(inertia: Inertia) -> FloatArray:
 
 
 def inertia_from_matrix(matrix: npt.ArrayLike) -> Inertia:
-    """
-    Return the :class:`Inertia` of a (3, 3) tensor, symmetrized as ``(M + Mᵀ) / 2``.
-
-    :param matrix: A (3, 3) array, kg·m².
-    :raises ValueError: if ``matrix`` is not (3, 3).
-    """
+    """The :class:`Inertia` of a (3, 3) tensor, ``(M + Mᵀ) / 2``; :exc:`ValueError` if not 3x3."""
     array = np.asarray(matrix, dtype=np.float64)
     if array.shape != (3, 3):
         raise ValueError(f'an inertia tensor is (3, 3), got shape {array.shape}')

@@ -164,27 +164,15 @@ class KinematicTree:
             raise UnknownLinkError(f'robot "{self.robot.name}" has no link "{link}"')
 
     def joint(self, name: str) -> Joint:
-        """
-        Return the joint called ``name``.
-
-        :raises UnknownJointError: if there is none.
-        """
+        """Return the joint called ``name``; raises :exc:`UnknownJointError` if there is none."""
         return self.robot.joint(name)
 
     def parent_joint(self, link: str) -> Joint | None:
-        """
-        Return the joint whose child is ``link``; ``None`` for the root.
-
-        :raises UnknownLinkError: if ``link`` is not in the tree.
-        """
+        """The joint whose child is ``link`` (``None``: root); :exc:`UnknownLinkError` if none."""
         self._check_link(link)
         return self._parent_joint.get(link)
 
     def parent_link(self, link: str) -> str | None:
-        """
-        Return the parent link of ``link``; ``None`` for the root.
-
-        :raises UnknownLinkError: if ``link`` is not in the tree.
-        """
+        """Return the parent link of ``link`` (``None`` for the root), as :meth:`parent_joint`."""
         joint = self.parent_joint(link)
         return None if joint is None else joint.parent

@@ -74,10 +74,8 @@ class MeshFactsCache:
     """
     The on-disk cache of mesh facts, opened on first use and shared by every check of a process.
 
-    :param directory: Where the cache file is (made when missing); default
-        :func:`cache_directory`.
-    :param reader: How a file missing from the cache is measured; default
-        :func:`~urdf_tools_ros.core.meshes.facts.read_mesh_facts`.
+    :param directory: Where the cache file is; default :func:`cache_directory`.
+    :param reader: How a file missing from the cache is measured; default ``read_mesh_facts``.
     """
 
     def __init__(self, directory: Path | None = None, max_entries: int = MAX_ENTRIES,
@@ -89,11 +87,7 @@ class MeshFactsCache:
         self._broken = False
 
     def facts(self, path: str) -> MeshFacts:
-        """
-        The facts of the mesh file at ``path``: from the cache, else read and kept.
-
-        :raises OSError: if the file does not exist or cannot be read.
-        """
+        """The facts of the mesh file at ``path``, cached; :exc:`OSError` if it cannot be read."""
         key = _key(path)
         kept = self._lookup(key)
         if kept is not None:

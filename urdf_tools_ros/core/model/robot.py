@@ -401,11 +401,7 @@ class Robot:
         return result
 
     def link(self, name: str) -> Link:
-        """
-        Return the link called ``name``.
-
-        :raises UnknownLinkError: if there is none.
-        """
+        """Return the link called ``name``; raises :exc:`UnknownLinkError` if there is none."""
         from ..errors import UnknownLinkError
         try:
             return self.link_map[name]
@@ -413,11 +409,7 @@ class Robot:
             raise UnknownLinkError(f'robot "{self.name}" has no link "{name}"') from None
 
     def joint(self, name: str) -> Joint:
-        """
-        Return the joint called ``name``.
-
-        :raises UnknownJointError: if there is none.
-        """
+        """Return the joint called ``name``; raises :exc:`UnknownJointError` if there is none."""
         from ..errors import UnknownJointError
         try:
             return self.joint_map[name]
