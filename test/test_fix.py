@@ -24,10 +24,11 @@ import pytest
 from conftest import REPO, shared_model
 from urdf_tools_ros.cli.main import run
 from urdf_tools_ros.core.checks import check_description
-from urdf_tools_ros.core.model.robot import Box, Cylinder, Sphere
+from urdf_tools_ros.core.model.robot import Box, Cylinder, Joint, Link, Sphere
 from urdf_tools_ros.core.source.loader import load, parse_xacro_args
 
 ROS2 = ROS2_DESCRIPTIONS
+ARM = REPO / 'urdf' / 'examples' / 'arm.urdf'
 CASES = ROS2_CASES
 PACKAGE_ARGS = [f'--package-path={name}={path}' for name, path in PACKAGE_PATHS.items()]
 #: Corpus robots with a revolute or prismatic joint whose <axis> and <limit> are written.
@@ -41,10 +42,8 @@ def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]
     return code, out, err
 
 
-def _codes(path: Path, *args: str) -> set[str]:
-    packages = {name: value for name, value in PACKAGE_PATHS.items()}
-    description = load(path, package_paths=packages, xacro_args=parse_xacro_args(list(args)))
-    return {finding.code for finding in check_description(description)}
+def _codes(path: Path) -> set[str]:
+    return {finding.code for finding in check_description(load(path, package_paths=PACKAGE_PATHS))}
 
 
 def _copy(model_path: Path, tmp_path: Path) -> Path:
@@ -60,6 +59,21 @@ def _fix_twice(capsys: pytest.CaptureFixture[str], path: Path, *extra: str) -> s
     _cli(capsys, '--fix', *extra, *PACKAGE_ARGS, str(path))
     assert path.read_bytes() == fixed, 'a second --fix changed the file'
     return fixed.decode('utf-8')
+
+
+def _fixed_back(capsys: pytest.CaptureFixture[str], path: Path, broken: str, code: str) -> None:
+    """Write ``broken`` over ``path``: ``code`` is found, ``--fix`` gives the original back."""
+    original = path.read_text(encoding='utf-8')
+    path.write_text(broken, encoding='utf-8')
+    assert code in _codes(path)
+    assert _fix_twice(capsys, path) == original
+    assert code not in _codes(path)
+
+
+def _arm_fixed(text: str) -> str:
+    """``urdf/examples/arm.urdf``'s text with its two fixes: the axis unit, the limits swapped."""
+    return text.replace('xyz="0 0 2"', 'xyz="0 0 1"').replace('lower="1.2" upper="0.4"',
+                                                              'lower="0.4" upper="1.2"')
 
 
 @pytest.mark.parametrize('model', MODELS, ids=[model.path.name for model in MODELS])
@@ -120,49 +134,35 @@ def test_a_swapped_limit_is_swapped_back_to_the_original_bytes(model, capsys, tm
     broken = original
     for start, end, new in reversed(spans):
         broken = broken[:start] + new + broken[end:]
-    path.write_text(broken, encoding='utf-8')
-    assert 'joint-limit-lower-above-upper' in _codes(path)
-    assert _fix_twice(capsys, path) == original
-    assert 'joint-limit-lower-above-upper' not in _codes(path)
+    _fixed_back(capsys, path, broken, 'joint-limit-lower-above-upper')
 
 
-@pytest.mark.parametrize('model', JOINTED, ids=[model.path.name for model in JOINTED])
+#: finding -> an element that stands on lines of its own (a global material: indented 2)
+REPEATS = {
+    'element-duplicate': re.compile(r'\n([ \t]*)(<limit[^>]*/>)[ \t]*\n'),
+    'link-duplicate': re.compile(r'\n([ \t]*)(<link\b[^>]*[^/]>.*?</link>)[ \t]*\n', re.DOTALL),
+    'material-duplicate': re.compile(r'\n(  )(<material\b[^>]*[^/]>.*?</material>)[ \t]*\n',
+                                     re.DOTALL)}
+REPEATED = [(code, model) for code, pattern in REPEATS.items() for model in MODELS
+            if pattern.search(model.path.read_text(encoding='utf-8'))]
+
+
+@pytest.mark.parametrize('code, model', REPEATED,
+                         ids=[f'{code}-{model.path.name}' for code, model in REPEATED])
 def test_an_element_written_twice_is_removed_and_the_file_is_the_original(
-        model, capsys, tmp_path) -> None:
+        code, model, capsys, tmp_path) -> None:
     path = _copy(model.path, tmp_path)
     original = path.read_text(encoding='utf-8')
-    match = re.search(r'\n([ \t]*)(<limit[^>]*/>)[ \t]*\n', original)
-    assert match is not None
-    at = match.end()
-    broken = original[:at] + match.group(1) + match.group(2) + '\n' + original[at:]
-    path.write_text(broken, encoding='utf-8')
-    assert 'element-duplicate' in _codes(path)
-    assert _fix_twice(capsys, path) == original
-    assert 'element-duplicate' not in _codes(path)
-
-
-@pytest.mark.parametrize('model', MODELS, ids=[model.path.name for model in MODELS])
-def test_a_link_written_twice_is_removed_whole(model, capsys, tmp_path) -> None:
-    path = _copy(model.path, tmp_path)
-    original = path.read_text(encoding='utf-8')
-    links = list(re.finditer(r'\n([ \t]*)(<link\b[^>]*[^/]>.*?</link>)[ \t]*\n', original,
-                             re.DOTALL))
-    if not links:
-        pytest.skip('no link with children')
-    match = links[-1]
+    match = REPEATS[code].search(original)
     broken = original[:match.end()] + match.group(1) + match.group(2) + '\n' + \
         original[match.end():]
-    path.write_text(broken, encoding='utf-8')
-    assert 'link-duplicate' in _codes(path)
-    assert _fix_twice(capsys, path) == original
-    assert 'link-duplicate' not in _codes(path)
+    _fixed_back(capsys, path, broken, code)
 
 
 def test_two_different_duplicates_are_left_with_a_note(capsys, tmp_path) -> None:
     path = _copy(JOINTED[0].path, tmp_path)
     original = path.read_text(encoding='utf-8')
-    match = re.search(r'\n([ \t]*)(<limit[^>]*/>)[ \t]*\n', original)
-    assert match is not None
+    match = REPEATS['element-duplicate'].search(original)
     other = match.group(2).replace('effort="', 'effort="1')
     broken = original[:match.end()] + match.group(1) + other + '\n' + original[match.end():]
     path.write_text(broken, encoding='utf-8')
@@ -195,6 +195,20 @@ def _solid(geometry: object, mass: float) -> np.ndarray:
     return np.eye(3) * 2 * mass * geometry.radius ** 2 / 5
 
 
+def _solid_tensor(link: Link) -> np.ndarray:
+    """The inertia of the solid of the link's one collision, in the link's inertial frame."""
+    collision, inertial = link.collisions[0], link.inertial
+    rotation = _rotation(inertial.origin.rpy).T @ _rotation(collision.origin.rpy)
+    return rotation @ _solid(collision.geometry, inertial.mass) @ rotation.T
+
+
+def _tensor(element: str) -> np.ndarray:
+    """The 3×3 tensor of an ``<inertia>`` element as written (absent entries 0)."""
+    values = dict(re.findall(r'(i[xyz]{2})\s*=\s*"([^"]*)"', element))
+    return np.array([[float(values.get('i' + ''.join(sorted(a + b)), 0.0)) for b in 'xyz']
+                     for a in 'xyz'])
+
+
 @pytest.mark.parametrize('name', ['laikago.urdf', 'pr2.urdf', 'cube.urdf'])
 def test_a_broken_inertia_becomes_the_solid_of_its_collision(name, capsys, tmp_path) -> None:
     model = next(model for model in MODELS if model.path.name == name)
@@ -222,29 +236,15 @@ def test_a_broken_inertia_becomes_the_solid_of_its_collision(name, capsys, tmp_p
     assert fixed[:match.start()] == broken[:match.start()]
     tail = broken[match.start() + len(broken_element):]
     assert fixed.endswith(tail)
-    element = fixed[match.start():len(fixed) - len(tail)]
-    written = {key: float(value) for key, value in
-               re.findall(r'(i[xyz]{2})\s*=\s*"([^"]*)"', element)}
-    collision, inertial = link.collisions[0], link.inertial
-    rotation = _rotation(inertial.origin.rpy).T @ _rotation(collision.origin.rpy)
-    expected = rotation @ _solid(collision.geometry, inertial.mass) @ rotation.T
-    got = np.array([[written.get('ixx', 0), written.get('ixy', 0), written.get('ixz', 0)],
-                    [written.get('ixy', 0), written.get('iyy', 0), written.get('iyz', 0)],
-                    [written.get('ixz', 0), written.get('iyz', 0), written.get('izz', 0)]])
-    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-9 * np.abs(expected).max())
+    expected = _solid_tensor(link)
+    np.testing.assert_allclose(_tensor(fixed[match.start():len(fixed) - len(tail)]), expected,
+                               rtol=1e-5, atol=1e-9 * np.abs(expected).max())
     after = check_description(load(path, package_paths=PACKAGE_PATHS))
     assert not [finding for finding in after if finding.element == f'link:{link.name}'
                 and finding.code.startswith('inertia')]
 
 
 INERTIA = re.compile(r'<inertia\b[^>]*/>')
-
-
-def _tensor(element: str) -> np.ndarray:
-    """The 3×3 tensor of an ``<inertia>`` element as written (absent entries 0)."""
-    values = dict(re.findall(r'(i[xyz]{2})\s*=\s*"([^"]*)"', element))
-    return np.array([[float(values.get('i' + ''.join(sorted(a + b)), 0.0)) for b in 'xyz']
-                     for a in 'xyz'])
 
 
 @pytest.mark.parametrize('model', MODELS, ids=[model.path.name for model in MODELS])
@@ -263,9 +263,7 @@ def test_fix_inertia_on_a_real_robot_writes_only_solid_tensors(model, capsys, tm
         if old == new:
             continue
         assert len(link.collisions) == 1
-        collision, inertial = link.collisions[0], link.inertial
-        rotation = _rotation(inertial.origin.rpy).T @ _rotation(collision.origin.rpy)
-        expected = rotation @ _solid(collision.geometry, inertial.mass) @ rotation.T
+        expected = _solid_tensor(link)
         np.testing.assert_allclose(_tensor(new), expected, rtol=1e-5,
                                    atol=1e-8 * np.abs(expected).max(), err_msg=link.name)
 
@@ -280,16 +278,30 @@ def test_diff_and_fix_refuse_standard_input_and_a_matrix(capsys, tmp_path) -> No
 ros2 = pytest.mark.skipif('r2c_rrbot' not in CASES, reason=f'{ROS2} is not here')
 
 
-def _package_copy(tmp_path: Path) -> tuple[Path, list[str]]:
+def _package_copy(tmp_path: Path) -> tuple[Path, list[str], dict[str, Path]]:
+    """A copy of the description packages without meshes: root, ``--package-path``s, paths."""
     root = tmp_path / 'ros2_descriptions'
     shutil.copytree(ROS2, root, ignore=shutil.ignore_patterns('*.stl', '*.STL', '*.dae', '*.obj'))
-    packages = [f'--package-path={path.name}={path}' for path in root.iterdir() if path.is_dir()]
-    return root, packages
+    names = {path.name: path for path in root.iterdir() if path.is_dir()}
+    return root, [f'--package-path={name}={path}' for name, path in names.items()], names
+
+
+def _rrbot_axis(tmp_path: Path) -> tuple[Path, list[str], list[str], Joint, Path, list[str]]:
+    """Copied r2c_rrbot: entry, packages, args, a moving joint, its axis' file and its lines."""
+    root, packages, names = _package_copy(tmp_path)
+    case = CASES['r2c_rrbot']
+    entry = root / case['entry']
+    description = load(entry, xacro_args=parse_xacro_args(case['args']), package_paths=names)
+    joint = next(joint for joint in description.robot.joints if joint.axis_location is not None
+                 and joint.joint_type != 'fixed')
+    source = Path(joint.axis_location.filename)
+    lines = source.read_text(encoding='utf-8').splitlines(keepends=True)
+    return entry, packages, case['args'], joint, source, lines
 
 
 @ros2
 def test_an_unchanged_ros2_description_has_an_empty_diff(capsys, tmp_path) -> None:
-    root, packages = _package_copy(tmp_path)
+    root, packages, _ = _package_copy(tmp_path)
     for case in CASES.values():
         entry = str(root / case['entry'])
         code, out, err = _cli(capsys, '--diff', *packages, entry, *case['args'])
@@ -302,15 +314,7 @@ def test_an_unchanged_ros2_description_has_an_empty_diff(capsys, tmp_path) -> No
 
 @ros2
 def test_a_literal_axis_in_a_xacro_file_is_patched_there(capsys, tmp_path) -> None:
-    root, packages = _package_copy(tmp_path)
-    case = CASES['r2c_rrbot']
-    entry = root / case['entry']
-    description = load(entry, xacro_args=parse_xacro_args(case['args']),
-                       package_paths={p.split('=')[1]: p.split('=', 2)[2] for p in packages})
-    joint = next(joint for joint in description.robot.joints if joint.axis_location is not None
-                 and joint.joint_type != 'fixed')
-    source = Path(joint.axis_location.filename)
-    lines = source.read_text(encoding='utf-8').splitlines(keepends=True)
+    entry, packages, args, joint, source, lines = _rrbot_axis(tmp_path)
     line = lines[joint.axis_location.line - 1]
     literal = re.search(r'xyz="([^"$]*)"', line)
     assert literal is not None, line
@@ -319,11 +323,10 @@ def test_a_literal_axis_in_a_xacro_file_is_patched_there(capsys, tmp_path) -> No
         literal.group(0), 'xyz="' + ' '.join(repr(float(v) * 2) for v in values) + '"')
     source.write_text(''.join(lines), encoding='utf-8')
     broken = source.read_text(encoding='utf-8')
-    code, diff, _ = _cli(capsys, '--diff', *packages, str(entry), *case['args'])
+    code, diff, _ = _cli(capsys, '--diff', *packages, str(entry), *args)
     assert diff.splitlines()[:2] == [f'--- {source}', f'+++ {source}']
     assert f'-{lines[joint.axis_location.line - 1]}'.rstrip('\n') in diff.splitlines()
-    fixed = _fix_twice_xacro(capsys, entry, packages, case['args'])
-    assert fixed == {}
+    assert _fix_twice_xacro(capsys, entry, packages, args) == {}
     after = source.read_text(encoding='utf-8').splitlines()
     number = joint.axis_location.line
     assert after[:number - 1] == broken.splitlines()[:number - 1]
@@ -344,43 +347,36 @@ def _fix_twice_xacro(capsys, entry: Path, packages: list[str], args: list[str]) 
 
 @ros2
 def test_a_computed_axis_in_a_xacro_file_is_reported_not_patched(capsys, tmp_path) -> None:
-    root, packages = _package_copy(tmp_path)
-    case = CASES['r2c_rrbot']
-    entry = root / case['entry']
-    description = load(entry, xacro_args=parse_xacro_args(case['args']),
-                       package_paths={p.split('=')[1]: p.split('=', 2)[2] for p in packages})
-    joint = next(joint for joint in description.robot.joints if joint.axis_location is not None
-                 and joint.joint_type != 'fixed')
-    source = Path(joint.axis_location.filename)
-    lines = source.read_text(encoding='utf-8').splitlines(keepends=True)
+    entry, packages, args, joint, source, lines = _rrbot_axis(tmp_path)
     number = joint.axis_location.line
     literal = re.search(r'xyz="([^"$]*)"', lines[number - 1])
     computed = ' '.join(f'${{{float(v) * 2!r}}}' for v in literal.group(1).split())
     lines[number - 1] = lines[number - 1].replace(literal.group(0), f'xyz="{computed}"')
     source.write_text(''.join(lines), encoding='utf-8')
     before = source.read_bytes()
-    code, diff, err = _cli(capsys, '--diff', *packages, str(entry), *case['args'])
+    code, diff, err = _cli(capsys, '--diff', *packages, str(entry), *args)
     assert diff == ''
     assert f'note[joint-axis-not-unit]: joint:{joint.name}: not fixed: xyz is computed at ' \
            f'{source}:{number}' in err
     assert code in (0, 1)
-    _cli(capsys, '--fix', *packages, str(entry), *case['args'])
+    _cli(capsys, '--fix', *packages, str(entry), *args)
     assert source.read_bytes() == before
 
 
-def test_crlf_line_ends_and_comments_stay(capsys, tmp_path) -> None:
-    original = (REPO / 'urdf' / 'examples' / 'arm.urdf').read_text(encoding='utf-8')
-    original = original.replace('<robot name="arm">', '<robot name="arm"> <!-- a comment -->')
+def test_crlf_comments_and_a_repeat_on_the_line_of_the_first_stay(capsys, tmp_path) -> None:
+    """A repeat on the line of the first goes, the line stays; so do CRLF and comments."""
+    child = '<child link="upper"/>'
+    original = ARM.read_text(encoding='utf-8').replace(
+        '<robot name="arm">', '<robot name="arm"> <!-- a comment -->')
     path = tmp_path / 'arm.urdf'
-    path.write_bytes(original.replace('\n', '\r\n').encode('utf-8'))
-    fixed = _fix_twice(capsys, path).encode('utf-8')
-    expected = original.replace('xyz="0 0 2"', 'xyz="0 0 1"').replace(
-        'lower="1.2" upper="0.4"', 'lower="0.4" upper="1.2"')
-    assert fixed == expected.replace('\n', '\r\n').encode('utf-8')
+    path.write_bytes(original.replace(child, f'{child} {child}').replace('\n', '\r\n').encode())
+    assert 'element-duplicate' in _codes(path)
+    expected = _arm_fixed(original.replace(child, f'{child} '))
+    assert _fix_twice(capsys, path) == expected.replace('\n', '\r\n')
 
 
 def test_exit_codes_are_those_of_check_after_the_fixes(capsys, tmp_path) -> None:
-    arm = _copy(REPO / 'urdf' / 'examples' / 'arm.urdf', tmp_path)
+    arm = _copy(ARM, tmp_path)
     assert _cli(capsys, '--diff', str(arm))[0] == 1  # joint-limit-missing, joint-child-missing
     model = JOINTED[0]
     path = _copy(model.path, tmp_path)
@@ -399,24 +395,7 @@ def test_exit_codes_are_those_of_check_after_the_fixes(capsys, tmp_path) -> None
 
 
 def test_one_literal_two_expansions_would_fix_differently_is_a_note(capsys, tmp_path) -> None:
-    path = tmp_path / 'two.urdf.xacro'
-    path.write_text(
-        '<robot name="two" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
-        '  <xacro:macro name="part" params="name mass">\n'
-        '    <link name="${name}">\n'
-        '      <inertial>\n'
-        '        <mass value="${mass}"/>\n'
-        '        <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>\n'
-        '      </inertial>\n'
-        '      <collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision>\n'
-        '    </link>\n'
-        '  </xacro:macro>\n'
-        '  <link name="base"/>\n'
-        '  <xacro:part name="a" mass="1"/>\n'
-        '  <xacro:part name="b" mass="2"/>\n'
-        '  <joint name="ja" type="continuous"><parent link="base"/><child link="a"/></joint>\n'
-        '  <joint name="jb" type="continuous"><parent link="a"/><child link="b"/></joint>\n'
-        '</robot>\n', encoding='utf-8')
+    path = _copy(REPO / 'test' / 'urdf' / 'fix' / 'two_masses.urdf.xacro', tmp_path)
     before = path.read_bytes()
     code, out, err = _cli(capsys, '--diff', '--fix-inertia', str(path))
     assert out == ''
@@ -428,7 +407,7 @@ def test_one_literal_two_expansions_would_fix_differently_is_a_note(capsys, tmp_
 
 def test_diff_exits_as_check_of_the_fixed_file(capsys, tmp_path) -> None:
     """Swapping the limits also ends the soft limits' finding: both --diff and --fix exit 0."""
-    text = (REPO / 'urdf' / 'examples' / 'arm.urdf').read_text(encoding='utf-8')
+    text = ARM.read_text(encoding='utf-8')
     text = text.replace('soft_lower_limit="-2" soft_upper_limit="0.3"',
                         'soft_lower_limit="0.5" soft_upper_limit="1"')
     text = text[:text.index('  <joint name="finger"')] + '</robot>\n'
@@ -444,39 +423,8 @@ def test_diff_exits_as_check_of_the_fixed_file(capsys, tmp_path) -> None:
         _codes(path)
 
 
-GLOBAL_MATERIAL = re.compile(r'\n([ \t]*)(<material\b[^>]*[^/]>.*?</material>)[ \t]*\n', re.DOTALL)
-WITH_MATERIAL = [model for model in MODELS if any(
-    match.group(1) == '  ' for match in GLOBAL_MATERIAL.finditer(model.path.read_text()))]
-
-
-@pytest.mark.parametrize('model', WITH_MATERIAL, ids=[model.path.name for model in WITH_MATERIAL])
-def test_a_global_material_written_twice_is_removed(model, capsys, tmp_path) -> None:
-    path = _copy(model.path, tmp_path)
-    original = path.read_text(encoding='utf-8')
-    match = next(match for match in GLOBAL_MATERIAL.finditer(original) if match.group(1) == '  ')
-    broken = original[:match.end()] + match.group(1) + match.group(2) + '\n' + \
-        original[match.end():]
-    path.write_text(broken, encoding='utf-8')
-    assert 'material-duplicate' in _codes(path)
-    assert _fix_twice(capsys, path) == original
-    assert 'material-duplicate' not in _codes(path)
-
-
-def test_a_repeat_on_the_line_of_the_first_goes_and_the_line_stays(capsys, tmp_path) -> None:
-    original = (REPO / 'urdf' / 'examples' / 'arm.urdf').read_text(encoding='utf-8')
-    path = tmp_path / 'arm.urdf'
-    path.write_text(original.replace('<child link="upper"/>',
-                                     '<child link="upper"/> <child link="upper"/>'),
-                    encoding='utf-8')
-    assert 'element-duplicate' in _codes(path)
-    fixed = _fix_twice(capsys, path)
-    assert fixed == original.replace('<child link="upper"/>', '<child link="upper"/> ') \
-        .replace('xyz="0 0 2"', 'xyz="0 0 1"').replace('lower="1.2" upper="0.4"',
-                                                       'lower="0.4" upper="1.2"')
-
-
 def test_fix_with_a_json_report_keeps_standard_output_json(capsys, tmp_path) -> None:
-    path = _copy(REPO / 'urdf' / 'examples' / 'arm.urdf', tmp_path)
+    path = _copy(ARM, tmp_path)
     code, out, err = _cli(capsys, '--fix', '--format', 'json', str(path))
     report = json.loads(out)
     assert 'joint-axis-not-unit' not in json.dumps(report)
@@ -505,10 +453,9 @@ def _literal_limit(description) -> tuple[Path, int, re.Match[str]] | None:
 @pytest.mark.parametrize('case_id', sorted(CASES))
 def test_a_literal_limit_swapped_in_a_description_package_is_swapped_back(
         case_id, capsys, tmp_path) -> None:
-    root, packages = _package_copy(tmp_path)
+    root, packages, names = _package_copy(tmp_path)
     case = CASES[case_id]
     entry = root / case['entry']
-    names = {p.split('=')[1]: p.split('=', 2)[2] for p in packages}
     description = load(entry, xacro_args=parse_xacro_args(case['args']), package_paths=names)
     found = _literal_limit(description)
     if found is None:
@@ -538,7 +485,7 @@ def test_fix_never_writes_a_file_of_a_ros_install_prefix(
     (prefix / 'share' / 'arm').mkdir(parents=True)
     (prefix / 'local_setup.bash').write_text('# colcon\n')
     installed = prefix / 'share' / 'arm' / 'arm.urdf'
-    installed.write_text((REPO / 'urdf' / 'examples' / 'arm.urdf').read_text())
+    installed.write_text(ARM.read_text())
     before = installed.read_bytes()
     _, _, err = _cli(capsys, '--fix', str(installed))
     assert installed.read_bytes() == before
@@ -561,10 +508,8 @@ def _summary(capsys: pytest.CaptureFixture[str], path: Path) -> tuple[int, str]:
 
 
 def test_diff_with_nothing_to_fix_says_so_in_one_line(capsys, tmp_path) -> None:
-    arm = (REPO / 'urdf' / 'examples' / 'arm.urdf').read_text(encoding='utf-8')
     clean = tmp_path / 'arm.urdf'
-    clean.write_text(arm.replace('xyz="0 0 2"', 'xyz="0 0 1"').replace(
-        'lower="1.2" upper="0.4"', 'lower="0.4" upper="1.2"'), encoding='utf-8')
+    clean.write_text(_arm_fixed(ARM.read_text(encoding='utf-8')), encoding='utf-8')
     for path in (clean, _copy(shared_model('ur5_robot'), tmp_path)):
         status, counts = _summary(capsys, path)
         code, out, err = _cli(capsys, '--diff', str(path))
@@ -572,6 +517,6 @@ def test_diff_with_nothing_to_fix_says_so_in_one_line(capsys, tmp_path) -> None:
         assert (code, out) == (status, '')
         assert err.splitlines() == [f'{path}: nothing to fix ({counts})']
     # the broken arm has its patch and no such line; the missing link stays an error (exit 1)
-    broken = _copy(REPO / 'urdf' / 'examples' / 'arm.urdf', tmp_path)
+    broken = _copy(ARM, tmp_path)
     code, out, err = _cli(capsys, '--diff', str(broken))
     assert out.startswith(f'--- {broken}\n') and 'nothing to fix' not in err and code == 1
