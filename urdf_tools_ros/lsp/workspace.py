@@ -16,7 +16,7 @@ file itself. An include written with an expression that needs xacro's evaluation
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 import os
 import re
@@ -157,19 +157,3 @@ class IncludeGraph:
             return runs
         tops = sorted(name for name in includers - {path} if not self.included_by.get(name))
         return [Run(name) for name in tops] or [Run(path)]
-
-    def reaches(self, entry: str) -> set[str]:
-        """``entry`` and every file it includes, directly or through others."""
-        seen = {os.path.abspath(entry)}
-        stack = [os.path.abspath(entry)]
-        while stack:
-            for child in self.includes.get(stack.pop(), ()):
-                if child not in seen:
-                    seen.add(child)
-                    stack.append(child)
-        return seen
-
-
-def package_locator(packages: Mapping[str, str]) -> Callable[[str], str | None]:
-    """``packages.get`` as a locator (for :func:`includes_of`)."""
-    return packages.get
