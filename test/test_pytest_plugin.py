@@ -40,33 +40,15 @@ PLUGIN = 'urdf_tools_ros.pytest_plugin'
 DESCRIPTIONS = ROS2_DESCRIPTIONS
 KUKA = DESCRIPTIONS / 'kuka_agilus_support' / 'urdf' / 'kr6_r700_sixx.urdf.xacro'
 
-#: ``bad:=true`` drops the joint's velocity limit (urdfdom refuses it: an error); ``maybe`` is
-#: no boolean (xacro fails); ``prefix`` goes before every name.
-CONDITIONAL = """<?xml version="1.0"?>
-<robot name="conditional" xmlns:xacro="http://www.ros.org/wiki/xacro">
-  <xacro:arg name="prefix" default=""/>
-  <xacro:arg name="bad" default="false"/>
-  <link name="$(arg prefix)base"/>
-  <link name="$(arg prefix)arm">
-    <visual><geometry><mesh filename="arm.stl"/></geometry></visual>
-    <inertial>
-      <mass value="1"/>
-      <inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/>
-    </inertial>
-  </link>
-  <joint name="$(arg prefix)shoulder" type="revolute">
-    <parent link="$(arg prefix)base"/>
-    <child link="$(arg prefix)arm"/>
-    <axis xyz="0 0 1"/>
-    <xacro:if value="$(arg bad)">
-      <limit lower="-1" upper="1" effort="10"/>
-    </xacro:if>
-    <xacro:unless value="$(arg bad)">
-      <limit lower="-1" upper="1" effort="10" velocity="1"/>
-    </xacro:unless>
-  </joint>
-</robot>
-"""
+#: test_matrix's robot with a missing mesh (a warning): ``bad:=true`` drops the joint's velocity
+#: limit (urdfdom refuses it: an error); ``maybe`` is no boolean (xacro fails); ``prefix`` goes
+#: before every name.
+CONDITIONAL = (REPO / 'test' / 'urdf' / 'matrix' / 'conditional.urdf.xacro').read_text().replace(
+    '<link name="$(arg prefix)arm">', '<link name="$(arg prefix)arm">\n'
+    '    <visual><geometry><mesh filename="arm.stl"/></geometry></visual>')
+#: A xacro macro of one link, ``$(find ...)``'d by the package tests.
+PART = ('<robot xmlns:xacro="http://www.ros.org/wiki/xacro">'
+        '<xacro:macro name="part" params="name"><link name="${name}"/></xacro:macro></robot>')
 
 
 def xacro_links(path: Path, args: dict[str, str]) -> list[str]:
@@ -180,12 +162,15 @@ def test_a_failing_combination_lists_its_findings(pytester: pytest.Pytester,
     assert text.count('mesh-file-missing') == 0  # a warning: it fails nothing
 
 
-@pytest.mark.parametrize('options, outcome', [
-    ('', 'passed'), ('werror=True', 'failed'), ("werror=True, ignore=['mesh-']", 'passed'),
-    ("werror=True, select=['joint-']", 'passed'), ("target='mujoco'", 'passed')])
+@pytest.mark.parametrize('options, toml, outcome', [
+    ('', '', 'passed'), ('werror=True', '', 'failed'), ("target='mujoco'", '', 'passed'),
+    ("werror=True, ignore=['mesh-']", '', 'passed'),
+    ("werror=True, select=['joint-']", '', 'passed'),
+    ('', 'werror = true\n', 'failed')])  # the configuration file next to the description
 def test_the_options_are_those_of_urdf_tools_check(
-        pytester: pytest.Pytester, options: str, outcome: str) -> None:
+        pytester: pytest.Pytester, options: str, toml: str, outcome: str) -> None:
     (pytester.path / 'arm.urdf.xacro').write_text(CONDITIONAL)
+    (pytester.path / '.urdf-tools.toml').write_text(toml)
     pytester.makepyfile(test_arm=f"""
         import pytest
 
@@ -198,20 +183,6 @@ def test_the_options_are_those_of_urdf_tools_check(
     if outcome == 'failed':
         assert ': 1 warning (werror):' in result.stdout.str()
         assert 'warning[mesh-file-missing]' in result.stdout.str()
-
-
-def test_the_configuration_file_next_to_the_description_applies(
-        pytester: pytest.Pytester) -> None:
-    (pytester.path / 'arm.urdf.xacro').write_text(CONDITIONAL)
-    (pytester.path / '.urdf-tools.toml').write_text('werror = true\n')
-    pytester.makepyfile(test_arm="""
-        import pytest
-
-        @pytest.mark.urdf_matrix('arm.urdf.xacro', prefix=['', 'x_'])
-        def test_arm(urdf_description):
-            pass
-    """)
-    pytester.runpytest('-p', PLUGIN).assert_outcomes(failed=2)
 
 
 def test_findings_as_a_fixture_and_a_name_that_is_an_option(pytester: pytest.Pytester) -> None:
@@ -268,9 +239,7 @@ def test_the_test_packages_own_package_is_found(pytester: pytest.Pytester) -> No
     (package / 'package.xml').write_text(
         '<?xml version="1.0"?>\n<package format="3">\n  <name>my_robot</name>\n'
         '  <version>0.0.0</version>\n</package>\n')
-    (package / 'urdf' / 'part.xacro').write_text(
-        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro">'
-        '<xacro:macro name="part" params="name"><link name="${name}"/></xacro:macro></robot>')
+    (package / 'urdf' / 'part.xacro').write_text(PART)
     (package / 'urdf' / 'robot.urdf.xacro').write_text(
         '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
         '  <xacro:arg name="prefix" default=""/>\n'
@@ -291,9 +260,7 @@ def test_a_relative_package_path_is_relative_to_the_test_file(pytester: pytest.P
     """As the marker's path: pytest runs from elsewhere, ``$(find parts)`` is the right folder."""
     parts = pytester.path / 'parts'
     parts.mkdir()
-    (parts / 'part.xacro').write_text(
-        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro">'
-        '<xacro:macro name="part" params="name"><link name="${name}"/></xacro:macro></robot>')
+    (parts / 'part.xacro').write_text(PART)
     tests = pytester.path / 'robot' / 'test'
     tests.mkdir(parents=True)
     (tests / 'robot.urdf.xacro').write_text(
@@ -410,14 +377,6 @@ def test_an_unrelated_run_is_unchanged_and_imports_nothing_of_the_package(
     assert added <= {'urdf_tools_ros', PLUGIN}, sorted(added)
     assert not {'lxml', 'numpy', 'xacro', 'urdf_tools_ros.core'} & with_plugin[3]
     assert with_plugin[4] == without[4]  # no command-line or ini option of its own
-
-
-def test_loading_the_plugin_imports_only_pytest() -> None:
-    code = ('import sys\nimport pytest\nwith_pytest = set(sys.modules)\n'
-            f'import {PLUGIN}\nprint(sorted(set(sys.modules) - with_pytest))\n')
-    done = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
-                          check=True)
-    assert done.stdout.strip() == str(sorted(['urdf_tools_ros', PLUGIN]))
 
 
 # -- real description packages ------------------------------------------------------------------
