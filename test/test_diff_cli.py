@@ -11,41 +11,28 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from pathlib import Path
 import re
 import shutil
 import subprocess
-import sys
 
 import pytest
 
-from conftest import REPO, SAMPLE_ROBOT, shared_model
+from conftest import REPO, run_cli as cli, SAMPLE_ROBOT, shared_model
 
 SAMPLE = str(SAMPLE_ROBOT.relative_to(REPO))
 no_git = pytest.mark.skipif(shutil.which('git') is None, reason='git is not installed')
 
-ARM = """<?xml version="1.0"?>
-<robot name="arm">
-  <link name="base"><inertial><mass value="2"/>
-    <inertia ixx="0.02" ixy="0" ixz="0" iyy="0.02" iyz="0" izz="0.02"/></inertial></link>
-  <link name="upper"><inertial><mass value="1"/>
-    <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>
-  <joint name="shoulder" type="revolute">
-    <parent link="base"/><child link="upper"/>
-    <origin xyz="0 0 0.3" rpy="0 0 0"/>
-    <axis xyz="0 0 1"/>
-    <limit lower="-1.5" upper="1.5" effort="10" velocity="2"/>
-  </joint>
-</robot>
-"""
+DATA = REPO / 'test' / 'urdf' / 'diff'
+ARM = (DATA / 'arm.urdf').read_text()
 
 
-def cli(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
-    """Run urdf-tools in a fresh interpreter, as a user would."""
-    return subprocess.run([sys.executable, '-m', 'urdf_tools_ros.cli.main', *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=300,
-                          env={**os.environ, 'PYTHONPATH': str(REPO)})
+def arm_pair(folder: Path, before: str, after: str) -> tuple[Path, Path]:
+    """``old.urdf``, the arm, and ``new.urdf``, the arm with ``before`` replaced by ``after``."""
+    old, new = folder / 'old.urdf', folder / 'new.urdf'
+    old.write_text(ARM)
+    new.write_text(ARM.replace(before, after))
+    return old, new
 
 
 def test_a_robot_and_itself_exit_0() -> None:
@@ -55,9 +42,7 @@ def test_a_robot_and_itself_exit_0() -> None:
 
 
 def test_a_limit_change_exits_1_with_degrees_in_text_markdown_and_json(tmp_path: Path) -> None:
-    old, new = tmp_path / 'old.urdf', tmp_path / 'new.urdf'
-    old.write_text(ARM)
-    new.write_text(ARM.replace('upper="1.5"', 'upper="1.2"'))
+    old, new = arm_pair(tmp_path, 'upper="1.5"', 'upper="1.2"')
     text = cli('diff', str(old), str(new))
     assert text.returncode == 1, text.stderr
     assert 'joint "shoulder":' in text.stdout.splitlines()
@@ -110,9 +95,7 @@ def test_shared_and_per_side_xacro_arguments() -> None:
 
 
 def test_positions_and_tolerance(tmp_path: Path) -> None:
-    old, new = tmp_path / 'old.urdf', tmp_path / 'new.urdf'
-    old.write_text(ARM)
-    new.write_text(ARM.replace('<origin xyz="0 0 0.3"', '<origin xyz="0 0 0.3005"'))
+    old, new = arm_pair(tmp_path, '<origin xyz="0 0 0.3"', '<origin xyz="0 0 0.3005"')
     # 0.5 mm: a frame move over 0.1 mm, none under a 1 mm tolerance (the origin still differs)
     moved = json.loads(cli('diff', str(old), str(new), '--format', 'json').stdout)
     frames = [change for change in moved['changes'] if change['category'] == 'frame']
@@ -131,9 +114,7 @@ def test_positions_and_tolerance(tmp_path: Path) -> None:
 
 
 def test_a_description_that_cannot_be_loaded_exits_2_with_file_and_line(tmp_path: Path) -> None:
-    old, new = tmp_path / 'old.urdf', tmp_path / 'new.urdf'
-    old.write_text(ARM)
-    new.write_text(ARM.replace('</joint>', '</join>'))
+    old, new = arm_pair(tmp_path, '</joint>', '</join>')
     done = cli('diff', str(old), str(new))
     assert done.returncode == 2 and done.stdout == ''
     lines = done.stderr.splitlines()
@@ -154,50 +135,15 @@ def test_usage_errors_exit_2(args: list[str], message: str) -> None:
 
 
 # -- --git -----------------------------------------------------------------------------------
-MAIN = """<?xml version="1.0"?>
-<robot name="tiny" xmlns:xacro="http://www.ros.org/wiki/xacro">
-  <xacro:include filename="$(find tiny_description)/urdf/parts.xacro"/>
-  <xacro:property name="limits"
-    value="${xacro.load_yaml('$(find tiny_description)/config/limits.yaml')}"/>
-  <link name="base"/>
-  <xacro:arm_link name="upper" length="${upper_length}"/>
-  <joint name="shoulder" type="revolute">
-    <parent link="base"/><child link="upper"/>
-    <origin xyz="0 0 0.1"/>
-    <axis xyz="0 0 1"/>
-    <limit lower="-1" upper="1" effort="5" velocity="1"/>
-  </joint>
-  <xacro:arm_link name="lower" length="0.2"/>
-  <joint name="elbow" type="revolute">
-    <parent link="upper"/><child link="lower"/>
-    <origin xyz="0 0 ${upper_length}"/>
-    <axis xyz="0 1 0"/>
-    <limit lower="-1" upper="${limits['elbow_upper']}" effort="5" velocity="1"/>
-  </joint>
-</robot>
-"""
-
-PARTS = """<?xml version="1.0"?>
-<robot xmlns:xacro="http://www.ros.org/wiki/xacro">
-  <xacro:property name="upper_length" value="{length}"/>
-  <xacro:macro name="arm_link" params="name length">
-    <link name="${{name}}">
-      <visual><geometry><mesh filename="package://tiny_description/meshes/part.stl"/>
-      </geometry></visual>
-      <inertial><origin xyz="0 0 ${{length / 2}}"/><mass value="1"/>
-        <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.001"/></inertial>
-    </link>
-  </xacro:macro>
-</robot>
-"""
-
+#: A package whose main file includes parts.xacro (``upper_length`` 0.3), loads
+#: config/limits.yaml and names meshes/part.stl by ``package://``.
+TINY = DATA / 'tiny_description'
+PARTS = (TINY / 'urdf' / 'parts.xacro').read_text()
 PACKAGE = """<?xml version="1.0"?>
 <package format="3"><name>tiny_description</name><version>0.0.1</version>
 <description>t</description><maintainer email="a@b.c">a</maintainer><license>MIT</license>
 </package>
 """
-
-STL = b'solid part\nendsolid part\n'
 
 
 def git(folder: Path, *args: str) -> None:
@@ -211,20 +157,14 @@ def repository(tmp_path: Path) -> Path:
     """Two commits of a package in a folder ``src/tiny_description`` of a git repository."""
     top = tmp_path / 'repo'
     package = top / 'src' / 'tiny_description'
-    (package / 'urdf').mkdir(parents=True)
-    (package / 'meshes').mkdir()
+    shutil.copytree(TINY, package)
     (package / 'package.xml').write_text(PACKAGE)
-    (package / 'urdf' / 'tiny.urdf.xacro').write_text(MAIN)
-    (package / 'urdf' / 'parts.xacro').write_text(PARTS.format(length='0.3'))
-    (package / 'meshes' / 'part.stl').write_bytes(STL)
-    (package / 'config').mkdir()
-    (package / 'config' / 'limits.yaml').write_text('elbow_upper: 1.0\n')
     git(top, 'init', '-q')
     git(top, 'add', '.')
     git(top, 'commit', '-q', '-m', 'first')
     # the second revision: the include makes the upper link 3 mm longer, the YAML file lowers
     # the elbow's upper limit, the mesh is gone
-    (package / 'urdf' / 'parts.xacro').write_text(PARTS.format(length='0.303'))
+    (package / 'urdf' / 'parts.xacro').write_text(PARTS.replace('"0.3"', '"0.303"'))
     (package / 'config' / 'limits.yaml').write_text('elbow_upper: 0.9\n')
     (package / 'meshes' / 'part.stl').unlink()
     git(top, 'add', '-A')
@@ -265,7 +205,7 @@ def test_git_head_is_the_same_robot_until_the_work_tree_changes(repository: Path
     same = cli('diff', '--git', 'HEAD', str(repository))
     assert same.returncode == 0, same.stdout + same.stderr
     parts = repository.parent / 'parts.xacro'
-    parts.write_text(PARTS.format(length='0.31'))  # not committed
+    parts.write_text(PARTS.replace('"0.3"', '"0.31"'))  # not committed
     changed = cli('diff', '--git', 'HEAD', str(repository), '--no-findings')
     assert changed.returncode == 1
     assert '  origin.xyz: (0, 0, 0.303) -> (0, 0, 0.31) m (Δ 0, 0, +7 mm)' in \
@@ -301,7 +241,7 @@ def test_git_a_file_new_since_the_revision_exits_2_naming_the_revision(repositor
 def test_git_a_finding_gone_since_the_revision_stands_at_its_place_in_the_revision(
         repository: Path) -> None:
     # HEAD has no mesh; the work tree has it again (not committed): the finding disappeared
-    (repository.parent.parent / 'meshes' / 'part.stl').write_bytes(STL)
+    shutil.copy(TINY / 'meshes' / 'part.stl', repository.parent.parent / 'meshes')
     done = cli('diff', '--git', 'HEAD', str(repository), '--format', 'json')
     assert done.returncode == 1, done.stderr
     changes = json.loads(done.stdout)['changes']
@@ -313,9 +253,7 @@ def test_git_a_finding_gone_since_the_revision_stands_at_its_place_in_the_revisi
 
 
 def test_json_stays_json_when_a_value_is_not_finite(tmp_path: Path) -> None:
-    old, new = tmp_path / 'old.urdf', tmp_path / 'new.urdf'
-    old.write_text(ARM)
-    new.write_text(ARM.replace('effort="10"', 'effort="nan"'))
+    old, new = arm_pair(tmp_path, 'effort="10"', 'effort="nan"')
     done = cli('diff', str(old), str(new), '--format', 'json', '--no-findings')
     assert done.returncode == 1
     document = json.loads(done.stdout, parse_constant=lambda name: pytest.fail(name))
@@ -324,9 +262,7 @@ def test_json_stays_json_when_a_value_is_not_finite(tmp_path: Path) -> None:
 
 
 def test_markdown_has_the_frames_table_and_each_block_as_a_diff(tmp_path: Path) -> None:
-    old, new = tmp_path / 'old.urdf', tmp_path / 'new.urdf'
-    old.write_text(ARM)
-    new.write_text(ARM.replace('<origin xyz="0 0 0.3"', '<origin xyz="0 0.002 0.3"'))
+    old, new = arm_pair(tmp_path, '<origin xyz="0 0 0.3"', '<origin xyz="0 0.002 0.3"')
     out = tmp_path / 'diff.md'
     done = cli('diff', str(old), str(new), '--format', 'markdown', '-o', str(out))
     assert done.returncode == 1
@@ -343,11 +279,8 @@ def test_markdown_has_the_frames_table_and_each_block_as_a_diff(tmp_path: Path) 
 
 
 def test_findings_are_compared_under_the_configuration_of_new(tmp_path: Path) -> None:
-    old, new = tmp_path / 'old.urdf', tmp_path / 'new.urdf'
-    old.write_text(ARM)
-    new.write_text(ARM.replace('<link name="upper">', '<link name="upper"><visual><geometry>'
-                                                      '<mesh filename="missing.stl"/>'
-                                                      '</geometry></visual>'))
+    old, new = arm_pair(tmp_path, '<link name="upper">', '<link name="upper"><visual><geometry>'
+                        '<mesh filename="missing.stl"/></geometry></visual>')
     appeared = json.loads(cli('diff', str(old), str(new), '--format', 'json').stdout)
     assert [(change['category'], change.get('code')) for change in appeared['changes']] == \
         [('value', None), ('finding', 'mesh-file-missing')]
@@ -360,9 +293,7 @@ def test_findings_are_compared_under_the_configuration_of_new(tmp_path: Path) ->
 
 
 def test_findings_stand_where_check_says_they_stand(tmp_path: Path) -> None:
-    old, new = tmp_path / 'old.urdf', tmp_path / 'new.urdf'
-    old.write_text(ARM)
-    new.write_text(ARM.replace('<axis xyz="0 0 1"/>', '<axis xyz="0 0 2"/>'))
+    old, new = arm_pair(tmp_path, '<axis xyz="0 0 1"/>', '<axis xyz="0 0 2"/>')
     line = next(number for number, text in enumerate(ARM.splitlines(), 1) if '<axis' in text)
     # given as absolute paths, run in their folder: written relative, as check writes them
     check = cli('check', str(new), cwd=tmp_path)
