@@ -12,6 +12,7 @@ import math
 import os
 from pathlib import Path
 import re
+from types import SimpleNamespace
 
 from hypothesis import assume, given, settings, strategies as st
 import numpy as np
@@ -21,7 +22,6 @@ import pytest
 from conftest import run_cli
 from urdf_tools_ros.core.checks import check_description
 from urdf_tools_ros.core.kinematics.forward import KinematicModel
-from urdf_tools_ros.core.kinematics.inertia import capsule_inertia
 from urdf_tools_ros.core.model.robot import Capsule
 from urdf_tools_ros.core.source.loader import load, load_string
 
@@ -150,26 +150,6 @@ def test_a_capsule_is_read_in_1_1_and_reported_in_1_0(tmp_path: Path) -> None:
         assert 'Ignoring capsule' in new[1]
 
 
-def test_capsule_inertia_matches_numerical_integration() -> None:
-    radius, length, mass = 0.1, 0.5, 2.0
-    inertia = capsule_inertia(mass, radius, length)
-    # a fine grid over the capsule's bounding box, uniform density
-    n = 160
-    x = np.linspace(-radius, radius, n)
-    z = np.linspace(-length / 2 - radius, length / 2 + radius, 3 * n)
-    X, Y, Z = np.meshgrid(x, x, z, indexing='ij')
-    beyond = np.clip(np.abs(Z) - length / 2, 0.0, None)
-    inside = X ** 2 + Y ** 2 + beyond ** 2 <= radius ** 2
-    weight = mass / inside.sum()
-    izz = weight * ((X ** 2 + Y ** 2)[inside]).sum()
-    ixx = weight * ((Y ** 2 + Z ** 2)[inside]).sum()
-    assert inertia.izz == pytest.approx(izz, rel=0.01)
-    assert inertia.ixx == pytest.approx(ixx, rel=0.01) and inertia.iyy == inertia.ixx
-    # the limits: a sphere (length 0) and a long cylinder
-    sphere = capsule_inertia(mass, radius, 0.0)
-    assert sphere.ixx == pytest.approx(0.4 * mass * radius ** 2)
-
-
 LIMIT = ('  <link name="a"/><link name="b"/>\n'
          '  <joint name="j" type="revolute"><parent link="a"/><child link="b"/>\n'
          '    <limit lower="-1" upper="1" effort="1" velocity="1" {}/></joint>')
@@ -228,6 +208,7 @@ def strict_case(case: str, version: str) -> str:
 #: The codes of consumers other than urdfdom 6.0 that refuse or misdraw any 1.1/1.2 file:
 #: urdf_parser_py (1.0 only) and the RViz of Humble to Lyrical (no capsules).
 URDFDOM_6_ONLY = ['urdf-parser-py-version', 'geometry-capsule-not-drawn']
+IGNORE_OTHERS = [f'--ignore={code}' for code in URDFDOM_6_ONLY]
 
 
 @pytest.mark.parametrize('case', sorted(STRICT))
@@ -267,22 +248,15 @@ def test_the_viewer_draws_capsules() -> None:
     pytest.importorskip('trimesh')
     from urdf_tools_ros.gui.scene import RobotScene
 
-    class Node:
-        def __init__(self, kind: str, kwargs: dict[str, object]) -> None:
-            self.kind, self.kwargs = kind, kwargs
-            self.wxyz, self.position, self.visible, self.show_axes = (1, 0, 0, 0), (0, 0, 0), \
-                True, False
-
-        def remove(self) -> None:
-            pass
-
-    class Scene:
+    class Scene:  # what RobotScene adds, each a node as viser's
         def __init__(self) -> None:
-            self.nodes: list[Node] = []
+            self.nodes: list[SimpleNamespace] = []
 
         def __getattr__(self, kind: str) -> object:
-            def add(*_args: object, **kwargs: object) -> Node:
-                self.nodes.append(Node(kind, kwargs))
+            def add(*_args: object, **kwargs: object) -> SimpleNamespace:
+                self.nodes.append(SimpleNamespace(
+                    kind=kind, kwargs=kwargs, wxyz=(1, 0, 0, 0), position=(0, 0, 0),
+                    visible=True, show_axes=False, remove=lambda: None))
                 return self.nodes[-1]
             return add
 
@@ -336,9 +310,9 @@ def test_the_examples_are_read_by_urdfdom_6_and_refused_by_urdfdom_3(path: Path,
 def test_lyrical_and_rolling_read_the_new_versions(path: Path, number: str, since: str) -> None:
     # urdfdom 6.0 reads them: only urdf_parser_py (every distro) and, for the capsules, the
     # RViz of Lyrical are left, each under its own code
-    ignore = [f'--ignore={code}' for code in URDFDOM_6_ONLY]
     for distro in ('lyrical', 'rolling'):
-        code, out = run_check(str(path), '--target', f'ros-{distro}', '--no-config', *ignore)
+        code, out = run_check(str(path), '--target', f'ros-{distro}', '--no-config',
+                              *IGNORE_OTHERS)
         assert code == 0 and f'{path}: 0 errors, ' in out, out
         assert 'error[' not in out, out
     code, out = run_check(str(path), '--target', 'ros-rolling', '--no-config')
@@ -356,10 +330,9 @@ def test_humble_jazzy_and_kilted_refuse_the_new_versions(path: Path, number: str
     message = (f'error[robot-version-new]: robot "{load(path).robot.name}": URDF {number} is read '
                f'by ROS 2 Lyrical and Rolling only (urdfdom {since}+): Humble, Jazzy and Kilted '
                'refuse the file (robot_state_publisher, RViz)\n    breaks: urdfdom-before-5.1')
-    ignore = [f'--ignore={code}' for code in URDFDOM_6_ONLY]
     for distro in ('humble', 'jazzy', 'kilted'):
         code, out = run_check(str(path), '--target', f'ros-{distro}', '--no-config', '-v',
-                              *ignore)
+                              *IGNORE_OTHERS)
         assert code == 1 and message in out and f'{path}: 1 error, ' in out, out
         assert out.count('error[') == 1, out
     assert ('loads as written in: ros-lyrical, ros-rolling, mujoco, pinocchio; errors for: '
@@ -377,8 +350,7 @@ def test_plain_ros_follows_ros_distro(distro: str | None, code: int) -> None:
     env = {} if distro is None else {'ROS_DISTRO': distro}
     for path in (EXAMPLE, EXAMPLE_1_2):
         for target in (['--target', 'ros'], []):  # given, and the default
-            ignore = [f'--ignore={code}' for code in URDFDOM_6_ONLY]
-            done, out = run_check(str(path), *target, '--no-config', *ignore, env=env)
+            done, out = run_check(str(path), *target, '--no-config', *IGNORE_OTHERS, env=env)
             assert done == code, (distro, target, out)
 
 
