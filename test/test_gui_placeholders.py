@@ -5,8 +5,8 @@ A visual mesh that cannot be drawn is a magenta wireframe box at the visual's or
 times its ``<mesh scale>``, labelled with the link and the cause; the report and the log say
 why. Real robots: a ``../shared/ros2_descriptions`` case loaded without its package path (its
 ``package://`` meshes cannot be resolved) and with it (that copy lacks the mesh files),
-``../shared/models`` robots whose meshes are not shipped; small files written here for an
-unreadable mesh, an unsupported format and texture-only materials (a PNG written by the test).
+``../shared/models`` robots whose meshes are not shipped; small robots under test/urdf/viewer for
+an unreadable mesh, an unsupported format and texture-only materials.
 The interbotix arm's ``interbotix_black`` material is such a texture-only material.
 """
 
@@ -19,7 +19,6 @@ import logging.handlers
 import math
 import os
 from pathlib import Path
-import struct
 import subprocess
 import sys
 
@@ -28,7 +27,7 @@ import numpy as np
 from paths import ROS2_CASES, ROS2_DESCRIPTIONS, ROS2_PACKAGES, SHARED_MODELS
 import pytest
 
-from conftest import free_port
+from conftest import free_port, REPO
 from urdf_tools_ros.core.model.robot import Mesh, Visual
 from urdf_tools_ros.core.source.loader import load, parse_xacro_args, RobotDescription
 from urdf_tools_ros.gui.page import placeholders_markdown
@@ -41,6 +40,7 @@ from urdf_tools_ros.gui.viewer import RobotViewer  # noqa: E402
 CASES = ROS2_CASES
 PACKAGES = ROS2_PACKAGES
 needs_descriptions = pytest.mark.skipif(not CASES, reason=f'{ROS2_DESCRIPTIONS} is not here')
+VIEWER = REPO / 'test' / 'urdf' / 'viewer'
 needs_models = pytest.mark.skipif(not SHARED_MODELS.is_dir(),
                                   reason=f'{SHARED_MODELS} is not here')
 
@@ -224,20 +224,8 @@ def test_shared_models_without_their_meshes(name: str, package_paths: dict[str, 
             assert 0.001 in factors
 
 
-def test_unreadable_and_unsupported_mesh_files_say_so(tmp_path: Path) -> None:
-    (tmp_path / 'bad.stl').write_bytes(b'solid x\nthis is no STL\n')
-    (tmp_path / 'part.3ds').write_bytes(b'\x4d\x4d' + bytes(64))
-    (tmp_path / 'good.stl').write_bytes(_stl_tetrahedron())
-    path = tmp_path / 'robot.urdf'
-    path.write_text("""<robot name="r">
-      <link name="a">
-        <visual><origin xyz="0.1 0.2 0.3" rpy="0 0 1.5707963267948966"/>
-          <geometry><mesh filename="bad.stl" scale="2 2 2"/></geometry></visual>
-        <visual><origin xyz="0 0 -1"/>
-          <geometry><mesh filename="part.3ds"/></geometry></visual>
-        <visual><geometry><mesh filename="good.stl"/></geometry></visual>
-      </link>
-    </robot>""")
+def test_unreadable_and_unsupported_mesh_files_say_so() -> None:
+    path = VIEWER / 'unreadable' / 'robot.urdf'  # bad.stl, part.3ds and a good tetrahedron
     description = load(path)
     with RobotViewer(description, port=free_port()) as viewer:
         assert viewer.scene is not None
@@ -274,83 +262,21 @@ def test_the_view_command_logs_why_a_mesh_is_a_box(tmp_path: Path) -> None:
 
 
 # -- textures ---------------------------------------------------------------------------------
-#: The test's texture, 2 x 2 RGBA: two red pixels, a blue one, a transparent white one.
+#: wood.png, 2 x 2 RGBA: two red pixels, a blue one, a transparent white one.
 PIXELS = np.array([[[255, 0, 0, 255], [255, 0, 0, 255]],
                    [[0, 0, 255, 255], [255, 255, 255, 0]]], dtype=np.uint8)
 #: Its mean colour, transparent pixels left out of the colour: 2/3 red, 1/3 blue, 3/4 opaque.
 MEAN = (2.0 / 3.0, 0.0, 1.0 / 3.0, 0.75)
-
-TEXTURED = """<robot name="textured">
-  <material name="wood"><texture filename="wood.png"/></material>
-  <material name="gone"><texture filename="gone.png"/></material>
-  <material name="junk"><texture filename="junk.png"/></material>
-  <link name="box"><visual><origin xyz="0 0 0.5"/><geometry><box size="0.1 0.2 0.3"/></geometry>
-    <material name="wood"/></visual></link>
-  <link name="cylinder"><visual><geometry><cylinder radius="0.1" length="0.2"/></geometry>
-    <material name="inline"><texture filename="wood.png"/></material></visual></link>
-  <link name="quad"><visual><geometry><mesh filename="quad.obj"/></geometry>
-    <material name="wood"/></visual></link>
-  <link name="tetrahedron"><visual><geometry><mesh filename="tetrahedron.stl"/></geometry>
-    <material name="wood"/></visual></link>
-  <link name="ball"><visual><geometry><sphere radius="0.1"/></geometry>
-    <material name="gone"/></visual></link>
-  <link name="junk"><visual><geometry><box size="1 1 1"/></geometry>
-    <material name="junk"/></visual></link>
-  <link name="coloured"><visual><geometry><box size="1 1 1"/></geometry>
-    <material name="both"><color rgba="0 1 0 1"/><texture filename="wood.png"/></material>
-  </visual></link>
-  <joint name="j1" type="fixed"><parent link="box"/><child link="cylinder"/></joint>
-  <joint name="j2" type="fixed"><parent link="box"/><child link="quad"/></joint>
-  <joint name="j3" type="fixed"><parent link="box"/><child link="tetrahedron"/></joint>
-  <joint name="j4" type="fixed"><parent link="box"/><child link="ball"/></joint>
-  <joint name="j5" type="fixed"><parent link="box"/><child link="junk"/></joint>
-  <joint name="j6" type="fixed"><parent link="box"/><child link="coloured"/></joint>
-</robot>
-"""
-
-QUAD_OBJ = """v 0 0 0
-v 1 0 0
-v 1 1 0
-v 0 1 0
-vt 0 0
-vt 1 0
-vt 1 1
-vt 0 1
-f 1/1 2/2 3/3
-f 1/1 3/3 4/4
-"""
-
-
-def _stl_tetrahedron() -> bytes:
-    """A binary STL of 4 triangles."""
-    points = [(0, 0, 0), (0.1, 0, 0), (0, 0.1, 0), (0, 0, 0.1)]
-    faces = [(0, 2, 1), (0, 1, 3), (0, 3, 2), (1, 2, 3)]
-    data = bytearray(b'\0' * 80 + struct.pack('<I', len(faces)))
-    for face in faces:
-        data += struct.pack('<3f', 0, 0, 0)
-        for index in face:
-            data += struct.pack('<3f', *points[index])
-        data += b'\0\0'
-    return bytes(data)
 
 
 def _color(rgba: tuple[float, ...]) -> np.ndarray:
     return np.array(rgba[:3]) * 255.0
 
 
-@pytest.fixture()
-def textured(tmp_path: Path) -> RobotDescription:
-    from PIL import Image
-    Image.fromarray(PIXELS).save(tmp_path / 'wood.png')
-    (tmp_path / 'junk.png').write_bytes(b'not a PNG at all')
-    (tmp_path / 'quad.obj').write_text(QUAD_OBJ)
-    (tmp_path / 'tetrahedron.stl').write_bytes(_stl_tetrahedron())
-    (tmp_path / 'robot.urdf').write_text(TEXTURED)
-    return load(tmp_path / 'robot.urdf')
-
-
-def test_a_texture_only_material_shows_its_texture(textured: RobotDescription) -> None:
+def test_a_texture_only_material_shows_its_texture() -> None:
+    """wood.png on primitives, a mesh with texture coordinates and one without; gone, junk."""
     import trimesh
+    textured = load(VIEWER / 'textured' / 'robot.urdf')
     with RobotViewer(textured, port=free_port()) as viewer:
         scene = viewer.scene
         assert scene is not None and not scene.placeholders
