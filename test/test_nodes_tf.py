@@ -36,10 +36,19 @@ if ROS_MISSING is None:
     from urdf_tools_ros.ros import qos
 
 pytestmark = requires_ros
+NODES = REPO / 'test' / 'urdf' / 'nodes'
+#: A planar joint world -> cart, a floating one cart -> body.
+PLANAR_URDF = (NODES / 'planar_bot.urdf').read_text()
+#: A floating joint odom -> base_link, a revolute one base_link -> arm.
+ODOM_URDF = (NODES / 'mobile.urdf').read_text()
 
 
 def static_listener() -> Any:
-    """The QoS of tf2_ros's static transform listener (``StaticListenerQoS``: depth 100)."""
+    """
+    The QoS of tf2_ros's static transform listener (``StaticListenerQoS``: depth 100).
+
+    A depth of 1 drops one of two static messages of two broadcasters that arrive together.
+    """
     from rclpy.qos import QoSProfile
     return QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=100,
                       reliability=ReliabilityPolicy.RELIABLE,
@@ -65,12 +74,8 @@ def joint_state(names: list[str], positions: list[float], sec: int = 100,
 
 
 def finite(message: TFMessage) -> bool:
-    return all(math.isfinite(value) for transform in message.transforms
-               for value in (transform.transform.translation.x,
-                             transform.transform.translation.y,
-                             transform.transform.translation.z,
-                             transform.transform.rotation.x, transform.transform.rotation.y,
-                             transform.transform.rotation.z, transform.transform.rotation.w))
+    return all(math.isfinite(getattr(vector, axis, 0.0)) for t in message.transforms
+               for vector in (t.transform.translation, t.transform.rotation) for axis in 'xyzw')
 
 
 def start(ros: RosGraph, xml: str | None = MIMIC_URDF, factory: Any = None,
@@ -82,17 +87,27 @@ def start(ros: RosGraph, xml: str | None = MIMIC_URDF, factory: Any = None,
     if xml is not None:
         description.publish(String(data=xml))
     tf = ros.subscribe(TFMessage, '/tf', qos.TF)
-    # as tf2_ros's static listener (depth 100, transient local): a depth of 1 drops one of two
-    # static messages of two broadcasters that arrive together
     tf_static = ros.subscribe(TFMessage, '/tf_static', static_listener())
     joints = ros.publisher(JointState, 'joint_states', qos.JOINT_STATES_PUBLISHER)
     return node, description, joints, (tf, tf_static)
 
 
 def test_tf_equals_core_forward_kinematics(ros: RosGraph) -> None:
+    """Through TFMessage publishers with robot_state_publisher's QoS, to a real subscriber."""
     description = load(SAMPLE_ROBOT)
     model = KinematicModel(description.robot)
     node, _, joints, (tf, tf_static) = start(ros, description.xml)
+    for topic, durability, depth in (('/tf', DurabilityPolicy.VOLATILE, 100),
+                                     ('/tf_static', DurabilityPolicy.TRANSIENT_LOCAL, 1)):
+        assert wait_for(lambda: ros.probe.count_publishers(ros.topic(topic)) == 1)
+        (info,) = [info for info in ros.probe.get_publishers_info_by_topic(ros.topic(topic))
+                   if info.node_name == node.get_name()]
+        assert str(info.topic_type) == 'tf2_msgs/msg/TFMessage'
+        assert info.qos_profile.reliability == ReliabilityPolicy.RELIABLE
+        assert info.qos_profile.durability == durability
+        (publisher,) = [p for p in node.publishers if p.topic_name == ros.topic(topic)]
+        assert (publisher.qos_profile.history, publisher.qos_profile.depth) == \
+            (HistoryPolicy.KEEP_LAST, depth)  # depth is not in discovery data
     rng = np.random.default_rng(7)
     positions = {name: float(rng.uniform(-0.5, 0.5)) for name in model.joint_names}
     assert wait_for(lambda: tf_static.messages)
@@ -213,8 +228,6 @@ def test_garbage_description_keeps_the_last_good(ros: RosGraph) -> None:
 def test_robot_description_parameter_publishes_topic_and_is_validated(ros: RosGraph) -> None:
     received = ros.subscribe(String, 'robot_description', qos.LATCHED_DESCRIPTION)
     node = ros.add(TfBroadcasterNode, parameters={'robot_description': MIMIC_URDF})
-    # as tf2_ros's static listener (depth 100, transient local): a depth of 1 drops one of two
-    # static messages of two broadcasters that arrive together
     tf_static = ros.subscribe(TFMessage, '/tf_static', static_listener())
     assert wait_for(lambda: received.messages and tf_static.messages)
     assert 'mimic_bot' in received.last.data
@@ -272,15 +285,6 @@ def test_frame_prefix_set_at_run_time_republishes_static(ros: RosGraph, post_set
     assert {(t.header.frame_id, t.child_frame_id) for t in late_static(ros)} == {
         ('r2/world', 'r2/base'), ('r2/arm', 'r2/tool')}
     assert not node.set_parameters([Parameter('publish_frequency', value=5000.0)])[0].successful
-
-
-PLANAR_URDF = """<robot name="planar_bot">
-  <link name="world"/><link name="cart"/><link name="body"/>
-  <joint name="slide_plane" type="planar">
-    <parent link="world"/><child link="cart"/><origin xyz="0 0 0.1"/><axis xyz="0 0 1"/>
-  </joint>
-  <joint name="float" type="floating"><parent link="cart"/><child link="body"/></joint>
-</robot>"""
 
 
 def test_planar_and_floating_go_on_tf_only_once_named(ros: RosGraph) -> None:
@@ -356,8 +360,6 @@ def test_the_positional_urdf_file_is_read_as_robot_state_publisher_3_3_reads_it(
     path = tmp_path / 'mimic_bot.urdf'
     path.write_text(MIMIC_URDF)
     descriptions = ros.subscribe(String, 'robot_description', qos.LATCHED_DESCRIPTION)
-    # as tf2_ros's static listener (depth 100, transient local): a depth of 1 drops one of two
-    # static messages of two broadcasters that arrive together
     tf_static = ros.subscribe(TFMessage, '/tf_static', static_listener())
     process, lines = node_process(ros, str(path))
     try:
@@ -390,41 +392,6 @@ def test_joint_states_qos_can_be_overridden(ros: RosGraph) -> None:
     depths = [subscription.qos_profile.depth for subscription in node.subscriptions
               if subscription.topic_name.endswith('/joint_states')]
     assert depths == [7]
-
-
-def test_tf_goes_through_tfmessage_publishers_with_robot_state_publishers_qos(
-        ros: RosGraph) -> None:
-    """/tf and /tf_static as robot_state_publisher's QoS, to a real subscriber, no tf2_ros."""
-    description = load(SAMPLE_ROBOT)
-    model = KinematicModel(description.robot)
-    node, _, joints, (tf, _) = start(ros, description.xml)
-    for topic, durability, depth in (('/tf', DurabilityPolicy.VOLATILE, 100),
-                                     ('/tf_static', DurabilityPolicy.TRANSIENT_LOCAL, 1)):
-        assert wait_for(lambda: ros.probe.count_publishers(ros.topic(topic)) == 1)
-        (info,) = [info for info in ros.probe.get_publishers_info_by_topic(ros.topic(topic))
-                   if info.node_name == node.get_name()]
-        assert str(info.topic_type) == 'tf2_msgs/msg/TFMessage'
-        assert info.qos_profile.reliability == ReliabilityPolicy.RELIABLE
-        assert info.qos_profile.durability == durability
-        (publisher,) = [p for p in node.publishers if p.topic_name == ros.topic(topic)]
-        assert (publisher.qos_profile.history, publisher.qos_profile.depth) == \
-            (HistoryPolicy.KEEP_LAST, depth)  # depth is not in discovery data
-    positions = {name: 0.1 * (i + 1) for i, name in enumerate(model.joint_names)}
-    msg = joint_state(list(positions), list(positions.values()), sec=7)
-    assert wait_for(lambda: (joints.publish(msg), tf.messages)[1])
-    received = by_child(tf.messages[0])
-    for name, T_parent_child in model.joint_transforms(positions).items():
-        child = description.robot.joint(name).child
-        np.testing.assert_allclose(matrix(received[child]), T_parent_child, atol=1e-12)
-
-
-ODOM_URDF = """<robot name="mobile">
-  <link name="odom"/><link name="base_link"/><link name="arm"/>
-  <joint name="odom_joint" type="floating"><parent link="odom"/><child link="base_link"/></joint>
-  <joint name="arm_joint" type="revolute"><parent link="base_link"/><child link="arm"/>
-    <origin xyz="0 0 0.3"/><axis xyz="0 0 1"/>
-    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-</robot>"""
 
 
 @pytest.mark.ros_install
