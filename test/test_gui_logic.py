@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Iterator
 import itertools
 import math
@@ -13,16 +12,20 @@ import struct
 import numpy as np
 import pytest
 
-from conftest import free_port, REPO, SAMPLE_ROBOT
+from conftest import free_port, missing, REPO, SAMPLE_ROBOT
 from urdf_tools_ros.core.findings import Finding, Severity
 from urdf_tools_ros.core.joint_state.table import JointStateTable
 from urdf_tools_ros.core.kinematics.limits import effective_limits
 from urdf_tools_ros.core.kinematics.mimic import resolve_mimic
-from urdf_tools_ros.core.model.robot import Joint, Limit, Mimic, SafetyController
-from urdf_tools_ros.core.source.loader import load, load_string, RobotDescription
+from urdf_tools_ros.core.model.robot import Joint, Limit, SafetyController
+from urdf_tools_ros.core.source.loader import load, RobotDescription
 from urdf_tools_ros.gui.page import camera_for, report_markdown
 from urdf_tools_ros.gui.sliders import mimic_spec, panel_specs, slider_spec, slider_step
 
+if missing('viser') is None:
+    from urdf_tools_ros.gui.viewer import RobotViewer
+needs_viser = pytest.mark.skipif(missing('viser') is not None, reason=str(missing('viser')))
+VIEWER = REPO / 'test' / 'urdf' / 'viewer'
 ACTUATED = ('left_wheel_joint', 'right_wheel_joint', 'lift_joint', 'shoulder_joint',
             'elbow_joint', 'wrist_joint', 'left_finger_joint')
 
@@ -66,23 +69,11 @@ def test_mimic_control_is_read_only_over_the_image_of_its_source_range() -> None
                    safety_controller=SafetyController(-0.5, None, 1.0, 1.0))
     spec = slider_spec('revolute', effective_limits(source))
     assert (spec.lower, spec.upper) == (-0.5, 2.0)
-    robot_mimic = resolve_mimic(_robot_with_mimic(Mimic('src', -2.0, 0.1)))['follower']
+    robot_mimic = resolve_mimic(load(VIEWER / 'mimic.urdf').robot)['follower']  # -2 * src + 0.1
     follower = mimic_spec('revolute', robot_mimic, spec)
     assert follower.read_only and follower.mimic is robot_mimic
     assert (follower.lower, follower.upper) == pytest.approx((-3.9, 1.1))
     assert 'mimic: -2 * src + 0.1' in follower.hint
-
-
-def _robot_with_mimic(mimic: Mimic) -> object:
-    description = load_string(f"""<robot name="m">
-      <link name="a"/><link name="b"/><link name="c"/>
-      <joint name="src" type="revolute"><parent link="a"/><child link="b"/>
-        <limit lower="-1" upper="2" effort="1" velocity="1"/></joint>
-      <joint name="follower" type="revolute"><parent link="b"/><child link="c"/>
-        <limit lower="-4" upper="4" effort="1" velocity="1"/>
-        <mimic joint="{mimic.joint}" multiplier="{mimic.multiplier}" offset="{mimic.offset}"/>
-      </joint></robot>""")
-    return description.robot
 
 
 def test_panel_specs_follow_the_table(sample: RobotDescription) -> None:
@@ -202,18 +193,16 @@ def test_corrupt_mesh_is_a_load_error(tmp_path: Path) -> None:
 
 # -- the viewer with a real viser server, no browser ----------------------------------------------
 @pytest.fixture
-def viewer(sample: RobotDescription) -> Iterator[object]:
-    pytest.importorskip('viser')
-    from urdf_tools_ros.gui.viewer import RobotViewer
+def viewer(sample: RobotDescription) -> Iterator[RobotViewer]:
     changes: list[dict[str, float]] = []
     with RobotViewer(sample, port=free_port(), seed=1, on_change=changes.append) as view:
         view.changes = changes  # type: ignore[attr-defined]
         yield view
 
 
-def test_center_and_randomize(viewer: object) -> None:
-    from urdf_tools_ros.gui.viewer import RobotViewer
-    assert isinstance(viewer, RobotViewer) and viewer.table is not None
+@needs_viser
+def test_center_and_randomize(viewer: RobotViewer) -> None:
+    assert viewer.table is not None
     table = viewer.table
     for _ in range(20):
         viewer.randomize()
@@ -231,9 +220,9 @@ def test_center_and_randomize(viewer: object) -> None:
     assert len(viewer.changes) == 21  # type: ignore[attr-defined]
 
 
-def test_external_states_move_the_sliders_without_echo(viewer: object) -> None:
-    from urdf_tools_ros.gui.viewer import RobotViewer
-    assert isinstance(viewer, RobotViewer) and viewer.panel is not None
+@needs_viser
+def test_external_states_move_the_sliders_without_echo(viewer: RobotViewer) -> None:
+    assert viewer.panel is not None
     refusals = viewer.set_positions({'shoulder_joint': 0.5, 'left_wheel_joint': 7.0,
                                      'right_finger_joint': 1.0, 'nope': 1.0,
                                      'wrist_joint': math.nan})
@@ -246,9 +235,9 @@ def test_external_states_move_the_sliders_without_echo(viewer: object) -> None:
     assert viewer.changes == []  # type: ignore[attr-defined]
 
 
-def test_frames_toggle_and_link_poses_from_outside(viewer: object) -> None:
-    from urdf_tools_ros.gui.viewer import RobotViewer
-    assert isinstance(viewer, RobotViewer) and viewer.scene is not None
+@needs_viser
+def test_frames_toggle_and_link_poses_from_outside(viewer: RobotViewer) -> None:
+    assert viewer.scene is not None
     assert viewer.panel is not None
     viewer.panel.frames_checkbox.value = True
     assert viewer.show_frames and all(f.show_axes for f in viewer.scene.frames.values())
@@ -260,9 +249,8 @@ def test_frames_toggle_and_link_poses_from_outside(viewer: object) -> None:
     np.testing.assert_allclose(viewer.link_pose('mast_link'), T, atol=1e-6)
 
 
-def test_new_description_rebuilds_and_keeps_shared_joints(viewer: object) -> None:
-    from urdf_tools_ros.gui.viewer import RobotViewer
-    assert isinstance(viewer, RobotViewer)
+@needs_viser
+def test_new_description_rebuilds_and_keeps_shared_joints(viewer: RobotViewer) -> None:
     viewer.move_joint('elbow_joint', 0.7)
     viewer.set_description(load(SAMPLE_ROBOT, xacro_args={'with_extras': 'true'}))
     assert viewer.panel is not None and viewer.scene is not None
@@ -271,9 +259,8 @@ def test_new_description_rebuilds_and_keeps_shared_joints(viewer: object) -> Non
     assert viewer.positions['elbow_joint'] == pytest.approx(0.7)
 
 
+@needs_viser
 def test_a_table_passed_in_is_driven_and_keeps_its_state(sample: RobotDescription) -> None:
-    pytest.importorskip('viser')
-    from urdf_tools_ros.gui.viewer import RobotViewer
     table = JointStateTable(sample.robot, zeros={'wrist_joint': 0.3})
     with RobotViewer(sample, table, port=free_port(), findings=[]) as view:
         assert view.table is table and view.positions['wrist_joint'] == 0.3
@@ -285,18 +272,10 @@ def test_a_table_passed_in_is_driven_and_keeps_its_state(sample: RobotDescriptio
         assert view.panel.sliders['elbow_joint'].value == pytest.approx(0.25)
 
 
-VIEWER = REPO / 'test' / 'urdf' / 'viewer'
-#: Meshes missing or unreadable, and a kinematic cycle.
-BROKEN = (VIEWER / 'broken.urdf').read_text()
-
-
-def test_a_broken_model_is_drawn_at_identity_with_its_errors(tmp_path: Path) -> None:
-    pytest.importorskip('viser')
-    from urdf_tools_ros.gui.viewer import RobotViewer
-    (tmp_path / 'bad.stl').write_bytes(b'solid x\nthis is no STL\n')
-    path = tmp_path / 'broken.urdf'
-    path.write_text(BROKEN)
-    with RobotViewer(load(path), port=free_port()) as view:
+@needs_viser
+def test_a_broken_model_is_drawn_at_identity_with_its_errors() -> None:
+    """Meshes missing or unreadable, and a kinematic cycle."""
+    with RobotViewer(load(VIEWER / 'broken.urdf'), port=free_port()) as view:
         assert view.kinematics is None and view.scene is not None
         assert sorted(view.scene.frames) == ['a', 'b', 'c']
         for link in 'abc':
@@ -311,18 +290,10 @@ def test_a_broken_model_is_drawn_at_identity_with_its_errors(tmp_path: Path) -> 
         np.testing.assert_allclose(view.link_pose('c'), np.eye(4), atol=1e-9)
 
 
-NOT_FINITE = (VIEWER / 'not_finite.urdf').read_text()
-
-
-def test_non_finite_sizes_are_not_drawn_and_a_non_finite_scale_is_a_placeholder(
-        tmp_path: Path) -> None:
+@needs_viser
+def test_non_finite_sizes_are_not_drawn_and_a_non_finite_scale_is_a_placeholder() -> None:
     # NaN/inf sizes would put NaN into the drawn box and the camera that frames it.
-    pytest.importorskip('viser')
-    from urdf_tools_ros.gui.viewer import RobotViewer
-    (tmp_path / 'part.stl').write_text('solid part\nendsolid part\n')
-    path = tmp_path / 'not_finite.urdf'
-    path.write_text(NOT_FINITE)
-    with RobotViewer(load(path), port=free_port()) as view:
+    with RobotViewer(load(VIEWER / 'not_finite.urdf'), port=free_port()) as view:
         assert view.scene is not None
         assert [(p.link, p.filename, p.reason, p.size) for p in view.scene.placeholders] == [
             ('b', 'part.stl', 'its scale is not finite', pytest.approx((0.1, 0.1, 0.1)))]
@@ -332,24 +303,18 @@ def test_non_finite_sizes_are_not_drawn_and_a_non_finite_scale_is_a_placeholder(
         np.testing.assert_allclose(bounds, ([-0.1] * 3, [0.1] * 3))  # the sphere alone
 
 
+@needs_viser
 def test_view_command_prints_the_report_then_the_url(
         capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip('viser')
-    from urdf_tools_ros.cli import commands
-    from urdf_tools_ros.cli.view import add_view_arguments
-    parser = argparse.ArgumentParser(prog='urdf-tools')
-    sub = parser.add_subparsers(dest='command', required=True)
-    add_view_arguments(sub.add_parser('view'), commands._add_source, commands.load_from_args)
+    from urdf_tools_ros.cli.main import run
     port = free_port()
-    args = parser.parse_args(['view', str(SAMPLE_ROBOT), 'prefix:=r1_', '--port', str(port),
-                              '--exit-after', '0'])
-    assert args.handler(args) == 0
+    assert run(['view', str(SAMPLE_ROBOT), 'prefix:=r1_', '--port', str(port),
+                '--exit-after', '0']) == 0
     out = capsys.readouterr().out.splitlines()
     assert re.search(r': 0 errors, 0 warnings, \d+ info$', out[0]), out
     assert out[1] == f"urdf-tools view: serving 'sample_robot' at http://127.0.0.1:{port} " \
         '(Ctrl-C to stop)'
-    bad = parser.parse_args(['view', '/nonexistent.urdf', '--exit-after', '0'])
-    assert bad.handler(bad) == 2
+    assert run(['view', '/nonexistent.urdf', '--exit-after', '0']) == 2
     assert 'nonexistent.urdf' in capsys.readouterr().err
 
 
