@@ -1,31 +1,23 @@
 """
 One check pipeline: the configuration resolved once, then load and check, for every caller.
 
-``urdf-tools check`` (``--matrix``, ``--diff``, ``--fix``), ``diff``, ``view``, the pytest
-plugin and the robot description node pass what they were given to :func:`resolve` and hand the
-:class:`Settings` it returns to :func:`run` (or :meth:`Settings.load` and :meth:`Settings.check`);
-none merges a configuration itself (CONVENTIONS C15). Precedence, for each setting:
+Every front end passes what it was given to :func:`resolve` and hands the :class:`Settings` it
+returns to :func:`run` (or :meth:`Settings.load` and :meth:`Settings.check`); none merges a
+configuration itself (CONVENTIONS C15). Precedence, for each setting:
 
 * the configuration: the nearest ``.urdf-tools.toml`` or ``pyproject.toml [tool.urdf-tools]``
-  found upwards from the file (:func:`~.checks.config.find_config`; the current folder for
-  standard input or a string), none with ``use_config=False``;
-* ``target``: the caller's (``--target``, a marker's option, the node's distro), else the
-  configuration's, else :data:`~.checks.DEFAULT_TARGET` (``ros``: the ``ROS_DISTRO`` of the
-  environment when it names a distro, else Jazzy);
+  upwards from the file (:func:`~.checks.config.find_config`; the current folder for standard
+  input or a string), none with ``use_config=False``;
+* ``target``: the caller's, else the configuration's, else :data:`~.checks.DEFAULT_TARGET`;
 * ``select``: the caller's replaces the configuration's; ``ignore``: the caller's adds to it;
 * ``werror``: the caller's when given (``True`` or ``False``), else the configuration's;
 * packages: the caller's ``NAME=DIR`` and folders, then ``URDF_TOOLS_PACKAGE_PATH``, then this
-  package, then the caller's locator (the ament index where ROS is sourced)
-  (:func:`~.description.packages.make_package_locator`).
+  package, then the caller's locator (:func:`~.source.packages.make_package_locator`).
 
-Every entry of ``select`` and ``ignore`` is checked against the rules once, here, naming where
-it was written (``--select``, ``PATH: ignore``). The files of a run are read once: the loader
-keeps the text of each (:attr:`~.description.loader.RobotDescription.sources`), suppression
-comments and fixes read that, and the ``texts`` of one run (a ``--matrix``, ``--fix`` then the
-check) are shared. A rule that is neither selected nor kept by ``ignore`` is not run.
-
-A file that cannot be loaded is one ``description-unloadable`` error (:func:`unloadable`), and
-whether a run fails is :func:`failing`'s answer, for every front end.
+Each entry of ``select`` and ``ignore`` is checked against the rules here, naming where it was
+written. The files of a run are read once (:attr:`~.source.loader.RobotDescription.sources`,
+shared through ``texts``). A file that cannot be loaded is one ``description-unloadable`` error
+(:func:`unloadable`); whether a run fails is :func:`failing`'s answer.
 """
 
 from __future__ import annotations
@@ -67,7 +59,7 @@ class Settings:
     :ivar is_xacro: Force (``True``) or skip (``False``) xacro; ``None``: by name and content.
     :ivar cross_check: Also read the description with urdf_parser_py.
     :ivar use_cache: Whether mesh facts may come from, and go to, the on-disk cache
-        (:mod:`~.description.mesh_cache`; ``urdf-tools check --no-cache``: no).
+        (:mod:`~.meshes.cache`).
     """
 
     target: str = DEFAULT_TARGET
@@ -94,7 +86,7 @@ class Settings:
         options = dict(xacro_args=xacro_args, package_paths=dict(self.package_paths),
                        package_folders=self.package_folders, locator=self.locator,
                        is_xacro=self.is_xacro, cross_check=self.cross_check, texts=texts)
-        if text is not None:  # the loader's functions as they are now (a test may wrap them)
+        if text is not None:  # through the module: a test may wrap its functions
             return loader.load_string(text, os.fspath(source), **options)  # type: ignore[arg-type]
         return loader.load(source, **options)  # type: ignore[arg-type]
 
@@ -226,8 +218,7 @@ def run(source: str | os.PathLike[str], settings: Settings,
     :param text: The description itself (a parameter's XML), named ``source``.
     :param texts: The files read so far in this run, shared by its loads (each read once).
     :return: The result; a description that cannot be loaded is a :attr:`CheckResult.failure`.
-    :raises UnknownCodeError: if a suppression comment names no rule (the run cannot go on as
-        configured).
+    :raises UnknownCodeError: if a suppression comment names no rule.
     """
     try:
         description = settings.load(source, xacro_args, text=text, texts=texts)
