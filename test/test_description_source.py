@@ -15,7 +15,7 @@ import shutil
 from paths import ROS2_DESCRIPTIONS
 import pytest
 
-from conftest import shared_model
+from conftest import REPO, shared_model
 from urdf_tools_ros.core.checks.publication import (check_for_graph, FindingsLog, graph_check,
                                                     GraphCheck)
 from urdf_tools_ros.core.description_source import assess, DescriptionSource
@@ -25,37 +25,11 @@ from urdf_tools_ros.core.source.loader import load, load_string
 from urdf_tools_ros.core.source.packages import PACKAGE_PATH_ENV
 from urdf_tools_ros.core.source.watch import FileState, WatchedFiles
 
-MAIN_XACRO = """<?xml version="1.0"?>
-<robot name="watched" xmlns:xacro="http://www.ros.org/wiki/xacro">
-  <xacro:arg name="length" default="0.5"/>
-  <xacro:include filename="part.xacro"/>
-  <link name="world"/>
-  <xacro:part name="arm" length="$(arg length)"/>
-</robot>
-"""
-PART_XACRO = """<?xml version="1.0"?>
-<robot xmlns:xacro="http://www.ros.org/wiki/xacro">
-  <xacro:macro name="part" params="name length">
-    <link name="${name}"/>
-    <joint name="${name}_joint" type="revolute">
-      <parent link="world"/><child link="${name}"/><origin xyz="0 0 ${length}"/>
-      <axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/>
-    </joint>
-  </xacro:macro>
-</robot>
-"""
+#: A xacro robot.urdf.xacro (argument ``length``) that includes part.xacro.
+WATCHED = REPO / 'test' / 'urdf' / 'nodes' / 'watched'
+PART_XACRO = (WATCHED / 'part.xacro').read_text()
 #: A small robot whose slide axis is not a unit vector (a warning).
-MIMIC_URDF = """<?xml version="1.0"?>
-<robot name="mimic_bot">
-  <link name="world"/><link name="base"/><link name="slider"/><link name="tool"/>
-  <joint name="base_joint" type="fixed"><parent link="world"/><child link="base"/></joint>
-  <joint name="slide" type="prismatic">
-    <parent link="base"/><child link="slider"/><origin xyz="0 0.1 0"/>
-    <axis xyz="1 1 0"/><limit lower="0.1" upper="0.3" effort="5" velocity="0.1"/>
-  </joint>
-  <joint name="tool_joint" type="fixed"><parent link="slider"/><child link="tool"/></joint>
-</robot>
-"""
+MIMIC_URDF = (REPO / 'test' / 'urdf' / 'nodes' / 'slider_bot.urdf').read_text()
 #: Missing child link: an error urdfdom cannot load (the description still loads).
 BROKEN_LINK = MIMIC_URDF.replace('<child link="tool"/>', '<child link="no_such_link"/>')
 
@@ -67,10 +41,8 @@ def later(path: Path, seconds: float = 0.01) -> None:
 
 
 def xacro_robot(folder: Path) -> Path:
-    (folder / 'part.xacro').write_text(PART_XACRO)
-    main = folder / 'robot.urdf.xacro'
-    main.write_text(MAIN_XACRO)
-    return main
+    shutil.copytree(WATCHED, folder, dirs_exist_ok=True)
+    return folder / 'robot.urdf.xacro'
 
 
 # -- watch ----------------------------------------------------------------------------------------
