@@ -22,14 +22,7 @@ from typing import Any
 from paths import ROS2_DESCRIPTIONS
 import pytest
 from rule_cases import run_beside
-import test_checks_gazebo
-import test_checks_gazebo_lumping
-import test_checks_geometry
-import test_checks_inertial
-import test_checks_joints
-import test_checks_materials
-import test_checks_structure
-import test_checks_transmissions
+from test_rule_cases import FAMILIES
 
 from conftest import REPO, SHARED_URDFS
 from urdf_tools_ros.cli.main import run as cli
@@ -47,9 +40,6 @@ ROBOTIQ = (ROS2_DESCRIPTIONS / 'robotiq_description' / 'urdf'
            / 'robotiq_2f_85_gripper.urdf.xacro')
 needs_descriptions = pytest.mark.skipif(not ROBOTIQ.is_file(),
                                         reason=f'{ROS2_DESCRIPTIONS} is not here')
-FAMILIES = (test_checks_gazebo, test_checks_gazebo_lumping, test_checks_geometry,
-            test_checks_inertial, test_checks_joints, test_checks_materials,
-            test_checks_structure, test_checks_transmissions)
 
 
 # -- settings ------------------------------------------------------------------------------------
@@ -151,29 +141,10 @@ def test_a_urdf_read_while_it_is_parsed_is_read_once(opened: Counter[str], tmp_p
     assert opened[str(robot)] == 1
 
 
-MAIN = """<?xml version="1.0"?>
-<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">
-  <xacro:include filename="arm.xacro"/>
-  <link name="base"/>
-  <xacro:arm parent="base"/>
-  <joint name="j0" type="continuous">
-    <parent link="base"/><child link="l0"/><axis xyz="0 0 2"/>
-  </joint>
-  <link name="l0"/>
-</robot>
-"""
-ARM = """<?xml version="1.0"?>
-<robot xmlns:xacro="http://www.ros.org/wiki/xacro">
-  <xacro:macro name="arm" params="parent">
-    <link name="l1"/>
-    <joint name="j1" type="revolute">
-      <parent link="${parent}"/><child link="l1"/><axis xyz="0 2 0"/>
-      <!-- urdf-tools: ignore[joint-limit-effort-missing] -->
-      <limit lower="1" upper="-1" velocity="1"/>
-    </joint>
-  </xacro:macro>
-</robot>
-"""
+PIPELINE = REPO / 'test' / 'urdf' / 'pipeline'
+#: robot.urdf.xacro includes arm.xacro: axes of length 2, the include's limits inverted (and
+#: their missing effort suppressed by a comment).
+MAIN, ARM = ((PIPELINE / name).read_text() for name in ('robot.urdf.xacro', 'arm.xacro'))
 
 
 def test_fix_then_check_reads_each_file_once(tmp_path: Path, opened: Counter[str],
@@ -224,7 +195,7 @@ def test_the_loader_keeps_the_text_it_read(tmp_path: Path) -> None:
 # -- a rule not wanted does no work --------------------------------------------------------------
 def _descriptions(tmp_path: Path) -> Iterator[RobotDescription]:
     """The failing twin of every rule's case and example, and the shared robots."""
-    for index, family in enumerate(FAMILIES):
+    for index, family in enumerate(FAMILIES.values()):
         files = getattr(family, 'FILES', None)
         folder = tmp_path / str(index)
         folder.mkdir()
