@@ -201,6 +201,22 @@ def wait_for(condition: Callable[[], object], timeout: float = 15.0) -> bool:
     return True
 
 
+@pytest.fixture
+def loads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, str]]]:
+    """Every ``loader.load`` while the test runs (the pipeline's): ``(source, xacro args)``."""
+    from urdf_tools_ros.core.source import loader
+
+    calls: list[tuple[str, dict[str, str]]] = []
+    real = loader.load
+
+    def counting(source: Any, **kwargs: Any) -> Any:
+        calls.append((str(source), dict(kwargs.get('xacro_args') or {})))
+        return real(source, **kwargs)
+
+    monkeypatch.setattr(loader, 'load', counting)
+    return calls
+
+
 def run_cli(*args: str, cwd: Path = REPO, env: dict[str, str] | None = None,
             timeout: float = 120) -> subprocess.CompletedProcess[str]:
     """``urdf-tools ARGS`` as a user runs it (in ``cwd``; ``env`` replaces the environment)."""
