@@ -12,13 +12,11 @@ import itertools
 import json
 from pathlib import Path
 import re
-from typing import Any
 
 import pytest
 
 from conftest import missing, REPO
 from urdf_tools_ros.cli.main import run
-from urdf_tools_ros.core.source import loader
 from urdf_tools_ros.core.source.matrix import (
     combinations, label, MatrixError, parse_matrix)
 
@@ -34,20 +32,6 @@ def conditional(tmp_path: Path) -> Path:
     path = tmp_path / 'conditional.urdf.xacro'
     path.write_text(CONDITIONAL)
     return path
-
-
-@pytest.fixture
-def loads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, str]]]:
-    """Every ``load`` ``urdf-tools check`` makes: ``(file, xacro arguments)``."""
-    calls: list[tuple[str, dict[str, str]]] = []
-    real = loader.load
-
-    def counting(source: Any, **kwargs: Any) -> Any:
-        calls.append((str(source), dict(kwargs.get('xacro_args') or {})))
-        return real(source, **kwargs)
-
-    monkeypatch.setattr(loader, 'load', counting)  # the pipeline's loads
-    return calls
 
 
 def check(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
