@@ -29,7 +29,7 @@ from conftest import REPO, SAMPLE_ROBOT
 # pytester's in-process runs forget the modules they import, and numpy cannot be imported twice
 # in one process: what the plugin imports when a marked test runs is imported here, before them
 import urdf_tools_ros.core.checks  # noqa: F401,I100
-from urdf_tools_ros.core.source import loader
+import urdf_tools_ros.core.source.loader  # noqa: F401
 import urdf_tools_ros.core.source.xacro.runner  # noqa: F401
 
 pytestmark = pytest.mark.portability
@@ -68,20 +68,6 @@ def records(path: Path) -> list[dict[str, Any]]:
 
 
 @pytest.fixture
-def loads(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, str]]:
-    """The xacro arguments of every load the plugin makes in this process."""
-    calls: list[dict[str, str]] = []
-    real = loader.load
-
-    def counting(source: Any, **kwargs: Any) -> Any:
-        calls.append(dict(kwargs.get('xacro_args') or {}))
-        return real(source, **kwargs)
-
-    monkeypatch.setattr(loader, 'load', counting)
-    return calls
-
-
-@pytest.fixture
 def checks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The robot names of every check the plugin makes in this process."""
     import urdf_tools_ros.core.checks as checking
@@ -97,7 +83,7 @@ def checks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def test_one_item_per_combination_each_with_its_own_description(
-        pytester: pytest.Pytester, loads: list[dict[str, str]]) -> None:
+        pytester: pytest.Pytester, loads: list[tuple[str, dict[str, str]]]) -> None:
     """What Universal_Robots_ROS2_Description's test once did wrong cannot happen here."""
     out = pytester.path / 'seen.jsonl'
     pytester.makepyfile(test_robot=f"""
@@ -121,7 +107,7 @@ def test_one_item_per_combination_each_with_its_own_description(
     assert loads == []  # collecting loads nothing
     result = pytester.runpytest('-p', PLUGIN)
     result.assert_outcomes(passed=6)
-    assert Counter(tuple(args.values()) for args in loads) == Counter(matrix)  # once each
+    assert Counter(tuple(args.values()) for _, args in loads) == Counter(matrix)  # once each
     seen = records(out)
     assert [item['id'] for item in seen] == names
     for item, (prefix, extras) in zip(seen, matrix):
@@ -132,7 +118,7 @@ def test_one_item_per_combination_each_with_its_own_description(
 
 
 def test_a_failing_combination_lists_its_findings(pytester: pytest.Pytester,
-                                                  loads: list[dict[str, str]],
+                                                  loads: list[tuple[str, dict[str, str]]],
                                                   checks: list[str]) -> None:
     robot = pytester.path / 'urdf' / 'arm.urdf.xacro'
     robot.parent.mkdir()
@@ -148,7 +134,7 @@ def test_a_failing_combination_lists_its_findings(pytester: pytest.Pytester,
     result = pytester.runpytest('-p', PLUGIN, '-rfE')
     result.assert_outcomes(passed=2, failed=2, errors=2)
     # the fixture and the check before the body share one load and one check per item
-    assert sorted((args['prefix'], args['bad']) for args in loads) == sorted(
+    assert sorted((args['prefix'], args['bad']) for _, args in loads) == sorted(
         itertools.product(['', 'left_'], ['false', 'true', 'maybe']))
     assert sorted(checks) == ['base', 'base', 'left_base', 'left_base']  # 'maybe' never loads
     text = result.stdout.str()
@@ -382,7 +368,7 @@ def test_an_unrelated_run_is_unchanged_and_imports_nothing_of_the_package(
 # -- real description packages ------------------------------------------------------------------
 @pytest.mark.skipif(not KUKA.is_file(), reason=f'{DESCRIPTIONS} is not here')
 def test_a_kuka_arm_over_its_modes_and_prefixes(pytester: pytest.Pytester,
-                                                loads: list[dict[str, str]]) -> None:
+                                                loads: list[tuple[str, dict[str, str]]]) -> None:
     """
     kr6_r700_sixx: ``mode`` chooses the ros2_control hardware plugin, ``prefix`` the names.
 
@@ -416,7 +402,7 @@ def test_a_kuka_arm_over_its_modes_and_prefixes(pytester: pytest.Pytester,
     for mode, prefix in matrix:
         shown = f"test_kuka[mode={mode} prefix={prefix or repr('')}] PASSED"
         assert shown in result.stdout.str()
-    assert sorted((args['mode'], args['prefix']) for args in loads) == sorted(matrix)
+    assert sorted((args['mode'], args['prefix']) for _, args in loads) == sorted(matrix)
     seen = {(item['args']['mode'], item['args']['prefix']): item for item in records(out)}
     assert sorted(seen) == sorted(matrix)
     bare = seen['mock', '']['links']
@@ -431,7 +417,7 @@ TURTLEBOT4 = DESCRIPTIONS / 'turtlebot4_description' / 'urdf'
 
 @pytest.mark.skipif(not TURTLEBOT4.is_dir(), reason=f'{DESCRIPTIONS} is not here')
 def test_turtlebot4_standard_and_lite_over_simulator_and_namespace(
-        pytester: pytest.Pytester, loads: list[dict[str, str]]) -> None:
+        pytester: pytest.Pytester, loads: list[tuple[str, dict[str, str]]]) -> None:
     """
     Two files of one package, two markers: ``gazebo`` picks the simulator's sensor plugins.
 
