@@ -65,9 +65,7 @@ def _matrix_runs(request: CheckRequest, files: list[str], texts: MutableMapping[
     """
     The ``(file, combination)`` pairs to check: each file once, or once per combination.
 
-    :param texts: The files read so far in this run: a file read here to see whether it is
-        xacro is kept there for its loads.
-
+    :param texts: The files read so far in this run (a file read here is kept for its loads).
     :raises MatrixError: on a malformed ``--matrix``, a name given twice (also as
         ``name:=value``), or a matrix for standard input or a file xacro does not process.
     """
@@ -120,14 +118,10 @@ def _configured_runs(config: Config) -> list[tuple[str, tuple[tuple[str, str], .
 
 def cmd_check(args: argparse.Namespace) -> int:
     """
-    Check each file; print or write the report; exit 0 clean, 1 errors, 2 a file unloadable.
+    Check each file (per ``--matrix`` combination); print or write the report.
 
-    A file that cannot be loaded is reported (every format) as one ``description-unloadable``
-    error, and the exit status is 2. Its message is printed once: in the text report on
-    stdout, else (JSON, JUnit, SARIF, or a report written with ``-o``) as one line on stderr.
-    With ``--matrix``, each file is loaded and checked once for each combination of the
-    matrix's values (:mod:`~urdf_tools_ros.core.source.matrix`), with the
-    ``name:=value`` arguments in every combination; the exit status is the worst.
+    :return: 0 clean, 1 errors, 2 a file unloadable (its message once: in the text report on
+        stdout, else one line on stderr) or a usage error.
     """
     from pathlib import Path
 
@@ -246,16 +240,10 @@ def cmd_graph(args: argparse.Namespace) -> int:
         description = load_from_args(args)
     except (ValueError, argparse.ArgumentTypeError) as exc:
         return _usage_error(args, str(exc))
-    dot = to_dot(description)
-    output = args.output
-    if output is None or output == '-':
-        sys.stdout.write(dot)
-        return 0
-    extension = os.path.splitext(output)[1].lower().lstrip('.')
-    if extension in ('', 'dot', 'gv'):
-        with open(output, 'w', encoding='utf-8') as stream:
-            stream.write(dot)
-        print(f'wrote {output}')
+    dot, output = to_dot(description), args.output
+    extension = os.path.splitext(output or '')[1].lower().lstrip('.')
+    if output in (None, '-') or extension in ('', 'dot', 'gv'):
+        report.write_output(output, dot)
         return 0
     if extension not in ('pdf', 'svg', 'png'):
         return _usage_error(args, f'cannot write .{extension}; use .dot, .pdf, .svg or .png')
@@ -281,20 +269,13 @@ def cmd_graph(args: argparse.Namespace) -> int:
 
 
 # -- rules ------------------------------------------------------------------------------------
-#: The targets the catalog shows, with their column titles: a column stands for the distros of
-#: its title, which agree (Humble, Jazzy and Kilted read URDF 1.0 only; Lyrical and Rolling have
-#: the same urdfdom 6.0).
+#: The targets the catalog shows, with their column titles (the distros of a title agree).
 COLUMNS = {'ros-jazzy': 'humble jazzy kilted', 'ros-lyrical': 'lyrical', 'ros-rolling': 'rolling',
            'gazebo': 'gazebo', 'mujoco': 'mujoco', 'pinocchio': 'pinocchio'}
 
 
 def rules_markdown() -> str:
-    """
-    The rule catalog as a Markdown table (``urdf-tools rules --markdown``).
-
-    One row per rule of :data:`RULES`: code, severity per target (E, W, I), the consumers it
-    breaks, what it checks. The docs' rule catalog (``docs/generated/rules.md``) is built from it.
-    """
+    """The rule catalog as a Markdown table: code, severity per target (E, W, I), consumers."""
     def cell(text: str) -> str:
         return text.replace('|', '\\|').replace('<', '&lt;').replace('>', '&gt;')
 
@@ -343,12 +324,7 @@ def _explain(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    """
-    Print the rule catalog: code, severity per target, consumers, summary.
-
-    Severities are given for the targets of :data:`COLUMNS` (E, W, I); ``consumers`` are
-    those that refuse or misread a file with such a finding.
-    """
+    """Print the rule catalog (code, severity per :data:`COLUMNS`, consumers), or explain one."""
     if args.code:
         return _explain(args)
     if args.markdown:
@@ -378,13 +354,8 @@ def cmd_convert(args: argparse.Namespace) -> int:
         if isinstance(exc, RobotDescriptionError):
             raise
         return _usage_error(args, str(exc))
-    text = to_urdf_1_0(description.xml, description.filename)
-    if args.output and args.output != '-':
-        with open(args.output, 'w', encoding='utf-8') as stream:
-            stream.write(text)
-        print(f'wrote {args.output} (URDF 1.0)')
-    else:
-        sys.stdout.write(text)
+    report.write_output(args.output, to_urdf_1_0(description.xml, description.filename),
+                        ' (URDF 1.0)')
     return 0
 
 
@@ -408,10 +379,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser],
     """
     Add the subcommands to the ``urdf-tools`` parser.
 
-    :param only: Build this subcommand alone (the one on the command line: the parser never
-        dispatches to another). Not a subcommand (a typo, none): all are added, the others
-        with their help only, which ``urdf-tools --help`` and the "invalid choice" error list.
-        ``None``: all, with their arguments.
+    :param only: Add this subcommand alone; a word that is not one: all, with their help only
+        (for ``--help`` and the "invalid choice" error); ``None``: all, with their arguments.
     """
     for name, help_text in COMMANDS.items():
         if only is not None and name != only:
@@ -478,7 +447,6 @@ def _check_arguments(check: argparse.ArgumentParser) -> None:
     check.add_argument('--urdf-parser-py', action='store_true',
                        help='also read the description with urdf_parser_py and report what it '
                             'refuses (slower)')
-    # the fixes themselves (.fix) are imported only when asked for
     group = check.add_mutually_exclusive_group()
     group.add_argument('--diff', action='store_true',
                        help='print the mechanical fixes (unit joint axis, swapped inverted '

@@ -1,22 +1,13 @@
 """
 ``urdf-tools diff OLD NEW``: two robot descriptions compared as robots, not as text.
 
-Both are loaded as ``urdf-tools check`` loads a file (xacro, ``--package-path``, the ament index
-when ROS is sourced) and compared by :func:`urdf_tools_ros.core.diff.diff_descriptions`. xacro
-arguments: ``name:=value`` among the files applies to both, ``--old-arg name:=value`` and
-``--new-arg name:=value`` to one side (over a shared one of the same name). ``--git REV FILE``
-compares FILE with the whole description as of git revision REV (includes, YAML and meshes
-read from REV: :mod:`urdf_tools_ros.core.diff.git`), with the ROS packages inside the
-repository resolved to their folders, on both sides.
-
-Findings are compared as ``urdf-tools check NEW`` reports them: the ``.urdf-tools.toml`` (or
-``pyproject.toml``) found upwards from NEW gives the target, ``select`` and ``ignore`` for both
-sides, and the suppression comments of each side's files apply to it; their files are written
-as ``check`` writes them (:func:`~.report.shown_path`).
-
-Output: ``--format text`` (a terminal), ``markdown`` (a pull-request comment) or ``json``
-(tools). Exit 0 when the robots are the same, 1 when they differ, 2 when one cannot be loaded
-(one line naming the file and line) or the arguments are wrong.
+Both are loaded as ``urdf-tools check`` loads a file and compared by
+:func:`urdf_tools_ros.core.diff.diff_descriptions`. ``name:=value`` among the files applies to
+both sides, ``--old-arg``/``--new-arg`` to one (over a shared one). ``--git REV FILE`` compares
+FILE with its description as of REV (:mod:`urdf_tools_ros.core.diff.git`). Findings are compared
+as ``urdf-tools check NEW`` reports them (the configuration found upwards from NEW, for both).
+Exit 0 when the robots are the same, 1 when they differ, 2 when one cannot be loaded or the
+arguments are wrong.
 """
 
 from __future__ import annotations
@@ -197,7 +188,7 @@ def _diff_git(args: argparse.Namespace, request: CheckRequest, positions: dict[s
 def _report(args: argparse.Namespace, old: RobotDescription, new: RobotDescription,
             positions: dict[str, float], old_label: str, new_label: str,
             paths: dict[str, str], locations: dict[str, str]) -> int:
-    from .report import shown_path
+    from .report import shown_path, write_output
     from ..core.diff import diff_descriptions
     tolerance = Tolerance(args.tolerance / 1000.0, math.radians(args.angle_tolerance))
     old_findings = new_findings = None
@@ -211,12 +202,7 @@ def _report(args: argparse.Namespace, old: RobotDescription, new: RobotDescripti
                                shown=shown_path, old_label=old_label, new_label=new_label)
     text = {'text': format_text, 'markdown': format_markdown,
             'json': format_json}[args.format](result)
-    if args.output and args.output != '-':
-        with open(args.output, 'w', encoding='utf-8') as stream:
-            stream.write(text)
-        print(f'wrote {args.output}: {summary(result)}')
-    else:
-        sys.stdout.write(text)
+    write_output(args.output, text, f': {summary(result)}')
     return 0 if result.same else 1
 
 
@@ -353,9 +339,8 @@ def format_json(result: DescriptionDiff) -> str:
     """
     The report as JSON: ``old``, ``new``, ``same``, ``summary``, ``tolerance``, ``changes``.
 
-    Each change is its record's fields (``category``: ``element``, ``value``, ``frame``,
-    ``block``, ``finding``; values in the model's units: m, rad, kg; a NaN or infinite value
-    as the string ``"nan"``, ``"inf"``) with its ``text``.
+    Each change is its record's fields (values in m, rad, kg; NaN and infinity as strings) and
+    its ``text``.
     """
     document = {
         'old': result.old, 'new': result.new, 'same': result.same, 'summary': summary(result),

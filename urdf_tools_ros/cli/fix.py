@@ -1,12 +1,9 @@
 """
 ``urdf-tools check --diff`` and ``--fix``: the mechanical fixes of :mod:`~..core.fix.edits`.
 
-``--diff`` prints the fixes as a unified diff on standard output (nothing when there is none:
-then one line ``FILE: nothing to fix (0 errors, ...)`` on standard error) and exits as
-``check`` would after them; ``--fix`` writes them into the files, then ``check`` reports the
-fixed files as usual; a file in a ROS install prefix is never written (its source is what to
-fix). Findings of a fixable code that are not patched (a value computed by xacro, two different
-duplicates) are ``note:`` lines on standard error, with the place to fix them by hand.
+``--diff`` prints the fixes as a unified diff and exits as ``check`` would after them;
+``--fix`` writes them (never into a ROS install prefix), then ``check`` reports the files.
+Findings of a fixable code that are not patched are ``note:`` lines on standard error.
 """
 
 from __future__ import annotations
@@ -68,9 +65,7 @@ def _findings_after(description: RobotDescription, plan: FixPlan, arguments: dic
     """
     The findings of the description as the edits leave it, when they are all in its own file.
 
-    The edited text is loaded in the file's name (its includes, as read already, meshes and
-    packages as before). No edit, or edits of included ``.xacro`` files, give ``None``: the
-    caller then takes the findings less those the edits fix.
+    ``None`` when there is no edit, an edit of an included file, or the result does not load.
     """
     files = {edit.filename for edit in plan.edits}
     if files != {description.filename}:
@@ -88,11 +83,9 @@ def _findings_after(description: RobotDescription, plan: FixPlan, arguments: dic
 
 def install_prefix(filename: str) -> str | None:
     """
-    The ROS install prefix a file really lies in, or ``None``.
+    The ROS install prefix (a folder with ``setup.bash`` or ``local_setup.bash``) a file lies in.
 
-    ``/opt/ros/<distro>`` or a colcon ``install/`` folder: a folder with ``setup.bash`` or
-    ``local_setup.bash``. A symbolic link is followed first: ``colcon build --symlink-install``
-    links installed files to their source, which is then the file written.
+    Symbolic links are followed first (``colcon build --symlink-install``); ``None``: none.
     """
     real = Path(os.path.realpath(filename))
     for folder in real.parents:
@@ -113,16 +106,12 @@ def run_fixes(request: CheckRequest, settings: Settings, texts: MutableMapping[s
     """
     Do ``--diff`` or ``--fix`` for ``check``, on the files of ``request``.
 
-    ``--fix`` prints a ``fixed[code]`` line per edit, on standard output before the text
-    report, on standard error when the report is JSON, JUnit, SARIF or goes to a file.
+    ``--fix`` prints a ``fixed[code]`` line per edit (to standard error when the report is not
+    text on standard output).
 
-    :param settings: The run's (:func:`~..core.session.resolve`).
-    :param texts: The files read so far in this run: each file is read once, and a file
-        written keeps its new text there, which ``check`` then loads.
-
+    :param texts: The files read so far in this run; a file written keeps its new text there.
     :return: The exit status of ``--diff`` (0 no errors left after the fixes, 1 errors left, 2
-        a file cannot be loaded or its source changed meanwhile); ``None`` after ``--fix``,
-        whose files ``check`` then reports as usual.
+        a file cannot be loaded or changed meanwhile); ``None`` after ``--fix``.
     """
     if request.matrix:
         print('urdf-tools check: --diff and --fix take no --matrix (the combinations could '

@@ -78,12 +78,7 @@ def cmd_tree(args: argparse.Namespace, loader: Loader) -> int:
 
 # -- inertia ------------------------------------------------------------------------------------
 def geometry_from_args(args: argparse.Namespace) -> Geometry:
-    """
-    Return the solid named on the command line.
-
-    ``box X Y Z``, ``cylinder R L``, ``sphere R`` or ``capsule R L`` (URDF 1.1: a cylinder of
-    length L with hemispheres of radius R at both ends).
-    """
+    """The solid named: ``box X Y Z``, ``cylinder R L``, ``sphere R`` or ``capsule R L`` (m)."""
     if args.shape == 'box':
         return Box((args.x, args.y, args.z))
     if args.shape == 'cylinder':

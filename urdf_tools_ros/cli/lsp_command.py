@@ -1,9 +1,8 @@
 """
 ``urdf-tools lsp``: the language server on stdio (:mod:`urdf_tools_ros.lsp`).
 
-The server needs pygls 2 and lsprotocol, the optional ``[lsp]`` extra: they and the server are
-imported only when this subcommand runs, so ``urdf-tools check`` stays as light as it was.
-Without them the command says how to install them and exits 2.
+The server needs pygls 2 and lsprotocol (the ``[lsp]`` extra), imported only when this
+subcommand runs; without them it says how to install them and exits 2.
 """
 
 from __future__ import annotations

@@ -17,7 +17,6 @@ from .version import version
 from ..core.errors import RobotDescriptionError
 
 EXIT_OK = 0
-EXIT_FINDINGS = 1
 EXIT_LOAD = 2
 EXIT_INTERNAL = 3
 
@@ -53,10 +52,8 @@ def single_threaded_blas() -> None:
     """
     Ask numpy's BLAS for no worker threads (``OPENBLAS_NUM_THREADS=1``) unless the user chose.
 
-    OpenBLAS starts its worker threads when numpy is imported, and they spin before they sleep:
-    on a 2-core machine they compete with ``urdf-tools check`` for the CPU. The command line's
-    numpy work is on 3×3 and 4×4 matrices, which BLAS does not split among threads anyway.
-    Takes effect only before numpy's first import; processes the command starts inherit it.
+    OpenBLAS's threads spin when numpy is imported; the command's matrices are 3×3 and 4×4,
+    which BLAS does not split anyway. Takes effect only before numpy's first import.
     """
     if 'numpy' not in sys.modules:
         os.environ.setdefault('OPENBLAS_NUM_THREADS', '1')
@@ -70,8 +67,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     """
     argv = sys.argv[1:] if argv is None else list(argv)
     # The subcommand is the first word that is not an option (urdf-tools' own options take no
-    # value); when there is none, every subcommand is listed and none needs its arguments, and
-    # so when urdf-tools' own help is asked before it (`urdf-tools -h check`).
+    # value); none, or `urdf-tools -h check`: every subcommand is listed, none with arguments.
     command = next((word for word in argv if not word.startswith('-')), '')
     if command and {'-h', '--help'} & set(argv[:argv.index(command)]):
         command = ''
@@ -96,10 +92,8 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespa
     """
     Parse ``argv``, taking ``name:=value`` xacro arguments wherever they stand.
 
-    argparse gives a ``nargs`` positional only the words before the first option, so
-    ``check FILE -v name:=value`` would leave ``name:=value`` unrecognised; such words go to
-    the command's xacro arguments (``file`` of ``check`` and ``diff``, else ``xacro_args``), as
-    if written after ``FILE``. Any other unrecognised word is argparse's usage error.
+    argparse leaves ``name:=value`` after an option (``check FILE -v a:=1``) unrecognised; such
+    words go to ``file`` (``check``, ``diff``) or ``xacro_args``. Any other is a usage error.
     """
     args, extra = parser.parse_known_args(argv)
     if not extra:

@@ -1,10 +1,8 @@
 """
 Check reports: for people (text, colour), CI (JUnit XML, SARIF 2.1.0) and tools (JSON).
 
-One :class:`FileReport` per file checked (per file and combination of xacro arguments with
-``--matrix``, each named by its combination in every format); a file that cannot be loaded is a
-report too, whose one finding is the load failure (``description-unloadable``), so every format
-is written whatever happens.
+One :class:`FileReport` per file checked (per file and combination with ``--matrix``); a file
+that cannot be loaded is a report whose one finding is ``description-unloadable``.
 """
 
 from __future__ import annotations
@@ -13,6 +11,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 import os
+import sys
 
 from urdf_tools_ros.core.session import call_notes, failing, include_chain
 from urdf_tools_ros.core.source.matrix import Combination, label
@@ -21,9 +20,8 @@ from ..core.checks import (broken_consumers, count, counts_text, DEFAULT_TARGET,
 from ..core.findings import Finding, Severity
 from ..core.location import SourceLocation
 
-__all__ = ['FileReport', 'GROUP_SHOWN', 'finding_dict', 'format_json',
-           'format_junit', 'format_sarif', 'format_text', 'line', 'shown_path',
-           'summary']
+__all__ = ['FileReport', 'GROUP_SHOWN', 'finding_dict', 'format_json', 'format_junit',
+           'format_sarif', 'format_text', 'shown_path', 'summary', 'write_output']
 
 #: How many findings of one code the text shows before it groups the rest (``-v``: all).
 GROUP_SHOWN = 3
@@ -66,17 +64,14 @@ def summary(filename: str, findings: Sequence[Finding]) -> str:
     return f'{filename}: {counts_text(findings)}'
 
 
-def line(finding: Finding, target: str = DEFAULT_TARGET) -> str:
-    """
-    One compiler-style line; an error ends with the consumers of ``target`` it breaks.
-
-    ``file:line: severity[code]: element: message (fix: ...) [breaks: urdfdom, ...]``.
-    """
-    text = str(finding)
-    broken = broken_consumers(finding, target)
-    if finding.severity is Severity.ERROR and broken:
-        text += f' [breaks: {", ".join(broken)}]'
-    return text
+def write_output(output: str | None, text: str, wrote: str = '') -> None:
+    """Write ``text`` to ``output`` and print ``wrote OUTPUT{wrote}``; ``None``, ``-``: stdout."""
+    if output and output != '-':
+        with open(output, 'w', encoding='utf-8') as stream:
+            stream.write(text)
+        print(f'wrote {output}{wrote}')
+    else:
+        sys.stdout.write(text)
 
 
 def shown_path(name: str) -> str:
@@ -99,13 +94,10 @@ def _where(finding: Finding | SourceLocation) -> str:
 def _text_lines(finding: Finding, target: str, verbose: bool, colour: bool,
                 included_from: Mapping[str, SourceLocation] | None = None) -> list[str]:
     """
-    The finding's line, whole, then its notes and its fix, each whole on an indented line.
+    ``file:line: severity[code]: message``, then its notes and fix on indented lines.
 
-    ``file:line: severity[code]: message`` (``(4 times)`` after a message found in 4 expansions
-    of a macro body); ``verbose`` adds the context: the include chain of the finding's file
-    (xacro input), the macro calls of each expansion (:func:`~..core.session.call_notes`) and
-    the consumers, those of ``target`` an error breaks (``breaks: urdfdom, ...``), else those
-    the finding concerns.
+    ``verbose`` adds the include chain, the macro calls of each expansion and the consumers (those
+    of ``target`` an error breaks, else those the finding concerns).
     """
     where = _where(finding)
     head = f'{where}{finding.severity.value}[{finding.code}]: '
@@ -129,28 +121,23 @@ def _text_lines(finding: Finding, target: str, verbose: bool, colour: bool,
     return [head + finding.message + finding.times, *extra]
 
 
-def format_text(filename: str | Sequence[FileReport], findings: Sequence[Finding] = (),
-                show_info: bool = False, target: str = DEFAULT_TARGET, *,
-                verbose: bool = False, colour: bool = False, portable: bool = True) -> str:
+def format_text(reports: Sequence[FileReport], show_info: bool = False,
+                target: str = DEFAULT_TARGET, *, verbose: bool = False, colour: bool = False,
+                portable: bool = True) -> str:
     """
     Findings for a terminal: one line each (the fix indented below), grouped, then summaries.
 
-    Per file: the findings (info only with ``show_info``), most severe first; a code with more
-    than :data:`GROUP_SHOWN` findings is shown as ``94 × mesh-file-missing (warning): first 3
-    shown; -v for all`` and its first three; then the counts by code and the file's summary
-    line (:func:`summary`), preceded by which targets load it (:func:`portability_line`,
-    when ``portable``). Several files end with a total.
+    Per file: the findings, most severe first; a code with more than :data:`GROUP_SHOWN` findings
+    is shown as ``94 × mesh-file-missing (warning): first 3 shown; -v for all`` and its first
+    three; then the counts by code, :func:`portability_line` (when ``portable``) and
+    :func:`summary`. Several files end with a total.
 
-    :param filename: The file's name, or the reports of several files (``findings`` unused).
-    :param findings: The file's findings (one file).
     :param show_info: Include info findings (always counted).
     :param target: The target the severities were computed for (names the broken consumers).
     :param verbose: Every finding, ungrouped, with the consumers it concerns.
     :param colour: ANSI colours (a terminal, without ``NO_COLOR``).
     :param portable: Print the ``loads as written in`` line of each loaded file.
     """
-    reports = [FileReport(filename, tuple(findings))] if isinstance(filename, str) \
-        else list(filename)
     out: list[str] = []
     for report in reports:
         if report.combination:  # the findings of each combination under its name
@@ -192,11 +179,7 @@ def _checked(reports: Sequence[FileReport]) -> str:
 
 
 def portability_line(findings: Sequence[Finding]) -> str:
-    """
-    Which ROS distros and simulators load the file: ``loads as written in: ...; errors for: ...``.
-
-    From :func:`~urdf_tools_ros.core.checks.portability` (one verdict per target).
-    """
+    """``loads as written in: ...; errors for: ...`` (:func:`~..core.checks.portability`)."""
     verdicts = portability(findings)
     good = [target for target, ok in verdicts.items() if ok]
     bad = [target for target, ok in verdicts.items() if not ok]
@@ -208,9 +191,8 @@ def finding_dict(finding: Finding, target: str = DEFAULT_TARGET) -> dict[str, ob
     """
     A JSON-ready dict of one finding (``breaks``: the consumers of ``target`` it breaks).
 
-    ``count``: how many expansions of a macro body gave it (1 otherwise); ``calls``: for each,
-    its chain of macro calls, innermost first, each ``{file, line, macro, arguments}`` (the
-    arguments as written at the call).
+    ``count``: how many expansions of a macro body gave it; ``calls``: each one's macro calls,
+    innermost first, ``{file, line, macro, arguments}``.
     """
     location = finding.location
     return {
@@ -237,19 +219,15 @@ def _counts(findings: Sequence[Finding]) -> dict[str, int]:
     return {severity.value: n for severity, n in count(findings).items()}
 
 
-def format_json(filename: str | Sequence[FileReport], findings: Sequence[Finding] = (),
-                target: str = DEFAULT_TARGET) -> str:
+def format_json(reports: Sequence[FileReport], target: str = DEFAULT_TARGET) -> str:
     """
     The report as indented JSON.
 
     One file: ``{"file", "target", "loaded", "counts", "findings"}``; several:
-    ``{"target", "counts", "files": [one such object each]}``. A file checked for a
-    combination of a matrix has its arguments, ``"xacro_args": {name: value}``, and their
-    name, ``"combination": "ur_type=ur3 prefix=left_"``.
+    ``{"target", "counts", "files": [one such object each]}``. A matrix's combination adds
+    ``"xacro_args": {name: value}`` and ``"combination": "ur_type=ur3 prefix=left_"``.
     """
-    import json  # here, as in format_sarif: the text report (every check run) needs no JSON
-    reports = [FileReport(filename, tuple(findings))] if isinstance(filename, str) \
-        else list(filename)
+    import json
     files = [{'file': report.filename,
               **({'combination': label(report.combination),
                   'xacro_args': dict(report.combination)} if report.combination else {}),
@@ -265,23 +243,18 @@ def format_json(filename: str | Sequence[FileReport], findings: Sequence[Finding
                       indent=2) + '\n'
 
 
-def format_junit(filename: str | Sequence[FileReport], findings: Sequence[Finding] = (),
-                 werror: bool = False) -> str:
+def format_junit(reports: Sequence[FileReport], werror: bool = False) -> str:
     """
     The report as JUnit XML: a suite per file, a case per rule with findings, one for the rest.
 
-    A rule with errors (or warnings under ``werror``) is a failing case listing them (each with
-    its notes and the macro calls of its expansions, as ``file:line: note: ...`` lines); a rule
-    with only warnings or info is a passing case whose ``<system-out>`` lists them (CI systems
-    show it); the rules without findings are one passing case, ``other rules``. A file that
-    cannot be loaded is one failing case, ``description-unloadable``. A combination of a
-    matrix is a suite of its own, named (and its cases' ``classname``) ``file [combination]``,
-    with its xacro arguments as ``xacro_arg:NAME`` properties.
+    A rule with failing findings (:func:`~..core.session.failing`) is a failing case listing
+    them with their notes and macro calls; other rules with findings are passing cases whose
+    ``<system-out>`` lists them; the rules without findings are one case, ``other rules``. A
+    matrix's combination is a suite named ``file [combination]`` with ``xacro_arg:NAME``
+    properties.
     """
     from lxml import etree
 
-    reports = [FileReport(filename, tuple(findings))] if isinstance(filename, str) \
-        else list(filename)
     root = etree.Element('testsuites')
     for report in reports:
         by_code: dict[str, list[Finding]] = {}
@@ -336,14 +309,11 @@ def format_sarif(reports: Sequence[FileReport], version: str,
     """
     SARIF 2.1.0 (OASIS), as GitHub code scanning reads it: one run of the ``urdf-tools`` driver.
 
-    Each finding is a result with its rule id, level (error, warning, note for info), message
-    (with the fix), and the file and line; its notes and, for a finding in a xacro macro body,
-    the macro calls of each expansion are its ``relatedLocations``, and a finding found in
-    several expansions has their number as ``occurrenceCount``. The rules used are described in
-    the driver. With a
-    matrix, a result's message starts with its combination (``[ur_type=ur3] ...``) and its
-    ``properties`` hold it (``combination``, ``xacroArgs``); the run's ``properties`` list every
-    combination checked.
+    Each finding is a result with its rule id, level (``note`` for info), message (with the
+    fix), file and line; its notes and macro calls are ``relatedLocations``, its expansions
+    ``occurrenceCount``. The rules used are described in the driver. With a matrix, a result's
+    message starts with its combination (``[ur_type=ur3] ...``), also in its ``properties``; the
+    run's ``properties`` list every combination checked.
 
     :param reports: The files checked.
     :param version: The tool's version.

@@ -1,12 +1,9 @@
 """
 ``urdf-tools view``: joint sliders and a live 3D view of a robot description in the browser.
 
-Everything runs in-process through the core, without ROS: load (xacro args ``name:=value``),
-check (the report goes to the terminal and to the page), then a viser web server on
-``--host``/``--port`` (127.0.0.1:8080 by default; the next free port when it is taken). The
-command prints the URL and serves until Ctrl-C (or ``--exit-after SECONDS``).
-
-viser is imported only when the command runs, so ``urdf-tools check`` works without it.
+In-process, without ROS: load, check (the report goes to the terminal and the page), then a
+viser web server on ``--host``/``--port`` until Ctrl-C or ``--exit-after SECONDS``. viser is
+imported only when the command runs.
 """
 
 from __future__ import annotations
@@ -47,12 +44,7 @@ def _port(text: str) -> int:
 
 
 def host_problem(host: str) -> str | None:
-    """
-    Why the viewer cannot listen on ``host``, or ``None`` when it can.
-
-    Resolves the name and binds a socket on it (any port) at once, so that an address this
-    machine does not have fails in seconds instead of being printed as served.
-    """
+    """Why the viewer cannot listen on ``host`` (resolve it, bind any port), or ``None``."""
     import socket  # here: every urdf-tools command builds this parser, only view needs it
     try:
         infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
@@ -69,15 +61,10 @@ def host_problem(host: str) -> str | None:
 
 def cmd_view(args: argparse.Namespace, loader: Loader) -> int:
     """
-    Load, check, print the report, serve the viewer and print its URL; serve until Ctrl-C.
-
-    The check is ``urdf-tools check``'s: suppression comments, and the ``select``, ``ignore``
-    and ``target`` of the configuration found upwards from the file.
+    Load, check as ``urdf-tools check`` does, print the report, serve the viewer until Ctrl-C.
 
     :return: 0 after Ctrl-C or ``--exit-after``; 2 when the description cannot be loaded or
-        checked (a configuration or suppression comment that names no rule) or the arguments
-        are wrong (``--host`` this machine cannot listen on); 3 when viser is
-        not installed.
+        checked or ``--host`` cannot be listened on; 3 when viser is not installed.
     """
     try:
         description = loader(args)
@@ -85,10 +72,10 @@ def cmd_view(args: argparse.Namespace, loader: Loader) -> int:
         print(f'urdf-tools view: {exc}', file=sys.stderr)
         return 2
     from urdf_tools_ros.core.session import resolve
-    # the configuration found upwards from the file, as `urdf-tools check` reads it (its errors
-    # and an unknown code in a suppression comment end the command with exit 2, as there)
+    # a configuration error or unknown code in a suppression comment: exit 2, as in check
     findings = resolve(args.file).check(description)
-    sys.stdout.write(report.format_text(description.filename, findings,
+    sys.stdout.write(report.format_text([report.FileReport(description.filename,
+                                                           tuple(findings))],
                                         show_info=args.verbose, portable=False))
     sys.stdout.flush()
     problem = host_problem(args.host)
@@ -96,14 +83,14 @@ def cmd_view(args: argparse.Namespace, loader: Loader) -> int:
         print(f'urdf-tools view: --host {args.host}: {problem}', file=sys.stderr)
         return 2
     try:
-        import trimesh  # noqa: F401 - the viewer imports them when made; say now if it cannot
+        import trimesh  # noqa: F401 - imported by the viewer; say now if they are missing
         import viser  # noqa: F401
         from ..gui.viewer import RobotViewer
     except ImportError as exc:
         print(f'urdf-tools view: the 3D viewer needs viser and trimesh ({exc}); install: '
               f'{INSTALL_HINT}', file=sys.stderr)
         return 3
-    # the viewer logs the meshes it draws as placeholder boxes and why: to stderr, as ours
+    # the meshes the viewer draws as placeholder boxes, and why: to stderr
     log = logging.getLogger('urdf_tools_ros.gui')
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter('urdf-tools view: %(message)s'))
