@@ -8,35 +8,25 @@ A description package's test, one item per combination (``ur_type=ur3 prefix=lef
     def test_ur_description(urdf_description):
         pass
 
-Each combination is its own test item, its id the combination's name
-(:func:`urdf_tools_ros.core.source.matrix.label`), with its own description loaded from
-its own arguments: no combination can be dropped or overwritten in the test's body. An item
-fails, listing every finding that fails it (``file:line: severity[code]: element: message``),
-when its description has errors (warnings too with ``werror=True``), as ``urdf-tools check``
-exits 1; it errors at set-up, with the loader's message, when it cannot be loaded (exit 2).
-The test's body runs after the check passes, with the fixtures:
+Each combination is its own item, its id the combination's name
+(:func:`urdf_tools_ros.core.source.matrix.label`). An item fails, listing the findings that fail
+it, when ``urdf-tools check`` would exit 1; it errors at set-up when the description cannot be
+loaded. The body runs after the check passes, with the fixtures (a marked test takes one):
 
 * ``urdf_description``: the :class:`~urdf_tools_ros.core.source.loader.RobotDescription`;
 * ``urdf_findings``: its findings, as ``urdf-tools check`` reports them (info included);
 * ``urdf_args``: the xacro arguments ``{name: value}`` of the item.
 
-A marked test takes at least one of them. The marker: ``urdf_matrix(path, matrix=None, **args)``;
-``path`` relative to the test file's folder; each argument's values a list of strings (a string
-is one value for every combination), as keywords or, for a name that is not a Python keyword
-argument or is one of the options, in the ``matrix`` dict. Options: ``package_paths``
-(``{name: share dir}``, relative to the test file's folder as ``path`` is; the package whose
-``package.xml`` is nearest above the test file is found by itself, and so are
-``URDF_TOOLS_PACKAGE_PATH`` and, in a sourced ROS environment, the ament index), ``target``,
-``select``, ``ignore``, ``werror`` (as ``urdf-tools check``'s; the ``.urdf-tools.toml`` or
-``pyproject.toml`` nearest the description applies as there).
+``path`` is relative to the test file's folder; each argument's values are a list of strings
+(a string: one value), as keywords or in the ``matrix`` dict (a name that is not a keyword or is
+an option). Options: ``package_paths`` (``{name: share dir}``, relative as ``path``; the package
+whose ``package.xml`` is nearest above the test file is found by itself), ``target``,
+``select``, ``ignore``, ``werror`` (as ``urdf-tools check``'s, over the configuration nearest
+the description).
 
-The package registers it as the ``pytest11`` entry point ``urdf_tools_ros.pytest_plugin``, so
-every pytest of an environment that has the package (a pip install, or a colcon workspace:
-``colcon test`` of a package that depends on urdf_tools_ros) has it.
-``-p no:urdf_tools_ros.pytest_plugin`` turns it off. Loading it
-imports pytest and the standard library only; urdf_tools_ros' core is imported when a marked
-test is collected (the combinations) and run (load and check). It adds no command-line option,
-and a run without the marker is the run without the plugin.
+Registered as the ``pytest11`` entry point ``urdf_tools_ros.pytest_plugin``; ``-p
+no:urdf_tools_ros.pytest_plugin`` turns it off. Loading it imports pytest and the standard
+library only; the core is imported when a marked test is collected.
 """
 
 from __future__ import annotations
@@ -77,9 +67,8 @@ class MatrixCase:
     :ivar path: The description file.
     :ivar combination: The matrix's arguments, ``((name, value), ...)`` in the marker's order.
     :ivar options: The marker's options (:data:`OPTIONS`) it gives.
-    :ivar packages: Share directories by package name: the test's own package (the
-        ``package.xml`` nearest above the test file), then the ``package_paths`` option (a
-        relative directory joined to the test file's folder).
+    :ivar packages: Share directories by package name: the test's own package, then the
+        ``package_paths`` option.
     :ivar written: The path as the marker writes it (the test id's, when a test has several).
     """
 
@@ -263,11 +252,7 @@ def _check(item: pytest.Item, case: MatrixCase) -> _Result:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> None:
-    """
-    Before a marked test's body: fail it with the findings that fail its combination.
-
-    Returns ``None`` so that pytest then calls the test function as usual.
-    """
+    """Before a marked test's body: fail it with the findings that fail its combination."""
     callspec = getattr(pyfuncitem, 'callspec', None)
     case = callspec.params.get(_CASE) if callspec is not None else None
     if not isinstance(case, MatrixCase):
