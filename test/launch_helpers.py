@@ -3,8 +3,8 @@ What the launch tests share: the installed package, a bringup, a probe node, a r
 
 :func:`install_prefix` is the sourced install or one ``colcon build`` makes; :func:`bringup`
 includes an installed launch file; a :class:`Recorder` keeps what the processes print and how
-they end; a :class:`Probe` is a node with a real ``tf2_ros.Buffer``. ROS is imported inside the
-functions, so that this module imports where ROS is absent.
+they end; a :class:`Probe` is a node with a real ``tf2_ros.Buffer`` that reads parameters too.
+ROS is imported inside the functions, so that this module imports where ROS is absent.
 """
 
 from __future__ import annotations
@@ -215,6 +215,22 @@ class Probe:
         while not condition() and time.monotonic() < deadline:
             time.sleep(0.05)
         return condition()
+
+    def parameters(self, node: str, names: list[str]) -> list[Any] | None:
+        """The values of ``node``'s parameters ``names``; None: it answers no GetParameters."""
+        from rcl_interfaces.srv import GetParameters
+        from rclpy.parameter import parameter_value_to_python
+
+        client = self.node.create_client(GetParameters, f'{node}/get_parameters')
+        try:
+            if not client.wait_for_service(timeout_sec=20.0):
+                return None
+            future = client.call_async(GetParameters.Request(names=names))
+            if not self.wait(future.done, timeout=10.0) or future.result() is None:
+                return None
+            return [parameter_value_to_python(value) for value in future.result().values]
+        finally:
+            self.node.destroy_client(client)
 
     def lookup(self, root: str, link: str) -> Any | None:
         from rclpy.time import Time
