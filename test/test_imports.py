@@ -1,17 +1,8 @@
 """
-The import graph of the package: no cycle, and the layers import only downwards.
+The import graph of the package, read with ``ast``: no cycle, and the layers import downwards.
 
-Every ``import`` and ``from ... import`` statement of every module (at module level or inside a
-function: a lazy import is still a dependency) is read with ``ast``; those under
-``if TYPE_CHECKING:`` count only where a test says so. ``from .a import b`` counts as an import
-of the module ``a.b`` when that is a module, else of ``a``. Contracts: no cycle among the
-package's modules, also counting the imports only mypy reads; ``core`` imports nothing of
-``ros``, ``nodes``, ``gui``, ``cli`` or ``lsp``; ``lsp`` (the language server) imports
-``core`` only, and only ``cli.lsp_command`` imports it; inside ``core`` the leaves
-(value, location, findings, errors, transforms) import no package, ``description`` no
-``kinematics``, and ``kinematics`` no ``checks``, ``joint_state`` or ``tf``; ``cli`` imports
-no ``nodes`` and no ``ros``; ``nodes`` use the GUI only through ``gui.viewer`` (its public
-entry). ``test_layering.py`` checks the same for what importing actually loads (ROS, viser).
+Lazy imports inside functions count; those under ``if TYPE_CHECKING:`` count where a test says
+so. ``test_layering.py`` checks what importing actually loads (ROS, viser).
 """
 
 from __future__ import annotations
