@@ -1,26 +1,21 @@
 """
 :class:`RobotViewer`: joint sliders and a live 3D view of one robot in the browser, ROS-free.
 
-The viewer serves a viser page (viser ships its own web client) with the slider panel
-(:mod:`.sliders`), the robot's visual geometry (:mod:`.scene`) and the check report. The joint
-state lives in a :class:`~urdf_tools_ros.core.joint_state.table.JointStateTable` (limits, mimic
-joints, Center, Randomize, external states); link poses come from our forward kinematics
-(:class:`~urdf_tools_ros.core.kinematics.forward.KinematicModel`), or from outside through
-:meth:`RobotViewer.set_link_poses` (a view that follows ``/tf``).
-
-A description with errors is drawn as far as it can be: without a kinematic tree every link is
-drawn at the root frame (identity) and the errors are shown in the page. Each mesh drawn as a
-placeholder box (:mod:`.placeholders`) and each texture that cannot be shown is also logged, as
-a warning, to the ``urdf_tools_ros.gui.viewer`` logger (``urdf-tools view`` prints it).
-
-Thread safety: every public method may be called from any thread (a ROS executor, say) while
-viser calls back from its own threads; one lock orders them.
+A viser page with the slider panel (:mod:`.sliders`), the robot's visual geometry
+(:mod:`.scene`) and the check report. The joint state lives in a
+:class:`~urdf_tools_ros.core.joint_state.table.JointStateTable`; link poses come from
+:class:`~urdf_tools_ros.core.kinematics.forward.KinematicModel` or from
+:meth:`RobotViewer.set_link_poses` (``/tf``). Without a kinematic tree every link is drawn at the
+root frame. Placeholder boxes and textures not shown are logged as warnings to
+``urdf_tools_ros.gui.viewer``. Every public method may be called from any thread; one lock
+orders them with viser's callbacks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 import contextlib
+import functools
 import io
 import logging
 import math
@@ -58,18 +53,13 @@ class RobotViewer:
     """
     A viser web page with joint sliders and a 3D view of a robot description.
 
-    :param description: The loaded description
-    (:func:`~urdf_tools_ros.core.source.loader.load`).
-    :param table: The joint-state table the sliders drive; by default one is made from the
-        description with ``use_smallest_joint_limits``. Pass the node's own table to share its
-        state and clamping policy.
-    :param findings: The check report to show; by default
-        :func:`~urdf_tools_ros.core.checks.check_description` of the description.
+    :param description: The loaded description.
+    :param table: The joint-state table the sliders drive (a node's, to share its state);
+        ``None``: one made with ``use_smallest_joint_limits``.
+    :param findings: The check report to show; ``None``: the pipeline's default check.
     :param host: Address to serve on; 127.0.0.1 keeps the page on this machine.
-    :param port: Port to serve on; when it is taken, viser takes the next free one (see
-        :attr:`url`).
-    :param use_smallest_joint_limits: Narrow slider ranges by soft limits (only used when the
-        viewer makes the table).
+    :param port: Port to serve on; when it is taken, the next free one (see :attr:`url`).
+    :param use_smallest_joint_limits: Narrow slider ranges by soft limits (a table made here).
     :param on_change: Called after each change made in the page (see :data:`ChangeCallback`).
     :param show_frames: Show the link frames at start.
     :param follow_kinematics: Pose the links by forward kinematics of the joint state; set it
@@ -173,12 +163,9 @@ class RobotViewer:
         """
         Show a new description: rebuild the scene, the sliders and the report.
 
-        When the viewer makes the table, positions of joints that both descriptions have are
-        kept; a table passed in keeps its own state.
-
-        :param description: The new description.
-        :param table: Its joint-state table; made by the viewer when ``None``.
-        :param findings: Its check report; checked by the viewer when ``None``.
+        :param table: Its joint-state table; ``None``: one made here, keeping the positions of
+            the joints both descriptions have.
+        :param findings: Its check report; ``None``: checked here.
         """
         with self._lock:
             previous = self.positions if self.scene is not None else {}
@@ -207,7 +194,6 @@ class RobotViewer:
             self.scene = RobotScene(self.server.scene, robot, mesh_cache=self._meshes,
                                     show_frames=self._show_frames, frame_size=frame_size(rest),
                                     locate=description.locate)
-            # not given (the API): the pipeline's defaults, every rule for the default target
             checked = list(Settings().check(description) if findings is None else findings)
             self._findings = tuple(checked + self.scene.findings)
             self._problems = tuple(problems)
@@ -215,8 +201,7 @@ class RobotViewer:
             self.server.gui.set_panel_label(robot.name or 'robot')
             self._head = self.server.gui.add_html(
                 page_html(robot.name, [spec.label for spec in self._specs]), order=-2000.0)
-            # At the top, above the sliders, open when something stops a consumer (an error or a
-            # problem posing the robot), folded otherwise.
+            # open when something stops a consumer (an error, a problem posing the robot)
             wide_open = bool(self._problems or self.scene.placeholders) or any(
                 finding.severity is Severity.ERROR for finding in self._findings)
             self._report = self.server.gui.add_folder(
@@ -230,8 +215,9 @@ class RobotViewer:
             self.panel = SliderPanel(
                 self.server.gui, self._specs, positions, on_slider=self._on_slider,
                 on_center=self._on_center, on_randomize=self._on_randomize,
-                on_frames=self._on_frames, show_frames=self._show_frames,
-                on_collision=self._on_collision, show_collision=self._show_collision)
+                on_frames=functools.partial(self._show, 'frames'), show_frames=self._show_frames,
+                on_collision=functools.partial(self._show, 'collision'),
+                show_collision=self._show_collision)
             self.scene.show_collision = self._show_collision
             self._pose(positions)
             self._frame_view(rest)
@@ -288,15 +274,11 @@ class RobotViewer:
     # -- state ------------------------------------------------------------------------------
     def set_positions(self, positions: Mapping[str, float]) -> list[Finding]:
         """
-        Take joint positions from outside (``source_list``): move the sliders and the robot.
-
-        The table takes them
-        (:meth:`~urdf_tools_ros.core.joint_state.table.JointStateTable.merge`): unknown and mimic
-        joints and NaN/inf are refused, the rest clamped by its policy. Does not call
-        ``on_change``.
+        Take joint positions from outside (``source_list``); does not call ``on_change``.
 
         :param positions: ``{joint: position}``, rad or m.
-        :return: What the table refused.
+        :return: What the table refused
+            (:meth:`~urdf_tools_ros.core.joint_state.table.JointStateTable.merge`).
         """
         with self._lock:
             if self._table is None:
@@ -306,12 +288,7 @@ class RobotViewer:
             return refusals
 
     def refresh(self) -> None:
-        """
-        Draw the table's state again (sliders and, with ``follow_kinematics``, link poses).
-
-        For a table changed from outside the page (the joint-state publisher's ``delta``
-        sweep). Does not call ``on_change``.
-        """
+        """Draw the table's state again after a change from outside; no ``on_change``."""
         with self._lock:
             if self._table is not None:
                 self._refresh()
@@ -335,12 +312,7 @@ class RobotViewer:
             return self.scene.link_pose(link)
 
     def move_joint(self, joint: str, position: float) -> None:
-        """
-        Do what moving a joint's slider or typing in its box does.
-
-        The position is clamped into the slider's range (a continuous joint's angle wrapped
-        into it), set in the table, and ``on_change`` is called.
-        """
+        """Do what moving a joint's slider or typing in its box does (clamped to its range)."""
         self._on_slider(joint, position)
 
     def center(self) -> None:
@@ -358,12 +330,7 @@ class RobotViewer:
 
     @show_frames.setter
     def show_frames(self, visible: bool) -> None:
-        with self._lock:
-            self._show_frames = bool(visible)
-            if self.scene is not None:
-                self.scene.show_frames = self._show_frames
-            if self.panel is not None:
-                self.panel.show_frames(self._show_frames)
+        self._show('frames', visible)
 
     @property
     def show_collision(self) -> bool:
@@ -372,19 +339,19 @@ class RobotViewer:
 
     @show_collision.setter
     def show_collision(self, visible: bool) -> None:
-        with self._lock:
-            self._show_collision = bool(visible)
-            if self.scene is not None:
-                self.scene.show_collision = self._show_collision
-            if self.panel is not None:
-                self.panel.show_collision(self._show_collision)
+        self._show('collision', visible)
 
-    def _on_collision(self, visible: bool) -> None:
-        self.show_collision = visible
+    def _show(self, what: str, visible: bool) -> None:
+        """Show or hide ``frames`` or ``collision`` in the scene and the panel's checkbox."""
+        with self._lock:
+            setattr(self, f'_show_{what}', bool(visible))
+            if self.scene is not None:
+                setattr(self.scene, f'show_{what}', bool(visible))
+            if self.panel is not None:
+                getattr(self.panel, f'show_{what}')(bool(visible))
 
     def _on_slider(self, joint: str, position: float) -> None:
-        # a value typed in a slider's box can lie outside the slider: into its range (a
-        # continuous joint's angle wrapped into [-π, π)), whatever the table's own policy
+        # a value typed in the box: into the slider's range (continuous: wrapped into [-π, π))
         spec = next((spec for spec in self._specs if spec.joint == joint), None)
         if spec is not None and math.isfinite(position):
             if spec.continuous:
@@ -399,9 +366,6 @@ class RobotViewer:
 
     def _on_randomize(self) -> None:
         self._change(lambda table: table.randomize(self.random))
-
-    def _on_frames(self, visible: bool) -> None:
-        self.show_frames = visible
 
     def _change(self, action: Callable[[JointStateTable], object]) -> None:
         with self._lock:
