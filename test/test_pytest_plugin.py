@@ -21,7 +21,7 @@ import sys
 import textwrap
 from typing import Any
 
-from paths import ROS2_CASES, ROS2_DESCRIPTIONS, ROS2_PACKAGES
+from paths import ROS2_DESCRIPTIONS, ROS2_PACKAGES
 import pytest
 import xacro
 
@@ -410,61 +410,6 @@ def test_a_kuka_arm_over_its_modes_and_prefixes(pytester: pytest.Pytester,
     for (mode, prefix), item in seen.items():
         assert item['links'] == [name if name == 'world' else prefix + name for name in bare]
         assert item['plugins'] == [mock if mode == 'mock' else rsi]
-
-
-TURTLEBOT4 = DESCRIPTIONS / 'turtlebot4_description' / 'urdf'
-
-
-@pytest.mark.skipif(not TURTLEBOT4.is_dir(), reason=f'{DESCRIPTIONS} is not here')
-def test_turtlebot4_standard_and_lite_over_simulator_and_namespace(
-        pytester: pytest.Pytester, loads: list[tuple[str, dict[str, str]]]) -> None:
-    """
-    Two files of one package, two markers: ``gazebo`` picks the simulator's sensor plugins.
-
-    The links of each robot are those cases.json counts from the real xacro (49 standard, 39
-    lite), whatever the simulator and namespace; Gazebo Classic's plugins are the
-    ``libgazebo_ros_*`` libraries, Ignition's the ``libignition-gazebo-*`` ones.
-    """
-    links = {'standard': ROS2_CASES['turtlebot4_standard']['links'],
-             'lite': ROS2_CASES['turtlebot4_lite']['links']}
-    out = pytester.path / 'seen.jsonl'
-    pytester.makepyfile(test_tb4=f"""
-        import json
-        import re
-        import pytest
-
-        MATRIX = dict(gazebo=['ignition', 'classic'], namespace=['', 'tb4'],
-                      package_paths={ROS2_PACKAGES!r})
-
-        @pytest.mark.urdf_matrix({str(TURTLEBOT4 / 'standard' / 'turtlebot4.urdf.xacro')!r},
-                                 **MATRIX)
-        @pytest.mark.urdf_matrix({str(TURTLEBOT4 / 'lite' / 'turtlebot4.urdf.xacro')!r},
-                                 **MATRIX)
-        def test_tb4(urdf_description, urdf_args, request):
-            with open({str(out)!r}, 'a') as stream:
-                stream.write(json.dumps({{
-                    'id': request.node.name, 'args': urdf_args,
-                    'file': urdf_description.filename,
-                    'links': len(urdf_description.robot.links),
-                    'libraries': re.findall(r'filename="(lib[^"]+)"',
-                                            urdf_description.xml)}}) + '\\n')
-    """)
-    result = pytester.runpytest('-p', PLUGIN)
-    result.assert_outcomes(passed=8)
-    assert len(loads) == 8
-    seen = records(out)
-    assert len({item['id'] for item in seen}) == 8
-    assert sorted((Path(item['file']).parent.name, item['args']['gazebo'],
-                   item['args']['namespace']) for item in seen) == sorted(
-        itertools.product(['standard', 'lite'], ['ignition', 'classic'], ['', 'tb4']))
-    for item in seen:
-        model = Path(item['file']).parent.name
-        assert item['id'].startswith(f"test_tb4[{TURTLEBOT4 / model / 'turtlebot4.urdf.xacro'} ")
-        assert item['links'] == links[model]
-        classic = [name for name in item['libraries'] if name.startswith('libgazebo_ros')]
-        ignition = [name for name in item['libraries'] if name.startswith('libignition-gazebo')]
-        assert (bool(classic), bool(ignition)) == (item['args']['gazebo'] == 'classic',
-                                                   item['args']['gazebo'] == 'ignition')
 
 
 # -- the entry point, under colcon test ---------------------------------------------------------
