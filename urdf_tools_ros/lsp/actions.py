@@ -1,10 +1,8 @@
 """
 Code actions: the mechanical fixes of ``check --fix`` as edits, and the suppression comment.
 
-A fix is what ``check --fix --fix-inertia`` writes for that finding
-(:func:`~urdf_tools_ros.core.fix.edits.plan_fixes`), offered while the text is unchanged. The
-suppression ``<!-- urdf-tools: ignore[CODE] -->`` goes right before the element, on a line of
-its own when the element starts its line.
+A fix is what ``check --fix --fix-inertia`` writes, offered while the text is unchanged; the
+suppression comment goes right before the element (on a line of its own when it starts one).
 """
 
 from __future__ import annotations

@@ -11,8 +11,7 @@ Read from the text before the position, so a half-typed file completes too:
   ``$(arg ``: the ``<xacro:arg>`` names.
 
 The model is the last check's (:class:`~.checking.RunResult`), the xacro names are the run's
-files as written (:func:`~.symbols.definitions`). Plain Python: the server turns each
-:class:`Item` into an LSP completion item.
+files as written (:func:`~.symbols.definitions`).
 """
 
 from __future__ import annotations
@@ -46,8 +45,7 @@ class Item:
     :ivar label: The name to insert.
     :ivar kind: ``link``, ``joint``, ``macro``, ``parameter``, ``property`` or ``arg``.
     :ivar detail: Where it is written, or its value as written.
-    :ivar start: Offset where the typed part the name replaces starts (the position is its
-        end).
+    :ivar start: Offset where the typed part the name replaces starts.
     """
 
     label: str
@@ -58,7 +56,7 @@ class Item:
 
 def _where(item: Joint | Link | Definition) -> str:
     if isinstance(item, Definition):
-        return f'{os.path.basename(item.path)}:{item.line}'
+        return item.place
     location = item.location
     return f'{os.path.basename(location.filename)}:{location.line}' if location else ''
 

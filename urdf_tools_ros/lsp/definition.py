@@ -4,15 +4,12 @@ Go to definition: where a name used at a position of a description is written.
 * a macro call ``<xacro:NAME ...>`` → its ``<xacro:macro name="NAME">``;
 * ``${name}`` → its ``<xacro:property>`` (or the ``<xacro:macro>`` whose parameter it is),
   ``$(arg name)`` → its ``<xacro:arg>``;
-* a joint's ``<parent link>``, ``<child link>``, ``<mimic joint>`` and a ``reference`` →
-  the ``<link>`` or ``<joint>`` the model names (each expansion's, for a name written with
-  an expression);
-* an include's ``filename`` → the file the run read, a ``package://`` URI → the file it
-  resolves to, ``$(find pkg)`` → the package's ``package.xml``.
+* ``<parent link>``, ``<child link>``, ``<mimic joint>``, a ``reference`` → the ``<link>`` or
+  ``<joint>`` the model names (each expansion's);
+* an include's ``filename`` → the file the run read, a ``package://`` URI → its file,
+  ``$(find pkg)`` → the package's ``package.xml``.
 
-The definitions are looked up in the files of the last run (:func:`~.symbols.run_files`) and
-the model's :class:`~..core.location.SourceLocation`. Plain Python: the server turns each
-:class:`Target` into an LSP location.
+Looked up in the files of the last run (:func:`~.symbols.run_files`) and the model's locations.
 """
 
 from __future__ import annotations

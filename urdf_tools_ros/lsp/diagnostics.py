@@ -1,11 +1,8 @@
 """
 A finding as an LSP diagnostic: range, code, severity, message, fix and related information.
 
-The message is the finding's (``joint:elbow: ...``, ``(4 times)`` for a macro body expanded
-four times), then its fix on a line of its own, then the consumers an error breaks for the
-target (``breaks: urdfdom, ...``), or those a finding concerns. The related information is what
-``urdf-tools check -v`` prints as notes: the places a xacro failure stands in, the
-``<xacro:include>`` chain of the finding's file, and the macro calls of each expansion.
+The message is the finding's, then its fix and the consumers an error breaks (else those it
+concerns), each on a line; the related information is what ``urdf-tools check -v`` notes.
 """
 
 from __future__ import annotations
@@ -35,7 +32,7 @@ def to_range(span: Span) -> types.Range:
 
 
 def message(finding: Finding, target: str) -> str:
-    """Return the diagnostic text: the finding's, its fix and its consumers (module doc)."""
+    """The diagnostic text: the finding's, its fix and its consumers (module doc)."""
     text = f'{finding.element}: {finding.message}{finding.times}'
     if finding.fix:
         text += f'\nfix: {finding.fix}'

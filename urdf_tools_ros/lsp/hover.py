@@ -11,7 +11,7 @@ Hover: what the model, the xacro source and the package locator say about a posi
 * ``$(find pkg)`` and ``package://`` URIs: the path they resolve to, with the run's locator.
 
 The values are the last check's (:class:`~.checking.RunResult`); an element a macro body
-writes shows each expansion. Plain Python: the server turns :class:`HoverText` into LSP.
+writes shows each expansion.
 """
 
 from __future__ import annotations
@@ -26,9 +26,8 @@ import numpy as np
 from urdf_tools_ros.core.model.robot import Joint, Link, Robot
 from .checking import RunResult
 from .ranges import Span, text_index
-from .symbols import (all_definitions, Definition, enclosing, macro_at, model_elements,
-                      named_reference, referenced, resolve_filename, run_files, Token, token_at,
-                      visible)
+from .symbols import (all_definitions, enclosing, macro_at, model_elements, named_reference,
+                      referenced, resolve_filename, run_files, Token, token_at, visible)
 from ..core.errors import RobotDescriptionError
 from ..core.kinematics.inertia import format_number, principal_moments
 from ..core.transforms import rotation_to_rpy
@@ -125,10 +124,6 @@ def describe(items: Sequence[Joint | Link], robot: Robot | None) -> str:
     return '\n\n---\n\n'.join(shown)
 
 
-def _where(definition: Definition) -> str:
-    return f'{os.path.basename(definition.path)}:{definition.line}'
-
-
 def _token_hover(token: Token, result: RunResult | None, path: str,
                  read: Callable[[str], str | None]) -> str | None:
     locate = result.locate if result is not None else None
@@ -148,7 +143,7 @@ def _token_hover(token: Token, result: RunResult | None, path: str,
             lines.append(f'`{given[token.text]}` in this check (an argument of the entry run)')
         for item in visible(found, 'arg', token.text, None):
             written = f'default `{item.value}`' if item.value is not None else 'no default'
-            lines.append(f'{written} ({_where(item)})')
+            lines.append(f'{written} ({item.place})')
         return '  \n'.join(lines) if len(lines) > 1 else None
     here = macro_at(found, path, token.start)
     if here is not None and token.text in here.params:
@@ -158,7 +153,7 @@ def _token_hover(token: Token, result: RunResult | None, path: str,
     lines = []
     for item in visible(found, 'property', token.text, here):
         value = f'= `{item.value}`' if item.value is not None else '(a block)'
-        lines.append(f'**property** `{item.name}` {value} ({_where(item)})')
+        lines.append(f'**property** `{item.name}` {value} ({item.place})')
     if not lines:
         return None
     return '  \n'.join(lines + ['as written: xacro evaluates the expression when it loads'])

@@ -1,14 +1,11 @@
 """
 Where a finding stands in a file's text: its line and the columns of its element or attribute.
 
-A finding has a file and a 1-based line (:class:`~urdf_tools_ros.core.location.SourceLocation`);
-an editor wants a range. The text is scanned into its elements (:func:`~urdf_tools_ros.core
-.source.scanner.scan`, the scanner of ``check --fix``); the element of the finding's line is
-the one its ``element`` names (``joint:elbow``: a ``<joint name="elbow">``), else the innermost
-start tag on that line. Its range is the value of the attribute the message names (``lower=``,
-``xyz``), else its start tag (up to the end of its first line). Text that does not scan (a
-half-typed file) and a finding without an element on its line get the line's text, blanks
-trimmed. Lines are 0-based and columns count UTF-16 code units, as LSP's default encoding.
+The element of a finding's 1-based line is the one its ``element`` names (``joint:elbow``),
+else the innermost start tag on that line (:func:`~urdf_tools_ros.core.source.scanner.scan`).
+Its range is the value of the attribute the message names, else its start tag's first line;
+text that does not scan, or a line without an element, gives the line's text, blanks trimmed.
+Lines are 0-based, columns UTF-16 code units (LSP's default encoding).
 """
 
 from __future__ import annotations
@@ -110,23 +107,12 @@ class TextIndex:
 
 @functools.lru_cache(maxsize=8)
 def text_index(text: str) -> TextIndex:
-    """
-    The :class:`TextIndex` of ``text``, kept for the last 8 texts asked for; read-only.
-
-    Hover, definition and completion index the open file again and again. Few are kept: each
-    edit is a new text, and an index holds every element of its text (about 4 MB for a 210 KB
-    URDF); scanning is quick (20 ms for that URDF, 5 ms for TurtleBot 4's 23 xacro files).
-    """
+    """The :class:`TextIndex` of ``text``, kept for the last 8 texts asked for; read-only."""
     return TextIndex(text)
 
 
 def named_attribute(element: Element, message: str) -> Attribute | None:
-    """
-    The attribute of ``element`` a message is about, or ``None``.
-
-    One written ``name=`` in the message, else one named as a word (``lower``, ``xyz``; not
-    ``name``, which most messages say in passing).
-    """
+    """The attribute of ``element`` a message writes as ``name=``, else names (not ``name``)."""
     for attribute in element.attributes:
         if re.search(rf'\b{re.escape(attribute.name)}\s*=', message):
             return attribute

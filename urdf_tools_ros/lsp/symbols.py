@@ -1,17 +1,10 @@
 """
 What a position of a description's text names, and the xacro definitions of a run's files.
 
-Hover, definition and completion share two readings of the text:
-
-* :func:`definitions`: the ``<xacro:property>``, ``<xacro:arg>``, ``<xacro:macro>`` and
-  ``<xacro:include>`` elements of a file as written (:func:`~urdf_tools_ros.core.source
-  .scanner.tokens`: comments left out, a half-typed file gives the definitions it has). Values
-  are the written text: a property's ``value`` and an arg's ``default`` are not evaluated
-  (xacro evaluates them when the run loads).
-* :func:`token_at`: the xacro expression or package reference a character offset stands in:
-  a name in ``${...}``, ``$(arg NAME)``, ``$(find PKG)``, a ``package://PKG/...`` URI.
-
-Resolving a package uses the locator the run used (:attr:`~.checking.RunResult.locate`).
+For hover, definition and completion: :func:`definitions` (the ``<xacro:property|arg|macro|
+include>`` elements of a file as written, values unevaluated; a half-typed file gives those it
+has) and :func:`token_at` (the name in ``${...}``, ``$(arg NAME)``, ``$(find PKG)`` or the
+``package://`` URI at an offset).
 """
 
 from __future__ import annotations
@@ -27,6 +20,7 @@ from urdf_tools_ros.core.source.packages import resolve_resource
 from urdf_tools_ros.core.source.scanner import (Attribute, Element, EXPRESSION, NAME, SUBSTITUTION,
                                                 tokens)
 from .checking import RunResult
+from .workspace import include_target
 from ..core.location import SourceLocation
 
 #: The xacro elements that define a name, and the attribute each one's value is written in.
@@ -67,6 +61,11 @@ class Definition:
     line: int = 1
     scope: Definition | None = None
     end: int = 0
+
+    @property
+    def place(self) -> str:
+        """``file.xacro:12``: the file's base name and the line."""
+        return f'{os.path.basename(self.path)}:{self.line}'
 
     @property
     def params(self) -> tuple[str, ...]:
@@ -167,9 +166,7 @@ def visible(found: Sequence[Definition], kind: str, name: str,
     """
     The definitions of ``kind`` named ``name`` that a place in the macro ``here`` can mean.
 
-    Top-level ones of every file of the run, and those written in the body of ``here`` (the
-    macro the place stands in, :func:`macro_at`; ``None``: the top level). A property written
-    in another macro's body is that macro's own.
+    Top-level ones, and those in the body of ``here`` (:func:`macro_at`; ``None``: top level).
     """
     return [item for item in found if item.kind == kind and item.name == name
             and (item.scope is None or item.scope == here)]
@@ -183,22 +180,10 @@ def macro_at(found: Sequence[Definition], path: str, offset: int) -> Definition 
 
 def resolve_filename(written: str, base: str, locate: Callable[[str], str | None] | None
                      ) -> str | None:
-    """
-    The file an include's ``filename`` or a ``package://`` URI names, or ``None``.
-
-    ``$(find PKG)`` is the package's folder (the run's locator), a relative name is relative
-    to the including file's folder (as xacro resolves it); a name that still holds an
-    expression (``${...}``, ``$(arg ...)``) cannot be resolved here.
-    """
+    """The file an include's ``filename`` (:func:`~.workspace.include_target`) or a URI names."""
     if written.startswith('package://') or written.startswith('file://'):
         return resolve_resource(written, os.path.dirname(base), locate)
-    name = written
-    for match in SUBSTITUTION.finditer(written):  # $(find PKG); one not found leaves a $
-        if match.group(1) == 'find' and match.group(3):
-            name = name.replace(match.group(0), locate and locate(match.group(2)) or '$')
-    if '$' in name:
-        return None
-    return os.path.normpath(os.path.join(os.path.dirname(base), name))
+    return include_target(written, base, locate)
 
 
 def included_file(result: RunResult | None, path: str, lines: tuple[int, int]) -> str | None:
@@ -214,12 +199,7 @@ def included_file(result: RunResult | None, path: str, lines: tuple[int, int]) -
 
 def model_elements(robot: Robot | None, path: str, element: Element
                    ) -> list[Joint | Link]:
-    """
-    The model's joints or links written at a ``<joint>`` or ``<link>`` element of ``path``.
-
-    One per expansion: a macro body's element stands for every call's joint or link (the
-    model's :class:`~..core.location.SourceLocation` gives the line it was written at).
-    """
+    """The model's joints or links written at a ``<joint>`` or ``<link>`` (one per expansion)."""
     if robot is None:
         return []
     items: Sequence[Joint | Link] = robot.joints if element.local_tag == 'joint' else \
@@ -233,8 +213,7 @@ def named_reference(element: Element, offset: int) -> tuple[str, Attribute, str]
     """
     The link or joint an attribute at ``offset`` names: ``(kind, the attribute, role)``.
 
-    ``<parent link>``, ``<child link>``, ``<mimic joint>`` and a ``reference`` (``<gazebo>``:
-    a link, or a joint) name one; the role is the element's tag (``parent``).
+    ``<parent|child link>``, ``<mimic joint>`` or a ``reference``; the role is the tag.
     """
     for attribute in element.attributes:
         if not attribute.start <= offset <= attribute.end:
@@ -253,8 +232,7 @@ def referenced(robot: Robot | None, path: str, chain: Sequence[Element],
     """
     The links or joints a :func:`named_reference` names, in the model.
 
-    A plain name is looked up; one written with an expression (``${prefix}base``) is the
-    name each expansion of the enclosing joint gave it.
+    A name written with an expression is the name each expansion of the enclosing joint gave.
     """
     if robot is None:
         return []

@@ -78,21 +78,29 @@ def description_files(roots: Iterable[str]) -> list[str]:
             for name in sorted(files) if is_description(name)]
 
 
-def includes_of(path: str, text: str, locate: Callable[[str], str | None]) -> list[str]:
+def include_target(written: str, base: str, locate: Callable[[str], str | None] | None
+                   ) -> str | None:
     """
-    The files ``text`` (of ``path``) includes, absolute, as far as they can be told unevaluated.
+    The file an include's ``filename`` names, relative to ``base``'s folder as xacro reads it.
 
-    :param locate: A package's folder by name, for ``$(find pkg)``.
+    ``$(find PKG)`` is ``locate(PKG)``; ``None`` when the name still holds an expression
+    (``${...}``, ``$(arg ...)``) or names a package not found.
     """
+    name = written
+    for match in SUBSTITUTION.finditer(written):
+        if match.group(1) == 'find' and match.group(3):
+            name = name.replace(match.group(0), locate and locate(match.group(2)) or '$')
+    return None if '$' in name else os.path.normpath(os.path.join(os.path.dirname(base), name))
+
+
+def includes_of(path: str, text: str, locate: Callable[[str], str | None]) -> list[str]:
+    """The files ``text`` (of ``path``) includes, absolute, as far as they can be told."""
     found = []
     for element in tags_holding(text, '<xacro:include'):
         written = element.attribute('filename') if element.tag == 'xacro:include' else None
-        name = written.value if written is not None else '$'
-        for match in SUBSTITUTION.finditer(name):
-            if match.group(1) == 'find' and match.group(3):
-                name = name.replace(match.group(0), locate(match.group(2)) or '$')
-        if '$' not in name:
-            found.append(os.path.normpath(os.path.join(os.path.dirname(path), name)))
+        target = include_target(written.value, path, locate) if written is not None else None
+        if target is not None:
+            found.append(target)
     return found
 
 
