@@ -380,35 +380,21 @@ def _continuous(root: etree._Element, joint: str) -> None:
         element.find('limit').attrib.pop(name)
 
 
-@pytest.mark.parametrize('direction', ['to revolute', 'to continuous'])
-def test_a_continuous_wrist_and_a_revolute_one_differ_by_type_and_range(
-        tmp_path: Path, direction: str) -> None:
+def test_a_revolute_wrist_made_continuous_loses_its_range_not_to_zero(tmp_path: Path) -> None:
+    """The type changes and the range goes: never 2π -> 0 on a range it does not have."""
     source = shared_model('ur5_robot')
-    root = etree.parse(str(source)).getroot()
-    assert joint_element(root, 'wrist_3_joint').get('type') == 'revolute'
-    limit = joint_element(root, 'wrist_3_joint').find('limit')
+    limit = joint_element(etree.parse(str(source)).getroot(), 'wrist_3_joint').find('limit')
     lower, upper = float(limit.get('lower')), float(limit.get('upper'))
     assert (lower, upper) == pytest.approx((-2 * math.pi, 2 * math.pi))
-    revolute = edited_copies(tmp_path, source, lambda element: None)[0]
-    folder = tmp_path / 'continuous'
-    folder.mkdir()
-    continuous = edited_copies(folder, source,
-                               lambda element: _continuous(element, 'wrist_3_joint'))[1]
-    if direction == 'to revolute':
-        result = diff_descriptions(continuous, revolute, findings=False)
-        types, lowers, uppers = ('continuous', 'revolute'), (None, lower), (None, upper)
-    else:
-        result = diff_descriptions(revolute, continuous, findings=False)
-        types, lowers, uppers = ('revolute', 'continuous'), (lower, None), (upper, None)
-    # the type, and the range appearing or going: never 0 -> 2π on a range a continuous joint
-    # does not have
+    revolute, continuous = edited_copies(
+        tmp_path, source, lambda element: _continuous(element, 'wrist_3_joint'))
+    result = diff_descriptions(revolute, continuous, findings=False)
     assert result.values == (
-        ValueChange('joint:wrist_3_joint', 'joint_type', *types),
-        ValueChange('joint:wrist_3_joint', 'limit.lower', *lowers, 'rad'),
-        ValueChange('joint:wrist_3_joint', 'limit.upper', *uppers, 'rad'))
-    side = f'{lower:.6g} rad ({math.degrees(lower):.5g}°)'
-    assert result.values[1].text == (f'limit.lower: (none) -> {side}' if direction == 'to revolute'
-                                     else f'limit.lower: {side} -> (none)')
+        ValueChange('joint:wrist_3_joint', 'joint_type', 'revolute', 'continuous'),
+        ValueChange('joint:wrist_3_joint', 'limit.lower', lower, None, 'rad'),
+        ValueChange('joint:wrist_3_joint', 'limit.upper', upper, None, 'rad'))
+    assert result.values[1].text == \
+        f'limit.lower: {lower:.6g} rad ({math.degrees(lower):.5g}°) -> (none)'
 
 
 def test_the_written_range_of_a_continuous_joint_is_no_change(tmp_path: Path) -> None:
@@ -503,23 +489,19 @@ def _move_mesh(root: etree._Element, before: str, after: str) -> None:
         mesh.set('filename', after)
 
 
-@pytest.mark.parametrize('robot', ['kuka_iiwa', 'ur5_robot'])
 def test_a_mesh_missing_on_both_sides_moved_is_one_change_not_a_finding_pair(
-        tmp_path: Path, robot: str) -> None:
-    # the copies stand in tmp_path without their meshes (ur5's package is not resolved): the
-    # mesh is a mesh-file-missing finding naming its path on both sides
-    source = EDITED[robot][0] if robot in EDITED else shared_model(robot)
-    before = KUKA_MESH if robot in EDITED else next(
-        mesh.get('filename') for mesh in etree.parse(str(source)).iter('mesh'))
-    after = before.replace('meshes/', 'meshes/moved/', 1).replace('/ur5/', '/ur5e/')
-    old, new = edited_copies(tmp_path, source, lambda root: _move_mesh(root, before, after))
+        tmp_path: Path) -> None:
+    # the copies stand in tmp_path without their meshes: the mesh is a mesh-file-missing
+    # finding naming its path on both sides (ur5 through the CLI: test_diff_cli)
+    source = EDITED['kuka_iiwa'][0]
+    after = KUKA_MESH.replace('meshes/', 'meshes/moved/', 1)
+    old, new = edited_copies(tmp_path, source, lambda root: _move_mesh(root, KUKA_MESH, after))
     assert [finding for finding in check_description(old)
-            if finding.code == 'mesh-file-missing' and before in finding.message]
+            if finding.code == 'mesh-file-missing' and KUKA_MESH in finding.message]
     result = diff_descriptions(old, new)
-    assert [(change.attribute.rsplit('.', 1)[-1], change.old, change.new)
-            for change in result.changes] == [('filename', before, after)]
-    if robot in EDITED:
-        assert result.values[0].element == 'link:lbr_iiwa_link_1'
+    assert [(change.element, change.attribute.rsplit('.', 1)[-1], change.old, change.new)
+            for change in result.changes] == [('link:lbr_iiwa_link_1', 'filename', KUKA_MESH,
+                                               after)]
 
 
 def test_a_mesh_moved_to_where_no_file_is_reports_the_new_finding(tmp_path: Path) -> None:
