@@ -34,17 +34,12 @@ if ROS_MISSING is None and LYRICAL_MISSING is None:
     from urdf_tools_ros.nodes.robot_description import RobotDescriptionNode
     from urdf_tools_ros.ros import qos, resource_service
 
-#: Robots with meshes (STL, COLLADA, OBJ with material libraries, a PNG texture).
-CORPUS_ROBOTS = ['example-robot-data/robots/pr2_description/urdf/pr2.urdf',
-                 'example-robot-data/robots/hyq_description/robots/hyq_no_sensors.urdf',
-                 'example-robot-data/robots/laikago_description/urdf/laikago.urdf',
-                 'example-robot-data/robots/solo_description/robots/solo12.urdf',
-                 'pybullet_data/duck_vhacd.urdf', 'pybullet_data/kuka_iiwa/model.urdf']
 ERD = {'example-robot-data': str(ERD_SHARE)}
-#: ``(model, xacro arguments, package paths)``: the corpus, the large robots of the installed
-#: example-robot-data and the meshed packages of ../shared/ros2_descriptions.
-ROBOTS = [*(pytest.param(str(CORPUS_DIR / robot), '', PACKAGE_PATHS, id=Path(robot).stem)
-            for robot in CORPUS_ROBOTS),
+#: ``(model, xacro arguments, package paths)``: a corpus robot (test_resources serves the files
+#: of the others: STL, COLLADA, OBJ with material libraries, a texture), the large robots of
+#: the installed example-robot-data and the meshed packages of ../shared/ros2_descriptions.
+SOLO12 = 'example-robot-data/robots/solo_description/robots/solo12.urdf'
+ROBOTS = [pytest.param(str(CORPUS_DIR / SOLO12), '', PACKAGE_PATHS, id='solo12'),
           *(pytest.param(str(ERD_SHARE / 'robots' / robot), '', ERD, id=Path(robot).stem,
                          marks=pytest.mark.skipif(not (ERD_SHARE / 'robots' / robot).is_file(),
                                                   reason=f'{ERD_SHARE} is not installed'))
@@ -209,7 +204,8 @@ def test_on_kilted_alone_the_description_keeps_its_urls(
 
 def test_a_new_description_is_served_instead_of_the_old_one(
         ros: RosGraph, monkeypatch: pytest.MonkeyPatch) -> None:
-    first, second = (CORPUS_DIR / robot for robot in CORPUS_ROBOTS[-2:])
+    first, second = (CORPUS_DIR / 'pybullet_data' / robot
+                     for robot in ('duck_vhacd.urdf', 'kuka_iiwa/model.urdf'))
     node, xml = _published(ros, monkeypatch, PACKAGE_PATHS, model=str(first))
     received = ros.subscribe(String, 'robot_description', qos.LATCHED_DESCRIPTION)
     assert node.set_parameters([Parameter('model', value=str(second))])[0].successful
