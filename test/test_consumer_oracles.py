@@ -15,6 +15,7 @@ import oracles
 import pytest
 import test_check_consistency
 import test_checks_geometry
+from test_checks_inertial import inertia
 
 from urdf_tools_ros.core.checks import check_description, TARGETS
 from urdf_tools_ros.core.errors import DescriptionLoadError
@@ -24,18 +25,7 @@ from urdf_tools_ros.core.source.loader import load
 #: Not in the default run: CI runs this matrix as a job of its own (``pytest -m oracle``).
 pytestmark = pytest.mark.oracle
 
-G = '<inertia ixx="1e-3" ixy="0" ixz="0" iyy="1e-3" iyz="0" izz="1e-3"/>'
 LIMIT = '<limit lower="-1" upper="1" effort="1" velocity="1"/>'
-
-
-def body(mass: str = '1', inertia: str = G) -> str:
-    return f'<inertial><mass value="{mass}"/>{inertia}</inertial>'
-
-
-def tensor(values: str) -> str:
-    ixx, ixy, ixz, iyy, iyz, izz = values.split()
-    return (f'<inertia ixx="{ixx}" ixy="{ixy}" ixz="{ixz}" iyy="{iyy}" iyz="{iyz}" '
-            f'izz="{izz}"/>')
 
 
 def arm(b: str, joint_type: str = 'revolute', c: str | None = None) -> str:
@@ -43,31 +33,31 @@ def arm(b: str, joint_type: str = 'revolute', c: str | None = None) -> str:
     welded = '' if c is None else (f'<link name="c">{c}</link><joint name="k" type="fixed">'
                                    '<origin xyz="0 0 0.1"/><parent link="b"/><child link="c"/>'
                                    '</joint>')
-    return (f'<robot name="r"><link name="a">{body()}</link><link name="b">{b}</link>'
+    return (f'<robot name="r"><link name="a">{inertia()}</link><link name="b">{b}</link>'
             f'<joint name="j" type="{joint_type}"><parent link="a"/><child link="b"/>'
             f'<axis xyz="0 0 1"/>{LIMIT}</joint>{welded}</robot>')
 
 
 #: Inertia cases where Gazebo and MuJoCo can tell (the root has mass, unlike the rule cases).
 PHYSICS = {
-    'moving-triangle': arm(body('1', tensor('1e-3 0 0 1e-3 0 3e-3'))),
-    'moving-not-pd': arm(body('1', tensor('1e-3 2e-3 0 1e-3 0 1e-3'))),
-    'moving-negative-mass': arm(body('-1')),
+    'moving-triangle': arm(inertia('1', '1e-3 0 0 1e-3 0 3e-3')),
+    'moving-not-pd': arm(inertia('1', '1e-3 2e-3 0 1e-3 0 1e-3')),
+    'moving-negative-mass': arm(inertia('-1')),
     'moving-massless': arm(''),
-    'moving-point-mass': arm(body('1', tensor('0 0 0 0 0 0'))),
-    'welded-triangle-lumped-valid': arm(body(), c=body('1', tensor('1e-3 0 0 1e-3 0 3e-3'))),
-    'root-singular': arm(body()).replace(f'<link name="a">{body()}</link>',
-                                         '<link name="a">' + body('1', tensor(
-                                             '1e-6 1e-6 1e-6 1e-6 1e-6 1e-6')) + '</link>'),
-    'rounding-noise-root': arm(body()).replace(
-        f'<link name="a">{body()}</link>',
-        '<link name="a">' + body('1', tensor('1e-19 1e-20 0 1e-19 0 1e-19')) + '</link>'),
+    'moving-point-mass': arm(inertia('1', '0 0 0 0 0 0')),
+    'welded-triangle-lumped-valid': arm(inertia(), c=inertia('1', '1e-3 0 0 1e-3 0 3e-3')),
+    'root-singular': arm(inertia()).replace(
+        f'<link name="a">{inertia()}</link>',
+        '<link name="a">' + inertia('1', '1e-6 1e-6 1e-6 1e-6 1e-6 1e-6') + '</link>'),
+    'rounding-noise-root': arm(inertia()).replace(
+        f'<link name="a">{inertia()}</link>',
+        '<link name="a">' + inertia('1', '1e-19 1e-20 0 1e-19 0 1e-19') + '</link>'),
 }
 
-ZERO = body('0', tensor('0 0 0 0 0 0'))
+ZERO = inertia('0', '0 0 0 0 0 0')
 
 
-def welded(*links: tuple[str, str], root: str = body()) -> str:
+def welded(*links: tuple[str, str], root: str = inertia()) -> str:
     """A root a with the links ``(name, inertial)`` welded in a chain below it."""
     xml = f'<robot name="r"><link name="a">{root}</link>'
     parent = 'a'
@@ -80,18 +70,18 @@ def welded(*links: tuple[str, str], root: str = body()) -> str:
 
 #: Gazebo's fixed-joint lumping (checks/gazebo_lumping.py): what it drops or refuses.
 LUMPING = {
-    'root-massless-arm': arm(body()).replace(f'<link name="a">{body()}</link>',
-                                             '<link name="a"/>'),
-    'root-mass-zero-static-object': '<robot name="r"><link name="a">' + body('0') +
+    'root-massless-arm': arm(inertia()).replace(f'<link name="a">{inertia()}</link>',
+                                                '<link name="a"/>'),
+    'root-mass-zero-static-object': '<robot name="r"><link name="a">' + inertia('0') +
                                     '</link></robot>',
     'world-root-massless-base': welded(('base', ''), ('top', '')).replace(
-        f'<link name="a">{body()}</link>', '<link name="a"/>').replace('"a"', '"world"'),
+        f'<link name="a">{inertia()}</link>', '<link name="a"/>').replace('"a"', '"world"'),
     'massless-frames-welded': welded(('frame', ZERO), ('optical', ZERO)),
     'frame-without-inertial-then-massless': welded(('frame', ''), ('optical', ZERO)),
     'massless-frame-on-massive-link': welded(('frame', ZERO)),
-    'world-root-massive-base': welded(('base', body())).replace('"a"', '"world"').replace(
-        f'<link name="world">{body()}</link>', '<link name="world"/>'),
-    'moving-massless-carrying-a-mass': arm('', c=body()).replace(
+    'world-root-massive-base': welded(('base', inertia())).replace('"a"', '"world"').replace(
+        f'<link name="world">{inertia()}</link>', '<link name="world"/>'),
+    'moving-massless-carrying-a-mass': arm('', c=inertia()).replace(
         'type="fixed"', 'type="revolute"').replace(
         '<child link="c"/>', f'<child link="c"/><axis xyz="0 0 1"/>{LIMIT}'),
 }
