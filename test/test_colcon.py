@@ -1,20 +1,11 @@
 """
 ``colcon build`` and ``colcon test`` of the package in a temporary workspace (colcon from PyPI).
 
-The package is copied into ``<tmp>/ws/src`` and built as ROS users build it (plain
-``colcon build``, no ``--symlink-install``: that one runs ``setup.py develop``, which a CI
-workspace does not need). The install space must hold every console script of setup.py under
-``lib/urdf_tools_ros``, the launch, config and urdf files under ``share/urdf_tools_ros`` and the
-ament index entry. The installed ``tf_broadcaster`` is then started as its own process and must
-publish ``robot_description`` and ``/tf_static`` to this process (cross-process discovery).
-
-``colcon test`` runs a fast subset (:data:`COLCON_TEST_SUBSET`, about 10 s) through colcon's
-pytest step (it needs ``pytest`` in setup.py's ``extras_require['test']`` or ``tests_require``),
-then ``colcon test-result`` must report no failure. A plain ``colcon test`` without
-``--pytest-args`` runs the whole suite; the copy run here sets ``URDF_TOOLS_COLCON_INNER`` so that
-this module skips itself inside it.
-
-Skipped when colcon is not installed for this Python (``pip install colcon-common-extensions``).
+A plain ``colcon build`` (no ``--symlink-install``) installs every console script under
+``lib/urdf_tools_ros``, the launch, config and urdf files and the ament index entry; the
+installed ``tf_broadcaster`` publishes to this process. ``colcon test`` runs
+:data:`COLCON_TEST_SUBSET` and ``colcon test-result`` reports no failure; the copy sets
+``URDF_TOOLS_COLCON_INNER`` so that this module skips itself inside it.
 """
 
 from __future__ import annotations
