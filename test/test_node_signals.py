@@ -1,15 +1,10 @@
 """
 SIGINT and SIGTERM at any moment once a node's ``main()`` runs end it with exit 0, quietly.
 
-Each node executable is run as the console script setuptools writes for it runs it (import the
-node's module, ``sys.exit(main())``), with this Python, while two busy-loop processes load both
-cores, five at a time. Each run gets SIGINT, SIGTERM or a terminal's group SIGINT (two: from the
-terminal and from ``ros2 launch``) at one moment: from 0 to 0.8 s after ``main()`` set its
-SIGTERM handler (seen in ``/proc/<pid>/status``; Python sets none of its own), while rclpy starts
-and the node is made, and after the node logged its first line (loading a description, waiting
-for one, spinning). Every run must end with 0 within 20 s, with nothing on its output that says
-a traceback, an abort or a fatal error (rclpy's events executor aborts with "Destroying callback
-manager with callbacks remaining", exit -6, when it is torn down in the wrong order).
+Each node runs as its console script does (``sys.exit(main())``), five at a time beside two
+busy loops, and gets SIGINT, SIGTERM or a terminal's group SIGINT twice at a moment from 0 to
+0.8 s after ``main()`` set its SIGTERM handler (``/proc/<pid>/status``) or after its first log
+line. Each must exit 0 within 20 s with no traceback, abort or fatal error on its output.
 """
 
 from __future__ import annotations
