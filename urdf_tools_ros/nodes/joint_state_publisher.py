@@ -198,10 +198,8 @@ def main(args: list[str] | None = None, *, gui: bool = False,
     """
     Run the joint-state publisher until shut down.
 
-    Command line as joint_state_publisher's: an optional description file (URDF) to use before
-    any ``robot_description`` arrives, then ROS arguments.
-
-    :param args: The command line (``sys.argv`` when ``None``).
+    :param args: The command line (``sys.argv`` when ``None``): an optional description file to
+        use until ``robot_description`` arrives, then ROS arguments.
     :param gui: The ``gui`` parameter's default (``joint_state_publisher_gui``: on).
     :param node_name: The node's default name.
     """

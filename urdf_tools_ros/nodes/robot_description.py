@@ -1,42 +1,20 @@
 """
 Robot description node: load, check and publish a robot description.
 
-Loads ``robot_description`` (the XML itself) or else ``model`` (a .urdf or .xacro file with
-``xacro_args``), runs every check, logs each finding once with its file:line, and publishes the
-XML on ``robot_description`` (reliable, transient local, depth 1: late joiners get it) when its
-graph can load it. The check report goes to ``/diagnostics``, on every load and every
-``diagnostic_period`` s.
+Loads ``robot_description`` (the XML, never run through xacro) or else ``model`` (a .urdf or
+.xacro file with ``xacro_args``), checks it as ``urdf-tools check --target ros-<distro>`` with
+the configuration found upwards from ``model``, logs each finding once, and publishes the XML on
+``robot_description`` (transient local: late joiners get it) unless its graph cannot load it
+(:mod:`urdf_tools_ros.core.description_source`, :mod:`urdf_tools_ros.core.checks.publication`;
+CONVENTIONS C12; ``allow_errors`` publishes anyway). A refused description keeps the last good
+one. The report goes to ``/diagnostics`` on every load and every ``diagnostic_period`` s.
 
-What it refuses is decided in :mod:`urdf_tools_ros.core.checks.publication` (CONVENTIONS C12:
-the node acts on what its own graph can use). The findings are those ``urdf-tools check
---target ros-<distro>`` reports (``ROS_DISTRO`` when it names Humble, Jazzy, Kilted, Lyrical or
-Rolling, else Jazzy), with the suppression comments of the description's files and the
-``select``/``ignore`` of the configuration found upwards from ``model`` (``.urdf-tools.toml``,
-``pyproject.toml``; none for XML given as a parameter) applied. A description is refused, and
-the last good one kept, when it cannot be loaded or checked as configured, or when a reported
-error breaks the distro's urdfdom (robot_state_publisher, RViz) or this package's joint-state
-publisher and TF broadcaster and ``allow_errors`` is false. Every other error is logged once, in
-one group that names the consumers it breaks, reported on ``/diagnostics``, and published with
-the description.
-
-With ``watch`` the files the description was made from (the model and every xacro include,
-:class:`~urdf_tools_ros.core.source.watch.WatchedFiles`) are polled every
-``watch_period`` s of steady time (under ``use_sim_time`` too); a change reloads, re-checks and
-republishes. A broken edit (or one with errors) keeps the last good description
-published and says why, in the log and on ``/diagnostics``. ``ros2 param set`` of
-``robot_description``, ``model`` or ``xacro_args`` is loaded and checked when it is set, and
-refused with the reason when it cannot be published; one that can is published once it is set
-(:func:`~urdf_tools_ros.ros.parameters.on_set`). Each finding is logged once over every reload
-(:class:`~urdf_tools_ros.core.checks.publication.FindingsLog`); where the description comes from
-and whether it may be published is :mod:`urdf_tools_ros.core.description_source`.
-
-XML given as a parameter is never run through xacro (xacro files are programs; a parameter can
-be set from anywhere on the network).
-
-With ``serve_meshes`` the files the description references are served over ROS
-(:mod:`urdf_tools_ros.ros.resource_service`) and ``robot_description``, the topic and this node's
-parameter, carries ``service://`` URLs of them; the files on disk are unchanged. Setting
-``robot_description`` to the XML published changes nothing (the node sets it so itself).
+With ``watch`` the model and its includes are polled every ``watch_period`` s of steady time; a
+change reloads. ``ros2 param set`` of ``robot_description``, ``model`` or ``xacro_args`` is
+checked when it is set and refused with the reason when it cannot be published
+(:func:`~urdf_tools_ros.ros.parameters.on_set`). With ``serve_meshes`` the files the description
+references are served over ROS (:mod:`urdf_tools_ros.ros.resource_service`) and the published
+XML and parameter carry ``service://`` URLs of them.
 """
 
 from __future__ import annotations
@@ -66,9 +44,7 @@ __all__ = ['DescriptionSource', 'RobotDescriptionNode', 'main']
 
 class RobotDescriptionNode(Node):
     """
-    Publishes a checked robot description and its check report.
-
-    The description goes to ``robot_description``, the report to ``/diagnostics``.
+    Publishes a checked robot description on ``robot_description``, its report on ``/diagnostics``.
 
     :param node_name: Node name.
     :param kwargs: Passed to :class:`rclpy.node.Node` (``parameter_overrides``, ``context``).

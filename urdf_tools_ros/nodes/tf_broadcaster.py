@@ -1,46 +1,23 @@
 """
 TF broadcaster: a drop-in for robot_state_publisher.
 
-Subscribes ``robot_description`` (or takes the ``robot_description`` parameter and then
-publishes that topic itself, as robot_state_publisher does; ``description_from_topic: true``
-follows the topic whatever the parameter holds, as robot_state_publisher on Kilted and Rolling)
-and ``joint_states`` (sensor-data
-QoS, which also matches reliable publishers). Publishes on ``/tf`` the transform of every moving
-joint named in a ``joint_states`` message, stamped with the message's stamp, and of every mimic
-joint whose source is named (computed even when the message lacks the mimic joint); on
-``/tf_static`` (transient local, depth 1) the whole set of fixed joints, again after every new
-description or ``frame_prefix``, so moved or removed frames are gone for late joiners.
+Takes the ``robot_description`` parameter and publishes that topic, or follows the topic (an
+empty parameter, or ``description_from_topic: true``, as on Kilted and Rolling). On ``/tf``: the
+transform of every moving joint a ``joint_states`` message names, at its stamp, and of every
+mimic joint whose source it names; on ``/tf_static``: the whole set of fixed joints, again after
+every new description or ``frame_prefix``, so moved or removed frames are gone for late joiners.
 
-As robot_state_publisher: names that are not moving joints of the model are ignored (one
-``joint_states`` topic often carries several robots), a mimic joint the message names is
-published at that measured value and one it does not name follows its source, and a joint's
-transforms are published at most ``publish_frequency`` times per second by the message stamps
-unless ``ignore_timestamp``. A NaN or infinite value is refused for its joint, a message whose
-``position`` and ``name`` lengths differ is refused whole, with a throttled warning; nothing
-non-finite is ever published. Those rules live in :mod:`urdf_tools_ros.core.tf.broadcast`.
+As robot_state_publisher: names that are not moving joints are ignored, a mimic joint named in
+the message is published at that value, and a joint is published at most ``publish_frequency``
+times per second by the stamps unless ``ignore_timestamp``. Non-finite values and mismatched
+lengths are refused with a throttled warning (:mod:`urdf_tools_ros.core.tf.broadcast`).
 
-Floating and planar joints move by the variables of
-:class:`~urdf_tools_ros.core.kinematics.forward.KinematicModel` (``<joint>/x``, ``<joint>/y``,
-``<joint>/yaw``, ...; missing ones at 0) and go on ``/tf`` only once a ``joint_states`` message
-names one of them: never a made-up zero, which would fight odometry, localization or mocap
-publishing the same transform (robot_state_publisher skips a floating joint; it publishes a
-planar one as fixed on ``/tf_static``, where ours moves by its variables: a deliberate
-difference). The node says so once per description.
+Floating and planar joints (variables ``<joint>/x``, ``<joint>/yaw``, ...) go on ``/tf`` only
+once ``joint_states`` names one: never at a made-up zero that would fight odometry
+(robot_state_publisher skips a floating joint and publishes a planar one as fixed).
 
-Command line as robot_state_publisher 3.3's: an optional URDF file, read (with its deprecation
-warning) when the ``robot_description`` parameter is empty. Without any description the node
-logs once that it waits for the ``robot_description`` topic.
-
-``joint_states`` is served by an executor callback:
-:meth:`~urdf_tools_ros.core.tf.broadcast.TfFrames.moving_transforms` (translation and quaternion
-arrays) into a ``tf2_msgs/TFMessage``
-(:class:`~urdf_tools_ros.ros.conversions.TfMessageBuilder`), published on ``/tf`` by
-:class:`~urdf_tools_ros.ros.tf_writer.TfWriter`, whose ``/tf_static`` carries the whole current
-set of fixed joints (no tf2_ros needed). Parameter changes are validated when they are
-set (a description that does not load is refused with the reason) and applied afterwards
-(:func:`~urdf_tools_ros.ros.parameters.on_set`). The ``joint_states`` subscription honours
-``qos_overrides./joint_states.subscription.*`` (depth, reliability, ...), as
-robot_state_publisher's does.
+Command line as robot_state_publisher 3.3's: an optional URDF file, read when the parameter is
+empty. The ``joint_states`` subscription honours ``qos_overrides./joint_states.subscription.*``.
 """
 
 from __future__ import annotations
@@ -217,10 +194,8 @@ def main(args: list[str] | None = None, node_name: str = 'tf_broadcaster') -> No
     """
     Run the TF broadcaster until shut down.
 
-    Command line as robot_state_publisher's: an optional URDF file (deprecated there, still read
-    by 3.3), then ROS arguments.
-
-    :param args: The command line (``sys.argv`` when ``None``).
+    :param args: The command line (``sys.argv`` when ``None``): an optional URDF file, then ROS
+        arguments.
     :param node_name: The node's default name.
     """
     path = description_file_argument(
