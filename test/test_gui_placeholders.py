@@ -236,6 +236,7 @@ def test_unreadable_and_unsupported_mesh_files_say_so() -> None:
         assert (other.cause, other.summary) == (Cause.UNSUPPORTED_FORMAT,
                                                 'unsupported format .3ds')
         assert 'no reader for ".3ds"' in other.reason
+        assert '**1 mesh cannot be drawn:**' in '\n'.join(placeholders_markdown([bad]))
         box, label = viewer.scene.placeholder_nodes[0]
         np.testing.assert_allclose(pose_of(box)[:3, 3], (0.1, 0.2, 0.3), atol=1e-6)
         np.testing.assert_allclose(pose_of(box)[:3, :3], rotation((0.0, 0.0, math.pi / 2)),
