@@ -209,18 +209,3 @@ def test_package_with_three_slashes_is_drawn_from_the_package(tmp_path: Path,
         page.wait_for_function('() => document.body.textContent.includes('
                                '"drawn from where RViz will not look")', timeout=60000)
         page.close()
-
-
-def test_placeholders_are_explained_in_the_page(tmp_path: Path, browser: Any  # noqa: F811
-                                                ) -> None:
-    robot = tmp_path / 'robot.urdf'
-    robot.write_text('<robot name="r"><link name="base"><visual><geometry>'
-                     '<mesh filename="meshes/nowhere.stl"/></geometry></visual></link></robot>')
-    with RobotViewer(load(robot), port=free_port()) as viewer:
-        assert viewer.scene is not None and len(viewer.scene.placeholders) == 1
-        page = browser.new_page()
-        page.goto(viewer.url)
-        page.wait_for_function('() => document.body.textContent.includes('
-                               '"1 mesh cannot be drawn")', timeout=60000)
-        assert page.evaluate('() => document.body.textContent.includes("nowhere.stl")')
-        page.close()
