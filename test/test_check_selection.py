@@ -89,23 +89,6 @@ def test_a_suppression_in_a_xacro_file(tmp_path: Path) -> None:
     assert code == 0 and 'joint-limit-missing' not in codes, codes
 
 
-def test_defaults_from_pyproject_and_dotfile_found_upwards(tmp_path: Path) -> None:
-    (tmp_path / 'robots').mkdir()
-    robot = write(tmp_path / 'robots')
-    (tmp_path / 'pyproject.toml').write_text('[project]\nname = "x"\n\n[tool.urdf-tools]\n'
-                                             'ignore = ["joint-limit-missing"]\n')
-    code, codes, _ = check(str(robot))
-    assert code == 0 and 'joint-limit-missing' not in codes
-    assert check(str(robot), '--no-config')[0] == 1
-    # a .urdf-tools.toml nearer the file wins
-    (robot.parent / '.urdf-tools.toml').write_text('select = ["joint-limit"]\nwerror = true\n')
-    code, codes, _ = check(str(robot))
-    assert code == 1 and codes == ['joint-limit-missing']
-    # the command line's --select replaces the file's, --ignore adds to it
-    assert check(str(robot), '--select', 'joint-axis-not-unit')[1] == ['joint-axis-not-unit']
-    assert check(str(robot), '--ignore', 'joint-limit-missing')[1] == []
-
-
 @pytest.mark.parametrize('text, words', [
     ('select = ["joint-limit"\nwerror = true\n', ['.urdf-tools.toml', 'line 2']),
     ('selcet = ["joint-limit"]\n', ['.urdf-tools.toml', "'selcet'"]),
