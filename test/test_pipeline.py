@@ -27,10 +27,8 @@ from test_rule_cases import FAMILIES
 from conftest import REPO, SHARED_URDFS
 from urdf_tools_ros.cli.main import run as cli
 from urdf_tools_ros.core.checks import check_description, CheckContext, RULES, selection
-from urdf_tools_ros.core.checks.config import ConfigError
 from urdf_tools_ros.core.checks.examples import EXAMPLES
 from urdf_tools_ros.core.checks.registry import check_codes, registered_checks
-from urdf_tools_ros.core.checks.selection import UnknownCodeError
 from urdf_tools_ros.core.errors import RobotDescriptionError
 from urdf_tools_ros.core.session import failing, resolve, run
 from urdf_tools_ros.core.source.loader import (load, load_string, RobotDescription,
@@ -62,19 +60,6 @@ def test_settings_have_check_s_precedence(tmp_path: Path) -> None:
     (robot.parent / '.urdf-tools.toml').write_text('ignore = "inertia-"\n')
     assert resolve(robot).ignore == ('inertia-',) and resolve(robot).target == 'ros'
     assert resolve(robot, use_config=False).ignore == ()
-
-
-def test_settings_name_where_a_wrong_entry_was_written(tmp_path: Path) -> None:
-    robot = tmp_path / 'robot.urdf'
-    (tmp_path / '.urdf-tools.toml').write_text('ignore = ["mesh-nope"]\n')
-    with pytest.raises(UnknownCodeError, match=r'\.urdf-tools\.toml: ignore: unknown rule code '
-                                               "'mesh-nope'"):
-        resolve(robot)
-    with pytest.raises(UnknownCodeError, match="--select: unknown rule code 'jont-'"):
-        resolve(robot, select=['jont-'], use_config=False)
-    (tmp_path / '.urdf-tools.toml').write_text('werror = 1\n')
-    with pytest.raises(ConfigError, match='werror must be bool'):
-        resolve(robot)
 
 
 def test_run_reports_a_load_failure_and_what_check_description_reports(tmp_path: Path) -> None:
