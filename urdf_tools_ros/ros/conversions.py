@@ -9,9 +9,7 @@ Messages <-> core types: the only module that reads or writes ROS message object
 * findings -> ``diagnostic_msgs/DiagnosticArray``.
 
 Quaternions are ``(x, y, z, w)`` from
-:func:`~urdf_tools_ros.core.transforms.transform_to_quaternion`, which refuses NaN and
-inf (:class:`~urdf_tools_ros.core.errors.TransformError`): no conversion here writes a non-finite
-transform.
+:func:`~urdf_tools_ros.core.transforms.transform_to_quaternion`, which refuses NaN and inf.
 """
 
 from __future__ import annotations
@@ -81,13 +79,7 @@ def joint_state_to_msg(sample: JointStateSample, stamp_ns: int, frame_id: str = 
 
 
 def joint_state_from_msg(msg: JointState) -> tuple[int, JointStateSample]:
-    """
-    Stamp (integer nanoseconds) and lists of a received ``sensor_msgs/JointState``.
-
-    The lists are taken as they are: their lengths may differ from ``name`` and values may be
-    NaN (the core refuses those per joint, see
-    :meth:`~urdf_tools_ros.core.joint_state.table.JointStateTable.merge`).
-    """
+    """Stamp (integer nanoseconds) and lists, as they are, of a ``sensor_msgs/JointState``."""
     sample = JointStateSample(tuple(msg.name), tuple(msg.position), tuple(msg.velocity),
                               tuple(msg.effort))
     return time_from_msg(msg.header.stamp), sample
@@ -134,11 +126,8 @@ class TfMessageBuilder:
     """
     ``tf2_msgs/TFMessage`` of a TF broadcaster's moving joints, message after message.
 
-    A broadcaster sends the same joints again and again, so the message of each set of joints
-    is made once (frame ids with the prefix) and each call writes only its stamp, translations
-    and rotations into it: 27 µs for talos' 44 moving joints, against 180 µs for new message
-    objects. The message is reused: publish it before the next call (``Publisher.publish``
-    converts it at once). One thread only.
+    The message of each set of joints is made once and each call writes only its stamp,
+    translations and rotations into it: publish it before the next call. One thread only.
 
     :param edges: ``{joint: (parent link, child link)}``.
     :param frame_prefix: Put before every frame id.
@@ -188,9 +177,8 @@ def diagnostics_msg(name: str, hardware_id: str, findings: Iterable[Finding], su
     """
     ``diagnostic_msgs/DiagnosticArray`` with one status: a check report.
 
-    The level is ERROR when ``failed`` or some finding is an error, WARN when some finding is a
-    warning, else OK. Each finding is one key/value: ``severity[code] element`` ->
-    ``file:line: message (fix: ...)``.
+    The level is the worst finding's (ERROR when ``failed``). Each finding is one key/value:
+    ``severity[code] element`` -> ``file:line: message (fix: ...)``.
 
     :param name: Status name, e.g. ``robot_description: sample_robot``.
     :param hardware_id: The robot's name.

@@ -316,7 +316,9 @@ class TfSettings:
 
 _Settings = TypeVar('_Settings', DescriptionSettings, JointStateSettings, TfSettings)
 #: The parameter table of each settings class.
-SETTINGS_TABLES: dict[type, tuple[ParameterSpec, ...]] = {}
+SETTINGS_TABLES: dict[type, tuple[ParameterSpec, ...]] = {
+    DescriptionSettings: DESCRIPTION_PARAMETERS, JointStateSettings: JOINT_STATE_PARAMETERS,
+    TfSettings: TF_PARAMETERS}
 
 
 def settings(node: Node, kind: type[_Settings]) -> _Settings:
@@ -358,10 +360,6 @@ def declare_zeros(node: Node, joints: Iterable[str]) -> tuple[dict[str, float], 
         else:
             problems.append(f'{name}: {current!r} is not a number')
     return zeros, problems
-
-
-SETTINGS_TABLES.update({DescriptionSettings: DESCRIPTION_PARAMETERS,
-                        JointStateSettings: JOINT_STATE_PARAMETERS, TfSettings: TF_PARAMETERS})
 
 
 def on_set(node: Node, validate: Callable[[dict[str, Any]], str | None],

@@ -20,9 +20,7 @@ __all__ = ['description_file_argument', 'make_executor', 'spin_node']
 def description_file_argument(args: list[str] | None, prog: str, description: str,
                               help_text: str) -> str | None:
     """
-    The optional description file of a node's command line, before its ROS arguments.
-
-    joint_state_publisher and robot_state_publisher (3.3, deprecated there) take one.
+    The optional description file of a node's command line (as joint_state_publisher's).
 
     :param args: The command line (``sys.argv`` when ``None``), program name first.
     :param prog: The program name for ``--help``.
@@ -39,12 +37,10 @@ def description_file_argument(args: list[str] | None, prog: str, description: st
 
 def make_executor() -> Executor:
     """
-    ``rclpy.experimental.EventsExecutor`` where the installed rclpy has it, else single-threaded.
+    ``rclpy.experimental.EventsExecutor`` where rclpy has it (Jazzy on), else single-threaded.
 
-    The events executor (rclpy 7.1 on Jazzy, 9.1 on Kilted; not Humble's) serves a
-    ``joint_states`` stream at less CPU than the single-threaded executor
-    (``bench/bench_tf_node.py``); both run every callback in the spinning thread.
-    :func:`spin_node` spins either with ``spin_once`` until a signal asks it to stop.
+    Both run every callback in the spinning thread; the events executor at less CPU
+    (``bench/bench_tf_node.py``).
     """
     try:
         from rclpy.experimental import EventsExecutor
@@ -58,13 +54,9 @@ def _try_shutdown() -> None:
     """
     ``rclpy.try_shutdown()``, leaving the signal dispositions alone.
 
-    From rclpy 7.4 (Kilted, Rolling) it also uninstalls rclpy's signal handlers by default,
-    installed or not, and rclpy's uninstall sets SIGINT and SIGTERM to their default action
-    for a moment before it puts the current handler back (``unregister_sigint_signal_handler``
-    in rclpy's ``signal_handler.cpp``): a second Ctrl-C then killed the node with -2, silently.
-    :func:`spin_node` installs none of rclpy's (``SignalHandlerOptions.NO``), so nothing needs
-    uninstalling. rclpy before 7.4 (Humble, Jazzy) takes no such argument and uninstalls
-    nothing there.
+    rclpy 7.4 on (Kilted, Rolling) uninstalls its signal handlers by default, setting SIGINT and
+    SIGTERM to their default action for a moment (``signal_handler.cpp``); none are installed
+    here (``SignalHandlerOptions.NO``), so ``uninstall_handlers=False`` where it is taken.
     """
     try_shutdown: Callable[..., None] = rclpy.try_shutdown  # its signature depends on the distro
     if 'uninstall_handlers' in inspect.signature(try_shutdown).parameters:
@@ -77,14 +69,12 @@ def _forget_interrupt_in_code_from_a_string() -> None:
     """
     Workaround of a CPython bug: a caught ``KeyboardInterrupt`` makes the process die of SIGINT.
 
-    When a ``KeyboardInterrupt`` leaves code that CPython runs from a string (``exec``/``eval``
-    of text; ``dataclasses`` and ``collections.namedtuple`` define their methods so while a
-    module that uses them is imported), CPython notes it as unhandled even when it is caught
-    later, and kills itself with SIGINT after a normal end: exit -2, no output (the exit code of
-    bpo-1054041, Python 3.8 on; ``run_eval_code_obj`` in ``Python/pythonrun.c`` sets the note).
-    Each run of a string clears it first, so an empty one does. Seen once in 1,500 signals under
-    ``test/test_node_signals.py``. Delete when the oldest supported CPython notes only an
-    interrupt that ends the program (3.10 to 3.13 all note this one).
+    A ``KeyboardInterrupt`` that leaves code run from a string (``exec``; ``dataclasses`` and
+    ``namedtuple`` make methods so at import) is noted as unhandled even when caught later, and
+    CPython kills itself with SIGINT after a normal end (bpo-1054041's exit code;
+    ``run_eval_code_obj`` in ``Python/pythonrun.c``). Running an empty string clears the note.
+    Delete when the oldest supported CPython notes only an interrupt that ends the program
+    (3.10 to 3.13 all note this one).
     """
     exec('')  # noqa: S102
 
@@ -93,12 +83,9 @@ class _Stop:
     """
     The SIGINT and SIGTERM handler of :func:`spin_node`: the first signal stops the node.
 
-    While rclpy starts or the node is made (a first load can take seconds) it raises
-    ``KeyboardInterrupt`` there; once the node spins it only sets :attr:`asked`, which the spin
-    loop reads between two callbacks, so that the interrupt never surfaces inside an rclpy call
-    as another error (pybind11's "Unable to convert call argument" in the single-threaded
-    executor's ``take_message``, seen in CI). Later signals (a terminal's Ctrl-C reaches a node
-    under ``ros2 launch`` from the terminal and from launch) are ignored.
+    Before the node spins it raises ``KeyboardInterrupt``; then it only sets :attr:`asked`, read
+    between two callbacks, so that no interrupt surfaces inside an rclpy call as another error.
+    Later signals (``ros2 launch`` passes a terminal's Ctrl-C on a second time) are ignored.
     """
 
     def __init__(self) -> None:
@@ -116,13 +103,10 @@ def spin_node(make_node: Callable[[], Node], args: list[str] | None = None) -> N
     """
     Initialise rclpy, spin the node ``make_node()`` returns until shut down, then clean up.
 
-    The ``main()`` of CONVENTIONS C8 (``rclpy.init``, make, spin, catch ``KeyboardInterrupt``
-    and ``ExternalShutdownException``, destroy, ``try_shutdown``), with SIGINT and SIGTERM
-    handled alike by a plain Python handler (:class:`_Stop`) instead of rclpy's, which shut the
-    context down from another thread while the node was still being made (``RCLError``): either
-    signal ends it with exit 0 and no traceback. The node is removed from the executor before
-    the executor shuts down and the node is destroyed (the events executor aborts otherwise).
-    Afterwards SIGINT is ignored and SIGTERM has its default action.
+    The ``main()`` of CONVENTIONS C8, with SIGINT and SIGTERM handled by :class:`_Stop` instead
+    of rclpy's handlers (which shut the context down while the node is being made): either
+    signal ends it with exit 0 and no traceback. The node leaves the executor before either is
+    destroyed (the events executor aborts otherwise).
 
     :param make_node: Builds the node (after ``rclpy.init``).
     :param args: Command-line arguments for rclpy (``--ros-args ...``); ``None``: ``sys.argv``.

@@ -1,14 +1,11 @@
 """
 The one writer of ``/tf`` and ``/tf_static``: two ``tf2_msgs/TFMessage`` publishers.
 
-QoS as robot_state_publisher's: ``/tf`` as tf2_ros' ``TransformBroadcaster`` (reliable,
-volatile, depth 100: :data:`~urdf_tools_ros.ros.qos.TF`), ``/tf_static`` reliable, transient
-local, keep last 1 (:data:`~urdf_tools_ros.ros.qos.TF_STATIC`). Each ``/tf_static`` message is
-the whole current set of fixed transforms and replaces the last one for late joiners, so a
-fixed joint that moved, a joint that is no longer fixed or a changed ``frame_prefix`` leaves no
-stale frame behind. tf2_ros is not used: ROS 2 from PyPI has none, and the Python
-``StaticTransformBroadcaster`` of Jazzy and Rolling adds only child frames it has not sent
-before (a reload that moves a fixed joint leaves late joiners at the old transform).
+QoS as robot_state_publisher's (:data:`~urdf_tools_ros.ros.qos.TF`,
+:data:`~urdf_tools_ros.ros.qos.TF_STATIC`). Each ``/tf_static`` message is the whole current set
+of fixed transforms and replaces the last one for late joiners, so no stale frame stays behind
+(tf2_ros' Python ``StaticTransformBroadcaster`` on Jazzy and Rolling keeps child frames it has
+sent before).
 """
 
 from __future__ import annotations
