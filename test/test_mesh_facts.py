@@ -20,6 +20,7 @@ import sys
 import numpy as np
 from paths import SHARED
 import pytest
+from test_mesh_cache import _robot_text
 
 from conftest import missing, REPO
 
@@ -241,21 +242,10 @@ def test_a_missing_file_is_an_error_not_a_fact(tmp_path: Path) -> None:
     assert mesh_bounds(str(tmp_path / 'absent.stl')) is None
 
 
-def _robot(tmp_path: Path, *meshes: str) -> Path:
-    links = ''.join(f'<link name="l{index}"><visual><geometry><mesh filename="file://{mesh}" '
-                    f'scale="1000 1000 1000"/></geometry></visual></link>'
-                    for index, mesh in enumerate(meshes))
-    joints = ''.join(f'<joint name="j{index}" type="fixed"><parent link="l0"/>'
-                     f'<child link="l{index}"/><origin xyz="0 0 {index * 0.1}"/></joint>'
-                     for index in range(1, len(meshes)))
-    path = tmp_path / 'robot.urdf'
-    path.write_text(f'<robot name="r">{links}{joints}</robot>', encoding='utf-8')
-    return path
-
-
 def test_a_check_of_stl_obj_and_collada_meshes_imports_no_trimesh(tmp_path: Path) -> None:
-    robot = _robot(tmp_path, str(SAMPLE / 'beacon.stl'), str(SAMPLE / 'gripper_palm.obj'),
-                   str(SAMPLE / 'bumper.dae'))
+    robot = tmp_path / 'robot.urdf'  # each mesh scaled 1000 times
+    robot.write_text(_robot_text(*(SAMPLE / name for name in ('beacon.stl', 'gripper_palm.obj',
+                                                              'bumper.dae'))))
     # measured, then measured and kept, then kept (pycollada not imported)
     for use_cache, read in ((False, True), (True, True), (True, False)):
         script = ('import json, sys\n'
