@@ -197,8 +197,8 @@ def test_implausible_ratio_that_underflows_is_reported_not_raised() -> None:
 
 def test_a_capsule_collision_implies_the_solid_capsule_inertia() -> None:
     # URDF 1.1: a 0.2 m capsule of radius 0.05 and 2 kg. The solid capsule's tensor
-    # (capsule_inertia, checked by integration in test_urdf_versions) is plausible; the same
-    # link with an identity tensor is not, and the fix gives the capsule's numbers.
+    # (capsule_inertia, checked against the hand formula in test_cli's inertia table) is
+    # plausible; the same link with an identity tensor is not; the fix gives its numbers.
     from urdf_tools_ros.core.kinematics.inertia import capsule_inertia
     solid = capsule_inertia(2.0, 0.05, 0.2)
     capsule = '<collision><geometry><capsule radius="0.05" length="0.2"/></geometry></collision>'
