@@ -9,21 +9,17 @@ The public API is one import away and re-exported lazily (:mod:`.lazy`)::
     from urdf_tools_ros.core import (load, check_description, KinematicModel, JointStateTable,
                                      RobotDescriptionError)
 
-Packages by concept:
+Packages by pipeline stage:
 
-* :mod:`.description`: the typed model of the URDF spec, the one URDF reader, xacro, ``package://``
-  resolution, and :func:`load` which ties them together;
-* :mod:`.checks`: the rule catalog (one module per family) and :func:`check_description`;
-* :mod:`.session`: the one check pipeline of every caller: :class:`~.session.Settings` resolved
-  once (options, the configuration found upwards, the environment) by :func:`~.session.resolve`,
-  load and check (:func:`~.session.run`), and whether it fails (:func:`~.session.failing`);
-* :mod:`.kinematics`: the kinematic tree, mimic, limits, joint validation, inertia,
-  and forward kinematics (:class:`KinematicModel` over one joint-motion formulation);
-* :mod:`.joint_state`: :class:`JointStateTable`, what a joint-state publisher holds;
-* :mod:`.tf`: what a TF broadcaster publishes (:mod:`.tf.broadcast`);
-* leaves every package above uses: :mod:`.location` (:class:`~.location.SourceLocation`),
-  :mod:`.findings` and :mod:`.errors` (the one problem value and the exceptions that carry it),
-  :mod:`.transforms` (SE(3) on ``(..., 4, 4)`` arrays).
+* :mod:`.source`: files to text (:func:`load`, packages, XML safety, the XML text scanner, xacro);
+* :mod:`.model`: the typed model of the URDF spec and the one URDF reader;
+* :mod:`.meshes`: mesh facts and ``package://`` resources;
+* :mod:`.checks`: the rule catalog (:mod:`.checks.rules`) and :func:`check_description`;
+* :mod:`.fix`: edits planned from findings;
+* :mod:`.session`: the one check pipeline of every caller (:func:`~.session.resolve`,
+  :func:`~.session.run`, :func:`~.session.failing`);
+* :mod:`.kinematics`, :mod:`.joint_state`, :mod:`.tf`, :mod:`.diff`;
+* the leaves: :mod:`.location`, :mod:`.findings`, :mod:`.errors`, :mod:`.transforms`.
 """
 
 from __future__ import annotations

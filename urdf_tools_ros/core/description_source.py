@@ -1,16 +1,11 @@
 """
 The robot description node's description: where it comes from, and whether it may be published.
 
-A :class:`DescriptionSource` is the XML itself (the ``robot_description`` parameter) or a file
-with xacro arguments (``model``, ``xacro_args``); :meth:`DescriptionSource.with_parameters` is the
-source after a parameter change. :func:`assess` loads and checks it through the one pipeline
-(:func:`~urdf_tools_ros.core.session.run`: the configuration found upwards from ``model``,
-none for XML) for the distro's target and says why it is refused, by the rule of
-:mod:`urdf_tools_ros.core.checks.publication`: a reported error that a consumer of the node's
-graph cannot load refuses it unless ``allow_errors``.
-
-XML given as a parameter is never run through xacro (xacro files are programs; a parameter can
-be set from anywhere on the network).
+A :class:`DescriptionSource` is the XML itself (``robot_description``, never run through xacro:
+a parameter can be set from anywhere on the network) or a file with xacro arguments (``model``,
+``xacro_args``). :func:`assess` loads and checks it through
+:func:`~urdf_tools_ros.core.session.run` and says why it is refused
+(:mod:`urdf_tools_ros.core.checks.publication`).
 """
 
 from __future__ import annotations
@@ -56,19 +51,11 @@ class DescriptionSource:
 
     @classmethod
     def of(cls, model: object, xacro_args: object, xml: object) -> DescriptionSource:
-        """
-        The source the parameters ``model``, ``xacro_args`` and ``robot_description`` name.
-
-        :param xacro_args: A string, a list of strings or ``None`` (none).
-        """
+        """The source the parameters ``model``, ``xacro_args`` (a string or list) and XML name."""
         return cls(str(model or ''), _xacro_args(xacro_args), str(xml or ''))
 
     def with_parameters(self, given: Mapping[str, object]) -> DescriptionSource:
-        """
-        This source with the new values of :data:`SOURCE_PARAMETERS` in ``given``.
-
-        :param given: ``{parameter name: new value}``; other names are ignored.
-        """
+        """This source with the new values of :data:`SOURCE_PARAMETERS` in ``given``."""
         return DescriptionSource.of(given.get('model', self.model),
                                     given['xacro_args'] if 'xacro_args' in given
                                     else self.xacro_args,
@@ -108,8 +95,7 @@ def assess(source: DescriptionSource, target: str, allow_errors: bool = False) -
     :param target: The distro's target, ``ros-jazzy``
         (:func:`~urdf_tools_ros.core.checks.publication.distro_target`).
     :param allow_errors: Publish even what a consumer of the graph cannot load.
-    :raises RobotDescriptionError: if it cannot be loaded, or checked as configured (the message
-        names file:line).
+    :raises RobotDescriptionError: if it cannot be loaded, or checked as configured.
     """
     if not source.xml and not source.model:
         raise DescriptionLoadError('neither robot_description nor model is set', '<parameters>')
