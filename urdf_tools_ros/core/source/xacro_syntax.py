@@ -1,11 +1,10 @@
 """
 Xacro syntax in text: whether a file needs xacro, and where its first xacro construct stands.
 
-A file not named ``.xacro`` that holds xacro syntax (pybullet's ``husky.urdf``:
-``<origin rpy="$(optenv HUSKY_IMU_RPY 0 -1.5708 3.1416)"/>``) has two real readings: a ROS 2
-launch file that runs xacro on it gets the expansion, which the loader checks; a tool given the
-file (check_urdf, pinocchio, MuJoCo, Gazebo's URDF to SDF conversion, pybullet) reads the text as
-written. :class:`AsWritten` keeps the second reading for the checker's ``xacro-in-urdf``.
+A file not named ``.xacro`` that holds xacro syntax (pybullet's ``husky.urdf``: ``$(optenv
+...)``) has two readings: xacro's expansion, which the loader checks, and the text as written,
+which check_urdf, pinocchio, MuJoCo and Gazebo read; :class:`AsWritten` keeps the second for
+``xacro-in-urdf``.
 """
 
 from __future__ import annotations
@@ -32,8 +31,7 @@ class AsWritten:
     :ivar construct: That construct's text, e.g. ``$(optenv HUSKY_IMU_RPY 0 -1.5708 3.1416)``.
     :ivar robot: The model the text gives as written; ``None`` when it is no URDF at all.
     :ivar findings: What reading the text as written found (syntax level).
-    :ivar error: Why the text as written cannot be read at all (not XML, no ``<robot>``), or
-        ``None``.
+    :ivar error: Why the text as written cannot be read at all, or ``None``.
     """
 
     line: int
@@ -72,12 +70,8 @@ def first_xacro_construct(text: str) -> tuple[int, str] | None:
 
 def looks_like_xacro(filename: str, text: str) -> bool:
     """
-    Whether input needs xacro, as a ROS 2 launch file that runs xacro on it would see it.
+    Whether input needs xacro: a ``.xacro`` name, or a :func:`first_xacro_construct`.
 
-    True for a ``.xacro`` name, and for any file whose elements or attributes (comments left
-    out) use xacro: an element in the xacro namespace (``<xacro:macro>``, or another prefix
-    bound to ``http://www.ros.org/wiki/xacro``), ``${...}`` or ``$(...)``. A namespace
-    declaration alone does not count: xacro's output keeps it, and such a ``.urdf`` is plain
-    URDF, as check_urdf reads it.
+    A namespace declaration alone does not count: xacro's output keeps it.
     """
     return filename.endswith('.xacro') or first_xacro_construct(text) is not None

@@ -1,13 +1,11 @@
 """
 What the XML parsers refuse in a robot description, in plain words with the file and line.
 
-A description is untrusted XML, read by two parsers: lxml (libxml2) for URDF, and expat through
-defusedxml for each xacro document (:mod:`.xacro_runner`). Both refuse entity declarations,
-each in its own words (libxml2's ``Maximum entity amplification factor exceeded, see
-xmlCtxtSetMaxAmplification``, defusedxml's ``EntitiesForbidden(name='xxe', ...)`` without a
-line). Both loaders ask :func:`entity_refusal` first, on the text, so that a ``.urdf`` and a
-``.xacro`` are refused the same way: the entity, what kind it is, its line. :func:`malformed`
-is the one error for XML that is not well-formed, from either parser.
+A description is untrusted XML, read by lxml for URDF and by expat through defusedxml for each
+xacro document (:mod:`.xacro.runner`); both refuse entity declarations, each in its own words.
+Both loaders ask :func:`entity_refusal` first, so that a ``.urdf`` and a ``.xacro`` are refused
+alike: the entity, its kind, its line. :func:`malformed` is the one error for XML that is not
+well-formed, from either parser.
 """
 
 from __future__ import annotations
@@ -33,8 +31,6 @@ def refused_entity(name: str, filename: str, line: int | None, *, system: str | 
     """
     The error for one entity declaration: an external entity, an expansion, or an entity.
 
-    :param name: The entity's name.
-    :param filename: The file it is declared in.
     :param line: The 1-based line of its declaration, or ``None``.
     :param system: Its system (or public) identifier, for an external entity.
     :param parameter: A parameter entity (``<!ENTITY % name ...>``).
@@ -59,11 +55,8 @@ def entity_refusal(text: str, filename: str) -> DescriptionLoadError | None:
     """
     The refusal of the entities ``text`` declares in its ``<!DOCTYPE>``, or ``None``.
 
-    The most dangerous declaration is named: an external entity first, then one made of other
-    entities, else the first; at the line of its ``<!ENTITY``. Comments are skipped.
-
-    :param text: The document.
-    :param filename: Its file, for the error.
+    The most dangerous declaration is named (external, then made of other entities, else the
+    first) at the line of its ``<!ENTITY``. Comments are skipped.
     """
     if '<!ENTITY' not in text:
         return None
@@ -91,12 +84,6 @@ def entity_refusal(text: str, filename: str) -> DescriptionLoadError | None:
 
 
 def malformed(message: str, filename: str, line: int | None) -> DescriptionLoadError:
-    """
-    The error for XML that is not well-formed, as the parser words it, with the fix.
-
-    :param message: The parser's message.
-    :param filename: The file.
-    :param line: The 1-based line, or ``None``.
-    """
+    """The error for XML that is not well-formed: the parser's message, 1-based line, the fix."""
     return DescriptionLoadError(f'malformed XML: {message}', filename, line,
                                 fix='make it well-formed XML, which every consumer can read')
