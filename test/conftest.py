@@ -217,6 +217,16 @@ def loads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, str]]]:
     return calls
 
 
+def rpy_matrix(rpy: tuple[float, float, float]) -> Any:
+    """URDF rpy by hand, fixed axes: Rz(yaw) Ry(pitch) Rx(roll) (REP 103), a (3, 3) array."""
+    import numpy as np
+
+    (cr, cp, cy), (sr, sp, sy) = np.cos(rpy), np.sin(rpy)
+    return (np.array([[cy, -sy, 0], [sy, cy, 0], [0, 0, 1]])
+            @ np.array([[cp, 0, sp], [0, 1, 0], [-sp, 0, cp]])
+            @ np.array([[1, 0, 0], [0, cr, -sr], [0, sr, cr]]))
+
+
 def run_cli(*args: str, cwd: Path = REPO, env: dict[str, str] | None = None,
             timeout: float = 120) -> subprocess.CompletedProcess[str]:
     """``urdf-tools ARGS`` as a user runs it (in ``cwd``; ``env`` replaces the environment)."""
