@@ -11,7 +11,6 @@ computed here from the original file, never taken from the fixer.
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 import re
 import shutil
@@ -21,7 +20,7 @@ import numpy as np
 from paths import ROS2_CASES, ROS2_DESCRIPTIONS
 import pytest
 
-from conftest import REPO, shared_model
+from conftest import REPO, rpy_matrix, shared_model
 from urdf_tools_ros.cli.main import run
 from urdf_tools_ros.core.checks import check_description
 from urdf_tools_ros.core.model.robot import Box, Cylinder, Joint, Link, Sphere
@@ -173,15 +172,6 @@ def test_two_different_duplicates_are_left_with_a_note(capsys, tmp_path) -> None
     assert 'choose which to keep' in err
 
 
-def _rotation(rpy: tuple[float, float, float]) -> np.ndarray:
-    """R = Rz(yaw) Ry(pitch) Rx(roll) (REP 103 fixed axes)."""
-    r, p, y = rpy
-    rx = np.array([[1, 0, 0], [0, math.cos(r), -math.sin(r)], [0, math.sin(r), math.cos(r)]])
-    ry = np.array([[math.cos(p), 0, math.sin(p)], [0, 1, 0], [-math.sin(p), 0, math.cos(p)]])
-    rz = np.array([[math.cos(y), -math.sin(y), 0], [math.sin(y), math.cos(y), 0], [0, 0, 1]])
-    return rz @ ry @ rx
-
-
 def _solid(geometry: object, mass: float) -> np.ndarray:
     """Moments of inertia of solid primitives about their centre (standard tables)."""
     if isinstance(geometry, Box):
@@ -198,7 +188,7 @@ def _solid(geometry: object, mass: float) -> np.ndarray:
 def _solid_tensor(link: Link) -> np.ndarray:
     """The inertia of the solid of the link's one collision, in the link's inertial frame."""
     collision, inertial = link.collisions[0], link.inertial
-    rotation = _rotation(inertial.origin.rpy).T @ _rotation(collision.origin.rpy)
+    rotation = rpy_matrix(inertial.origin.rpy).T @ rpy_matrix(collision.origin.rpy)
     return rotation @ _solid(collision.geometry, inertial.mass) @ rotation.T
 
 
