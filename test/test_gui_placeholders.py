@@ -27,7 +27,7 @@ import numpy as np
 from paths import ROS2_CASES, ROS2_DESCRIPTIONS, ROS2_PACKAGES, SHARED_MODELS
 import pytest
 
-from conftest import free_port, REPO
+from conftest import free_port, REPO, rpy_matrix
 from urdf_tools_ros.core.model.robot import Mesh, Visual
 from urdf_tools_ros.core.source.loader import load, parse_xacro_args, RobotDescription
 from urdf_tools_ros.gui.page import placeholders_markdown
@@ -43,17 +43,6 @@ needs_descriptions = pytest.mark.skipif(not CASES, reason=f'{ROS2_DESCRIPTIONS} 
 VIEWER = REPO / 'test' / 'urdf' / 'viewer'
 needs_models = pytest.mark.skipif(not SHARED_MODELS.is_dir(),
                                   reason=f'{SHARED_MODELS} is not here')
-
-
-def rotation(rpy: tuple[float, float, float]) -> np.ndarray:
-    """URDF rpy (fixed axes x, y, z) as a matrix: Rz(yaw) Ry(pitch) Rx(roll)."""
-    roll, pitch, yaw = rpy
-    cr, sr, cp, sp, cy, sy = (math.cos(roll), math.sin(roll), math.cos(pitch), math.sin(pitch),
-                              math.cos(yaw), math.sin(yaw))
-    x = np.array([[1, 0, 0], [0, cr, -sr], [0, sr, cr]])
-    y = np.array([[cp, 0, sp], [0, 1, 0], [-sp, 0, cp]])
-    z = np.array([[cy, -sy, 0], [sy, cy, 0], [0, 0, 1]])
-    return z @ y @ x
 
 
 def visual_meshes(description: RobotDescription) -> list[tuple[str, Visual, Mesh]]:
@@ -82,7 +71,7 @@ def assert_boxes_stand_in(viewer: RobotViewer, description: RobotDescription) ->
         assert tuple(box.colors) == (255, 0, 255)
         T = pose_of(box)
         np.testing.assert_allclose(T[:3, 3], visual.origin.xyz, atol=1e-6)
-        np.testing.assert_allclose(T[:3, :3], rotation(visual.origin.rpy), atol=1e-6)
+        np.testing.assert_allclose(T[:3, :3], rpy_matrix(visual.origin.rpy), atol=1e-6)
         assert label.text == f'{link}: {placeholder.summary}' == placeholder.label
         assert label.name.startswith(box.name + '/')
         np.testing.assert_allclose(label.position, np.array(expected) / 2.0, atol=1e-7)
@@ -239,7 +228,7 @@ def test_unreadable_and_unsupported_mesh_files_say_so() -> None:
         assert '**1 mesh cannot be drawn:**' in '\n'.join(placeholders_markdown([bad]))
         box, label = viewer.scene.placeholder_nodes[0]
         np.testing.assert_allclose(pose_of(box)[:3, 3], (0.1, 0.2, 0.3), atol=1e-6)
-        np.testing.assert_allclose(pose_of(box)[:3, :3], rotation((0.0, 0.0, math.pi / 2)),
+        np.testing.assert_allclose(pose_of(box)[:3, :3], rpy_matrix((0.0, 0.0, math.pi / 2)),
                                    atol=1e-6)
         assert label.text == 'a: unreadable file'
         assert len(viewer.scene.visual_nodes('a')) == 3  # two boxes and the tetrahedron
