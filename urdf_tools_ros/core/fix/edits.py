@@ -1,13 +1,9 @@
 """
 Mechanical fixes: the findings whose fix needs no judgement, as text edits of the source files.
 
-``urdf-tools check --diff`` prints and ``--fix`` applies them. Each fix is one
-:class:`TextEdit` of the file and line the finding stands at (for xacro input, the ``.xacro``
-file and line): the text of an attribute value is replaced, or the whole text of an element is
-removed; every other character of the file stays as it is (comments, attribute order, quoting,
-blanks). Nothing is re-serialised.
-
-Fixed, from the checker's own findings and fix values:
+Each fix is a :class:`TextEdit` at the file and line the finding stands at (for xacro input, the
+``.xacro`` file): an attribute value replaced or an element removed; every other character stays.
+Fixed:
 
 * ``joint-axis-not-unit``: ``<axis xyz>`` becomes the unit axis the finding's fix gives
   (:func:`~urdf_tools_ros.core.checks.rules.joints.unit_axis_text`).
@@ -15,11 +11,9 @@ Fixed, from the checker's own findings and fix values:
 * ``element-duplicate``, ``link-duplicate``, ``joint-duplicate``, ``material-duplicate``: the
   second element is removed when it is written exactly as the first (same tag, attributes,
   text and children); two different ones need a choice and are left.
-* With ``inertia=True``: ``inertia-implausible``, ``inertia-not-positive-definite``,
-  ``inertia-triangle-inequality`` and ``link-inertia-invalid`` of a link with one solid
-  collision primitive and a mass: the ``<inertia>`` becomes that of the solid at that mass about
-  the centre of mass, the checker's computation (:mod:`.inertial`), 6 significant digits as in
-  its fix hint.
+* With ``inertia=True``, :data:`INERTIA_CODES` of a link with one solid collision primitive and
+  a mass: the ``<inertia>`` becomes the solid's about the centre of mass (:mod:`.inertial`), 6
+  significant digits as in its fix hint.
 
 A value that is not written literally where the finding stands (``${...}``, ``$(...)``, a macro
 parameter) is not patched: a :class:`FixNote` says where it is computed. Numbers are written as
@@ -41,9 +35,6 @@ from ..model.robot import Inertia, Robot
 from ..source.scanner import (Element, elements_at, removal_span, same_element, scan,
                               TextEdit)
 
-#: The codes fixed without being asked.
-MECHANICAL_CODES = ('joint-axis-not-unit', 'joint-limit-lower-above-upper', 'element-duplicate',
-                    'link-duplicate', 'joint-duplicate', 'material-duplicate')
 #: The codes fixed with ``inertia=True`` (``--fix-inertia``).
 INERTIA_CODES = ('inertia-implausible', 'inertia-not-positive-definite',
                  'inertia-triangle-inequality', 'link-inertia-invalid')
@@ -111,20 +102,27 @@ class _Planner:
         return TextEdit(filename, line, column, start, end, text[start:end], new, finding.code,
                         finding.element)
 
-    def element(self, finding: Finding, tag: str) -> tuple[str, str, Element] | str:
-        """The one ``tag`` element the finding's location points at, or why there is none."""
+    def located(self, finding: Finding) -> tuple[str, int, str, list[Element]] | str:
+        """The file, line, text and elements of the finding's location, or why there are none."""
         location = finding.location
         if location is None or location.line is None:
             return 'the finding has no line'
         source = self.source(location.filename)
         if source is None:
             return f'{location.filename} cannot be read as XML text'
-        text, elements = source
-        found = elements_at(elements, location.line, tag)
+        return (location.filename, location.line, *source)
+
+    def element(self, finding: Finding, tag: str) -> tuple[str, str, Element] | str:
+        """The one ``tag`` element the finding's location points at, or why there is none."""
+        located = self.located(finding)
+        if isinstance(located, str):
+            return located
+        filename, line, text, elements = located
+        found = elements_at(elements, line, tag)
         if len(found) != 1:
-            return (f'no <{tag}> written at {location}' if not found else
-                    f'{len(found)} <{tag}> elements at {location}: which one is not known')
-        return location.filename, text, found[0]
+            return (f'no <{tag}> written at {finding.location}' if not found else
+                    f'{len(found)} <{tag}> elements at {finding.location}: which one is not known')
+        return filename, text, found[0]
 
     def add(self, finding: Finding, result: list[TextEdit] | str) -> None:
         if isinstance(result, str):
@@ -171,27 +169,24 @@ class _Planner:
                 self.edit(finding, filename, text, upper.start, upper.end, lower.value)]
 
     def duplicate(self, finding: Finding) -> list[TextEdit] | str:
-        location = finding.location
-        if location is None or location.line is None:
-            return 'the finding has no line'
-        source = self.source(location.filename)
-        if source is None:
-            return f'{location.filename} cannot be read as XML text'
-        text, elements = source
+        located, location = self.located(finding), finding.location
+        if isinstance(located, str):
+            return located
+        filename, line, text, elements = located
         kind = _NAMED_DUPLICATES.get(finding.code)
         name = finding.element.partition(':')[2]
         if kind is not None:
             candidates = [(element, next(other for other in elements if other.tag == kind
                                          and other.parent is element.parent
                                          and _name(other) == name))
-                          for element in elements_at(elements, location.line, kind)
+                          for element in elements_at(elements, line, kind)
                           if _name(element) == name]
         else:
             said = re.search(r'second <([\w:.-]+)>|holds <([\w:.-]+)>', finding.message)
             tag = next((group for group in said.groups() if group), None) if said else None
             candidates = []
             for element in elements:
-                if element.first_line <= location.line <= element.last_line \
+                if element.first_line <= line <= element.last_line \
                         and element.parent is not None and tag in (None, element.tag):
                     siblings = [child for child in element.parent.children
                                 if child.tag == element.tag]
@@ -205,7 +200,7 @@ class _Planner:
             return (f'<{second.tag}> at {location} differs from the one at line '
                     f'{first.first_line}: choose which to keep')
         start, end = removal_span(text, second)
-        return [self.edit(finding, location.filename, text, start, end, '')]
+        return [self.edit(finding, filename, text, start, end, '')]
 
     def inertia(self, finding: Finding) -> list[TextEdit] | str:
         link = self.robot.link_map.get(finding.element.partition(':')[2])
@@ -250,9 +245,8 @@ def _solid_inertia(robot: Robot, name: str) -> tuple[float, ...] | None:
     """
     The link's inertia as the solid of its single collision primitive, 6 significant digits.
 
-    The checker's computation (:mod:`.inertial`: the primitive placed at the centre of mass in
-    the collision's orientation), kept only when the rounded tensor is physically valid; an
-    entry below 1e-9 of the largest is rotation noise and written 0.
+    The checker's computation (:mod:`.inertial`), kept only when the rounded tensor is physically
+    valid; an entry below 1e-9 of the largest is rotation noise and written 0.
     """
     link = robot.link_map.get(name)
     solid = inertial_rules.solid_inertia(link) if link is not None else None
@@ -260,8 +254,6 @@ def _solid_inertia(robot: Robot, name: str) -> tuple[float, ...] | None:
         return None
     implied = solid[1]
     exact = [getattr(implied, moment) for moment in _MOMENTS]
-    # rotation leaves rounding noise (4e-14 where the solid has 0): below 1e-9 of the largest
-    # moment an entry is 0, as the solid's own table gives it
     noise = 1e-9 * max(abs(value) for value in exact)
     values = tuple(float(f'{value:.6g}') + 0.0 if abs(value) > noise else 0.0
                    for value in exact)
