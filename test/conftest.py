@@ -1,17 +1,12 @@
 """
 Shared fixtures: paths of the real robot models and of the package's own files.
 
-Optional dependencies are skipped per test, never with a module-level ``pytest.skip`` or
-``importorskip`` (under pytest 7.4.4 with the launch_testing plugin, as ``colcon test`` runs
-on Jazzy, such a skip escapes the collection hook and skips the whole session): a test module
-asks :func:`missing` and marks its tests with ``pytest.mark.skipif``. A run that collects no
-test at all fails (:func:`pytest_sessionfinish`).
-
-Markers: ``ros`` needs rclpy and the message packages (what the ROS 2 wheels on PyPI give);
-``ros_install`` needs what only a ROS 2 install gives (``launch``, ``launch_testing``,
-``launch_pytest``, ``launch_ros``, ``ros2cli``, ``tf2_ros``: on no registry). With
-``URDF_TOOLS_REQUIRE_ROS=1`` (the stages that install rclpy) a skipped ``ros`` test fails the
-run, so that a broken ROS install cannot pass as green; ``ros_install`` tests may skip there.
+Optional dependencies skip per test (:func:`missing` and ``pytest.mark.skipif``), never with a
+module-level ``pytest.skip`` or ``importorskip``, which under launch_testing's plugin (pytest
+7.4.4, colcon test on Jazzy) skips the whole session; a run that collects no test fails.
+Markers: ``ros`` needs rclpy and the message packages (the PyPI wheels), ``ros_install`` what
+only a ROS 2 install gives (launch*, ros2cli, tf2_ros). With ``URDF_TOOLS_REQUIRE_ROS=1`` a
+skipped ``ros`` test fails the run.
 """
 
 from __future__ import annotations
