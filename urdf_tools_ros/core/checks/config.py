@@ -1,11 +1,10 @@
 """
 The checker's defaults from a configuration file, found upwards from the file checked.
 
-The first ``.urdf-tools.toml`` (top level) or ``pyproject.toml`` (``[tool.urdf-tools]``) from
-the file's folder up. Keys: ``select``, ``ignore`` (rule codes or prefixes), ``target``,
-``werror`` and ``entries``: the project's descriptions, each a path relative to the
-configuration or a table of ``file``, xacro ``args`` and a ``matrix`` (one check per
-combination)::
+The first ``.urdf-tools.toml`` or ``pyproject.toml`` (``[tool.urdf-tools]``) from the file's
+folder up. Keys: ``select``, ``ignore``, ``target``, ``werror`` and ``entries``: the project's
+descriptions, each a path relative to the configuration or a table of ``file``, xacro ``args``
+and a ``matrix`` (one check per combination)::
 
     [[entries]]
     file = "urdf/robot.urdf.xacro"

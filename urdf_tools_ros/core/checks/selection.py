@@ -1,27 +1,21 @@
 """
 Choosing which findings a run reports: ``--select``/``--ignore`` and suppression comments.
 
-As ruff and flake8 users expect: ``select`` keeps only findings whose code matches
-one of its entries, ``ignore`` drops those matching one of its entries; an entry is a rule code
-(``root-link-inertia``) or a prefix of codes (``mesh-``, ``joint-limit``). A suppression is an
-XML comment right before the element a finding is about::
+As in ruff and flake8: ``select`` keeps only findings whose code matches one of its entries,
+``ignore`` drops those matching one; an entry is a rule code (``root-link-inertia``) or a prefix
+(``mesh-``). A suppression is an XML comment right before the element a finding is about::
 
     <!-- urdf-tools: ignore[root-link-inertia] -->
     <link name="base_link"> ...
 
-It drops the findings of those codes (prefixes allowed, comma-separated) located on the line of
-the next element after the comment, in the same file; one that drops nothing is reported as
-``suppression-unused``. Every entry must name a known rule: a typo would otherwise silently
-select or suppress nothing.
-
-:func:`~urdf_tools_ros.core.checks.check_description` applies both (the comments of the
-description's own files, :func:`description_suppressions`), so that ``urdf-tools check``,
-``urdf-tools view`` and the nodes report the same findings.
+It drops the findings of those codes (comma-separated, prefixes allowed) on the line of the next
+element, in the same file; one that drops nothing is ``suppression-unused``. Every entry must
+name a known rule. :func:`~urdf_tools_ros.core.checks.check_description` applies both.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 import re
 from typing import TYPE_CHECKING
@@ -140,19 +134,12 @@ def find_suppressions(text: str, filename: str) -> list[Suppression]:
     return found
 
 
-def description_sources(description: RobotDescription,
-                        read: Callable[[str], str | None] | None = None
-                        ) -> list[tuple[str, str]]:
+def description_sources(description: RobotDescription) -> list[tuple[str, str]]:
     """
     ``(file, text)`` of the files a description was made from: itself and its xacro includes.
 
-    The texts are those the loader read (:attr:`~..description.loader.RobotDescription.sources`);
-    a file it did not keep is read here.
-    A description read from a string or standard input (no files) gives its own text. A file
-    that cannot be read any more is left out (its comments suppress nothing).
-
-    :param read: Gives a file's text by path, or ``None`` to read it from disk (an editor's
-        unsaved buffers); default: every file from disk.
+    The texts the loader read (:attr:`~..source.loader.RobotDescription.sources`), else read
+    here (a file that cannot be read is left out); no files (a string): its own text.
     """
     from ..source.loader import MAX_DESCRIPTION_BYTES  # here: the checks need no lxml
     sources = []
@@ -170,27 +157,19 @@ def description_sources(description: RobotDescription,
     return sources
 
 
-def description_suppressions(description: RobotDescription,
-                             read: Callable[[str], str | None] | None = None
-                             ) -> list[Suppression]:
+def description_suppressions(description: RobotDescription) -> list[Suppression]:
     """
     The suppression comments of every file a description was made from.
 
-    :param read: As for :func:`description_sources`.
     :raises UnknownCodeError: if a comment names an unknown code (its file and line named).
     """
-    return [found for path, text in description_sources(description, read)
+    return [found for path, text in description_sources(description)
             for found in find_suppressions(text, path)]
 
 
 def suppress(findings: Iterable[Finding], suppressions: Sequence[Suppression]
              ) -> list[Finding]:
-    """
-    Drop the suppressed findings; add a ``suppression-unused`` warning for each idle comment.
-
-    A finding is suppressed when its code is one the comment names and it is located in the
-    comment's file on the line of the element right after the comment.
-    """
+    """Drop the suppressed findings; add a ``suppression-unused`` warning for each idle comment."""
     used: set[int] = set()
     kept = []
     for finding in findings:
