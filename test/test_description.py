@@ -16,26 +16,16 @@ from urdf_tools_ros.core.source import loader as description
 from urdf_tools_ros.core.source.loader import load, load_string, RobotDescription
 
 
+READER = Path(__file__).parent / 'urdf' / 'reader'
+
+
 def codes(desc: description.RobotDescription) -> list[str]:
     return [finding.code for finding in desc.findings]
 
 
 # -- good input -------------------------------------------------------------------------------
-def test_every_element_keeps_its_line(tmp_path: Path) -> None:
-    text = ('<robot name="r">\n'
-            '  <link name="a">\n'
-            '    <visual>\n'
-            '      <geometry><box size="1 2 3"/></geometry>\n'
-            '    </visual>\n'
-            '  </link>\n'
-            '  <link name="b"/>\n'
-            '  <joint name="j" type="revolute">\n'
-            '    <parent link="a"/><child link="b"/>\n'
-            '    <limit lower="-1" upper="1" effort="1" velocity="1"/>\n'
-            '  </joint>\n'
-            '</robot>\n')
-    path = tmp_path / 'r.urdf'
-    path.write_text(text)
+def test_every_element_keeps_its_line() -> None:
+    path = READER / 'two_links.urdf'
     desc = load(path)
     robot = desc.robot
     assert desc.findings == () and not desc.is_xacro and robot.name == 'r'
@@ -64,21 +54,14 @@ def _unknown_arguments(desc: RobotDescription) -> list[str]:
     return [f.message for f in desc.findings if f.code == 'xacro-arg-unknown']
 
 
-def test_xacro_arguments_are_applied_and_one_no_document_knows_is_reported(
-        tmp_path: Path) -> None:
+def test_xacro_arguments_are_applied_and_one_no_document_knows_is_reported() -> None:
     prefixed = load(SAMPLE_ROBOT, xacro_args={'prefix': 'r1_', 'prefx': 'r2_'})
     [message] = _unknown_arguments(prefixed)
     assert 'prefx:=' in message and 'prefix' in message  # names the ones it knows
     assert {j.name for j in prefixed.robot.joints} == \
         {f'r1_{j.name}' for j in load(SAMPLE_ROBOT).robot.joints}
     # Declared in an include, or used through $(arg) without a declaration: known.
-    (tmp_path / 'part.xacro').write_text(
-        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro">'
-        '<xacro:arg name="side" default="l"/><link name="$(arg side)_$(arg tag)"/></robot>')
-    main = tmp_path / 'main.urdf.xacro'
-    main.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
-                    '  <xacro:include filename="part.xacro"/>\n'
-                    '  <link name="${xacro.arg(\'extra\')}"/>\n</robot>\n')
+    main = READER / 'args' / 'main.urdf.xacro'
     desc = load(main, xacro_args={'side': 'r', 'tag': 't', 'extra': 'e'})
     assert {link.name for link in desc.robot.links} == {'r_t', 'e'}
     assert _unknown_arguments(desc) == []
@@ -227,13 +210,9 @@ def test_size_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         load(path)
 
 
-def test_xacro_malformed_include_names_the_included_file(tmp_path: Path) -> None:
-    (tmp_path / 'part.xacro').write_text('<robot>\n<link name="x">\n</robot>\n')
-    path = tmp_path / 'main.urdf.xacro'
-    path.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
-                    '  <xacro:include filename="part.xacro"/>\n</robot>\n')
+def test_xacro_malformed_include_names_the_included_file() -> None:
     with pytest.raises(DescriptionLoadError, match='malformed XML') as info:
-        load(path)
+        load(READER / 'bad_include' / 'main.urdf.xacro')
     assert info.value.filename.endswith('part.xacro')
     assert info.value.line == 3
 
