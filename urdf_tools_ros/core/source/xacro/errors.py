@@ -2,11 +2,8 @@
 A xacro failure in plain words: what went wrong, once, and how to fix it.
 
 xacro wraps one cause in several exceptions (``XacroException(exc=...)``, a suffix naming the
-expression, a message that repeats the class and the text of the exception it wraps); what
-the user needs is the cause: the macro parameter that is not declared, the argument that is
-not given, the package that is not found, the name an expression does not know. This module
-turns the exception xacro raised into ``(message, fix)``; where the failing element is, and the
-include/macro chain around it, come from :mod:`.xacro_runner`.
+expression); :func:`explain` turns them into the cause and its fix. Where the failing element
+is, and the include/macro chain around it, come from :mod:`.runner`.
 """
 
 from __future__ import annotations
