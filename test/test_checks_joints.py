@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from rule_cases import run_family
@@ -188,20 +190,7 @@ def test_extreme_values_never_crash(value: str) -> None:
 
 
 def test_findings_point_at_the_child_element_line() -> None:
-    text = ('<robot name="r">\n'
-            '<link name="a"/><link name="b"/><link name="c"/><link name="d"/>\n'
-            '<joint name="s" type="revolute"><parent link="a"/><child link="b"/>\n'
-            '  <limit lower="1" upper="-1" effort="1" velocity="1"/>\n'
-            '  <safety_controller soft_lower_limit="2" soft_upper_limit="1" k_velocity="1"/>\n'
-            '  <dynamics damping="-1"/>\n'
-            '</joint>\n'
-            '<joint name="t" type="revolute"><parent link="b"/><child link="c"/>\n'
-            '  <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>\n'
-            '<joint name="m" type="revolute"><parent link="c"/><child link="d"/>\n'
-            '  <limit lower="-0.1" upper="0.1" effort="1" velocity="1"/>\n'
-            '  <mimic joint="t" multiplier="3"/>\n'
-            '</joint>\n'
-            '</robot>\n')
+    text = (Path(__file__).parent / 'urdf' / 'reader' / 'joint_lines.urdf').read_text()
     lines = {f.code: f.location.line for f in run_family(CHECKS, text) if f.location}
     assert lines['joint-limit-lower-above-upper'] == 4
     assert lines['safety-soft-lower-above-upper'] == 5
