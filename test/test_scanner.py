@@ -10,21 +10,8 @@ import pytest
 from urdf_tools_ros.core.source.scanner import (Comment, Element, scan, tag_context, tags_holding,
                                                 tokens, without_comments)
 
-TEXT = """<?xml version="1.0"?>
-<!DOCTYPE robot [
-  <!-- <!ENTITY hidden "no"> -->
-  <!ENTITY e "<a>">
-]>
-<!-- a <comment> with "quotes" -->
-<robot name="r">
-  <link name='a&gt;b' note="1 > 0"/>
-  <![CDATA[ <link name="not"/> ]]>
-  <joint
-      name="j" type="fixed">
-    <parent link="a"/>
-  </joint>
-</robot>
-"""
+#: Elements, attributes and comments in the places a scanner can miss them: a DTD, CDATA.
+TEXT = (Path(__file__).parent / 'urdf' / 'reader' / 'scanned.xml').read_text()
 CORPUS = sorted((Path(__file__).parent / 'corpus').rglob('*.urdf'))
 
 
