@@ -20,25 +20,11 @@ pytestmark = pytest.mark.portability
 
 XACRO = 'xmlns:xacro="http://www.ros.org/wiki/xacro"'
 
-PARTS = f"""<?xml version="1.0"?>
-<robot {XACRO}>
-  <xacro:macro name="hand" params="prefix">
-    <link name="${{prefix}}hand"/>
-  </xacro:macro>
-  <xacro:macro name="body" params="prefix">
-    <link name="${{prefix}}base"/>
-    <xacro:hand prefix="${{prefix}}" gripper="true"/>
-  </xacro:macro>
-</robot>
-"""
-
-ENTRY = f"""<?xml version="1.0"?>
-<robot name="r" {XACRO}>
-  <xacro:include filename="parts.xacro"/>
-  <link name="world"/>
-  <xacro:body prefix="a_"/>
-</robot>
-"""
+ERRORS = Path(__file__).parent / 'urdf' / 'xacro' / 'errors'
+#: parts.xacro's macro "body" calls macro "hand" with a parameter it does not have.
+PARTS = (ERRORS / 'parts.xacro').read_text()
+#: robot.urdf.xacro includes parts.xacro and calls "body".
+ENTRY = (ERRORS / 'robot.urdf.xacro').read_text()
 
 
 def write(folder: Path, files: dict[str, str]) -> Path:
