@@ -63,19 +63,10 @@ def test_default_velocities_efforts_and_zeros() -> None:
     assert silent.sample().position == (0.0, 0.0, 0.0, 1.0)
 
 
-UNKNOWN_TYPES = """<robot name="odd">
-  <link name="a"/><link name="b"/><link name="c"/><link name="d"/>
-  <joint name="ball" type="spherical"><parent link="a"/><child link="b"/>
-    <limit lower="-0.5" upper="0.7" effort="1" velocity="1"/></joint>
-  <joint name="loose" type="spherical"><parent link="b"/><child link="c"/></joint>
-  <joint name="hinge" type="revolute"><parent link="c"/><child link="d"/>
-    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-</robot>"""
-
-
 def test_a_joint_of_an_unknown_type_with_a_limit_is_published_as_upstream_does() -> None:
     """joint_state_publisher 2.4 skips only fixed, floating and planar joints."""
-    table = JointStateTable(load_string(UNKNOWN_TYPES).robot)
+    # ball (spherical) has a <limit>, loose (spherical) has none
+    table = JointStateTable(load(REPO / 'test/urdf/joint_state/unknown_types.urdf').robot)
     assert table.names == ('ball', 'hinge') and table.unknown_type_joints == ('ball',)
     assert (table.limits['ball'].lower, table.limits['ball'].upper) == (-0.5, 0.7)
     assert not table.limits['ball'].continuous
