@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from urdf_tools_ros.core.checks import check_description
@@ -45,23 +47,15 @@ def test_a_robot_whose_links_are_all_children_still_has_no_root() -> None:
     assert 'no-root-link' in codes
 
 
-PR2_TRANSMISSION = """<robot name="r">
-  <link name="a"/><link name="b"/>
-  <joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>
-  <transmission name="t" type="SimpleTransmission">
-    <actuator name="m"/>
-    <joint name="j"/>
-    <mechanicalReduction>{reduction}</mechanicalReduction>
-  </transmission>
-</robot>
-"""
+#: A transmission in the PR2 form, <mechanicalReduction> 79.2.
+PR2_TRANSMISSION = (Path(__file__).parent / 'urdf/reader/pr2_transmission.urdf').read_text()
 
 
 def test_the_pr2_forms_reduction_is_part_of_the_transmission() -> None:
     # transmission-form-invalid names <mechanicalReduction> as part of the PR2 form: the reader
     # does not call it an unknown element, and reads it as the number urdf_parser_py reads.
-    good = check_description(load_string(PR2_TRANSMISSION.format(reduction='79.2'), 'r.urdf'))
+    good = check_description(load_string(PR2_TRANSMISSION, 'r.urdf'))
     assert not [finding for finding in good if 'mechanicalReduction' in finding.message]
-    bad = check_description(load_string(PR2_TRANSMISSION.format(reduction='fast'), 'r.urdf'))
+    bad = check_description(load_string(PR2_TRANSMISSION.replace('79.2', 'fast'), 'r.urdf'))
     assert [finding.code for finding in bad if 'mechanicalReduction' in finding.message] == \
         ['number-invalid']
