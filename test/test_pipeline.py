@@ -1,10 +1,9 @@
 """
-The one check pipeline (``core/pipeline.py``, CONVENTIONS C15).
+The one check pipeline (``core/session.py``, CONVENTIONS C15).
 
-Its settings are resolved once, with ``urdf-tools check``'s precedence; every file of a run is
-read once (a plain check, ``--diff``, ``--fix`` then the check, ``--matrix``); a rule that is not
-selected, or is ignored, is not run (its check functions are not called, trimesh is not
-imported), and that changes no finding.
+Settings resolved once with ``urdf-tools check``'s precedence; every file of a run read once
+(check, ``--diff``, ``--fix`` then check, ``--matrix``); a rule not selected is not run and
+changes no finding.
 """
 
 from __future__ import annotations
