@@ -1,13 +1,10 @@
 """
 Meshes the viewer cannot draw, and texture-only materials, without a browser.
 
-A visual mesh that cannot be drawn is a magenta wireframe box at the visual's origin, 0.1 m
-times its ``<mesh scale>``, labelled with the link and the cause; the report and the log say
-why. Real robots: a ``../shared/ros2_descriptions`` case loaded without its package path (its
-``package://`` meshes cannot be resolved) and with it (that copy lacks the mesh files),
-``../shared/models`` robots whose meshes are not shipped; small robots under test/urdf/viewer for
-an unreadable mesh, an unsupported format and texture-only materials.
-The interbotix arm's ``interbotix_black`` material is such a texture-only material.
+A mesh that cannot be drawn is a magenta wireframe box at the visual's origin, 0.1 m times its
+``<mesh scale>``, labelled with the link and the cause; the report and the log say why. On real
+robots whose meshes cannot be resolved or are not shipped, and small robots under
+test/urdf/viewer; the interbotix arm's ``interbotix_black`` is a texture-only material.
 """
 
 from __future__ import annotations
