@@ -1,11 +1,9 @@
 """
 The one ``main()`` of the node executables (``ros/spin.py``) under real signals and real rclpy.
 
-Each case runs :func:`~urdf_tools_ros.ros.spin.spin_node` in a process of its own and sends it
-SIGINT, as a terminal's Ctrl-C or ``ros2 launch`` does: while the node is still being made (a
-first load can take seconds), while it spins, and twice (a terminal's Ctrl-C under ``ros2
-launch`` reaches each node from the terminal and from launch), and SIGTERM. Every time the
-process ends with 0, without a traceback, and the node is destroyed when it exists.
+:func:`~urdf_tools_ros.ros.spin.spin_node` runs in a process of its own and gets SIGINT once or
+twice (a terminal's Ctrl-C under ``ros2 launch``) or SIGTERM, while its node is made or spins:
+it ends with 0, no traceback, the node destroyed when it exists.
 """
 
 from __future__ import annotations
