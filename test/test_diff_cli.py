@@ -1,10 +1,8 @@
 """
 ``urdf-tools diff``: exit codes, the three formats, xacro arguments per side, and ``--git``.
 
-The ``--git`` tests build a small xacro package in a temporary git repository (a main file that
-includes a second one, loads a YAML file and names a mesh by ``package://``), commit two
-revisions, and compare the work tree with each: what is reported is the edit the test made
-between them, read from the revision (its include, YAML and mesh, not the work tree's).
+The ``--git`` tests commit test/urdf/diff/tiny_description twice (an include, a YAML file and a
+mesh changed) and compare the work tree with each revision, read from the revision.
 """
 
 from __future__ import annotations
