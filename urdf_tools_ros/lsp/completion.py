@@ -1,14 +1,10 @@
 """
 Completion: the names a position of a description can take.
 
-Read from the text before the position, so a half-typed file completes too:
-
-* in ``<parent link="``, ``<child link="``: the model's links; in ``<mimic joint="``: its
-  joints; in a ``reference="`` (``<gazebo>``): its links, then its joints;
-* after ``<xacro:``: the macros of the run's files; in a macro call's start tag: the
-  parameters of that macro not written yet;
-* after ``${``: the properties and, in a macro body, the macro's parameters; after
-  ``$(arg ``: the ``<xacro:arg>`` names.
+Read from the text before the position, so a half-typed file completes too: the model's links
+or joints in ``<parent|child link="``, ``<mimic joint="`` and ``reference="``; macros after
+``<xacro:`` and their unwritten parameters in a call; properties (and the macro's parameters)
+after ``${``; ``<xacro:arg>`` names after ``$(arg ``.
 
 The model is the last check's (:class:`~.checking.RunResult`), the xacro names are the run's
 files as written (:func:`~.symbols.definitions`).

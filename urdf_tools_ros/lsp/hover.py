@@ -1,11 +1,9 @@
 """
 Hover: what the model, the xacro source and the package locator say about a position.
 
-* a ``<joint>`` (or a link or joint named in ``parent``, ``child``, ``mimic``, ``reference``):
-  its type, parent → child, axis, limits (rad and degrees; m for prismatic), mimic;
-* a ``<link>``: its mass, centre of mass, principal moments of inertia
-  (:func:`~..core.kinematics.inertia.principal_moments`) and its pose at zero in the root
-  frame (:class:`~..core.kinematics.KinematicModel`);
+* a ``<joint>`` (or one a ``parent``, ``child``, ``mimic`` or ``reference`` names): its type,
+  parent → child, axis, limits, mimic;
+* a ``<link>``: its mass, centre of mass, principal moments and pose at zero in the root frame;
 * ``${name}``: the ``<xacro:property>`` value as written, or the macro parameter it is;
   ``$(arg name)``: the value the entry run gave it, else the ``<xacro:arg>`` default;
 * ``$(find pkg)`` and ``package://`` URIs: the path they resolve to, with the run's locator.

@@ -1,17 +1,12 @@
 """
 The workspace as the language server sees it: its packages and the entry files of a xacro file.
 
-Packages: each folder under a workspace folder that holds a ``package.xml`` is the package its
-``<name>`` names (as colcon finds them: a package's own subfolders are not searched further),
-so ``$(find pkg)`` and ``package://pkg/...`` resolve with no configuration.
+Packages: each folder holding a ``package.xml`` is the package its ``<name>`` names (as colcon
+finds them), so ``$(find pkg)`` and ``package://pkg/...`` resolve with no configuration.
 
-Entries: a xacro file made to be included (a macro library, a robot's parts) is checked through
-the files that include it. :class:`IncludeGraph` reads the ``<xacro:include filename>`` of every
-description file of the workspace (the editor's text for the open ones) and gives, for a file,
-the entry files it is checked through: the configured entries (:class:`~..core.checks.config
-.Entry`) that include it, else the files that include it and that no file includes, else the
-file itself. An include written with an expression that needs xacro's evaluation
-(``${prefix}``, ``$(arg ...)``) cannot be followed here and is left out.
+Entries: a xacro file made to be included is checked through the files that include it
+(:meth:`IncludeGraph.runs_for`). An include written with an expression that needs xacro's
+evaluation (``${prefix}``, ``$(arg ...)``) cannot be followed here and is left out.
 """
 
 from __future__ import annotations
