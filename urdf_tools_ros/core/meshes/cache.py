@@ -1,11 +1,10 @@
 """
 Mesh facts kept on disk between runs: a file is measured once per version, not once per check.
 
-An sqlite3 database in :func:`cache_directory` (several processes may add entries at once),
-keyed by the file's real path, size and modification time (ns), bounded to :data:`MAX_ENTRIES`
-(least recently used go first; a use refreshes an entry once a day). Written without fsync; a
-cache that cannot be used is never an error (a damaged file is removed and made again, else the
-meshes are read without it). One connection per process and thread.
+An sqlite3 database in :func:`cache_directory`, keyed by the file's real path, size and
+modification time (ns), bounded to :data:`MAX_ENTRIES` (least recently used go first). A cache
+that cannot be used is never an error: a damaged file is made again, else meshes are read
+without it. One connection per process and thread.
 """
 
 from __future__ import annotations

@@ -1,20 +1,15 @@
 """
 What the checker needs of a mesh file: its format, bounding box and triangle count.
 
-STL and OBJ are read with numpy, COLLADA through pycollada (trimesh, the viewer's library, is
-not imported by a check), as trimesh reads them (``process=False``) and rviz draws them:
+STL and OBJ are read with numpy, COLLADA through pycollada, as trimesh reads them
+(``process=False``) and rviz draws them:
 
-* binary STL: exactly ``84 + 50 n`` bytes for the header's ``n``; anything else is ASCII STL,
-  the ``vertex x y z`` lines of its ``solid ... endsolid`` blocks;
-* OBJ: ``v`` and ``f`` lines (``v``, ``v/vt``, ``v//vn``, ``v/vt/vn``); a polygon is a fan of
-  ``n - 2`` triangles; a negative index counts back from the last ``v`` before the face; only
-  vertices a face uses count toward the box;
-* COLLADA: the triangles, polylists and polygons of every ``<instance_geometry>``, placed by
-  their ``<node>`` transforms; a triangle with an infinite vertex is dropped; then the file's
-  length unit (:func:`collada_unit`), as rviz applies it. Unlike trimesh, near vertices are
-  not merged (boxes within ~1e-7 m).
-
-``test/test_mesh_facts.py`` compares these readers with trimesh.
+* binary STL: exactly ``84 + 50 n`` bytes for the header's ``n``; anything else is ASCII STL;
+* OBJ: ``v`` and ``f`` lines; a polygon is a fan of ``n - 2`` triangles; a negative index counts
+  back; only vertices a face uses count toward the box;
+* COLLADA: every ``<instance_geometry>`` placed by its ``<node>`` transforms, triangles with an
+  infinite vertex dropped, then the file's length unit (:func:`collada_unit`) as rviz applies
+  it; near vertices are not merged (boxes within ~1e-7 m of trimesh's).
 """
 
 from __future__ import annotations

@@ -1,14 +1,12 @@
 """
 The files a robot description references, looked up by request path: what a mesh server serves.
 
-:class:`ResourceIndex` lists the files a description's meshes and textures name (resolved by
-:func:`~.packages.draw_path`, as the viewer draws), and the relative files those name in turn
-(an OBJ's ``mtllib``, MTL texture maps, COLLADA ``<init_from>``, glTF ``uri``). A request path
-is ``package/<pkg>/<path>`` or ``file/<absolute path>``. :meth:`ResourceIndex.get` answers as
-``resource_retriever_interfaces/srv/GetResource`` does, and refuses a path that names no file
-of the description (``..`` resolved in the text), a file whose real path leaves its package
-(share directory, or a symlink install's source folder) and a file over
-:data:`MAX_RESOURCE_BYTES`. Bodies are read per request, never kept.
+:class:`ResourceIndex` lists the files a description's meshes and textures name (as the viewer
+resolves them) and the relative files those name in turn (``mtllib``, MTL maps, COLLADA
+``<init_from>``, glTF ``uri``), by request path ``package/<pkg>/<path>`` or ``file/<path>``.
+:meth:`ResourceIndex.get` answers as ``resource_retriever_interfaces/srv/GetResource`` does and
+refuses a path that is no file of the description, a file whose real path leaves its package,
+and a file over :data:`MAX_RESOURCE_BYTES`.
 """
 
 from __future__ import annotations
