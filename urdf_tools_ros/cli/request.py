@@ -71,11 +71,8 @@ class CheckRequest:
         """
         The pipeline's settings, resolved by :func:`~..core.session.resolve`.
 
-        :param config: Also the configuration found upwards from the first file and
-            ``--select``, ``--ignore``, ``--target``, ``--werror`` and ``--no-config``; else the
-            loading options alone.
-        :raises argparse.ArgumentTypeError: on a malformed ``--package-path``, or one whose
-            folder does not exist (reported as usage).
+        :param config: Also the configuration and the checking options; else loading alone.
+        :raises argparse.ArgumentTypeError: on a malformed or missing ``--package-path``.
         :raises ConfigError: if the configuration cannot be read or is wrong.
         :raises UnknownCodeError: if ``--select``, ``--ignore`` or the configuration names no
             rule.
@@ -104,8 +101,7 @@ def _package_paths(entries: tuple[str, ...]) -> tuple[dict[str, str], list[str]]
     """
     ``--package-path`` values as ``({name: share dir}, [folder of packages, ...])``.
 
-    :raises argparse.ArgumentTypeError: on ``NAME=`` without a directory, or a directory
-        that does not exist (a misspelt folder would find no package, silently).
+    :raises argparse.ArgumentTypeError: on ``NAME=`` without a directory, or one not there.
     """
     try:
         pairs, folders = parse_package_path(list(entries))

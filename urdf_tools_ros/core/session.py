@@ -117,12 +117,7 @@ def resolve(start: str | os.PathLike[str] | None = None, *, select: Sequence[str
 
     :param start: The (first) file checked, where the configuration is looked for upwards;
         ``None``, ``-`` or ``<...>``: the current folder.
-    :param select: The caller's codes or prefixes to report (they replace the configuration's).
-    :param ignore: The caller's codes or prefixes not to report (added to the configuration's).
-    :param target: The caller's target, over the configuration's.
     :param werror: The caller's choice (``None``: the configuration's).
-    :param use_config: Read the configuration file (``--no-config``: no).
-    :param use_cache: Whether mesh facts may come from the on-disk cache (``--no-cache``: no).
     :param names: How the caller's ``select`` and ``ignore`` are named in errors.
     :raises ConfigError: if the configuration found cannot be read or holds a wrong key or value.
     :raises UnknownCodeError: if an entry of ``select`` or ``ignore`` names no rule.

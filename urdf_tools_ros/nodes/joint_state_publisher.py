@@ -1,16 +1,12 @@
 """
 Joint-state publisher: a drop-in for joint_state_publisher.
 
-Command line and descriptions as joint_state_publisher 2.4: an optional description file used
-until ``robot_description`` is published; URDF, SDF or COLLADA
-(:func:`~urdf_tools_ros.core.joint_state.descriptions.joint_state_robot`). Publishes
+Command line and descriptions (URDF, SDF, COLLADA) as joint_state_publisher 2.4. Publishes
 ``joint_states`` at ``rate`` Hz of the node clock from a
-:class:`~urdf_tools_ros.core.joint_state.table.JointStateTable` (``zeros``, ``delta``,
-``source_list`` merged by name, ``clamp``); with sources the first message waits for them
-(:class:`~urdf_tools_ros.core.joint_state.sources.SourceSamples`). Bad source values are refused
-per joint with a throttled warning; a description that cannot be used is logged and the previous
-table kept (upstream exits on a mimic cycle). With ``gui`` the browser slider page
-(:class:`~urdf_tools_ros.gui.viewer.RobotViewer`) shares the table.
+:class:`~urdf_tools_ros.core.joint_state.table.JointStateTable`; with ``source_list`` the first
+message waits for the sources. Bad source values are refused per joint with a throttled
+warning; a description that cannot be used keeps the previous table (upstream exits). With
+``gui`` the browser slider page shares the table.
 """
 
 from __future__ import annotations

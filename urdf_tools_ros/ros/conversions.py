@@ -180,9 +180,7 @@ def diagnostics_msg(name: str, hardware_id: str, findings: Iterable[Finding], su
     The level is the worst finding's (ERROR when ``failed``). Each finding is one key/value:
     ``severity[code] element`` -> ``file:line: message (fix: ...)``.
 
-    :param name: Status name, e.g. ``robot_description: sample_robot``.
     :param hardware_id: The robot's name.
-    :param findings: The check report.
     :param summary: The status message (what was published, how many findings).
     :param stamp_ns: Header stamp, integer nanoseconds.
     :param failed: The description could not be used at all (load error).
