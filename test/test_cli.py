@@ -33,15 +33,6 @@ def test_sample_robot_checks_clean() -> None:
     assert re.search(r': 0 errors, 0 warnings, \d+ info$', result.stdout.strip())
 
 
-@pytest.mark.parametrize('name', ['ur5_robot', 'panda', 'talos_full_v2', 'tiago_dual',
-                                  'robotiq_2f_85_nsfix.urdf'])
-def test_shared_models_have_no_errors(name: str, capsys: pytest.CaptureFixture[str]) -> None:
-    code = run(['check', str(shared_model(name))])
-    out = capsys.readouterr().out
-    assert code == 0, out
-    assert ': 0 errors,' in out
-
-
 def test_errors_exit_1_with_compiler_style_lines() -> None:
     result = cli('check', BROKEN)
     assert result.returncode == 1
