@@ -12,7 +12,6 @@ import os
 from pathlib import Path
 import shutil
 
-from paths import ROS2_DESCRIPTIONS
 import pytest
 
 from conftest import REPO, shared_model
@@ -22,7 +21,6 @@ from urdf_tools_ros.core.description_source import assess, DescriptionSource
 from urdf_tools_ros.core.errors import RobotDescriptionError
 from urdf_tools_ros.core.findings import Severity
 from urdf_tools_ros.core.source.loader import load, load_string
-from urdf_tools_ros.core.source.packages import PACKAGE_PATH_ENV
 from urdf_tools_ros.core.source.watch import FileState, WatchedFiles
 
 #: A xacro robot.urdf.xacro (argument ``length``) that includes part.xacro.
@@ -97,28 +95,6 @@ def test_the_dependencies_of_a_xacro_description_are_watched(tmp_path: Path) -> 
     watched = WatchedFiles.of(candidate.watched)
     assert watched.changed() is None
     later(tmp_path / 'part.xacro')
-    assert watched.changed() is not None
-
-
-ROBOTIQ = ROS2_DESCRIPTIONS / 'robotiq_description' / 'urdf'
-
-
-@pytest.mark.skipif(not ROBOTIQ.is_dir(), reason=f'{ROBOTIQ} is not here')
-def test_a_real_robot_s_includes_are_watched(tmp_path: Path,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    """A copy of robotiq_description's xacro files: an edit to an included one is seen."""
-    share = tmp_path / 'robotiq_description'
-    shutil.copytree(ROBOTIQ, share / 'urdf')
-    monkeypatch.setenv(PACKAGE_PATH_ENV, f'robotiq_description={share}')
-    source = DescriptionSource(str(share / 'urdf' / 'robotiq_2f_85_gripper.urdf.xacro'))
-    candidate = assess(source, 'ros-jazzy')
-    names = {Path(path).name for path in candidate.watched}
-    assert names > {'robotiq_2f_85_gripper.urdf.xacro', 'robotiq_2f_85_macro.urdf.xacro'}
-    assert all(Path(path).is_relative_to(share) for path in candidate.watched)
-    watched = WatchedFiles.of(candidate.watched)
-    assert watched.changed() is None
-    include = share / 'urdf' / 'robotiq_2f_85_macro.urdf.xacro'
-    include.write_text(include.read_text() + '<!-- edited -->\n')
     assert watched.changed() is not None
 
 
