@@ -264,7 +264,3 @@ def test_collision_geometry_toggle(page: Page, viewer: RobotViewer) -> None:
     assert wait_for(lambda: viewer.show_collision)
     page.get_by_text('Show collision geometry').click()
     assert wait_for(lambda: not viewer.show_collision)
-
-
-def test_the_tab_is_titled_with_the_robot_name(page: Page, viewer: RobotViewer) -> None:
-    assert page.title() == viewer.description.robot.name == 'sample_robot'
