@@ -213,8 +213,8 @@ class RobotViewer:
                                     self.scene.placeholders, self.scene.guessed))
             positions = self.positions
             self.panel = SliderPanel(
-                self.server.gui, self._specs, positions, on_slider=self._on_slider,
-                on_center=self._on_center, on_randomize=self._on_randomize,
+                self.server.gui, self._specs, positions, on_slider=self.move_joint,
+                on_center=self.center, on_randomize=self.randomize,
                 on_frames=functools.partial(self._show, 'frames'), show_frames=self._show_frames,
                 on_collision=functools.partial(self._show, 'collision'),
                 show_collision=self._show_collision)
@@ -313,15 +313,23 @@ class RobotViewer:
 
     def move_joint(self, joint: str, position: float) -> None:
         """Do what moving a joint's slider or typing in its box does (clamped to its range)."""
-        self._on_slider(joint, position)
+        # a value typed in the box: into the slider's range (continuous: wrapped into [-π, π))
+        spec = next((spec for spec in self._specs if spec.joint == joint), None)
+        if spec is not None and math.isfinite(position):
+            if spec.continuous:
+                position = wrap_angle(position) if not spec.lower <= position <= spec.upper \
+                    else position
+            else:
+                position = min(max(position, spec.lower), spec.upper)
+        self._change(lambda table: table.update(joint, position=position))
 
     def center(self) -> None:
         """Do what the Center button does."""
-        self._on_center()
+        self._change(lambda table: table.center())
 
     def randomize(self) -> None:
         """Do what the Randomize button does."""
-        self._on_randomize()
+        self._change(lambda table: table.randomize(self.random))
 
     @property
     def show_frames(self) -> bool:
@@ -349,23 +357,6 @@ class RobotViewer:
                 setattr(self.scene, f'show_{what}', bool(visible))
             if self.panel is not None:
                 getattr(self.panel, f'show_{what}')(bool(visible))
-
-    def _on_slider(self, joint: str, position: float) -> None:
-        # a value typed in the box: into the slider's range (continuous: wrapped into [-π, π))
-        spec = next((spec for spec in self._specs if spec.joint == joint), None)
-        if spec is not None and math.isfinite(position):
-            if spec.continuous:
-                position = wrap_angle(position) if not spec.lower <= position <= spec.upper \
-                    else position
-            else:
-                position = min(max(position, spec.lower), spec.upper)
-        self._change(lambda table: table.update(joint, position=position))
-
-    def _on_center(self) -> None:
-        self._change(lambda table: table.center())
-
-    def _on_randomize(self) -> None:
-        self._change(lambda table: table.randomize(self.random))
 
     def _change(self, action: Callable[[JointStateTable], object]) -> None:
         with self._lock:
