@@ -1,14 +1,7 @@
 """
 Messages <-> core types: the only module that reads or writes ROS message objects' fields.
 
-* time stamps: ``builtin_interfaces/Time`` <-> integer nanoseconds;
-* ``std_msgs/String`` <-> the description's XML;
-* ``sensor_msgs/JointState`` <-> :class:`~urdf_tools_ros.core.joint_state.table.JointStateSample`;
-* ``T_parent_child`` (4, 4) transforms -> ``tf2_msgs/TFMessage`` (:func:`tf_message`, and
-  :class:`TfMessageBuilder` for a stream of moving joints);
-* findings -> ``diagnostic_msgs/DiagnosticArray``.
-
-Quaternions are ``(x, y, z, w)`` from
+Stamps are integer nanoseconds; quaternions ``(x, y, z, w)`` from
 :func:`~urdf_tools_ros.core.transforms.transform_to_quaternion`, which refuses NaN and inf.
 """
 

@@ -69,10 +69,9 @@ def descriptor(item: ParameterSpec) -> ParameterDescriptor:
     result = ParameterDescriptor(description=item.description, read_only=item.read_only,
                                  additional_constraints=item.constraints,
                                  dynamic_typing=item.dynamic_typing or item.is_number)
-    if item.minimum is not None and item.maximum is not None:
-        if isinstance(item.default, bool):
-            pass
-        elif isinstance(item.default, int):
+    if item.minimum is not None and item.maximum is not None and \
+            not isinstance(item.default, bool):
+        if isinstance(item.default, int):
             result.integer_range = [IntegerRange(from_value=int(item.minimum),
                                                  to_value=int(item.maximum), step=1)]
         elif isinstance(item.default, float):
