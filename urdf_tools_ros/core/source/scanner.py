@@ -1,13 +1,10 @@
 """
 The one XML text scanner: where elements, attributes and comments stand in a file's text.
 
-Fixes (which edit the text as written), suppressions, xacro syntax, entity declarations and the
-language server read positions here. :func:`tokens` cuts XML text into start tags
-(:class:`Element`, in the tree their end tags give) and comments, skipping CDATA, processing
-instructions and the document type declaration (XML 1.0, 2.5 to 2.8). It reads a half-typed
-text as far as it goes: an unclosed comment runs to the end, a start tag without ``>`` has the
-attributes written so far, an end tag closes the innermost open element of its tag.
-:func:`scan` is the same for well-formed text, and raises on any other.
+:func:`tokens` cuts XML text into start tags (:class:`Element`, in the tree their end tags give)
+and comments, skipping CDATA, processing instructions and the DOCTYPE (XML 1.0, 2.5 to 2.8). A
+half-typed text is read as far as it goes: an unclosed comment runs to the end, a start tag
+without ``>`` has the attributes written so far. :func:`scan` raises on text not well formed.
 """
 
 from __future__ import annotations
@@ -201,23 +198,13 @@ def tag_context(text: str) -> tuple[Element, str, str] | None:
 
 
 def elements_at(elements: list[Element], line: int, tag: str) -> list[Element]:
-    """
-    The elements of a local tag whose start tag spans ``line``, in document order.
-
-    A model location is lxml's ``sourceline`` (the line of the start tag's ``>``) or, for
-    xacro, the line xacro's parser gives (that of the ``<``): both lie in the start tag.
-    """
+    """The elements of local tag ``tag`` whose start tag (holding a model line) spans ``line``."""
     return [element for element in elements if element.local_tag == tag
             and element.first_line <= line <= element.last_line]
 
 
 def removal_span(text: str, element: Element) -> tuple[int, int]:
-    """
-    The characters to delete to remove ``element``: whole lines when it stands alone on them.
-
-    :return: ``(start, end)`` offsets: from the start of its first line to just after its last
-        line's newline when only blanks share those lines, else the element's own span.
-    """
+    """The ``(start, end)`` to delete to remove ``element``: whole lines when alone on them."""
     line_start = text.rfind('\n', 0, element.start) + 1
     line_end = text.find('\n', element.end) + 1 or len(text)
     if text[line_start:element.start].strip() or text[element.end:line_end].strip():
