@@ -22,6 +22,7 @@ import tempfile
 from typing import Any
 
 from urdf_tools_ros.core.source.loader import parse_xacro_args, RobotDescription
+from . import number_argument
 from .request import CheckRequest
 from ..core.diff.records import (BlockChange, DescriptionDiff, ElementChange, FindingChange,
                                  format_sides, FrameMove, number, Tolerance, ValueChange)
@@ -33,14 +34,8 @@ DEFAULT_TOLERANCE_DEG = 0.01
 
 
 # -- arguments -------------------------------------------------------------------------------
-def _positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f'{text!r} is not a number') from None
-    if not value >= 0.0 or math.isinf(value):
-        raise argparse.ArgumentTypeError(f'{text!r}: expected a number >= 0')
-    return value
+_positive = number_argument(float, lambda value: value >= 0.0 and not math.isinf(value),
+                            'a number', 'a number >= 0')
 
 
 def parse_positions(items: list[str]) -> dict[str, float]:

@@ -9,6 +9,7 @@ import sys
 
 from urdf_tools_ros.core.model.robot import Box, Capsule, Cylinder, Geometry, Robot, Sphere
 from urdf_tools_ros.core.source.loader import RobotDescription
+from . import number_argument
 from ..core.kinematics.inertia import describe_solid, format_inertia_element, geometry_inertia
 
 AddSource = Callable[[argparse.ArgumentParser], None]
@@ -100,15 +101,9 @@ def cmd_inertia(args: argparse.Namespace) -> int:
     return 0
 
 
-def _positive(text: str) -> float:
-    """A finite number above 0 (m or kg), or an argparse error saying why not."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f'{text!r} is not a number') from None
-    if not math.isfinite(value) or value <= 0.0:
-        raise argparse.ArgumentTypeError(f'{text!r}: expected a finite number above 0')
-    return value
+#: A finite number above 0 (m or kg).
+_positive = number_argument(float, lambda value: math.isfinite(value) and value > 0.0,
+                            'a number', 'a finite number above 0')
 
 
 def add_tree_arguments(tree: argparse.ArgumentParser, add_source: AddSource,

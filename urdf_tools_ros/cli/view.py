@@ -15,7 +15,7 @@ import sys
 import time
 
 from urdf_tools_ros.core.source.loader import RobotDescription
-from . import report
+from . import number_argument, report
 
 AddSource = Callable[[argparse.ArgumentParser], None]
 Loader = Callable[[argparse.Namespace], RobotDescription]
@@ -23,24 +23,10 @@ Loader = Callable[[argparse.Namespace], RobotDescription]
 INSTALL_HINT = "pip install 'urdf_tools_ros[view]'"
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f'{text!r} is not a number of seconds') from None
-    if not value >= 0.0:
-        raise argparse.ArgumentTypeError(f'{text!r}: expected seconds >= 0')
-    return value
-
-
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f'{text!r} is not a port number') from None
-    if not 0 < value < 65536:
-        raise argparse.ArgumentTypeError(f'{text!r}: expected a port in 1..65535')
-    return value
+_seconds = number_argument(float, lambda value: value >= 0.0, 'a number of seconds',
+                           'seconds >= 0')
+_port = number_argument(int, lambda value: 0 < value < 65536, 'a port number',
+                        'a port in 1..65535')
 
 
 def host_problem(host: str) -> str | None:
