@@ -37,13 +37,10 @@ class FileReport:
     The findings of one file.
 
     :ivar filename: The file as given (``-`` for standard input).
-    :ivar findings: Its findings, most severe first; when it could not be loaded, the one
-        ``description-unloadable`` finding.
+    :ivar findings: Its findings, most severe first (unloaded: ``description-unloadable``).
     :ivar loaded: Whether the file was loaded (and checked).
-    :ivar included_from: ``{file: location of the <xacro:include> that read it}`` (xacro input),
-        for the include chain ``-v`` shows under a finding in an included file.
-    :ivar combination: The matrix's xacro arguments this report is for (``--matrix``), in the
-        matrix's order; empty without a matrix.
+    :ivar included_from: ``{file: location of the <xacro:include> that read it}``, for ``-v``.
+    :ivar combination: The matrix's xacro arguments this report is for; empty without one.
     """
 
     filename: str
@@ -315,7 +312,6 @@ def format_sarif(reports: Sequence[FileReport], version: str,
     message starts with its combination (``[ur_type=ur3] ...``), also in its ``properties``; the
     run's ``properties`` list every combination checked.
 
-    :param reports: The files checked.
     :param version: The tool's version.
     """
     import json

@@ -192,8 +192,7 @@ class CheckResult:
 
     :ivar source: What was loaded (its file name, ``-``, or the name given to a string).
     :ivar description: The description; ``None`` when it could not be loaded.
-    :ivar findings: The findings reported (:meth:`Settings.check`); when it could not be
-        loaded, the one :func:`unloadable` error.
+    :ivar findings: The findings reported; unloaded: the one :func:`unloadable` error.
     :ivar failure: Why it could not be loaded, or ``None``.
     """
 

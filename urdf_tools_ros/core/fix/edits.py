@@ -8,16 +8,15 @@ Fixed:
 * ``joint-axis-not-unit``: ``<axis xyz>`` becomes the unit axis the finding's fix gives
   (:func:`~urdf_tools_ros.core.checks.rules.joints.unit_axis_text`).
 * ``joint-limit-lower-above-upper``: the texts of ``lower`` and ``upper`` are swapped.
-* ``element-duplicate``, ``link-duplicate``, ``joint-duplicate``, ``material-duplicate``: the
-  second element is removed when it is written exactly as the first (same tag, attributes,
-  text and children); two different ones need a choice and are left.
+* ``element-duplicate``, ``link-``, ``joint-``, ``material-duplicate``: the second element is
+  removed when it is written exactly as the first; two different ones need a choice.
 * With ``inertia=True``, :data:`INERTIA_CODES` of a link with one solid collision primitive and
   a mass: the ``<inertia>`` becomes the solid's about the centre of mass (:mod:`.inertial`), 6
   significant digits as in its fix hint.
 
-A value that is not written literally where the finding stands (``${...}``, ``$(...)``, a macro
-parameter) is not patched: a :class:`FixNote` says where it is computed. Numbers are written as
-the shortest text that reads back as the value (:func:`~.registry.format_value`).
+A value not written literally where the finding stands (``${...}``, a macro parameter) is not
+patched: a :class:`FixNote` says where it is computed. Numbers are written by
+:func:`~.registry.format_value`.
 """
 
 from __future__ import annotations

@@ -26,10 +26,8 @@ _THIS_PACKAGE = 'urdf_tools_ros'
 
 def parse_package_path(entries: Iterable[str]) -> tuple[dict[str, str], list[str]]:
     """
-    Split package-path entries into ``NAME=DIR`` pairs and folders of packages, as written.
+    Split ``NAME=DIR`` and ``DIR`` entries into ``({name: dir}, [folder of packages, ...])``.
 
-    :param entries: Strings ``NAME=DIR`` or ``DIR`` (a folder of packages).
-    :return: ``({name: dir}, [folder of packages, ...])``.
     :raises ValueError: if a ``NAME=DIR`` entry has an empty name or directory.
     """
     pairs: dict[str, str] = {}
@@ -49,12 +47,9 @@ def parse_package_path(entries: Iterable[str]) -> tuple[dict[str, str], list[str
 
 def package_in_folders(name: str, folders: Iterable[str]) -> str | None:
     """
-    The package ``name`` in folders of packages: the first ``<folder>/<name>`` that is a folder.
+    The first ``<folder>/<name>`` that is a folder (its share directory), or ``None``.
 
-    A folder of packages holds one folder per package (an install prefix's ``share/``, a source
-    space); ``URDF_TOOLS_PACKAGE_PATH`` and ``--package-path DIR`` both mean this.
-
-    :return: The package's folder (its share directory), or ``None``.
+    A folder of packages holds one folder per package (an install prefix's ``share/``).
     """
     for folder in folders:
         candidate = os.path.join(folder, name)
@@ -92,16 +87,11 @@ def make_package_locator(package_paths: Mapping[str, str] | None = None,
                          environ: Mapping[str, str] | None = None,
                          package_folders: Iterable[str] = ()) -> PackageLocator:
     """
-    Build a package locator.
+    A locator ``name -> absolute share dir or None``.
 
-    Order: ``package_paths``, ``package_folders``, the pairs and folders of
-    :data:`PACKAGE_PATH_ENV`, urdf_tools_ros itself, ``fallback`` (e.g. ament_index).
-    Directories are made absolute here, against the current directory.
-
-    :param package_paths: Explicit package share directories by package name.
-    :param environ: Environment to read :data:`PACKAGE_PATH_ENV` from; default ``os.environ``.
-    :param package_folders: Folders of packages (:func:`package_in_folders`).
-    :return: A callable ``name -> absolute share dir or None``.
+    Order: ``package_paths`` (share directories by name), ``package_folders``, the pairs and
+    folders of :data:`PACKAGE_PATH_ENV` (in ``environ``, default ``os.environ``), urdf_tools_ros
+    itself, ``fallback`` (e.g. ament_index). Directories are made absolute here.
     """
     env = os.environ if environ is None else environ
     env_pairs, env_folders = parse_package_path(env.get(PACKAGE_PATH_ENV, '').split(os.pathsep))
