@@ -23,9 +23,7 @@ def description_file_argument(args: list[str] | None, prog: str, description: st
     The optional description file of a node's command line (as joint_state_publisher's).
 
     :param args: The command line (``sys.argv`` when ``None``), program name first.
-    :param prog: The program name for ``--help``.
-    :param description: What the program does, for ``--help``.
-    :param help_text: What the file is for, for ``--help``.
+    :param prog: The program name, ``description`` and ``help_text`` (the file's) for ``--help``.
     :return: The file's path, or ``None`` when none is given.
     """
     parser = argparse.ArgumentParser(prog=prog, description=description)

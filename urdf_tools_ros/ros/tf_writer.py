@@ -1,11 +1,9 @@
 """
 The one writer of ``/tf`` and ``/tf_static``: two ``tf2_msgs/TFMessage`` publishers.
 
-QoS as robot_state_publisher's (:data:`~urdf_tools_ros.ros.qos.TF`,
-:data:`~urdf_tools_ros.ros.qos.TF_STATIC`). Each ``/tf_static`` message is the whole current set
-of fixed transforms and replaces the last one for late joiners, so no stale frame stays behind
-(tf2_ros' Python ``StaticTransformBroadcaster`` on Jazzy and Rolling keeps child frames it has
-sent before).
+QoS as robot_state_publisher's. Each ``/tf_static`` message is the whole current set of fixed
+transforms and replaces the last one for late joiners, so no stale frame stays behind (tf2_ros'
+Python ``StaticTransformBroadcaster`` on Jazzy and Rolling keeps frames it sent before).
 """
 
 from __future__ import annotations
