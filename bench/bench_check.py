@@ -17,12 +17,13 @@ launch file passes):
   starts with).
 
 Both find packages through an ament index made of the case folder (``AMENT_PREFIX_PATH``), as
-in a sourced ROS workspace. Goals (issue 33): check <= 1.25 × the floor on every case with a
-cold cache, median of the cases' ratios <= 1.1 × with a warm one.
+in a sourced ROS workspace. Goals: check <= 1.25 × the floor on every case with a cold cache,
+median of the cases' ratios <= 1.1 × with a warm one.
 
 ``--large``: a generated 20,000-link URDF of about 48 MB (``bench/gen_large_urdf.py``),
 ``urdf-tools check`` beside urdfdom's ``check_urdf`` (``/usr/bin/check_urdf``): CPU seconds and
-maximum resident memory. Goal: no more of either than ``check_urdf``.
+maximum resident memory. Goal: no more memory than ``check_urdf`` (its CPU goal is retired,
+bench/README.md; the ratio is printed).
 
 ``--file FILE``: one file beside the floor and ``check_urdf`` (CPU and wall time).
 
@@ -58,7 +59,7 @@ from gen_large_urdf import generate  # noqa: E402
 SHARED = Path(os.environ.get('URDF_TOOLS_SHARED') or REPO.parent / 'shared')
 CASES = SHARED / 'ros2_descriptions' / 'cases.json'
 CHECK_URDF = '/usr/bin/check_urdf'
-#: Issue 33's goals: per case with a cold cache, the cases' median with a warm one.
+#: The goals: per case with a cold cache, the cases' median with a warm one.
 COLD_GOAL = 1.25
 WARM_GOAL = 1.1
 
@@ -219,7 +220,7 @@ pycollada: CPU of importing pycollada and reading the case's COLLADA files with 
   does (a child importing numpy, lxml and pycollada and reading them, less one importing numpy
   and lxml; both with one BLAS thread, as urdf-tools runs numpy).
 bound: (warm + pycollada) / floor: the least a cold check costs while it reads COLLADA through
-  pycollada (issue 33) and does what a warm check does."""
+  pycollada and does what a warm check does."""
 
 
 def collada_files(case: dict[str, Any]) -> list[str]:
@@ -255,8 +256,8 @@ def bench_large(python: str, rounds: int, links: int) -> None:
     ours, theirs = runs['urdf-tools check'], runs['check_urdf (urdfdom)']
     cpu = median(ours) / median(theirs)
     rss = median(ours, 'rss') / median(theirs, 'rss')
-    print(f'goal: CPU and memory <= check_urdf: CPU {cpu:.2f}×, memory {rss:.2f}× '
-          f'{"MET" if cpu <= 1 and rss <= 1 else "NOT MET"}')
+    print(f'goal: memory <= check_urdf: {rss:.2f}× {"MET" if rss <= 1 else "NOT MET"} '
+          f'(CPU {cpu:.2f}×)')
 
 
 def bench_file(python: str, rounds: int, path: str) -> None:

@@ -7,8 +7,8 @@ of 2,000 random configurations within limits (``link_pose_batch``, configuration
 pinocchio's ``framesForwardKinematics`` called in a Python loop on the same configurations (a
 fresh ``q`` per call, as a user's loop would have). Best of several runs after a warm-up; the
 ratio ours/pinocchio is printed. Also the lines of code of ``urdf_tools_ros/core``. Not a test:
-numbers are printed, never asserted (goals: one FK no slower than before, batch at least
-pinocchio's loop rate). The TF broadcaster at 1 kHz is ``bench/bench_tf_node.py``.
+numbers are printed, never asserted, and no goal is set (the batch goal is retired: one FK
+formulation, CONVENTIONS C11). The TF broadcaster at 1 kHz is ``bench/bench_tf_node.py``.
 
 Run: ``.venv/bin/python bench/bench_fk.py`` (``--repo DIR`` measures another checkout).
 """
@@ -118,8 +118,7 @@ def main() -> None:
         for engine, batch in batches.items():
             print(f'{name.split(".")[0] + engine:<16} {len(model.link_names):>5} '
                   f'{one * 1e6:>7.1f}µs {tf * 1e6:>7.1f}µs {BATCH / batch:>10,.0f} '
-                  f'{BATCH / pinocchio:>11,.0f} {pinocchio / batch:>5.2f}×'
-                  f'{"" if pinocchio >= batch else "  (below the goal: >= 1×)"}')
+                  f'{BATCH / pinocchio:>11,.0f} {pinocchio / batch:>5.2f}×')
 
 
 if __name__ == '__main__':

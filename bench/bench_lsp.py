@@ -17,7 +17,7 @@ on it (stdio, raw JSON-RPC, the default 150 ms debounce) and for each case:
 * runs ``urdf-tools check ENTRY ARGS --package-path COPY`` as a new process ``--rounds``
   times, in the same run.
 
-Printed, not asserted. Goals (issue 35): the median change → ``publishDiagnostics`` of the
+Printed, not asserted. Goals: the median change → ``publishDiagnostics`` of the
 edited file <= 300 ms on every case (the first publish: the case's own entry checked), and the
 first diagnostics of a newly opened robot within a whole-process ``check``. The complete column
 shows when every other entry that includes the file was checked too (create3's file is also in
