@@ -72,10 +72,8 @@ def _codes(entries: Iterable[str], origin: str) -> set[str]:
 def select_findings(findings: Iterable[Finding], select: Sequence[str] = (),
                     ignore: Sequence[str] = (), origin: str = 'selection') -> list[Finding]:
     """
-    The findings ``select`` keeps and ``ignore`` does not drop (a load failure always stays).
+    The findings ``select`` keeps (empty: all) and ``ignore`` does not drop; a load failure stays.
 
-    :param select: Codes or prefixes to keep; empty keeps every code.
-    :param ignore: Codes or prefixes to drop.
     :raises UnknownCodeError: if an entry names no rule.
     """
     kept = _codes(select, f'{origin} select') if select else None
@@ -88,8 +86,6 @@ def wanted_codes(select: Sequence[str] = (), ignore: Sequence[str] = (),
                  origin: str = 'selection') -> frozenset[str] | None:
     """
     The rule codes ``select`` keeps and ``ignore`` does not drop; ``None``: every code.
-
-    A check function that can report none of them is not run (:func:`.registry.check`).
 
     :raises UnknownCodeError: if an entry names no rule.
     """

@@ -232,9 +232,7 @@ def _collada_node(collada: Any, node: Any, T_file_parent: FloatArray,
 
 def collada_unit(path: str) -> float:
     """
-    Return a COLLADA file's length unit in metres (``<asset><unit meter>``).
-
-    rviz rescales a COLLADA mesh by it (rviz_rendering ``getMeshUnitRescale``).
+    A COLLADA file's ``<asset><unit meter>``, by which rviz rescales it (``getMeshUnitRescale``).
 
     :return: The unit, m; 1.0 when absent, not positive and finite, or unreadable.
     """

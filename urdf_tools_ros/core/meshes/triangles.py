@@ -29,12 +29,10 @@ class MeshPart:
     """
     One part of a mesh file, in the mesh file's frame, scaled.
 
-    :ivar vertices: (V, 3) float32 vertex positions, m (COLLADA unit and ``<mesh scale>``
-        applied).
+    :ivar vertices: (V, 3) float32 vertex positions, m (COLLADA unit, ``<mesh scale>`` applied).
     :ivar faces: (F, 3) uint32 vertex indices of triangles, counter-clockwise outward.
     :ivar rgba: The part's own material colour in [0, 1], or ``None`` (the URDF's colours it).
-    :ivar uv: (V, 2) float32 texture coordinates (OBJ's ``vt``) of a part without a material
-        of its own, else ``None``.
+    :ivar uv: (V, 2) float32 texture coordinates of a part without its own material, or ``None``.
     """
 
     vertices: npt.NDArray[np.float32]
