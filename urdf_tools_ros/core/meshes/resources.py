@@ -82,9 +82,7 @@ def service_url(service_name: str, resource: ResourceFile) -> str | None:
     """
     The URL RViz's ``resource_retriever_service_plugin`` fetches ``resource`` from.
 
-    :param service_name: Fully qualified service name, ``/ns/node/resource_provider``.
-    :return: ``service://<service name>:<path>``, or ``None`` when either holds a ``:`` (the
-        plugin refuses a second ``:``).
+    :return: ``service://<service name>:<path>``; ``None`` when either holds a ``:``.
     """
     if not service_name or ':' in service_name or ':' in resource.path:
         return None
@@ -334,14 +332,11 @@ def _beside(resource: ResourceFile, name: str) -> ResourceFile | None:
 
 def rewrite_urls(xml: str, urls: Mapping[str, str], filename: str = '<robot_description>') -> str:
     """
-    ``xml`` with each mesh and texture ``filename`` found in ``urls`` replaced by its new URL.
+    URDF ``xml`` with each mesh and texture ``filename`` replaced by its URL in ``urls``.
 
     Everything else is serialised as parsed (comments kept, the XML declaration dropped).
 
-    :param xml: URDF XML.
-    :param urls: ``{filename as written: new URL}``.
-    :param filename: Where ``xml`` comes from, for the error message.
-    :raises DescriptionLoadError: if ``xml`` cannot be read as XML.
+    :raises DescriptionLoadError: if ``xml`` cannot be read as XML (named ``filename``).
     """
     root, _ = parse_xml(xml, filename, any_root=True)
     for element in root.iter('mesh', 'texture'):

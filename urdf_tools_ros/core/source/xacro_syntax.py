@@ -50,12 +50,9 @@ def _prefixes(body: str) -> set[str]:
 
 def first_xacro_construct(text: str) -> tuple[int, str] | None:
     """
-    Return the line (1-based) and text of the first xacro construct outside comments.
+    The 1-based line and text of the first xacro construct outside comments, or ``None``.
 
-    A construct is ``${...}``, ``$(...)``, or an element whose prefix is ``xacro`` or bound to
-    xacro's namespace (xacro 2.x, ``xacro.py``: ``is_include``, ``eval_text``).
-
-    :return: ``(line, construct)``, or ``None`` when the text holds none.
+    ``${...}``, ``$(...)``, or an element in xacro's namespace (as xacro's ``eval_text``).
     """
     body = without_comments(text)
     found = [(match.start(), match.group()) for match in [_CONSTRUCT.search(body)] if match]
