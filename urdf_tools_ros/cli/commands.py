@@ -15,6 +15,7 @@ from .request import CheckRequest
 from ..core.checks import CONSUMERS, RULES, TARGETS
 
 if TYPE_CHECKING:
+    from urdf_tools_ros.core.source.matrix import Combination
     from ..core.checks.config import Config
 
 FORMATS = ('text', 'json', 'junit', 'sarif')
@@ -61,7 +62,7 @@ def _colour(choice: str, stream: object) -> bool:
 
 
 def _matrix_runs(request: CheckRequest, files: list[str], texts: MutableMapping[str, str]
-                 ) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
+                 ) -> list[tuple[str, Combination]]:
     """
     The ``(file, combination)`` pairs to check: each file once, or once per combination.
 
@@ -98,7 +99,7 @@ def _matrix_runs(request: CheckRequest, files: list[str], texts: MutableMapping[
     return [(name, combination) for name in files for combination in every]
 
 
-def _configured_runs(config: Config) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
+def _configured_runs(config: Config) -> list[tuple[str, Combination]]:
     """
     ``(file, xacro arguments)`` of each entry of a configuration, once per matrix combination.
 
@@ -136,7 +137,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         if '=' in name and not os.path.exists(name):
             return _usage_error(args, f'{name!r}: not a file; xacro arguments are name:=value')
     texts: dict[str, str] = {}  # every file of this run, read once
-    entries: list[tuple[str, tuple[tuple[str, str], ...]]] = []
+    entries: list[tuple[str, Combination]] = []
     if not files:  # the entries of the configuration, each with its arguments and matrix
         try:
             entries = [] if request.no_config else _configured_runs(find_config(Path.cwd()))

@@ -1,17 +1,13 @@
 """
 The checker's defaults from a configuration file, found upwards from the file checked.
 
-The first ``.urdf-tools.toml`` or ``pyproject.toml`` (``[tool.urdf-tools]``) from the file's
-folder up. Keys: ``select``, ``ignore``, ``target``, ``werror`` and ``entries``: the project's
-descriptions, each a path relative to the configuration or a table of ``file``, xacro ``args``
-and a ``matrix`` (one check per combination)::
+The first ``.urdf-tools.toml`` or ``pyproject.toml`` (``[tool.urdf-tools]``) up from the file.
+Keys: ``select``, ``ignore``, ``target``, ``werror`` and ``entries`` (paths, or tables)::
 
     [[entries]]
     file = "urdf/robot.urdf.xacro"
     args = {prefix = "r1_"}
     matrix = {use_gripper = ["true", "false"]}
-
-:func:`urdf_tools_ros.core.session.resolve` merges it with a caller's options.
 """
 
 from __future__ import annotations
