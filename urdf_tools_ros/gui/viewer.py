@@ -43,9 +43,8 @@ __all__ = ['ChangeCallback', 'RobotViewer']
 
 _LOG = logging.getLogger(__name__)
 
-#: Called with every joint position (mimic joints included), rad or m, after a person moved a
-#: slider or pressed Center or Randomize in the page; in viser's callback thread (or the caller's
-#: for :meth:`RobotViewer.move_joint`), after the viewer's lock is released.
+#: Called with every joint position (mimic ones too), rad or m, after a change in the page; in
+#: viser's thread (the caller's for :meth:`RobotViewer.move_joint`), outside the viewer's lock.
 ChangeCallback = Callable[[Mapping[str, float]], None]
 
 
@@ -62,8 +61,8 @@ class RobotViewer:
     :param use_smallest_joint_limits: Narrow slider ranges by soft limits (a table made here).
     :param on_change: Called after each change made in the page (see :data:`ChangeCallback`).
     :param show_frames: Show the link frames at start.
-    :param follow_kinematics: Pose the links by forward kinematics of the joint state; set it
-        to ``False`` when :meth:`set_link_poses` drives the view (from ``/tf``).
+    :param follow_kinematics: Pose the links by forward kinematics (``False``: by
+        :meth:`set_link_poses`, from ``/tf``).
     :param verbose: Let viser print its own banner and connection messages.
     :param seed: Seed of the random generator of Randomize (``None``: from the OS).
     """

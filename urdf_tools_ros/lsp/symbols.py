@@ -40,8 +40,7 @@ class Definition:
     :ivar kind: ``property``, ``arg``, ``macro`` or ``include``.
     :ivar name: Its ``name`` (an include's: its ``filename``).
     :ivar value: A property's ``value``, an arg's ``default``, a macro's ``params``, an
-        include's ``filename``, as written; ``None`` when absent (a block property, an arg
-        without a default).
+        include's ``filename``, as written; ``None`` when absent.
     :ivar path: The file it is written in, absolute.
     :ivar start: Offset of the ``<`` of its start tag.
     :ivar name_start: Offset of its name's value (of the ``<`` when it has none).
