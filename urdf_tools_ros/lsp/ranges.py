@@ -35,15 +35,23 @@ def _utf16(text: str) -> int:
 
 
 class TextIndex:
-    """A text with its line starts and scanned elements, for many findings of one file."""
+    """A text with its line starts and scanned elements (each found when first asked for)."""
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.starts = [0] + [match.end() for match in re.finditer('\n', text)]
+
+    @functools.cached_property
+    def starts(self) -> list[int]:
+        """The offset of each line's first character."""
+        return [0] + [match.end() for match in re.finditer('\n', self.text)]
+
+    @functools.cached_property
+    def elements(self) -> list[Element] | None:
+        """The scanned elements; ``None`` when the text is not well formed (half-typed)."""
         try:
-            self.elements: list[Element] | None = scan(text)
+            return scan(self.text)
         except ValueError:
-            self.elements = None  # not well formed (a half-typed file): lines only
+            return None
 
     def position(self, offset: int) -> tuple[int, int]:
         """The 0-based line and UTF-16 column of a character offset."""

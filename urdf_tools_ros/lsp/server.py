@@ -8,10 +8,10 @@ thread, so the server keeps answering; newer text cancels a check in progress
 (:class:`~.checking.Cancelled`) and a new one starts after it. The run whose entry is the
 changed file goes first, then the quickest; a run whose inputs did not change keeps its result.
 Each changed file gets its diagnostics after every run that covers it (those found so far: the
-first come after one run); then every file the runs cover gets its diagnostics (an empty list
-when it is clean): the union across the runs, each finding once. A file whose diagnostics did
-not change is not sent again, unless it is one whose text changed (the editor, and
-``bench/bench_lsp.py``, learn that its new text was checked).
+first come after one run); then the changed files and every other file the runs cover get
+their diagnostics (an empty list when it is clean): the union across the runs, each finding
+once. A file whose diagnostics did not change is not sent again, unless it is one whose text
+changed (the editor, and ``bench/bench_lsp.py``, learn that its new text was checked).
 
 Hover, definition and completion answer from the last results (:meth:`Server.result_for`) and
 the editor's text (:mod:`.hover`, :mod:`.definition`, :mod:`.completion`).
@@ -238,6 +238,9 @@ class Server(LanguageServer):
     def diagnostics(self, path: str, placed: dict[str, list[tuple[Finding, RunResult]]] | None
                     = None) -> list[types.Diagnostic]:
         """The diagnostics of ``path`` from the latest results (or from ``placed``)."""
+        found = (self.placed if placed is None else placed).get(path, [])
+        if not found:
+            return []
         index = self.index_of(path) or TextIndex('')
         cache: dict[str, TextIndex | None] = {path: index}
 
@@ -247,12 +250,11 @@ class Server(LanguageServer):
                 cache[name] = self.index_of(name)
             return cache[name]
 
-        return [to_diagnostic(finding, result, index, index_of)
-                for finding, result in (self.placed if placed is None else placed).get(path, [])]
+        return [to_diagnostic(finding, result, index, index_of) for finding, result in found]
 
     def _publish(self, paths: set[str], changed: set[str],
                  placed: dict[str, list[tuple[Finding, RunResult]]]) -> None:
-        for path in sorted(paths):
+        for path in sorted(paths, key=lambda path: (path not in changed, path)):
             diagnostics = self.diagnostics(path, placed)
             uri = path_to_uri(path)
             if self._sent.get(uri) == diagnostics and path not in changed:
