@@ -11,7 +11,7 @@ XML from outside is untrusted: the parser never resolves entities, loads a DTD o
 network; entity declarations are refused; input is bounded by :data:`MAX_DESCRIPTION_BYTES`.
 xacro files are programs (``${...}`` is Python): process only xacro you trust.
 
-xacro runs in :mod:`.xacro_runner` (imported lazily, with source lines where the installed
+xacro runs in :mod:`.xacro.runner` (imported lazily, with source lines where the installed
 xacro allows); the model comes from the one reader, :class:`~.reader.UrdfReader`.
 
 Undeclared namespace prefixes (``drake:`` in robotiq_2f_85.urdf) are accepted with a warning,
@@ -443,7 +443,7 @@ def load_string(text: str, filename: str = '<string>', *,
     known: set[str] | None = None  # the xacro arguments the documents declare or use
     if use_xacro:
         # only xacro input needs it
-        from .xacro.runner import CALLS_ATTRIBUTE, run_xacro, SOURCE_ATTRIBUTE
+        from .xacro.runner import run_xacro
         run = run_xacro(text, filename, xacro_args or {}, locate,
                         lambda path: read_source(path, texts), MAX_DESCRIPTION_BYTES)
         xml_text, known = run.xml, run.arguments
@@ -472,15 +472,19 @@ def load_string(text: str, filename: str = '<string>', *,
     root, findings = parse_xml(xml_text, filename)
     if use_xacro:
         inherited: SourceLocation = SourceLocation(filename)
+        # the output's elements are xacro's document's, in the same order (none without lines)
+        given = run.sources if len(run.sources) == sum(1 for _ in root.iter(etree.Element)) \
+            else ()
+        numbers = iter(given)
         for element in root.iter():
-            index = element.attrib.pop(SOURCE_ATTRIBUTE, None)
-            expansion = element.attrib.pop(CALLS_ATTRIBUTE, None)
+            index, expansion = next(numbers) if isinstance(element.tag, str) and given \
+                else (None, None)
             parent = element.getparent()
             if index is not None:
-                location = run.table[int(index)]
+                location = run.table[index]
                 if expansion is not None:  # one expansion of a macro body: which calls made it
                     location = SourceLocation(location.filename, location.line,
-                                              *run.expansions[int(expansion)])
+                                              *run.expansions[expansion])
                 table[element] = location
             else:
                 table[element] = table.get(parent, inherited) if parent is not None else inherited

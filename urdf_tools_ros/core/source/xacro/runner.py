@@ -11,15 +11,15 @@ xacro (detected, not assumed; the answer is cached per xacro module):
 * **With source lines** (every xacro 2.0.x and 2.1.x so far): while one document is processed,
   eight of xacro's module attributes are replaced, under a process-wide lock, and restored
   afterwards: ``xacro.parse`` (our parser: entity-free as :mod:`.xml_safety` words it, the
-  same as for URDF, bounded, and it tags each element with
-  its file and line, so that each URDF element keeps the ``.xacro`` file:line it came from, the
-  macro body for macro output: minidom user data, kept on clones, written as attributes into
-  the output only), ``xacro.eval_all``, ``xacro.handle_macro_call``, ``xacro.process_include`` and
-  ``xacro.grab_property`` (wrapped, to know the element an error happened in and the calls and
-  includes around it, :mod:`.xacro_errors` words it; and, for each expansion of a macro body,
-  the chain of calls that made each element and the attributes made from a call's argument:
-  see :data:`Expansion`), ``xacro.warning`` (to collect warnings
-  as findings), ``xacro.verbosity`` (0) and ``xacro.substitution_args._eval_find``
+  same as for URDF, bounded, and it tags each element with its file and line, so that each
+  URDF element keeps the ``.xacro`` file:line it came from, the macro body for macro output:
+  minidom user data, kept on clones, read off the output document in element order,
+  :attr:`XacroRun.sources`), ``xacro.eval_all``, ``xacro.handle_macro_call``,
+  ``xacro.process_include`` and ``xacro.grab_property`` (wrapped, to know the element an
+  error happened in and the calls and includes around it, :mod:`.xacro_errors` words it; and,
+  for each expansion of a macro body, the chain of calls that made each element and the
+  attributes made from a call's argument: see :data:`Expansion`), ``xacro.warning`` (to
+  collect warnings as findings), ``xacro.verbosity`` (0) and ``xacro.substitution_args._eval_find``
   (``$(find pkg)`` through the package locator, so ``--package-path`` works). Each is checked
   first: present, callable with the arguments used;
   ``xacro.root_dir`` (2.1 only) is read if present.
@@ -62,13 +62,9 @@ from ..xml_safety import entity_refusal, malformed, refused_entity
 from ...errors import DescriptionLoadError, DescriptionTooLargeError
 from ...location import ArgumentUse, MacroCall, SourceLocation
 
-__all__ = ['CALLS_ATTRIBUTE', 'Expansion', 'SOURCE_ATTRIBUTE', 'USE_LINE_HOOKS', 'XACRO_LOCK',
-           'XacroRun', 'line_hooks_missing', 'run_xacro']
+__all__ = ['Expansion', 'USE_LINE_HOOKS', 'XACRO_LOCK', 'XacroRun', 'line_hooks_missing',
+           'run_xacro']
 
-#: Attribute that carries an element's original location through xacro; removed afterwards.
-SOURCE_ATTRIBUTE = 'urdf_tools_ros_source'
-#: Attribute of an element a macro call expanded: its index in :attr:`XacroRun.expansions`.
-CALLS_ATTRIBUTE = 'urdf_tools_ros_calls'
 #: Held while xacro runs (its state is module-global) and while urdf_parser_py's hook is set.
 XACRO_LOCK = threading.Lock()
 #: Use the line hooks when the installed xacro has them; false: the public API only (tests).
@@ -89,8 +85,8 @@ class XacroRun:
     What one xacro run produced.
 
     :ivar xml: The URDF XML xacro wrote.
-    :ivar lines: Whether elements carry :data:`SOURCE_ATTRIBUTE` indices into :attr:`table`.
-    :ivar table: Source locations, indexed by the attribute's value.
+    :ivar lines: Whether :attr:`sources` gives the elements' source locations.
+    :ivar table: Source locations, indexed by :attr:`sources`.
     :ivar files: Absolute paths of the files read (the file and its includes), in order.
     :ivar warnings: xacro's warnings, one text each.
     :ivar arguments: Names of the xacro arguments the documents declare or use.
@@ -98,7 +94,9 @@ class XacroRun:
     :ivar included_from: ``{file: location of the <xacro:include> that first read it}``, the
         names as the elements' locations give them (with line hooks only).
     :ivar expansions: What an element a macro call made carries (:data:`Expansion`), indexed by
-        its :data:`CALLS_ATTRIBUTE` (with line hooks only).
+        :attr:`sources` (with line hooks only).
+    :ivar sources: ``(index in table, index in expansions)`` of each element of :attr:`xml`, in
+        document order, ``None`` where it has none (with line hooks only).
     """
 
     xml: str
@@ -110,6 +108,7 @@ class XacroRun:
     missing: str = ''
     included_from: dict[str, SourceLocation] = field(default_factory=dict)
     expansions: list[Expansion] = field(default_factory=list)
+    sources: list[tuple[int | None, int | None]] = field(default_factory=list)
 
 
 def _xacro(filename: str = '<string>') -> ModuleType:
@@ -251,10 +250,9 @@ class _KeepOnClone:
 
 
 #: User-data keys (kept on clones): a xacro element's location, another element's index in
-#: :attr:`XacroRun.table` and, once a macro call made it, in :attr:`XacroRun.expansions`. They
-#: become :data:`SOURCE_ATTRIBUTE` and :data:`CALLS_ATTRIBUTE` in the output only
-#: (:func:`_write_indices`): an attribute would be a xacro element's macro parameter, and on
-#: every element xacro evaluates, clones and sets it again (a quarter of a large run).
+#: :attr:`XacroRun.table` and, once a macro call made it, in :attr:`XacroRun.expansions`
+#: (:func:`_sources`). Not attributes: one would be a xacro element's macro parameter, and
+#: xacro evaluates, clones and sets again every attribute (a quarter of a large run).
 _LOCATION = 'urdf_tools_ros.location'
 _INDEX = 'urdf_tools_ros.index'
 _CALLS = 'urdf_tools_ros.calls'
@@ -545,20 +543,16 @@ def _hooks(session: _Session) -> Iterator[None]:
          xacro.grab_property, xacro.warning, xacro.verbosity, substitution._eval_find) = saved
 
 
-def _write_indices(doc: Any) -> None:
-    """Give each element of ``doc`` its :data:`SOURCE_ATTRIBUTE` and :data:`CALLS_ATTRIBUTE`."""
+def _sources(doc: Any) -> list[tuple[int | None, int | None]]:
+    """:attr:`XacroRun.sources`: the user data of each element of ``doc``, in document order."""
+    sources = []
     stack = [doc.documentElement]
     while stack:
         node = stack.pop()
-        if node.nodeType != node.ELEMENT_NODE:
-            continue
-        stack.extend(node.childNodes)
-        index = node.getUserData(_INDEX)
-        if index is not None:
-            node.setAttribute(SOURCE_ATTRIBUTE, str(index))
-        calls = node.getUserData(_CALLS)
-        if calls is not None:
-            node.setAttribute(CALLS_ATTRIBUTE, str(calls))
+        if node.nodeType == node.ELEMENT_NODE:
+            sources.append((node.getUserData(_INDEX), node.getUserData(_CALLS)))
+            stack.extend(reversed(node.childNodes))
+    return sources
 
 
 def _element_sibling(node: Any, direction: str) -> Any:
@@ -595,8 +589,9 @@ def _with_lines(xacro: ModuleType, text: str, filename: str, args: Mapping[str, 
         try:
             doc = session.parse(text, filename)
             xacro.process_doc(doc, mappings=dict(args))
-            _write_indices(doc)
+            session.run.sources = _sources(doc)
             session.run.xml = doc.toxml()
+            doc.unlink()  # its cycles freed now, not by a later collection
         except DescriptionLoadError:
             raise
         except Exception as exc:  # xacro raises XacroException, NameError, TypeError, ...
