@@ -230,9 +230,10 @@ class _AnnotatingBuilder(DefusedExpatBuilderNS):
             node.setUserData(_LOCATION, location, _KEEP_ON_CLONE)
         else:
             self._table.append(location)
-            expressions = {key: value for key, value in node.attributes.items() if '${' in value}
-            if expressions:
-                self._written[len(self._table) - 1] = expressions
+            # expat's attributes: [name, value, ...] (minidom asks for them ordered)
+            if any('${' in value for value in attributes[1::2]):
+                self._written[len(self._table) - 1] = {
+                    key: value for key, value in node.attributes.items() if '${' in value}
             node.setUserData(_INDEX, len(self._table) - 1, _KEEP_ON_CLONE)
 
     def line(self) -> int | None:
@@ -262,12 +263,14 @@ _NOT_CALLS = ('xacro:macro', 'xacro:if', 'xacro:unless', 'xacro:element', 'xacro
               'xacro:property')
 
 
-def _arguments_of(text: str) -> set[str]:
+@functools.lru_cache(maxsize=64)
+def _arguments_of(text: str) -> frozenset[str]:
     """The xacro arguments ``text`` declares (``<xacro:arg name>``) or uses (``$(arg x)``)."""
     names = [element.attribute('name') for element in tags_holding(text, '<xacro:arg')
              if element.tag == 'xacro:arg']
-    return {name for kind, name, closed in SUBSTITUTION.findall(text) if kind == 'arg' and closed
-            } | set(ARG_CALL.findall(text)) | {name.value for name in names if name and name.value}
+    return frozenset({name for kind, name, closed in SUBSTITUTION.findall(text)
+                      if kind == 'arg' and closed} | set(ARG_CALL.findall(text))
+                     | {name.value for name in names if name and name.value})
 
 
 @functools.lru_cache(maxsize=4096)
@@ -760,7 +763,7 @@ def _public(xacro: ModuleType, text: str, filename: str, args: Mapping[str, str]
                 raise DescriptionLoadError(f'xacro: {message}', filename, fix=fix) from None
             packages[missing.name] = share
     files = ([os.path.abspath(filename)] if os.path.isfile(filename) else []) + included
-    arguments = _arguments_of(text)
+    arguments = set(_arguments_of(text))
     for name in included:
         with contextlib.suppress(OSError, UnicodeDecodeError):
             with open(name, encoding='utf-8') as stream:
