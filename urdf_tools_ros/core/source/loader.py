@@ -36,6 +36,7 @@ from typing import Any, BinaryIO
 from lxml import etree
 
 from .packages import make_package_locator, PackageLocator, resolve_resource
+from .scanner import Element, tokens
 from .xacro_syntax import AsWritten, first_xacro_construct, looks_like_xacro
 from .xml_safety import entity_refusal, malformed, refused_entity
 from ..errors import DescriptionLoadError, DescriptionTooLargeError
@@ -217,14 +218,15 @@ def _recover(text: str, filename: str, messages: list[str],
 
 
 def _root_end(text: str) -> int | None:
-    """The offset just after the first end tag that closes a well-formed document, or None."""
-    for match in re.finditer(r'</[^>]*>', text):
-        try:
-            etree.fromstring(text[:match.end()].encode('utf-8'), _parser())
-        except etree.XMLSyntaxError:
-            continue
-        return match.end()
-    return None
+    """The offset just after the root element (:mod:`.scanner`) if it is well formed, or None."""
+    root = next((token for token in tokens(text) if isinstance(token, Element)), None)
+    if root is None:
+        return None
+    try:
+        etree.fromstring(text[:root.end].encode('utf-8'), _parser())
+    except etree.XMLSyntaxError:
+        return None
+    return root.end
 
 
 def parse_xml(text: str, filename: str, *, any_root: bool = False) -> tuple[Any, list[Finding]]:
