@@ -169,6 +169,18 @@ def test_only_the_lsp_subcommand_imports_the_language_server() -> None:
             for target in targets} <= {'core', 'lsp'}
 
 
+def test_front_ends_import_each_other_only_to_start_one() -> None:
+    """The CLI starts the server and the viewer, the GUI node the viewer; nothing else crosses."""
+    front_ends = {'cli', 'lsp', 'gui', 'pytest_plugin', 'nodes'}
+    crossing = {(module, target) for module, targets in import_graph(typing=True).items()
+                for target in targets if {layer(module), layer(target)} <= front_ends
+                and layer(module) != layer(target)}
+    viewer = 'urdf_tools_ros.gui.viewer'
+    assert crossing == {('urdf_tools_ros.cli.lsp_command', 'urdf_tools_ros.lsp.server'),
+                        ('urdf_tools_ros.cli.view', viewer),
+                        ('urdf_tools_ros.nodes.joint_state_publisher', viewer)}
+
+
 def test_nodes_use_only_the_public_gui() -> None:
     wrong = [(module, target) for module, targets in import_graph().items()
              if layer(module) == 'nodes' for target in targets
