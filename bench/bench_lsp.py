@@ -124,6 +124,15 @@ class Client:
         while not self.published.empty():
             self.published.get_nowait()
 
+    def close(self) -> None:
+        """Ask the server to shut down and exit; kill it when it does not within 10 s."""
+        try:
+            self.request('shutdown', None, timeout=10)
+            self.send('exit', None)
+            self.process.wait(timeout=10)
+        except (TimeoutError, subprocess.TimeoutExpired, BrokenPipeError):
+            self.process.kill()
+
 
 def _toml_string(value: str) -> str:
     return json.dumps(value)  # a TOML basic string for these values (no control characters)
@@ -195,12 +204,7 @@ def main() -> int:
                   f'{first / check:10.2f} {edit * 1e3:9.0f} {complete * 1e3:8.0f} '
                   f'{complete / check:10.2f}', flush=True)
     finally:
-        try:
-            client.request('shutdown', None, timeout=10)
-            client.send('exit', None)
-            client.process.wait(timeout=10)
-        except (TimeoutError, subprocess.TimeoutExpired, BrokenPipeError):
-            client.process.kill()
+        client.close()
         shutil.rmtree(folder, ignore_errors=True)
     return 0
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
-import subprocess
 import sys
 import time
 
@@ -68,12 +67,7 @@ def measure(path: Path, edits: int) -> list[tuple[int, float]]:
                 sizes.append((number, rss_mb(client.process.pid)))
                 print(f'{path.name:28} {number:5d} edits  {sizes[-1][1]:7.1f} MB', flush=True)
     finally:
-        try:
-            client.request('shutdown', None, timeout=10)
-            client.send('exit', None)
-            client.process.wait(timeout=10)
-        except (TimeoutError, subprocess.TimeoutExpired, BrokenPipeError):
-            client.process.kill()
+        client.close()
     return sizes
 
 
