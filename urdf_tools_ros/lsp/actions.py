@@ -7,7 +7,7 @@ suppression comment goes right before the element (on a line of its own when it 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from urdf_tools_ros.core.checks.rules.loading import UNLOADABLE
@@ -78,3 +78,27 @@ def suppress_action(finding: Finding, path: str, index: TextIndex) -> Action | N
         where, text = line_start, f'{before}{comment}\n'
     span = index.span(where, where)
     return Action(f'Suppress {finding.code} here', ((path, span, text),))
+
+
+def actions_for(found: Sequence[tuple[Finding, RunResult]], path: str, index: TextIndex,
+                lines: tuple[int, int], read: Callable[[str], str],
+                index_of: Callable[[str], TextIndex | None]) -> list[Action]:
+    """
+    The fixes and suppressions of the findings of ``path`` on ``lines`` (first, last; 0-based).
+
+    :param found: The findings placed in ``path``, each with its run
+        (:func:`~.checking.findings_by_file`).
+    :param index: The text of ``path``, indexed.
+    """
+    actions: list[Action] = []
+    for finding, result in found:
+        span = index.finding_span(finding)
+        if span.end_line < lines[0] or span.start_line > lines[1]:
+            continue
+        fixed = fix_action(finding, result, read, index_of)
+        if fixed is not None and fixed not in actions:
+            actions.append(fixed)
+        suppressed = suppress_action(finding, path, index)
+        if suppressed is not None and suppressed not in actions:
+            actions.append(suppressed)
+    return actions

@@ -32,7 +32,8 @@ from pygls.lsp.server import LanguageServer
 
 from urdf_tools_ros.core.source.matrix import combinations
 from urdf_tools_ros.core.source.packages import ament_package_locator, make_package_locator
-from .actions import Action, fix_action, suppress_action
+from . import navigation, view
+from .actions import Action, actions_for
 from .checking import Cancelled, check_run, findings_by_file, inputs_unchanged, RunResult
 from .completion import complete, Item
 from .definition import definition
@@ -269,18 +270,9 @@ class Server(LanguageServer):
         index = self.index_of(path)
         if index is None:
             return []
-        actions: list[Action] = []
-        for finding, result in self.placed.get(path, []):
-            span = index.finding_span(finding)
-            if span.end_line < line_range.start.line or span.start_line > line_range.end.line:
-                continue
-            fixed = fix_action(finding, result, self.buffers.read_text, self.index_of)
-            if fixed is not None and fixed not in actions:
-                actions.append(fixed)
-            suppressed = suppress_action(finding, path, index)
-            if suppressed is not None and suppressed not in actions:
-                actions.append(suppressed)
-        return actions
+        return actions_for(self.placed.get(path, []), path, index,
+                           (line_range.start.line, line_range.end.line),
+                           self.buffers.read_text, self.index_of)
 
     # -- hover, definition, completion ----------------------------------------------------------
     def result_for(self, path: str) -> RunResult | None:
@@ -411,4 +403,6 @@ def build_server(**options: object) -> Server:
         return types.CompletionList(is_incomplete=False, items=[
             to_completion_item(item, index, offset) for item in items])
 
+    for feature in (navigation, view):  # each module registers its own requests
+        feature.register(server)
     return server

@@ -1,0 +1,12 @@
+"""Document symbols, workspace symbols, references and rename."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .server import Server
+
+
+def register(server: Server) -> None:
+    """Register this module's requests on ``server``."""
