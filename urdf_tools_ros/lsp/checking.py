@@ -181,6 +181,17 @@ def check_run(run: Run, settings: Settings, buffers: Buffers,
                      config_error, target, description.locate, inputs())
 
 
+def settle(result: RunResult, last_loaded: RunResult | None, buffers: Buffers) -> RunResult:
+    """
+    The result of a run to publish, given its last result that loaded a model.
+
+    :param result: What the run found now.
+    :param last_loaded: Its last result that loaded a model, or ``None``.
+    :param buffers: The editor's texts now.
+    """
+    return result
+
+
 def finding_file(finding: Finding, result: RunResult) -> str:
     """The absolute path of the file a finding of ``result`` stands in (the entry's if none)."""
     location = finding.location

@@ -34,7 +34,8 @@ from urdf_tools_ros.core.source.matrix import combinations
 from urdf_tools_ros.core.source.packages import ament_package_locator, make_package_locator
 from . import navigation, view
 from .actions import Action, actions_for
-from .checking import Cancelled, check_run, findings_by_file, inputs_unchanged, RunResult
+from .checking import (Cancelled, check_run, findings_by_file, inputs_unchanged, RunResult,
+                       settle)
 from .completion import complete, Item
 from .definition import definition
 from .diagnostics import to_diagnostic, to_range
@@ -219,6 +220,7 @@ class Server(LanguageServer):
 
     def _new(self, run: Run, result: RunResult) -> None:
         """Keep the new ``result`` of ``run`` (worker thread)."""
+        result = settle(result, self.loaded.get(run), self.buffers)
         self.results[run] = result
         if result.robot is not None:
             self.loaded[run] = result
