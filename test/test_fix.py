@@ -23,6 +23,7 @@ import pytest
 from conftest import REPO, rpy_matrix, shared_model
 from urdf_tools_ros.cli.main import run
 from urdf_tools_ros.core.checks import check_description
+from urdf_tools_ros.core.fix.edits import plan_fixes, plan_runs
 from urdf_tools_ros.core.model.robot import Box, Cylinder, Joint, Link, Sphere
 from urdf_tools_ros.core.source.loader import load, parse_xacro_args
 
@@ -510,3 +511,91 @@ def test_diff_with_nothing_to_fix_says_so_in_one_line(capsys, tmp_path) -> None:
     broken = _copy(ARM, tmp_path)
     code, out, err = _cli(capsys, '--diff', str(broken))
     assert out.startswith(f'--- {broken}\n') and 'nothing to fix' not in err and code == 1
+
+
+#: A macro whose moments are its parameters: each call passes its own mass, box and moments.
+BLOCKS = """<?xml version="1.0"?>
+<robot name="r" xmlns:xacro="http://ros.org/wiki/xacro">
+  <xacro:macro name="block" params="name mass size ixx iyy izz">
+    <link name="${name}">
+      <collision><geometry><box size="${size}"/></geometry></collision>
+      <inertial>
+        <mass value="${mass}"/>
+        <inertia ixx="${ixx}" ixy="0" ixz="0" iyy="${iyy}" iyz="0" izz="${izz}"/>
+      </inertial>
+    </link>
+  </xacro:macro>
+  <xacro:block name="a" mass="2" size="0.1 0.2 0.3" ixx="1" iyy="1" izz="1"/>
+  <xacro:block name="b" mass="5" size="1 2 3" ixx="1e-6" iyy="1e-6" izz="1e-6"/>
+  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
+</robot>
+"""
+
+
+def test_moments_passed_by_each_call_are_fixed_at_the_calls(capsys, tmp_path) -> None:
+    path = tmp_path / 'blocks.urdf.xacro'
+    path.write_text(BLOCKS, encoding='utf-8')
+    fixed = _fix_twice(capsys, path, '--fix-inertia')
+    body_end = BLOCKS.index('  <xacro:block name="a"')
+    assert fixed[:body_end] == BLOCKS[:body_end]  # the macro body is shared: unchanged
+    for name, mass, size in (('a', 2, (0.1, 0.2, 0.3)), ('b', 5, (1, 2, 3))):
+        call = re.search(rf'<xacro:block name="{name}"[^>]*/>', fixed).group(0)
+        assert f'mass="{mass}"' in call
+        written = dict(re.findall(r'(i[xyz]{2})="([^"]*)"', call))
+        expected = np.diag(_solid(Box(size), mass))
+        np.testing.assert_allclose([float(written[m]) for m in ('ixx', 'iyy', 'izz')],
+                                   expected, rtol=1e-5)
+    assert not {code for code in _codes(path) if code.startswith('inertia')}
+
+
+def test_a_moment_passed_through_an_outer_call_is_fixed_there(capsys, tmp_path) -> None:
+    """``${i}`` of the outer macro is followed to its call; an expression is only a note."""
+    outer = BLOCKS.split('  <xacro:block name="a"')[0] + """\
+  <xacro:macro name="cube" params="name i">
+    <xacro:block name="${name}" mass="6" size="1 1 1" ixx="${i}" iyy="${i}" izz="${i}"/>
+  </xacro:macro>
+  <xacro:cube name="c" i="100"/>
+</robot>
+"""
+    path = tmp_path / 'cube.urdf.xacro'
+    path.write_text(outer, encoding='utf-8')
+    # a solid 1 m cube of 6 kg: 6 * (1 + 1) / 12 = 1 about each axis
+    assert _fix_twice(capsys, path, '--fix-inertia') == \
+        outer.replace('i="100"', 'i="1"')
+    computed = outer.replace('ixx="${i}"', 'ixx="${2*i}"')
+    path.write_text(computed, encoding='utf-8')
+    code, out, err = _cli(capsys, '--diff', '--fix-inertia', str(path))
+    assert out == ''
+    assert 'note[inertia-implausible]: link:c: not fixed: ixx="${ixx}" is computed' in err
+
+
+#: One literal inertia whose mass is a xacro argument: each mass needs another fix.
+MASS_ARG = """<robot name="m" xmlns:xacro="http://ros.org/wiki/xacro">
+  <xacro:arg name="mass" default="1"/>
+  <link name="a">
+    <inertial><mass value="$(arg mass)"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+    <collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision>
+  </link>
+</robot>
+"""  # noqa: E501
+
+
+def test_two_models_of_one_file_that_fix_one_literal_differently_fix_nothing(tmp_path) -> None:
+    path = tmp_path / 'mass.urdf.xacro'
+    path.write_text(MASS_ARG, encoding='utf-8')
+    models = []
+    for mass in ('1', '2'):
+        description = load(path, xacro_args={'mass': mass})
+        models.append((description.robot, check_description(description)))
+    alone = [plan_fixes(robot, found, description.source_text, inertia=True)
+             for robot, found in models]
+    # a 0.1 m cube: (0.01 + 0.01) / 12 of its mass about each axis
+    assert [[edit.new for edit in plan.edits] for plan in alone] == \
+        [['0.00166667'] * 3, ['0.00333333'] * 3]
+    same = plan_runs([models[0], models[0]], description.source_text, inertia=True)
+    assert same.edits == alone[0].edits and not same.notes
+    both = plan_runs(models, description.source_text, inertia=True)
+    assert both.edits == () and both.fixed == ()
+    assert [note.finding.element for note in both.notes] == ['link:a', 'link:a']
+    assert all('differs from the edit of another finding' in note.reason
+               for note in both.notes)

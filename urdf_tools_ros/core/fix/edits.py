@@ -12,16 +12,19 @@ Fixed:
   removed when it is written exactly as the first; two different ones need a choice.
 * With ``inertia=True``, :data:`INERTIA_CODES` of a link with one solid collision primitive and
   a mass: the ``<inertia>`` becomes the solid's about the centre of mass (:mod:`.inertial`), 6
-  significant digits as in its fix hint.
+  significant digits as in its fix hint. A moment written ``${p}`` in a macro body, ``p`` a
+  parameter of the macro, is edited where the call gives ``p`` literally (each call its own
+  value); an argument ``${q}`` of the enclosing macro is followed outwards.
 
-A value not written literally where the finding stands (``${...}``, a macro parameter) is not
-patched: a :class:`FixNote` says where it is computed. Numbers are written by
-:func:`~.registry.format_value`.
+Any other value not written literally where the finding stands (``${...}``) is not patched: a
+:class:`FixNote` says where it is computed. Two findings that would edit one text differently
+(a macro body's literal, expanded with different values) are both notes: :func:`plan_runs`.
+Numbers are written by :func:`~.registry.format_value`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 import math
 import re
@@ -30,8 +33,9 @@ from ..checks.registry import format_value
 from ..checks.rules import inertial as inertial_rules
 from ..checks.rules.joints import unit_axis_text
 from ..findings import Finding
+from ..location import MacroCall
 from ..model.robot import Inertia, Robot
-from ..source.scanner import (Element, elements_at, removal_span, same_element, scan,
+from ..source.scanner import (Attribute, Element, elements_at, removal_span, same_element, scan,
                               TextEdit)
 
 #: The codes fixed with ``inertia=True`` (``--fix-inertia``).
@@ -40,6 +44,8 @@ INERTIA_CODES = ('inertia-implausible', 'inertia-not-positive-definite',
 _MOMENTS = ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')
 _NAMED_DUPLICATES = {'link-duplicate': 'link', 'joint-duplicate': 'joint',
                      'material-duplicate': 'material'}
+#: A value that is one xacro reference: ``${mass}``.
+_REFERENCE = re.compile(r'\$\{\s*([A-Za-z_]\w*)\s*\}')
 
 
 @dataclass(frozen=True)
@@ -77,10 +83,11 @@ def _same(values: Iterable[float], model: Iterable[float]) -> bool:
 class _Planner:
     """Collects the edits and notes of one plan; one instance per :func:`plan_fixes`."""
 
-    def __init__(self, robot: Robot, read: Callable[[str], str]) -> None:
+    def __init__(self, robot: Robot, read: Callable[[str], str],
+                 sources: dict[str, tuple[str, list[Element]] | None]) -> None:
         self.robot = robot
         self._read = read
-        self._sources: dict[str, tuple[str, list[Element]] | None] = {}
+        self._sources = sources
         self.edits: list[TextEdit] = []
         self.notes: list[FixNote] = []
         self.fixed: list[Finding] = []
@@ -122,6 +129,32 @@ class _Planner:
             return (f'no <{tag}> written at {finding.location}' if not found else
                     f'{len(found)} <{tag}> elements at {finding.location}: which one is not known')
         return filename, text, found[0]
+
+    def argument(self, value: str, calls: Sequence[MacroCall], read: float
+                 ) -> tuple[str, str, Attribute] | None:
+        """
+        The literal argument ``read`` of a call that ``value``, ``${p}`` in a macro body, is.
+
+        ``${p}`` is the argument ``p`` of the innermost call (``calls``, innermost first); an
+        argument written ``${q}`` is that of the call enclosing it, and so on.
+
+        :return: The file, its text and the call's attribute; ``None`` when a value is another
+            expression, ``p`` is not given (the macro's default) or not ``read`` (the model's).
+        """
+        for call in calls:
+            reference = _REFERENCE.fullmatch(value.strip())
+            source = self.source(call.location.filename)
+            if reference is None or reference[1] not in call.parameters or source is None:
+                return None
+            written = elements_at(source[1], call.location.line or 0, call.macro)
+            attribute = written[0].attribute(reference[1]) if len(written) == 1 else None
+            if attribute is None:
+                return None
+            if _literal(attribute.value) is not None:
+                return (call.location.filename, source[0], attribute) \
+                    if _literal(attribute.value) == (read,) else None
+            value = attribute.value
+        return None
 
     def add(self, finding: Finding, result: list[TextEdit] | str) -> None:
         if isinstance(result, str):
@@ -225,13 +258,17 @@ class _Planner:
                     edits.append(self.edit(finding, filename, text, end, end,
                                            f' {name}="{format_value(value)}"'))
                 continue
-            old = _literal(written.value)
+            where, old = (filename, text, written), _literal(written.value)
+            if old is None:  # a macro parameter: its argument at the call
+                where = self.argument(written.value, link.inertial.location.calls,
+                                      getattr(link.inertial.inertia, name)) or where
+                old = _literal(where[2].value)
             if old is None or len(old) != 1:
                 return (f'{name}="{written.value}" is computed at {filename}:'
                         f'{target.first_line}: write the inertia of the solid there')
             if old[0] != value:
-                edits.append(self.edit(finding, filename, text, written.start, written.end,
-                                       format_value(value)))
+                edits.append(self.edit(finding, where[0], where[1], where[2].start,
+                                       where[2].end, format_value(value)))
         return edits or 'the inertia written is already that of the solid'
 
 
@@ -274,33 +311,51 @@ def plan_fixes(robot: Robot, findings: Iterable[Finding], read: Callable[[str], 
     :return: Non-overlapping edits sorted by file and offset; an edit inside a removed element
         is dropped, and of two edits of one span that disagree both are (each finding a note).
     """
-    planner = _Planner(robot, read)
-    methods = {'joint-axis-not-unit': planner.axis, 'joint-limit-lower-above-upper':
-               planner.limits, **{code: planner.duplicate for code in
-                                  ('element-duplicate', *_NAMED_DUPLICATES)}}
-    if inertia:
-        methods.update({code: planner.inertia for code in INERTIA_CODES})
-    done: set[tuple[str, str]] = set()
-    for finding in findings:
-        method = methods.get(finding.code)
-        key = (finding.code, finding.element)
-        if method is None or (finding.code in INERTIA_CODES and key in done):
-            continue
-        done.add(key)
-        planner.add(finding, method(finding))
-    kept, conflicting = _merge(planner.edits)
-    clashes = {(edit.code, edit.element) for edit in conflicting}
+    return plan_runs([(robot, findings)], read, inertia=inertia)
+
+
+def plan_runs(runs: Iterable[tuple[Robot, Iterable[Finding]]], read: Callable[[str], str], *,
+              inertia: bool = False) -> FixPlan:
+    """
+    :func:`plan_fixes` of several models of the same files (entries, xacro arguments) at once.
+
+    Each finding is planned with its model, then all edits are merged as one plan's: of two
+    edits of one span that disagree (in one model or in two) both findings are notes.
+
+    :param runs: Each model with its findings.
+    """
+    sources: dict[str, tuple[str, list[Element]] | None] = {}
+    edits: list[TextEdit] = []
+    notes: list[FixNote] = []
+    fixed: list[Finding] = []
+    for robot, findings in runs:
+        planner = _Planner(robot, read, sources)
+        methods = {'joint-axis-not-unit': planner.axis, 'joint-limit-lower-above-upper':
+                   planner.limits, **{code: planner.duplicate for code in
+                                      ('element-duplicate', *_NAMED_DUPLICATES)}}
+        if inertia:
+            methods.update({code: planner.inertia for code in INERTIA_CODES})
+        done: set[tuple[str, str]] = set()
+        for finding in findings:
+            method = methods.get(finding.code)
+            key = (finding.code, finding.element)
+            if method is None or (finding.code in INERTIA_CODES and key in done):
+                continue
+            done.add(key)
+            planner.add(finding, method(finding))
+        edits += planner.edits
+        notes += planner.notes
+        fixed += planner.fixed
+    kept, conflicting = _merge(edits)
     # a finding whose edits are not all kept is not fixed: none of its edits is applied
-    failed = {(finding.code, finding.element) for finding in planner.fixed
-              if (finding.code, finding.element) in clashes}
-    notes = list(planner.notes)
-    for finding in planner.fixed:
+    failed = {(edit.code, edit.element) for edit in conflicting}
+    for finding in fixed:
         if (finding.code, finding.element) in failed:
             notes.append(FixNote(finding, f'its edit of the text at {finding.location} differs '
                                  'from the edit of another finding there (a macro body '
                                  'expanded with different values?)'))
     return FixPlan(tuple(edit for edit in kept if (edit.code, edit.element) not in failed),
-                   tuple(notes), tuple(finding for finding in planner.fixed
+                   tuple(notes), tuple(finding for finding in fixed
                                        if (finding.code, finding.element) not in failed))
 
 
