@@ -5,7 +5,9 @@ The check pipeline of ``urdf-tools check`` on the editor's text, one entry run a
 file, :class:`~.documents.Buffers`), checks it with the configuration that applies to it (found
 upwards from the entry, as ``check`` finds it) and returns every finding, a file that cannot be
 loaded as the one ``description-unloadable`` error ``check`` reports
-(:func:`~urdf_tools_ros.core.session.unloadable`), located where the text breaks.
+(:func:`~urdf_tools_ros.core.session.unloadable`), located where the text breaks, and each
+include or call in another file that leads there (:func:`chain_errors`). While a file is
+half-typed, :func:`settle` keeps the last findings the edit did not touch, on their new lines.
 :func:`findings_by_file` places the findings of several runs in their files, each once: a file's
 diagnostics are the findings that ``urdf-tools check ENTRY`` places in it, across every entry
 that includes it.
@@ -18,22 +20,27 @@ steps; a cancelled run returns nothing.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from difflib import SequenceMatcher
 import os
 from pathlib import Path
 
 from urdf_tools_ros.core.model.robot import Robot
 from urdf_tools_ros.core.session import resolve, Settings, unloadable
 from urdf_tools_ros.core.source.loader import read_source
-from urdf_tools_ros.core.source.packages import PackageLocator
+from urdf_tools_ros.core.source.packages import make_package_locator, PackageLocator
 from .documents import Buffers
-from .workspace import Run
+from .workspace import include_target, Run
 from ..core.checks import DEFAULT_TARGET
 from ..core.checks.config import ConfigError, find_config
 from ..core.checks.selection import UnknownCodeError
 from ..core.errors import RobotDescriptionError
 from ..core.findings import Finding
 from ..core.location import SourceLocation
+from ..core.source.scanner import tags_holding
+
+#: The message of the error of text that is not well-formed XML (half-typed).
+_MALFORMED = 'cannot be loaded: malformed XML'
 
 
 class Cancelled(Exception):
@@ -48,7 +55,7 @@ class RunResult:
     :ivar run: The entry file and its arguments.
     :ivar findings: Every finding ``urdf-tools check`` reports for it.
     :ivar files: The files it covers, absolute: the entry and each include (where it failed:
-        the entry and the file it failed in).
+        the entry, the file it failed in and those of the includes on the way).
     :ivar included_from: ``{file: the <xacro:include> that read it}``, for the include chain.
     :ivar robot: The model (``None`` when it could not be loaded), for the fixes.
     :ivar config_error: The configuration's error, when it could not be read (the defaults
@@ -172,24 +179,117 @@ def check_run(run: Run, settings: Settings, buffers: Buffers,
         if cancelled():
             raise Cancelled(entry) from None
         failure = unloadable(entry, exc)
-        where = failure.location.filename if failure.location else entry
-        return RunResult(run, (failure,), tuple(dict.fromkeys((entry, os.path.abspath(where)))),
-                         config_error=config_error, target=target, inputs=inputs())
+        found = (failure, *chain_errors(failure, entry, dict(texts), make_package_locator(
+            dict(pipeline.package_paths), pipeline.locator,
+            package_folders=pipeline.package_folders)))
+        covered = [entry, *(os.path.abspath(f.location.filename) for f in found if f.location)]
+        return RunResult(run, found, tuple(dict.fromkeys(covered)), config_error=config_error,
+                         target=target, inputs=inputs())
     files = tuple(dict.fromkeys([entry, *(os.path.abspath(name)
                                           for name in description.dependencies)]))
     return RunResult(run, tuple(findings), files, description.included_from, description.robot,
                      config_error, target, description.locate, inputs())
 
 
+def _include_path(texts: Mapping[str, str], entry: str, target: str,
+                  locate: PackageLocator) -> list[SourceLocation]:
+    """The ``<xacro:include>`` elements from ``entry`` to ``target`` in ``texts``, fewest."""
+    ways: dict[str, list[SourceLocation]] = {entry: []}
+    queue = [entry]
+    for path in queue:
+        for element in tags_holding(texts.get(path, ''), '<xacro:include'):
+            written = element.attribute('filename') if element.tag == 'xacro:include' else None
+            included = include_target(written.value, path, locate) if written else None
+            if included is not None and included not in ways:
+                ways[included] = [*ways[path], SourceLocation(path, element.first_line)]
+                queue.append(included)
+    return ways.get(target, [])
+
+
+def chain_errors(failure: Finding, entry: str, texts: Mapping[str, str],
+                 locate: PackageLocator) -> list[Finding]:
+    """
+    The places in other files that lead to where ``entry`` cannot be loaded, each an error.
+
+    The ``<xacro:include>`` elements and macro calls the failure notes (each once: a cycle
+    notes them again and again), else the includes from ``entry`` to the failure's file
+    through ``texts`` (a malformed file stops xacro before it notes them). Each error names
+    the failure's place and reason, and notes the failure (its related information).
+
+    :param failure: The :func:`~urdf_tools_ros.core.session.unloadable` error.
+    :param texts: The files the run read, by absolute path.
+    :param locate: Resolves ``$(find PKG)`` in the includes.
+    """
+    where = failure.location
+    if where is None:
+        return []
+    root = os.path.abspath(where.filename)
+    chain = [place for place, _ in failure.notes] or \
+        (_include_path(texts, entry, root, locate) if root != entry else [])
+    reason = failure.message.removeprefix('cannot be loaded: ')
+    return [replace(failure, message=f'cannot be loaded: {os.path.basename(root)}'
+                                     f'{f":{where.line}" if where.line else ""}: {reason}',
+                    location=place, notes=((where, failure.message),))
+            for place in dict.fromkeys(chain) if os.path.abspath(place.filename) != root]
+
+
+def _line_map(old: str, new: str) -> dict[int, int]:
+    """``{1-based line of old: its line in new}`` of the lines an edit left as they were."""
+    before, after = old.splitlines(), new.splitlines()
+    head = tail = 0
+    while head < min(len(before), len(after)) and before[head] == after[head]:
+        head += 1
+    while tail < min(len(before), len(after)) - head and before[-1 - tail] == after[-1 - tail]:
+        tail += 1
+    moved = {line: line for line in range(1, head + 1)}
+    moved.update((len(before) - k, len(after) - k) for k in range(tail))
+    middle = SequenceMatcher(None, before[head:len(before) - tail],
+                             after[head:len(after) - tail], autojunk=False)
+    for first, second, size in middle.get_matching_blocks():
+        moved.update((head + first + k + 1, head + second + k + 1) for k in range(size))
+    return moved
+
+
 def settle(result: RunResult, last_loaded: RunResult | None, buffers: Buffers) -> RunResult:
     """
     The result of a run to publish, given its last result that loaded a model.
+
+    While a file the editor has open is not well-formed XML (half-typed), the parse error
+    beside the findings of ``last_loaded``, each on its line in the text now, without those on
+    the lines the edits changed (:class:`difflib.SequenceMatcher` on the lines); else
+    ``result``. The settled result keeps ``result``'s model (none: no fixes are offered) and
+    inputs (the texts now, :func:`inputs_unchanged`).
 
     :param result: What the run found now.
     :param last_loaded: Its last result that loaded a model, or ``None``.
     :param buffers: The editor's texts now.
     """
-    return result
+    failure = result.findings[0] if result.robot is None and result.findings else None
+    if last_loaded is None or failure is None or failure.location is None or \
+            not failure.message.startswith(_MALFORMED) or \
+            buffers.get(failure.location.filename) is None:
+        return result
+    now = dict(result.inputs[:-1])
+    maps = {path: _line_map(old, now.get(path) or buffers.get(path) or old)
+            for path, old in last_loaded.inputs[:-1] if old is not None}
+
+    def moved(place: SourceLocation | None) -> SourceLocation | None:
+        lines = maps.get(os.path.abspath(place.filename)) if place is not None else None
+        if lines is None or place is None or place.line is None:
+            return place
+        return replace(place, line=lines[place.line]) if place.line in lines else None
+
+    carried = [replace(finding, location=moved(finding.location), notes=tuple(
+        (note, text) for where, text in finding.notes for note in [moved(where)] if note),
+        calls=tuple(tuple(replace(call, location=moved(call.location) or call.location)
+                          for call in chain) for chain in finding.calls))
+        for finding in last_loaded.findings  # not those on an edited line
+        if finding.location is None or moved(finding.location) is not None]
+    included_from = {name: place for name, where in last_loaded.included_from.items()
+                     for place in [moved(where)] if place is not None}
+    return replace(result, findings=(*result.findings, *carried),
+                   files=tuple(dict.fromkeys((*result.files, *last_loaded.files))),
+                   included_from=included_from)
 
 
 def finding_file(finding: Finding, result: RunResult) -> str:

@@ -45,10 +45,14 @@ def message(finding: Finding, target: str) -> str:
 
 
 def related(finding: Finding, result: RunResult) -> list[tuple[SourceLocation, str]]:
-    """The related places of a finding, ``(location, text)``, as ``check -v`` notes them."""
+    """
+    The related places of a finding, ``(location, text)``, as ``check -v`` notes them, each once.
+
+    An include cycle notes its includes again and again until xacro gives up.
+    """
     chain = [] if finding.notes else include_chain(finding.location, result.included_from)
-    return [*finding.notes, *((where, 'included from here') for where in chain),
-            *call_notes(finding)]
+    return list(dict.fromkeys([*finding.notes, *((where, 'included from here') for where in chain),
+                               *call_notes(finding)]))
 
 
 def to_diagnostic(finding: Finding, result: RunResult, index: TextIndex,
