@@ -1,9 +1,10 @@
 """
-The language server's hover, go-to-definition and completion without a client.
+The language server's hover, go-to-definition, completion, symbols and rename without a client.
 
 ``urdf-tools lsp`` serves what :mod:`urdf_tools_ros.lsp.hover`, :mod:`~urdf_tools_ros.lsp
-.definition` and :mod:`~urdf_tools_ros.lsp.completion` compute from the last check's result and
-the editor's text; the protocol is tested in ``test_lsp_protocol.py``. Real packages from
+.definition`, :mod:`~urdf_tools_ros.lsp.completion`, :mod:`~urdf_tools_ros.lsp.navigation` and
+:mod:`~urdf_tools_ros.lsp.rename` compute from the last check's result and the editor's text;
+the protocol is tested in ``test_lsp_protocol*.py``. Real packages from
 ``../shared/ros2_descriptions`` (their xacro source read here with lxml) and small files
 written here.
 """
@@ -19,12 +20,15 @@ from lxml import etree
 from paths import ROS2_DESCRIPTIONS
 import pytest
 
+from urdf_tools_ros.core.model.robot import Robot
 from urdf_tools_ros.lsp.checking import check_run, RunResult, Settings
 from urdf_tools_ros.lsp.completion import complete
 from urdf_tools_ros.lsp.definition import definition
 from urdf_tools_ros.lsp.documents import Buffers
 from urdf_tools_ros.lsp.hover import hover
-from urdf_tools_ros.lsp.workspace import find_packages, Run
+from urdf_tools_ros.lsp.navigation import outline, workspace_symbols
+from urdf_tools_ros.lsp.rename import edits, refuse_expressions, Refused, Site, target
+from urdf_tools_ros.lsp.workspace import description_files, find_packages, Run
 
 ROS2 = str(ROS2_DESCRIPTIONS)
 needs_ros2 = pytest.mark.skipif(not ROS2_DESCRIPTIONS.is_dir(),
@@ -149,8 +153,7 @@ def test_property_parameter_and_arg_hovers_give_the_written_values(
     size = hover(result, path, text, _at(text, '${size}', 3), _read)
     assert size is not None and '`size` = `0.5`' in size.markdown
     written = _line(text, _at(text, '<xacro:property name="size"')) + 1
-    assert f'r.urdf.xacro:{written}' in size.markdown
-    assert 'as written' in size.markdown
+    assert f'r.urdf.xacro:{written}' in size.markdown and 'written' not in size.markdown
     parameter = hover(result, path, text, _at(text, '${mass}', 3), _read)
     assert parameter is not None
     assert 'parameter' in parameter.markdown and '`block`' in parameter.markdown
@@ -299,3 +302,200 @@ def test_completion_of_links_joints_macros_and_parameters_in_half_typed_text() -
                   if item.getparent().getparent() is None]  # the top level's
     assert [label for label, _, _ in at_end('<origin xyz="${')] == properties
     assert at_end('<origin xyz="1 ') == []
+
+
+#: Properties built on each other and on xacro's math, one of them a link's mass (xacro's own
+#: value of it is the model's), one not arithmetic; a macro called twice with a default.
+VALUES = """<?xml version="1.0"?>
+<robot name="v" xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <xacro:property name="cm" value="${1/100.0}"/>
+  <xacro:property name="mass" value="${6.42*cm + radians(90) - math.pi/2 + 2**-1}"/>
+  <xacro:property name="label" value="${'a' + 'b'}"/>
+  <xacro:macro name="part" params="name *origin size:=2">
+    <link name="${name}"><inertial><mass value="${mass}"/>
+      <inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  </xacro:macro>
+  <xacro:part name="a"><origin/></xacro:part>
+  <xacro:part name="b"><origin/></xacro:part>
+</robot>
+"""
+
+
+def test_hovers_evaluate_properties_and_describe_macros(tmp_path: Path) -> None:
+    path = tmp_path / 'v.urdf.xacro'
+    path.write_text(VALUES)
+    result = _run(str(path))
+    assert result.robot is not None
+    expected = result.robot.link('a').inertial.mass  # xacro's evaluation
+    shown = hover(result, str(path), VALUES, _at(VALUES, '${mass}', 3), _read)
+    assert shown is not None and _numbers(shown.markdown.split('`')[3]) == \
+        pytest.approx([expected], rel=1e-6)
+    assert 'written `${6.42*cm + radians(90) - math.pi/2 + 2**-1}`' in shown.markdown
+    defined = hover(result, str(path), VALUES, _at(VALUES, 'name="cm"', 7), _read)
+    assert defined is not None and '`cm` = `0.01` (v.urdf.xacro:3)' in defined.markdown
+    label = hover(result, str(path), VALUES, _at(VALUES, 'name="label"', 7), _read)
+    assert label is not None and '(not evaluated: ' in label.markdown
+    for needle, shift in (('<xacro:part name="a"', 3), ('<xacro:macro name="part"', 20)):
+        macro = hover(result, str(path), VALUES, _at(VALUES, needle, shift), _read)
+        assert macro is not None
+        assert macro.markdown.split('  \n') == [
+            '**macro** `part` (v.urdf.xacro:6)',
+            'parameters: `name`, `*origin` (block), `size` = `2`', "2 calls in the run's files"]
+
+
+@needs_ros2
+def test_a_real_property_shows_its_number_and_a_macro_its_calls() -> None:
+    entry = f'{ROS2}/turtlebot4_description/urdf/standard/turtlebot4.urdf.xacro'
+    create3 = f'{ROS2}/irobot_create_description/urdf/create3.urdf.xacro'
+    result = _run(entry)
+    text = Path(create3).read_text()
+    written = next(item.get('value') for item in _xacro(create3, 'property')
+                   if item.get('name') == 'base_link_z_offset')
+    factor = float(re.fullmatch(r'\$\{([\d.]+)\*cm2m\}', written).group(1))
+    shown = hover(result, create3, text, _at(text, 'name="base_link_z_offset"', 7), _read)
+    assert shown is not None and f'written `{written}`' in shown.markdown
+    assert _numbers(shown.markdown.split('`')[3]) == pytest.approx([factor / 100])
+    leg = next(item for item in _xacro(MACROED, 'macro') if item.get('name') == 'leg')
+    macroed = Path(MACROED).read_text()
+    found = hover(_run(MACROED), MACROED, macroed, _at(macroed, '<xacro:leg ', 3), _read)
+    calls = len(_xacro(MACROED, 'leg'))
+    assert found is not None and found.markdown.split('  \n') == [
+        f'**macro** `leg` (08-macroed.urdf.xacro:{leg.sourceline})',
+        'parameters: ' + ', '.join(f'`{name}`' for name in leg.get('params').split()),
+        f"{calls} calls in the run's files"]
+
+
+@needs_ros2
+def test_symbols_are_the_links_joints_and_xacro_names_as_written() -> None:
+    text = Path(MACROED).read_text()
+    symbols = outline(text)
+    root = etree.parse(MACROED).getroot()
+    top = [(etree.QName(item).localname, item.get('name')) for item in root
+           if isinstance(item.tag, str) and etree.QName(item).localname in (
+               'link', 'joint', 'macro', 'property')]
+    assert [(symbol.kind, symbol.name) for symbol in symbols] == top
+    leg = next(symbol for symbol in symbols if symbol.name == 'leg')
+    body = next(item for item in _xacro(MACROED, 'macro') if item.get('name') == 'leg')
+    assert [(symbol.kind, symbol.name) for symbol in leg.children] == [
+        (item.tag, item.get('name')) for item in body.iter('link', 'joint')]
+    assert text[leg.name_start:leg.name_end] == 'leg' and text[leg.start:leg.end].endswith(
+        '</xacro:macro>')
+    controlled = '<robot><joint name="j"/><ros2_control><joint name="j"/></ros2_control></robot>'
+    assert [symbol.kind for symbol in outline(controlled)] == ['joint']
+    files = description_files([ROS2])
+    found = workspace_symbols(files, _read, 'LEG')
+    assert all('leg' in item.name.lower() for item in found)
+    assert ('leg', None) in [(item.name, item.container_name) for item in found
+                             if item.location.uri == Path(MACROED).as_uri()]
+    assert ('${prefix}_leg', 'leg') in [(item.name, item.container_name) for item in found]
+
+
+def _scope(*results: RunResult):  # type: ignore[no-untyped-def]
+    """The files and models of the runs that use some files, as the server gives them."""
+    def scope(paths):  # type: ignore[no-untyped-def]
+        using = [result for result in results if set(paths) & set(result.files)]
+        return (list(dict.fromkeys([*paths, *(name for item in using for name in item.files)])),
+                [item.robot for item in using if item.robot is not None])
+    return scope
+
+
+def _shape(robot: Robot, names: dict[str, str]) -> tuple[list[object], list[object]]:
+    """The links (and visuals) and joints of a model, names mapped by ``names``."""
+    def name(old: str) -> str:
+        return names.get(old, old)
+    return ([(name(link.name), link.visuals) for link in robot.links],
+            [(name(joint.name), name(joint.parent), name(joint.child)) for joint in robot.joints])
+
+
+def _apply(sites: list[Site], new: str) -> dict[str, str]:
+    """The texts of the files after writing ``new`` at each site."""
+    texts: dict[str, str] = {}
+    for site in sorted(sites, key=lambda site: -site.start):
+        text = texts.get(site.path, Path(site.path).read_text())
+        texts[site.path] = text[:site.start] + new + text[site.end:]
+    return texts
+
+
+LIBRARY = """<?xml version="1.0"?>
+<robot xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <xacro:property name="size" value="0.5"/>
+  <xacro:macro name="box" params="name">
+    <xacro:property name="size" value="2"/>
+    <link name="${name}"><visual><geometry><box size="${size} 1 1"/></geometry></visual></link>
+  </xacro:macro>
+</robot>
+"""
+MAIN = """<?xml version="1.0"?>
+<robot name="m" xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <xacro:arg name="side" default="left"/>
+  <xacro:include filename="lib.xacro"/>
+  <link name="a"><visual><geometry><box size="${size} ${size*3} 1"/></geometry></visual></link>
+  <xacro:box name="b_$(arg side)"></xacro:box>
+  <joint name="j" type="fixed"><parent link="a"/><child link="b_${xacro.arg('side')}"/></joint>
+  <gazebo reference="a"/>
+  <ros2_control name="c" type="system"><joint name="j"/></ros2_control>
+</robot>
+"""
+
+
+def test_rename_rewrites_every_file_that_uses_a_name_and_the_model_keeps(
+        tmp_path: Path) -> None:
+    (tmp_path / 'lib.xacro').write_text(LIBRARY)
+    main = tmp_path / 'm.urdf.xacro'
+    main.write_text(MAIN)
+    before = _run(str(main))
+    assert before.robot is not None
+    scope = _scope(before)
+    for needle, shift, kind, new, count in (
+            ('${size} ${size*3}', 3, 'property', 'side_length', 3),
+            ('<xacro:box ', 3, 'macro', 'cube', 3), ('$(arg side)', 7, 'arg', 'hand', 3),
+            ('<parent link="a"', 15, 'link', 'base', 3),
+            ('<joint name="j"', 14, 'joint', 'k', 2)):
+        named = target(str(main), MAIN, _at(MAIN, needle, shift), scope, _read)
+        assert named is not None and named.kind == kind
+        sites = edits(named, new, _read)
+        assert len(sites) == count, (kind, sites)
+        for name, text in _apply(sites, new).items():
+            (tmp_path / Path(name).name).write_text(text)
+        after = _run(str(main))
+        assert after.robot is not None
+        names = {'link': {'a': 'base'}, 'joint': {'j': 'k'}}.get(kind, {})
+        assert _shape(after.robot, {}) == _shape(before.robot, names)
+        (tmp_path / 'lib.xacro').write_text(LIBRARY)
+        main.write_text(MAIN)
+    inner = target(str(main), MAIN, 0, scope, _read)
+    assert inner is None
+    library = str(tmp_path / 'lib.xacro')
+    own = target(library, LIBRARY, _at(LIBRARY, '${size} 1 1', 3), scope, _read)
+    assert own is not None and own.scope is not None and [site.start for site in own.sites] \
+        == [_at(LIBRARY, 'size" value="2"'), _at(LIBRARY, '${size} 1', 2)]
+
+
+@needs_ros2
+def test_rename_refuses_expressions_invalid_and_taken_names(tmp_path: Path) -> None:
+    gripper, macro = ROBOTIQ, Path(ROBOTIQ_MACRO).read_text()
+    result = _run(gripper)
+    text = Path(gripper).read_text()
+    world = target(gripper, text, _at(text, '<link name="world"', 13), _scope(result), _read)
+    assert world is not None
+    line = _line(macro, _at(macro, '<parent link="${parent}"')) + 1
+    with pytest.raises(Refused, match=re.escape(
+            f'`${{parent}}` at robotiq_2f_85_macro.urdf.xacro:{line}')):
+        refuse_expressions(world, _read)
+    with pytest.raises(Refused, match='expression'):
+        target(ROBOTIQ_MACRO, macro, _at(macro, 'name="${prefix}robotiq_85_base_link"', 7),
+               _scope(result), _read)
+    (tmp_path / 'lib.xacro').write_text(LIBRARY)
+    (tmp_path / 'm.urdf.xacro').write_text(MAIN)
+    main = str(tmp_path / 'm.urdf.xacro')
+    scope = _scope(_run(main))
+    link = target(main, MAIN, _at(MAIN, '<link name="a"', 13), scope, _read)
+    assert link is not None
+    for new, reason in (('a b', 'not a valid link name'), ('b_left', 'already exists'),
+                        ('a', 'already exists')):
+        with pytest.raises(Refused, match=reason):
+            edits(link, new, _read)
+    arg = target(main, MAIN, _at(MAIN, '$(arg side)', 7), scope, _read)
+    assert arg is not None
+    with pytest.raises(Refused, match='not a valid arg name'):
+        edits(arg, 'class', _read)

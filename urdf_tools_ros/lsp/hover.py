@@ -4,8 +4,12 @@ Hover: what the model, the xacro source and the package locator say about a posi
 * a ``<joint>`` (or one a ``parent``, ``child``, ``mimic`` or ``reference`` names): its type,
   parent → child, axis, limits, mimic;
 * a ``<link>``: its mass, centre of mass, principal moments and pose at zero in the root frame;
-* ``${name}``: the ``<xacro:property>`` value as written, or the macro parameter it is;
+* ``${name}`` (or a ``<xacro:property name>``): the property's value, evaluated (numbers and
+  arithmetic over the properties in scope and xacro's ``math`` names, :func:`evaluate`), and its
+  expression as written; or the macro parameter it is;
   ``$(arg name)``: the value the entry run gave it, else the ``<xacro:arg>`` default;
+* a macro call ``<xacro:NAME`` or a ``<xacro:macro>``: its parameters with their defaults,
+  where it is defined, how many calls the run's files write;
 * ``$(find pkg)`` and ``package://`` URIs: the path they resolve to, with the run's locator.
 
 The values are the last check's (:class:`~.checking.RunResult`); an element a macro body
@@ -14,18 +18,24 @@ writes shows each expansion.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 import math
+import operator
 import os
+import re
 
 import numpy as np
 
 from urdf_tools_ros.core.model.robot import Joint, Link, Robot
+from urdf_tools_ros.core.source.scanner import tags_holding
 from .checking import RunResult
+from .definition import macro_name, macros_named
 from .ranges import Span, text_index
-from .symbols import (all_definitions, enclosing, macro_at, model_elements, named_reference,
-                      referenced, resolve_filename, run_files, Token, token_at, visible)
+from .symbols import (all_definitions, Definition, enclosing, macro_at, model_elements,
+                      named_reference, referenced, resolve_filename, run_files, Token, token_at,
+                      visible)
 from ..core.errors import RobotDescriptionError
 from ..core.kinematics.inertia import format_number, principal_moments
 from ..core.transforms import rotation_to_rpy
@@ -33,6 +43,18 @@ from ..core.transforms import rotation_to_rpy
 #: Expansions of one macro-written element shown; the others are counted.
 MAX_SHOWN = 4
 _POSES: list[tuple[Robot, str, dict[str, np.ndarray]]] = []
+#: The names xacro's expressions have from ``math`` (also as ``math.NAME``), and a few builtins.
+MATH_NAMES = {**{name: value for name, value in vars(math).items() if not name.startswith('_')},
+              'abs': abs, 'min': min, 'max': max, 'round': round, 'float': float, 'int': int}
+_OPERATORS: dict[type, Callable[..., float]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
+    ast.Pow: lambda base, power: float(base) ** float(power), ast.USub: operator.neg,
+    ast.UAdd: operator.pos}
+
+
+class NotEvaluated(Exception):
+    """A property value :func:`evaluate` does not compute; the message says why."""
 
 
 @dataclass(frozen=True)
@@ -122,6 +144,108 @@ def describe(items: Sequence[Joint | Link], robot: Robot | None) -> str:
     return '\n\n---\n\n'.join(shown)
 
 
+def _arithmetic(node: ast.expr, lookup: Callable[[str], float]) -> float:
+    """The value of an expression of numbers, operators, names and ``math`` functions."""
+    function = MATH_NAMES.get(node.func.id if isinstance(node.func, ast.Name) else
+                              node.func.attr if isinstance(node.func, ast.Attribute) else '') \
+        if isinstance(node, ast.Call) and not node.keywords else None
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+        return node.value
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+        return _OPERATORS[type(node.op)](_arithmetic(node.left, lookup),
+                                         _arithmetic(node.right, lookup))
+    if isinstance(node, ast.UnaryOp) and type(node.op) in _OPERATORS:
+        return _OPERATORS[type(node.op)](_arithmetic(node.operand, lookup))
+    if isinstance(node, ast.Name):
+        return lookup(node.id)
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+            node.value.id == 'math' and isinstance(MATH_NAMES.get(node.attr), float):
+        return MATH_NAMES[node.attr]
+    if isinstance(node, ast.Call) and callable(function):  # float arguments: no huge integers
+        return function(*(float(_arithmetic(item, lookup)) for item in node.args))
+    raise NotEvaluated(f'`{ast.unparse(node)}` is not arithmetic')
+
+
+def evaluate(written: str | None, lookup: Callable[[str], float]) -> float | str:
+    """
+    The value of a property written ``written`` (a number, a text or one ``${...}``).
+
+    :param lookup: The value of a name the expression uses (the property in scope).
+    :raises NotEvaluated: if it is not arithmetic (strings, ``$(...)``, text around ``${}``).
+    """
+    text = (written or '').strip()
+    whole = re.fullmatch(r'\$\{([^{}]*)\}', text)
+    if whole is None and '$' in text:
+        raise NotEvaluated('text around an expression, or a substitution')
+    if whole is None:
+        try:
+            return float(text)
+        except ValueError:
+            return text
+    try:
+        value = _arithmetic(ast.parse(whole.group(1).strip(), mode='eval').body, lookup)
+    except SyntaxError as exc:
+        raise NotEvaluated('not a Python expression') from exc
+    except (ArithmeticError, TypeError, ValueError) as exc:
+        raise NotEvaluated(str(exc)) from exc
+    if not isinstance(value, (int, float)):
+        raise NotEvaluated(f'`{whole.group(1)}` is not a real number')
+    return float(value)
+
+
+def _lookup(found: Sequence[Definition], here: Definition | None,
+            seen: frozenset[str] = frozenset()) -> Callable[[str], float]:
+    """The value of a name in the macro ``here`` (``None``: the top level): a property's."""
+    def lookup(name: str) -> float:
+        defined = visible(found, 'property', name, here)
+        if here is not None and name in here.params:
+            raise NotEvaluated(f'`{name}` is a parameter of macro `{here.name}`')
+        if not defined:
+            if isinstance(MATH_NAMES.get(name), float):
+                return MATH_NAMES[name]
+            raise NotEvaluated(f"`{name}` is not defined in the run's files")
+        if name in seen:
+            raise NotEvaluated(f'`{name}` is defined through itself')
+        item = next((item for item in defined if item.scope is not None), defined[-1])
+        value = evaluate(item.value, _lookup(found, item.scope, seen | {name}))
+        if isinstance(value, str):
+            raise NotEvaluated(f'`{name}` is `{value}`, not a number')
+        return value
+    return lookup
+
+
+def _property(item: Definition, found: Sequence[Definition]) -> str:
+    """A property's value (evaluated) and expression as written, as Markdown."""
+    if item.value is None:
+        return f'**property** `{item.name}` (a block) ({item.place})'
+    try:
+        value = evaluate(item.value, _lookup(found, item.scope))
+        shown = f'= `{format_number(value) if isinstance(value, float) else value}`'
+    except NotEvaluated as exc:
+        shown = f'(not evaluated: {exc})'
+    written = f'  \nwritten `{item.value}`' if '$' in item.value else ''
+    return f'**property** `{item.name}` {shown} ({item.place}){written}'
+
+
+def _macro_hover(name: str, result: RunResult | None, path: str,
+                 read: Callable[[str], str | None]) -> str | None:
+    """A macro's parameters with their defaults, where it is, how many calls the files write."""
+    files = run_files(result, path)
+    found = macros_named(all_definitions(files, read), name)
+    calls = sum(element.tag == f'xacro:{name}' for file in files if (text := read(file))
+                for element in tags_holding(text, f'<xacro:{name}'))
+    lines = []
+    for item in found:
+        words = [f'`{word}` (block)' if word.startswith('*') else f'`{key}`' if default is None
+                 else f'`{key}` = `{default}`' for word in (item.value or '').split()
+                 for key in [word.partition(':=')[0].rstrip('^')]
+                 for default in [item.param_default(key)]]
+        lines += [f'**macro** `{item.name}` ({item.place})',
+                  'parameters: ' + (', '.join(words) or 'none')]
+    return '  \n'.join(lines + [f'{calls} call{"" if calls == 1 else "s"} in the run\'s files'])\
+        if found else None
+
+
 def _token_hover(token: Token, result: RunResult | None, path: str,
                  read: Callable[[str], str | None]) -> str | None:
     locate = result.locate if result is not None else None
@@ -148,13 +272,8 @@ def _token_hover(token: Token, result: RunResult | None, path: str,
         fallback = here.param_default(token.text)
         return (f'**parameter** `{token.text}` of macro `{here.name}`' +
                 (f', default `{fallback}`' if fallback is not None else ''))
-    lines = []
-    for item in visible(found, 'property', token.text, here):
-        value = f'= `{item.value}`' if item.value is not None else '(a block)'
-        lines.append(f'**property** `{item.name}` {value} ({item.place})')
-    if not lines:
-        return None
-    return '  \n'.join(lines + ['as written: xacro evaluates the expression when it loads'])
+    shown = [_property(item, found) for item in visible(found, 'property', token.text, here)]
+    return '\n\n'.join(shown) or None
 
 
 def hover(result: RunResult | None, path: str, text: str, offset: int,
@@ -175,7 +294,19 @@ def hover(result: RunResult | None, path: str, text: str, offset: int,
     chain = enclosing(index.elements, offset)
     if not chain:
         return None
-    robot = result.robot if result is not None else None
+    innermost, robot = chain[-1], result.robot if result is not None else None
+    name, at = innermost.attribute('name'), None
+    called = macro_name(innermost) or (name.value if innermost.tag == 'xacro:macro' and name
+                                       else None)
+    if called is not None and offset < innermost.tag_end:
+        shown = _macro_hover(called, result, path, read)
+        at = (name.start, name.end) if innermost.tag == 'xacro:macro' and name else \
+            (innermost.start + 1, innermost.start + 1 + len(innermost.tag))
+    elif innermost.tag == 'xacro:property' and name and name.start <= offset <= name.end:
+        shown = _token_hover(Token('name', name.value, *(at := (name.start, name.end))),
+                             result, path, read)
+    if at is not None:
+        return HoverText(shown, index.span(*at)) if shown else None
     reference = named_reference(chain[-1], offset)
     if reference is not None:
         items = referenced(robot, path, chain, reference)

@@ -83,13 +83,12 @@ class Definition:
         return None
 
 
-@functools.lru_cache(maxsize=32)  # a hover reads the files of the run again
+@functools.lru_cache(maxsize=256)  # each request reads the files of the runs again
 def definitions(path: str, text: str) -> tuple[Definition, ...]:
     """The xacro definitions of file ``path`` (absolute), text ``text``, in order (module doc)."""
     found: dict[int, Definition] = {}  # by id() of the element
-    for element in tokens(text):
-        if not isinstance(element, Element) or not element.tag.startswith('xacro:') or \
-                element.tag[len('xacro:'):] not in KINDS:
+    for element in elements_of(text):
+        if not element.tag.startswith('xacro:') or element.tag[len('xacro:'):] not in KINDS:
             continue
         kind = element.tag[len('xacro:'):]
         name, value = element.attribute('filename' if kind == 'include' else 'name'), \
@@ -103,6 +102,12 @@ def definitions(path: str, text: str) -> tuple[Definition, ...]:
             name.end if name else element.start + 1, element.first_line,
             found.get(id(scope)), element.end)
     return tuple(found.values())
+
+
+@functools.lru_cache(maxsize=256)  # a workspace's files, read again by each request
+def elements_of(text: str) -> tuple[Element, ...]:
+    """The start tags of ``text`` as :func:`tokens` reads them (half-typed text too)."""
+    return tuple(item for item in tokens(text) if isinstance(item, Element))
 
 
 def run_files(result: RunResult | None, path: str) -> list[str]:
