@@ -17,6 +17,7 @@ from typing import Any
 
 from paths import ROS2_DESCRIPTIONS
 import pytest
+from test_lsp_actions import BLOCKS
 
 from conftest import REPO
 
@@ -37,23 +38,6 @@ pytestmark = [pytest.mark.portability,
               pytest.mark.skipif(MISSING is not None, reason=str(MISSING))]
 
 ROS2 = ROS2_DESCRIPTIONS
-#: A macro whose moments are its parameters: each call passes its own mass, box and moments.
-BLOCKS = """<?xml version="1.0"?>
-<robot name="r" xmlns:xacro="http://ros.org/wiki/xacro">
-  <xacro:macro name="block" params="name mass size ixx iyy izz">
-    <link name="${name}">
-      <collision><geometry><box size="${size}"/></geometry></collision>
-      <inertial>
-        <mass value="${mass}"/>
-        <inertia ixx="${ixx}" ixy="0" ixz="0" iyy="${iyy}" iyz="0" izz="${izz}"/>
-      </inertial>
-    </link>
-  </xacro:macro>
-  <xacro:block name="a" mass="2" size="0.1 0.2 0.3" ixx="1" iyy="1" izz="1"/>
-  <xacro:block name="b" mass="5" size="1 2 3" ixx="1e-6" iyy="1e-6" izz="1e-6"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
-</robot>
-"""
 
 if MISSING is None:
     SERVER = ClientServerConfig(
