@@ -1,7 +1,8 @@
 """
 Package paths relative to the current directory, and folders of packages, for ``$(find)``.
 
-The KUKA LBR iiwa description as ``NAME=DIR``, ``DIR`` and ``URDF_TOOLS_PACKAGE_PATH``.
+The KUKA LBR iiwa description as ``NAME=DIR``, ``DIR`` and ``URDF_TOOLS_PACKAGE_PATH``; its entry
+is copied out of its package, so that no workspace around the file finds the packages instead.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+import shutil
 
 from paths import ROS2_CASES, ROS2_DESCRIPTIONS
 import pytest
@@ -28,7 +30,7 @@ needs_descriptions = pytest.mark.skipif(not ROS2_CASES,
 
 @pytest.fixture
 def case(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
-    """The KUKA case, the current directory a fresh one, and no package path in the environment."""
+    """The KUKA case, its entry copied into a fresh current directory, no package path set."""
     found = ROS2_CASES[CASE_ID]
     work = tmp_path / 'work'
     work.mkdir()
@@ -37,8 +39,8 @@ def case(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
     monkeypatch.delenv('AMENT_PREFIX_PATH', raising=False)
     folder = os.path.relpath(ROS2_DESCRIPTIONS, work)
     assert folder.startswith('..')
-    return {**found, 'folder': folder,
-            'entry_path': os.path.join(folder, str(found['entry']))}
+    shutil.copy(ROS2_DESCRIPTIONS / str(found['entry']), work / 'entry.urdf.xacro')
+    return {**found, 'folder': folder, 'entry_path': 'entry.urdf.xacro'}
 
 
 def _checked(capsys: pytest.CaptureFixture[str], case: dict[str, object],

@@ -12,7 +12,9 @@ configuration itself (CONVENTIONS C15). Precedence, for each setting:
 * ``select``: the caller's replaces the configuration's; ``ignore``: the caller's adds to it;
 * ``werror``: the caller's when given (``True`` or ``False``), else the configuration's;
 * packages: the caller's ``NAME=DIR`` and folders, then ``URDF_TOOLS_PACKAGE_PATH``, then this
-  package, then the caller's locator (:func:`~.source.packages.make_package_locator`).
+  package (:func:`~.source.packages.make_package_locator`), then the colcon workspace around the
+  file loaded (:func:`~.source.discovery.workspace_locator`), then the caller's locator (default:
+  the ament index of a sourced ROS, :func:`~.source.packages.ament_package_locator`).
 
 Each entry of ``select`` and ``ignore`` is checked against the rules here, naming where it was
 written. The files of a run are read once (:attr:`~.source.loader.RobotDescription.sources`,
@@ -36,8 +38,9 @@ from .errors import RobotDescriptionError
 from .findings import Finding, Severity
 from .location import SourceLocation
 from .source import loader
+from .source.discovery import workspace_locator
 from .source.loader import RobotDescription
-from .source.packages import ament_package_locator, PackageLocator
+from .source.packages import ament_package_locator, hinting, PACKAGE_HINT, PackageLocator
 
 __all__ = ['CheckResult', 'Settings', 'call_notes', 'failing', 'include_chain', 'resolve', 'run',
            'unloadable']
@@ -55,11 +58,13 @@ class Settings:
     :ivar config: The configuration file's values (``Config()``: none found or read).
     :ivar package_paths: ``(name, share dir)`` pairs asked first for ``package://``.
     :ivar package_folders: Folders of packages, asked next.
-    :ivar locator: Asked last (the ament index); ``None``: none.
+    :ivar locator: Asked last (default: a sourced ROS's ament index); ``None``: none.
     :ivar is_xacro: Force (``True``) or skip (``False``) xacro; ``None``: by name and content.
     :ivar cross_check: Also read the description with urdf_parser_py.
     :ivar use_cache: Whether mesh facts may come from, and go to, the on-disk cache
         (:mod:`~.meshes.cache`).
+    :ivar package_hint: The fix of a package not found, ``{package}`` its name (default: the
+        command line's options, :data:`~.source.packages.PACKAGE_HINT`).
     """
 
     target: str = DEFAULT_TARGET
@@ -73,6 +78,7 @@ class Settings:
     is_xacro: bool | None = None
     cross_check: bool = False
     use_cache: bool = True
+    package_hint: str = PACKAGE_HINT
 
     def load(self, source: str | os.PathLike[str], xacro_args: Mapping[str, str] | None = None,
              *, text: str | None = None, texts: MutableMapping[str, str] | None = None
@@ -83,12 +89,16 @@ class Settings:
         :param texts: The files read so far in this run (each is read once per run).
         :raises RobotDescriptionError: if it cannot be loaded (the message names file:line).
         """
+        name = os.fspath(source)
+        locator = self.locator if name == '-' or name.startswith('<') \
+            else workspace_locator(name, self.locator)
         options = dict(xacro_args=xacro_args, package_paths=dict(self.package_paths),
-                       package_folders=self.package_folders, locator=self.locator,
+                       package_folders=self.package_folders, locator=locator,
                        is_xacro=self.is_xacro, cross_check=self.cross_check, texts=texts)
-        if text is not None:  # through the module: a test may wrap its functions
-            return loader.load_string(text, os.fspath(source), **options)  # type: ignore[arg-type]
-        return loader.load(source, **options)  # type: ignore[arg-type]
+        with hinting(self.package_hint):
+            if text is not None:  # through the module: a test may wrap its functions
+                return loader.load_string(text, name, **options)  # type: ignore[arg-type]
+            return loader.load(source, **options)  # type: ignore[arg-type]
 
     def check(self, description: RobotDescription) -> list[Finding]:
         """
@@ -96,8 +106,9 @@ class Settings:
 
         :raises UnknownCodeError: if a suppression comment names no rule.
         """
-        return checks.check_description(description, self.target, select=self.select,
-                                        ignore=self.ignore, use_cache=self.use_cache)
+        with hinting(self.package_hint):
+            return checks.check_description(description, self.target, select=self.select,
+                                            ignore=self.ignore, use_cache=self.use_cache)
 
 
 def _start(start: str | os.PathLike[str] | None) -> Path:
@@ -111,7 +122,8 @@ def resolve(start: str | os.PathLike[str] | None = None, *, select: Sequence[str
             package_folders: Sequence[str] = (),
             locator: PackageLocator | None = ament_package_locator,
             is_xacro: bool | None = None, cross_check: bool = False, use_cache: bool = True,
-            names: tuple[str, str] = ('--select', '--ignore')) -> Settings:
+            names: tuple[str, str] = ('--select', '--ignore'),
+            package_hint: str = PACKAGE_HINT) -> Settings:
     """
     Resolve the settings of a run once, with the precedence of the module doc.
 
@@ -132,7 +144,7 @@ def resolve(start: str | os.PathLike[str] | None = None, *, select: Sequence[str
     return Settings(target or config.target or DEFAULT_TARGET, tuple(chosen), tuple(ignored),
                     bool(config.werror if werror is None else werror), config,
                     tuple((package_paths or {}).items()), tuple(package_folders), locator,
-                    is_xacro, cross_check, use_cache)
+                    is_xacro, cross_check, use_cache, package_hint)
 
 
 def failing(findings: Iterable[Finding], werror: bool = False) -> list[Finding]:

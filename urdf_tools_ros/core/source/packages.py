@@ -7,9 +7,12 @@ import ``ament_index_python``); :func:`make_package_locator` builds one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+import contextlib
+from contextvars import ContextVar
 import os
 from pathlib import Path
+import re
 import sys
 from urllib.parse import unquote, urlparse
 
@@ -21,6 +24,14 @@ PackageLocator = Callable[[str], 'str | None']
 #: (:func:`package_in_folders`); relative directories are relative to the current directory.
 PACKAGE_PATH_ENV = 'URDF_TOOLS_PACKAGE_PATH'
 
+#: The fix of a package not found by ``$(find)`` or ``package://``, ``{package}`` its name: the
+#: command line's; a front end gives its own (``Settings.package_hint``, :func:`hinting`).
+PACKAGE_HINT = ('give --package-path {package}=DIR (its share directory) or --package-path DIR '
+                '(a folder of packages), set URDF_TOOLS_PACKAGE_PATH, or source the ROS '
+                'installation or workspace that has it')
+_HINT: ContextVar[str] = ContextVar('package_hint', default=PACKAGE_HINT)
+#: A package name (REP 127 with its exemptions, as ament_index_python checks it).
+_PACKAGE_NAME = re.compile(r'[a-zA-Z0-9][a-zA-Z0-9_-]+', re.ASCII)
 _THIS_PACKAGE = 'urdf_tools_ros'
 
 
@@ -70,16 +81,34 @@ def this_package_share() -> str | None:
 
 
 def ament_package_locator(name: str) -> str | None:
-    """Return the share directory of ROS package ``name`` from the ament index, or ``None``."""
-    try:
-        from ament_index_python.packages import (get_package_share_directory,
-                                                 PackageNotFoundError)
-    except ImportError:
+    """
+    The share directory of ROS package ``name`` in the ament index of a sourced ROS, or ``None``.
+
+    ``<prefix>/share/<name>`` of the first prefix of ``AMENT_PREFIX_PATH`` whose index has
+    ``share/ament_index/resource_index/packages/<name>``, as ament_index_python reads it.
+    """
+    if _PACKAGE_NAME.fullmatch(name) is None:
         return None
+    for prefix in os.environ.get('AMENT_PREFIX_PATH', '').split(os.pathsep):
+        if prefix and os.path.exists(os.path.join(prefix, 'share', 'ament_index',
+                                                  'resource_index', 'packages', name)):
+            return os.path.join(prefix, 'share', name)
+    return None
+
+
+def package_fix(package: str) -> str:
+    """The fix of ``package`` not found: the run's hint (:func:`hinting`) naming it."""
+    return _HINT.get().replace('{package}', package)
+
+
+@contextlib.contextmanager
+def hinting(hint: str) -> Iterator[None]:
+    """Make :func:`package_fix` say ``hint`` within the block, in this thread or task only."""
+    token = _HINT.set(hint)
     try:
-        return str(get_package_share_directory(name))
-    except (PackageNotFoundError, LookupError, ValueError, KeyError, OSError):
-        return None
+        yield
+    finally:
+        _HINT.reset(token)
 
 
 def make_package_locator(package_paths: Mapping[str, str] | None = None,

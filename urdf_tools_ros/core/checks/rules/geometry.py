@@ -22,6 +22,7 @@ from ...findings import Finding, Severity
 from ...kinematics.inertia import principal_moment_values
 from ...model.robot import (Box, Capsule, Collision, Cylinder, Geometry, geometry_sizes,
                             Link, Mesh, Robot, Sphere, Visual)
+from ...source.packages import package_fix
 
 #: Mesh file extensions every common consumer (rviz, Gazebo, MoveIt) reads, lower case.
 MESH_EXTENSIONS = ('.stl', '.dae', '.obj')
@@ -258,8 +259,7 @@ def mesh_file_problem(mesh: Mesh) -> str | None:
 def _missing_fix(mesh: Mesh) -> str | None:
     package = _package(mesh.filename)
     if mesh.resolved is None and package is not None:
-        return (f'pass --package-path {package}=DIR (DIR holds the package) or set '
-                'URDF_TOOLS_PACKAGE_PATH, or source the workspace that has it')
+        return package_fix(package)
     if mesh.resolved is None and mesh.filename.startswith('package:///'):
         return 'write package://<package>/<path>, two slashes'
     return None

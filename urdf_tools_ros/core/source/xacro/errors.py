@@ -12,6 +12,8 @@ import re
 from types import ModuleType
 from typing import Any
 
+from ..packages import package_fix
+
 __all__ = ['PackageNotFound', 'explain']
 
 _EXPRESSION = re.compile(r"when evaluating expression '(.*)'", re.DOTALL)
@@ -79,8 +81,7 @@ def explain(exc: BaseException, xacro: ModuleType) -> tuple[str, str | None]:
     for item in chain:
         if isinstance(item, PackageNotFound):
             return (f'$(find {item.package}): package "{item.package}" not found',
-                    f'give --package-path {item.package}=DIR (its share directory) or '
-                    '--package-path DIR (a folder of packages), or set URDF_TOOLS_PACKAGE_PATH')
+                    package_fix(item.package))
         if type(item).__name__ == 'ArgException':
             name = str(item).strip()
             return (f'$(arg {name}): argument "{name}" is not given and has no default',
