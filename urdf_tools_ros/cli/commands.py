@@ -36,7 +36,9 @@ def _add_source(parser: argparse.ArgumentParser, several: bool = False) -> None:
                              'folder of packages, each in a subfolder named after it (as in '
                              'URDF_TOOLS_PACKAGE_PATH); for package:// and $(find), relative '
                              'to the current directory; repeatable, asked before '
-                             'URDF_TOOLS_PACKAGE_PATH and ament_index (when ROS is sourced)')
+                             'URDF_TOOLS_PACKAGE_PATH, the packages of the colcon workspace '
+                             "around the file (or its package's siblings) and the ament index "
+                             '(when ROS is sourced)')
     parser.add_argument('--xacro', choices=['auto', 'yes', 'no'], default='auto',
                         help='run xacro: auto (when the file is named .xacro or uses xacro: '
                              '<xacro:...> elements, ${...} or $(...)), yes, no')
