@@ -11,6 +11,7 @@ written here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 import math
 import os
 from pathlib import Path
@@ -27,7 +28,7 @@ from urdf_tools_ros.lsp.definition import definition
 from urdf_tools_ros.lsp.documents import Buffers
 from urdf_tools_ros.lsp.hover import hover
 from urdf_tools_ros.lsp.navigation import outline, workspace_symbols
-from urdf_tools_ros.lsp.rename import edits, refuse_expressions, Refused, Site, target
+from urdf_tools_ros.lsp.rename import edits, refuse_expressions, Refused, Scope, Site, target
 from urdf_tools_ros.lsp.workspace import description_files, find_packages, Run
 
 ROS2 = str(ROS2_DESCRIPTIONS)
@@ -390,9 +391,9 @@ def test_symbols_are_the_links_joints_and_xacro_names_as_written() -> None:
     assert ('${prefix}_leg', 'leg') in [(item.name, item.container_name) for item in found]
 
 
-def _scope(*results: RunResult):  # type: ignore[no-untyped-def]
+def _scope(*results: RunResult) -> Scope:
     """The files and models of the runs that use some files, as the server gives them."""
-    def scope(paths):  # type: ignore[no-untyped-def]
+    def scope(paths: Sequence[str]) -> tuple[list[str], list[Robot]]:
         using = [result for result in results if set(paths) & set(result.files)]
         return (list(dict.fromkeys([*paths, *(name for item in using for name in item.files)])),
                 [item.robot for item in using if item.robot is not None])
