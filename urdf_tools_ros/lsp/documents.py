@@ -59,6 +59,11 @@ class Buffers:
         with self._lock:
             return self._texts.get(os.path.abspath(path))
 
+    def paths(self) -> list[str]:
+        """The files the editor has open, absolute."""
+        with self._lock:
+            return list(self._texts)
+
     def read_text(self, path: str) -> str:
         """
         The text of ``path``: the editor's when it is open, else the file's on disk.

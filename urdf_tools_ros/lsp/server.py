@@ -42,9 +42,13 @@ from .diagnostics import to_diagnostic, to_range
 from .documents import Buffers, is_description, path_to_uri, uri_to_path
 from .hover import hover
 from .ranges import text_index, TextIndex
-from .workspace import description_files, find_packages, IncludeGraph, Run
+from .settings import editor_settings, EditorSettings, SECTION
+from .workspace import description_files, find_packages, IncludeGraph, only_definitions, Run
 from ..core.checks.config import ConfigError, Entry, find_config
-from ..core.findings import Finding
+from ..core.checks.rules.loading import NOT_AN_ENTRY
+from ..core.checks.selection import UnknownCodeError
+from ..core.findings import Finding, Severity
+from ..core.location import SourceLocation
 from ..core.session import resolve, Settings
 
 log = logging.getLogger(__name__)
@@ -71,6 +75,11 @@ class Server(LanguageServer):
         self._package_paths = dict(package_paths or {})
         self._package_folders = list(package_folders or [])
         self._settings: Settings | None = None
+        #: What the editor set (:mod:`.settings`); :meth:`configure` changes it.
+        self.editor = EditorSettings()
+        self._reset = False
+        #: The client's ``initializationOptions``, taken when it is initialized.
+        self.initial_options: object = None
         self._graph: IncludeGraph | None = None
         self._roots: list[str] = []
         self._packages: dict[str, str] = {}
@@ -89,13 +98,45 @@ class Server(LanguageServer):
         self._seconds: dict[Run, float] = {}
 
     # -- workspace ------------------------------------------------------------------------------
-    def _setup(self, path: str) -> None:
-        """The workspace's packages and include graph, read once (in the worker thread)."""
-        if self._settings is not None:
-            return
+    def configure(self, options: object) -> None:
+        """
+        Take the editor's settings (:mod:`.settings`) and check the open files again with them.
+
+        :raises ConfigError: if a setting has a wrong value (the settings in use stay).
+        :raises UnknownCodeError: if ``select`` or ``ignore`` names no rule.
+        """
+        roots = self.workspace_roots()
+        editor = editor_settings(options, roots[0] if roots else os.getcwd())
+        resolve(use_config=False, select=editor.select, ignore=editor.ignore,
+                names=('select', 'ignore'))
+        if editor != self.editor:
+            self.editor = editor
+            if editor.debounce is not None:
+                self.debounce = editor.debounce
+            self.refresh()
+
+    def refresh(self) -> None:
+        """Read the workspace again (folders, packages, settings) and check the open files."""
+        with self._lock:
+            self._reset = True
+        for path in self.buffers.paths():
+            self.mark(path, 0.0)
+
+    def workspace_roots(self) -> list[str]:
+        """The editor's workspace folders (else its root), absolute."""
         roots = [uri_to_path(folder.uri) for folder in self.workspace.folders.values()]
-        self._roots = [root for root in roots if root] or \
+        return [root for root in roots if root] or \
             ([self.workspace.root_path] if self.workspace.root_path else [])
+
+    def _setup(self, path: str) -> None:
+        """The workspace's packages and include graph, read again after :meth:`refresh`."""
+        with self._lock:
+            reset, self._reset = self._reset, False
+        if self._settings is not None and not reset:
+            return
+        if reset:  # new packages or settings: every run is checked again
+            self.results.clear()
+        self._roots = self.workspace_roots()
         if not self._roots:  # no workspace: the package of the file, else its folder
             folder = Path(path).parent
             package = next((place for place in [folder, *folder.parents]
@@ -106,12 +147,13 @@ class Server(LanguageServer):
         def locate(name: str) -> str | None:
             return packages.get(name) or ament_package_locator(name)
 
-        self._settings = resolve(use_config=False, package_paths=self._package_paths,
-                                 package_folders=self._package_folders, locator=locate)
+        pairs = {**dict(self.editor.package_paths), **self._package_paths}
+        folders = [*self.editor.package_folders, *self._package_folders]
+        self._settings = resolve(use_config=False, package_paths=pairs, package_folders=folders,
+                                 locator=locate)
         self._graph = IncludeGraph(
             description_files(self._roots), self.buffers.text_or_none,
-            make_package_locator(self._package_paths, locate,
-                                 package_folders=self._package_folders))
+            make_package_locator(pairs, locate, package_folders=folders))
 
     def _add_package_of(self, path: str) -> None:
         """The package of a file outside the workspace's packages (a client's narrow root)."""
@@ -122,20 +164,59 @@ class Server(LanguageServer):
             for name, share in find_packages([str(package)]).items():
                 self._packages.setdefault(name, share)
 
-    def _runs_for(self, path: str) -> list[Run]:
-        assert self._graph is not None  # noqa: S101 - set by _setup, in this thread
+    def _entries(self, path: str) -> tuple[Entry, ...]:
+        """The entries that apply to ``path``: the editor's, then its configuration's."""
         try:
-            entries: tuple[Entry, ...] = find_config(Path(path)).entries
+            return (*self.editor.entries, *find_config(Path(path)).entries)
         except ConfigError:
-            entries = ()
+            return self.editor.entries
+
+    def _runs_for(self, path: str, earlier: bool = True) -> list[Run]:
+        """The runs that cover ``path`` now (and, with ``earlier``, those that did)."""
+        assert self._graph is not None  # noqa: S101 - set by _setup, in this thread
 
         def runs_of(entry: Entry) -> list[Run]:
             return [Run(str(entry.file), entry.args + combination)
                     for combination in combinations(dict(entry.matrix))]
 
-        runs = self._graph.runs_for(path, entries, runs_of)
-        earlier = [run for run, result in self.results.items() if path in result.files]
-        return list(dict.fromkeys([*runs, *earlier]))
+        runs = self._graph.runs_for(path, self._entries(path), runs_of)
+        if earlier:
+            runs += [run for run, result in self.results.items() if path in result.files]
+        return list(dict.fromkeys(run for run in runs if self._exists(run.file)))
+
+    def _exists(self, path: str) -> bool:
+        return self.buffers.get(path) is not None or os.path.isfile(path)
+
+    def _prune(self) -> set[str]:
+        """
+        Forget the runs that no longer cover their own entry file, and their files.
+
+        A run of a file that is now included by another (a new entry), or that was deleted.
+        """
+        files: set[str] = set()
+        for run in list(self.results):
+            if run not in self._runs_for(os.path.abspath(run.file), earlier=False):
+                files.update(self.results.pop(run).files)
+                self.loaded.pop(run, None)
+        return files
+
+    def _not_an_entry(self, run: Run) -> RunResult | None:
+        """The result of a file of macros that nothing includes, or ``None`` for a robot."""
+        assert self._graph is not None  # noqa: S101 - set by _setup, in this thread
+        path = os.path.abspath(run.file)
+        if run.args or self._graph.included_by.get(path) or any(
+                str(entry.file) == path for entry in self._entries(path)):
+            return None
+        text = self.buffers.text_or_none(path)
+        root = only_definitions(text) if text is not None else None
+        if root is None:
+            return None
+        return RunResult(run, (Finding(
+            NOT_AN_ENTRY, Severity.INFO, 'robot',
+            'not an entry: this file only defines macros and no file of the workspace includes '
+            'it, so it is not checked as a robot; open a file that includes it, or name one in '
+            'the entries of the settings or of .urdf-tools.toml',
+            SourceLocation(path, root.first_line)),), (path,))
 
     # -- checking -------------------------------------------------------------------------------
     def mark(self, path: str, delay: float) -> None:
@@ -185,21 +266,26 @@ class Server(LanguageServer):
         def cancelled() -> bool:
             return self._generation != generation
 
+        before: set[str] = set()  # what the changed files included: its runs may be others now
         for path in dirty:
             self._add_package_of(path)
+            before.update(self._graph.includes.get(path, ()))
             text = self.buffers.text_or_none(path)
-            if text is not None:
-                self._graph.update(path, text)
-        runs = sorted(dict.fromkeys(run for path in sorted(dirty) for run in self._runs_for(path)),
+            self._graph.update(path, text if text is not None else '')  # '': deleted
+        pruned = self._prune()
+        marked = sorted(dirty | {path for path in pruned | before
+                                 if self.buffers.get(path) is not None})
+        runs = sorted(dict.fromkeys(run for path in marked for run in self._runs_for(path)),
                       key=lambda run: (os.path.abspath(run.file) not in dirty,
                                        self._seconds.get(run, 0.0)))
-        covered: set[str] = set(dirty)
+        covered: set[str] = set(dirty) | pruned
         for number, run in enumerate(runs):
             old = self.results.get(run)
             if old is None or not inputs_unchanged(old, self.buffers):
                 start = time.perf_counter()
                 try:
-                    result = check_run(run, self._settings or Settings(), self.buffers, cancelled)
+                    result = self._not_an_entry(run) or check_run(
+                        run, self._settings or Settings(), self.buffers, cancelled)
                 except Cancelled:
                     return None
                 self._seconds[run] = time.perf_counter() - start
@@ -216,6 +302,9 @@ class Server(LanguageServer):
         if cancelled():
             return None
         self.placed = findings_by_file(self.results.values())
+        # a file no run covers any more loses the diagnostics it was sent
+        covered.update(path for path in map(uri_to_path, [uri for uri, sent in self._sent.items()
+                                                          if sent]) if path is not None)
         return covered
 
     def _new(self, run: Run, result: RunResult) -> None:
@@ -296,6 +385,10 @@ class Server(LanguageServer):
         return text, text_index(text).offset(position.line, position.character)
 
 
+#: The files whose changes on disk the server asks to hear of (their entries are checked again;
+#: a package or a configuration reads the workspace again).
+WATCHED = ['**/*.urdf', '**/*.xacro', '**/package.xml', '**/.urdf-tools.toml',
+           '**/pyproject.toml']
 #: LSP's kind of each :class:`~.completion.Item` kind.
 COMPLETION_KINDS = {'link': types.CompletionItemKind.Reference,
                     'joint': types.CompletionItemKind.Reference,
@@ -347,6 +440,68 @@ def build_server(**options: object) -> Server:
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     async def did_save(ls: Server, params: types.DidSaveTextDocumentParams) -> None:
         check_later(params.text_document.uri, 0.0)
+
+    def say(kind: types.MessageType, text: str) -> None:
+        server.window_show_message(types.ShowMessageParams(kind, f'urdf-tools: {text}'))
+
+    def configure(options: object) -> None:
+        try:
+            server.configure(options)
+        except (ConfigError, UnknownCodeError) as exc:  # the settings in use stay
+            say(types.MessageType.Error, f'{exc} (the settings in use stay)')
+
+    async def pull_configuration() -> None:
+        """Ask the client for the ``urdf-tools`` section, where it can answer."""
+        workspace = server.client_capabilities.workspace
+        if workspace is None or not workspace.configuration:
+            return
+        answer = await server.workspace_configuration_async(types.ConfigurationParams(
+            [types.ConfigurationItem(section=SECTION)]))
+        if answer and answer[0] is not None:
+            configure(answer[0])
+
+    @server.feature(types.INITIALIZE)
+    def on_initialize(ls: Server, params: types.InitializeParams) -> None:
+        server.initial_options = params.initialization_options
+
+    @server.feature(types.INITIALIZED)
+    async def on_initialized(ls: Server, params: types.InitializedParams) -> None:
+        configure(ls.initial_options)
+        workspace = ls.client_capabilities.workspace
+        watched = workspace.did_change_watched_files if workspace else None
+        try:
+            if watched is not None and watched.dynamic_registration:
+                await ls.client_register_capability_async(types.RegistrationParams([
+                    types.Registration(
+                        'urdf-tools-files', types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                        types.DidChangeWatchedFilesRegistrationOptions(
+                            [types.FileSystemWatcher(pattern) for pattern in WATCHED]))]))
+            await pull_configuration()
+        except Exception as exc:  # a client's refusal must not stop the server: said once
+            say(types.MessageType.Warning, f'the editor refused a request: {exc!r}')
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def on_configuration(ls: Server, params: types.DidChangeConfigurationParams) -> None:
+        given = params.settings.get(SECTION) if isinstance(params.settings, dict) else None
+        if given is not None:
+            configure(given)
+        else:
+            await pull_configuration()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    def on_folders(ls: Server, params: types.DidChangeWorkspaceFoldersParams) -> None:
+        ls.refresh()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def on_files(ls: Server, params: types.DidChangeWatchedFilesParams) -> None:
+        for change in params.changes:
+            path = uri_to_path(change.uri)
+            if path is None:
+                continue
+            if os.path.basename(path) in ('package.xml', '.urdf-tools.toml', 'pyproject.toml'):
+                ls.refresh()
+            elif is_description(path) and ls.buffers.get(path) is None:  # open: its text wins
+                ls.mark(path, 0.0)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     async def did_close(ls: Server, params: types.DidCloseTextDocumentParams) -> None:

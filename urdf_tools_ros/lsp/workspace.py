@@ -18,7 +18,7 @@ import re
 
 from .documents import is_description
 from ..core.checks.config import Entry
-from ..core.source.scanner import SUBSTITUTION, tags_holding
+from ..core.source.scanner import Element, SUBSTITUTION, tags_holding, tokens
 
 #: Folders never searched: hidden ones, colcon's build, install and log, caches.
 SKIPPED = ('build', 'install', 'log', 'node_modules', '__pycache__')
@@ -97,6 +97,22 @@ def includes_of(path: str, text: str, locate: Callable[[str], str | None]) -> li
         if target is not None:
             found.append(target)
     return found
+
+
+#: What a file of definitions holds at the top of its ``<robot>``.
+DEFINITIONS = frozenset({'xacro:macro', 'xacro:property', 'xacro:arg', 'xacro:include'})
+
+
+def only_definitions(text: str) -> Element | None:
+    """
+    The root element of a xacro file that only defines (macros, properties, args, includes).
+
+    ``None`` when its root holds anything else (a link, a joint, a macro call) or it has none.
+    """
+    found = [item for item in tokens(text) if isinstance(item, Element)]
+    root = found[0] if found and found[0].tag == 'robot' else None
+    children = [item.tag for item in found if item.parent is root] if root else []
+    return root if children and DEFINITIONS.issuperset(children) else None
 
 
 class IncludeGraph:

@@ -32,6 +32,7 @@ NO_EXAMPLE: dict[str, str] = {
     'urdf-parser-py-rejects': 'only with --urdf-parser-py (the cross-check)',
     'urdf-parser-py-warning': 'only with --urdf-parser-py (the cross-check)',
     'mesh-scale-suspect': 'needs a mesh file with vertices (a CAD part exported in millimetres)',
+    'description-not-an-entry': "the language server's, for a xacro file of a workspace",
 }
 
 

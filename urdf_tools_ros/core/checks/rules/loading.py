@@ -100,6 +100,14 @@ UNLOADABLE = rule('description-unloadable', Severity.ERROR,
                   consumers=('urdfdom', 'urdf_parser_py', 'mujoco', 'pinocchio'),
                   reference='urdfdom parseURDF ("Error parsing XML"); the loader\'s '
                             'DescriptionLoadError')
+#: A xacro file of macros that no file includes: ``urdf-tools lsp`` does not check it as a robot.
+NOT_AN_ENTRY = rule('description-not-an-entry', Severity.INFO,
+                    'a xacro file that only defines macros, properties and arguments and that no '
+                    'file of the workspace includes: the language server does not check it as a '
+                    'robot (it would have no <robot name> and no links); include it from an entry '
+                    'or name an entry that includes it',
+                    reference='xacro (a file of <xacro:macro> definitions expands to an empty '
+                              '<robot>)')
 
 # -- URDF 1.1 and 1.2 (urdfdom 5.1 and 6.0; measured with check_urdf of urdfdom 3.0.1 and 6.0.0)
 _V11 = 'urdfdom 5.1.0 (URDF 1.1: quat_xyzw, capsule; ros/rosdistro#49718)'
