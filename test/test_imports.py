@@ -176,7 +176,7 @@ def test_front_ends_import_each_other_only_to_start_one() -> None:
                 for target in targets if {layer(module), layer(target)} <= front_ends
                 and layer(module) != layer(target)}
     viewer = 'urdf_tools_ros.gui.viewer'
-    assert crossing == {('urdf_tools_ros.cli.lsp_command', 'urdf_tools_ros.lsp.server'),
+    assert crossing == {('urdf_tools_ros.cli.lsp_command', 'urdf_tools_ros.lsp.app'),
                         ('urdf_tools_ros.cli.view', viewer),
                         ('urdf_tools_ros.nodes.joint_state_publisher', viewer)}
 

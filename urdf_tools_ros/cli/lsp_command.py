@@ -43,7 +43,7 @@ def cmd_lsp(args: argparse.Namespace) -> int:
         return 2
     from urdf_tools_ros.core.source.packages import parse_package_path
     from .version import version
-    from ..lsp.server import build_server
+    from ..lsp.app import build_server
     try:
         pairs, folders = parse_package_path(args.package_path)
     except ValueError as exc:

@@ -32,7 +32,6 @@ from pygls.lsp.server import LanguageServer
 
 from urdf_tools_ros.core.source.matrix import combinations
 from urdf_tools_ros.core.source.packages import ament_package_locator, make_package_locator
-from . import navigation, view
 from .actions import Action, actions_for
 from .checking import (Cancelled, check_run, findings_by_file, inputs_unchanged, RunResult,
                        settle)
@@ -417,8 +416,8 @@ def to_code_action(action: Action) -> types.CodeAction:
                             is_preferred=action.preferred or None)
 
 
-def build_server(**options: object) -> Server:
-    """A :class:`Server` with its handlers (``options`` as :class:`Server` takes them)."""
+def core_server(**options: object) -> Server:
+    """A :class:`Server` with this module's handlers (``options``: as :class:`Server` takes)."""
     server = Server(**options)  # type: ignore[arg-type]
 
     def check_later(uri: str, delay: float) -> None:
@@ -560,6 +559,4 @@ def build_server(**options: object) -> Server:
         return types.CompletionList(is_incomplete=False, items=[
             to_completion_item(item, index, offset) for item in items])
 
-    for feature in (navigation, view):  # each module registers its own requests
-        feature.register(server)
     return server
