@@ -30,6 +30,7 @@ from urdf_tools_ros.core.session import resolve, Settings, unloadable
 from urdf_tools_ros.core.source.loader import read_source
 from urdf_tools_ros.core.source.packages import make_package_locator, PackageLocator
 from .documents import Buffers
+from .settings import EditorSettings
 from .workspace import include_target, Run
 from ..core.checks import DEFAULT_TARGET
 from ..core.checks.config import ConfigError, find_config
@@ -144,7 +145,8 @@ class _EditorTexts(dict[str, str]):
 
 
 def check_run(run: Run, settings: Settings, buffers: Buffers,
-              cancelled: Callable[[], bool] = lambda: False) -> RunResult:
+              cancelled: Callable[[], bool] = lambda: False,
+              editor: EditorSettings = EditorSettings()) -> RunResult:
     """
     Load and check one entry run on the editor's text, through the check pipeline.
 
@@ -154,13 +156,17 @@ def check_run(run: Run, settings: Settings, buffers: Buffers,
 
     :param settings: The server's, without a configuration: its packages (``--package-path``,
         then the workspace's packages and ament_index).
+    :param editor: The editor's settings: its ``select``, ``ignore`` and ``target`` come before
+        the configuration's, as ``check``'s options do.
     :raises Cancelled: if ``cancelled()`` became true meanwhile.
     """
     entry = os.path.abspath(run.file)
     try:
         pipeline, config_error = resolve(
-            entry, package_paths=dict(settings.package_paths),
-            package_folders=settings.package_folders, locator=settings.locator), None
+            entry, select=editor.select, ignore=editor.ignore, target=editor.target,
+            package_paths=dict(settings.package_paths), package_folders=settings.package_folders,
+            locator=settings.locator, package_hint=settings.package_hint,
+            names=('select', 'ignore')), None
     except (ConfigError, UnknownCodeError) as exc:
         pipeline, config_error = settings, str(exc)  # the server's: no configuration
     target = pipeline.target

@@ -42,18 +42,22 @@ from .documents import Buffers, is_description, path_to_uri, uri_to_path
 from .hover import hover
 from .ranges import text_index, TextIndex
 from .settings import editor_settings, EditorSettings, SECTION
-from .workspace import description_files, find_packages, IncludeGraph, only_definitions, Run
+from .workspace import description_files, IncludeGraph, only_definitions, Run
 from ..core.checks.config import ConfigError, Entry, find_config
 from ..core.checks.rules.loading import NOT_AN_ENTRY
 from ..core.checks.selection import UnknownCodeError
 from ..core.findings import Finding, Severity
 from ..core.location import SourceLocation
 from ..core.session import resolve, Settings
+from ..core.source.discovery import find_packages, workspace_root
 
 log = logging.getLogger(__name__)
 
 #: Seconds without newer text before a changed file is checked.
 DEBOUNCE = 0.15
+#: The fix of a package not found, as an editor's user can act on it.
+PACKAGE_HINT = ('source ROS in the shell that starts the editor, or set packagePath '
+                '("{package}=DIR" or a folder of packages) in the server\'s settings')
 
 
 class Server(LanguageServer):
@@ -149,18 +153,16 @@ class Server(LanguageServer):
         pairs = {**dict(self.editor.package_paths), **self._package_paths}
         folders = [*self.editor.package_folders, *self._package_folders]
         self._settings = resolve(use_config=False, package_paths=pairs, package_folders=folders,
-                                 locator=locate)
+                                 locator=locate, package_hint=PACKAGE_HINT)
         self._graph = IncludeGraph(
             description_files(self._roots), self.buffers.text_or_none,
             make_package_locator(pairs, locate, package_folders=folders))
 
     def _add_package_of(self, path: str) -> None:
-        """The package of a file outside the workspace's packages (a client's narrow root)."""
-        folder = Path(path).parent
-        package = next((place for place in [folder, *folder.parents]
-                        if (place / 'package.xml').is_file()), None)
-        if package is not None and str(package) not in self._packages.values():
-            for name, share in find_packages([str(package)]).items():
+        """The packages of the colcon workspace around a file (a client's narrow root)."""
+        around = workspace_root(path)
+        if around is not None:
+            for name, share in find_packages([around]).items():
                 self._packages.setdefault(name, share)
 
     def _entries(self, path: str) -> tuple[Entry, ...]:
@@ -284,7 +286,7 @@ class Server(LanguageServer):
                 start = time.perf_counter()
                 try:
                     result = self._not_an_entry(run) or check_run(
-                        run, self._settings or Settings(), self.buffers, cancelled)
+                        run, self._settings or Settings(), self.buffers, cancelled, self.editor)
                 except Cancelled:
                     return None
                 self._seconds[run] = time.perf_counter() - start

@@ -1,8 +1,7 @@
 """
 The workspace as the language server sees it: its packages and the entry files of a xacro file.
 
-Packages: each folder holding a ``package.xml`` is the package its ``<name>`` names (as colcon
-finds them), so ``$(find pkg)`` and ``package://pkg/...`` resolve with no configuration.
+Packages: :func:`~urdf_tools_ros.core.source.discovery.find_packages` (as colcon finds them).
 
 Entries: a xacro file made to be included is checked through the files that include it
 (:meth:`IncludeGraph.runs_for`). An include written with an expression that needs xacro's
@@ -14,17 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 import os
-import re
 
 from .documents import is_description
 from ..core.checks.config import Entry
+from ..core.source.discovery import MAX_DEPTH, SKIPPED
 from ..core.source.scanner import Element, SUBSTITUTION, tags_holding, tokens
-
-#: Folders never searched: hidden ones, colcon's build, install and log, caches.
-SKIPPED = ('build', 'install', 'log', 'node_modules', '__pycache__')
-#: How deep below a workspace folder packages and description files are looked for.
-MAX_DEPTH = 8
-_NAME = re.compile(r'<name>\s*([^<\s]+)\s*</name>')
 
 
 @dataclass(frozen=True)
@@ -43,28 +36,6 @@ def _folders(root: str) -> Iterable[tuple[str, list[str], list[str]]]:
                                and name not in SKIPPED
                                and folder.count(os.sep) - base < MAX_DEPTH)
         yield folder, subfolders, files
-
-
-def find_packages(roots: Iterable[str]) -> dict[str, str]:
-    """
-    The packages under the workspace folders: ``{name: folder}``, the first of a name found.
-
-    :param roots: The workspace folders (absolute).
-    """
-    packages: dict[str, str] = {}
-    for root in roots:
-        for folder, subfolders, files in _folders(root):
-            if 'package.xml' not in files:
-                continue
-            subfolders[:] = []  # as colcon: no package inside a package
-            try:
-                with open(os.path.join(folder, 'package.xml'), encoding='utf-8',
-                          errors='replace') as stream:
-                    match = _NAME.search(stream.read(65536))
-            except OSError:
-                continue
-            packages.setdefault(match.group(1) if match else os.path.basename(folder), folder)
-    return packages
 
 
 def description_files(roots: Iterable[str]) -> list[str]:
