@@ -37,6 +37,7 @@ PACKAGE = 'urdf_tools_ros'
 COLCON_TEST_SUBSET = ('test/test_launch_files.py', 'test/test_nodes_tf.py')
 #: What a copy of the repository into a workspace leaves out (also test_launch_real.py's).
 COPY_IGNORE = shutil.ignore_patterns('.git', '.venv', '.cache', 'build', 'install', 'log',
+                                     'node_modules',
                                      '.pytest_cache', '.mypy_cache', '.hypothesis',
                                      'test-artifacts', '__pycache__', '*.egg-info', 'corpus')
 _COLCON = ('import sys\nfrom colcon_core.command import main\nsys.exit(main())\n')
