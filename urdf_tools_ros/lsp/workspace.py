@@ -118,7 +118,7 @@ class IncludeGraph:
         seen: set[str] = set()
         stack = [os.path.abspath(path)]
         while stack:
-            for parent in self.included_by.get(stack.pop(), ()):
+            for parent in list(self.included_by.get(stack.pop(), ())):  # the worker adds
                 if parent not in seen:
                     seen.add(parent)
                     stack.append(parent)
