@@ -7,33 +7,17 @@ Real files of ``../shared/ros2_descriptions`` and small files written here.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 import re
-import sys
 from typing import Any
 
+from lsp_client import (client_fixture, diagnostics, MISSING, needs_ros2, open_file, position,
+                        PYTEST_MARKS)
 from paths import ROS2_DESCRIPTIONS
 import pytest
-from test_lsp_protocol import _diagnostics, _open, _position
 
-from conftest import REPO
-
-MISSING: str | None = None
-if int(pytest.__version__.split('.')[0]) < 8:
-    MISSING = (f'pytest-lsp needs pytest >= 8 (this is pytest {pytest.__version__}); the '
-               'pytest-9 stage runs these tests')
-else:
-    try:
-        from lsprotocol import types
-        import pytest_lsp
-        from pytest_lsp import ClientServerConfig, LanguageClient
-    except ImportError as exc:
-        MISSING = f'{exc.name} is not installed (pip install pytest-lsp and the [lsp] extra)'
-pytestmark = [pytest.mark.portability,
-              pytest.mark.skipif(MISSING is not None, reason=str(MISSING))]
+pytestmark = PYTEST_MARKS
 ROS2 = ROS2_DESCRIPTIONS
-needs_ros2 = pytest.mark.skipif(not ROS2.is_dir(), reason=f'{ROS2} is not here')
 MACROED = ROS2 / 'urdf_tutorial' / 'urdf' / '08-macroed.urdf.xacro'
 LIBRARY = """<?xml version="1.0"?>
 <robot xmlns:xacro="http://www.ros.org/wiki/xacro">
@@ -55,22 +39,13 @@ MAIN = """<?xml version="1.0"?>
 """
 
 if MISSING is None:
-    SERVER = ClientServerConfig(
-        server_command=[sys.executable, '-m', 'urdf_tools_ros.cli.main', 'lsp', '--debounce',
-                        '50'],
-        server_env={**os.environ, 'PYTHONPATH': os.pathsep.join(
-            [str(REPO), *filter(None, [os.environ.get('PYTHONPATH')])])})
+    from lsprotocol import types
+    from pytest_lsp import LanguageClient
 
-    @pytest_lsp.fixture(config=SERVER)
-    async def client(lsp_client: LanguageClient) -> Any:
-        """A client that can prepare renames, the descriptions folder its workspace."""
-        await lsp_client.initialize_session(types.InitializeParams(
-            capabilities=types.ClientCapabilities(
-                text_document=types.TextDocumentClientCapabilities(
-                    rename=types.RenameClientCapabilities(prepare_support=True))),
-            workspace_folders=[types.WorkspaceFolder(ROS2.as_uri(), 'ros2_descriptions')]))
-        yield
-        await lsp_client.shutdown_session()
+    #: A client that can prepare renames, the descriptions folder its workspace.
+    client = client_fixture(ROS2, types.ClientCapabilities(
+        text_document=types.TextDocumentClientCapabilities(
+            rename=types.RenameClientCapabilities(prepare_support=True))))
 
 
 def _document(uri: str) -> Any:
@@ -81,8 +56,8 @@ def _document(uri: str) -> Any:
 @pytest.mark.asyncio
 async def test_document_and_workspace_symbols(client: LanguageClient) -> None:
     text = MACROED.read_text()
-    uri = _open(client, MACROED)
-    await _diagnostics(client, uri, lambda items: True)
+    uri = open_file(client, MACROED)
+    await diagnostics(client, uri, lambda items: True)
     symbols = await client.text_document_document_symbol_async(
         types.DocumentSymbolParams(_document(uri)))
     assert symbols is not None
@@ -95,7 +70,7 @@ async def test_document_and_workspace_symbols(client: LanguageClient) -> None:
     body = text[text.index('<xacro:macro name="leg"'):]
     assert [child.name for child in leg.children if child.kind == types.SymbolKind.Class] == \
         re.findall(r'<link name="([^"]+)"', body[:body.index('</xacro:macro>')])
-    assert leg.selection_range.start == _position(text, '<xacro:macro name="leg"', 19)
+    assert leg.selection_range.start == position(text, '<xacro:macro name="leg"', 19)
     found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query='WHEEL'))
     assert found and all('wheel' in item.name.lower() for item in found)
     assert ('wheel', uri) in [(item.name, item.location.uri) for item in found]
@@ -107,9 +82,9 @@ async def test_references_and_one_rename_across_files(client: LanguageClient,
     (tmp_path / 'lib.xacro').write_text(LIBRARY)
     main = tmp_path / 'm.urdf.xacro'
     main.write_text(MAIN)
-    uri, library = _open(client, main), (tmp_path / 'lib.xacro').as_uri()
-    await _diagnostics(client, uri, lambda items: True)
-    at = _position(MAIN, '${side}', 3)
+    uri, library = open_file(client, main), (tmp_path / 'lib.xacro').as_uri()
+    await diagnostics(client, uri, lambda items: True)
+    at = position(MAIN, '${side}', 3)
     found = await client.text_document_references_async(types.ReferenceParams(
         context=types.ReferenceContext(include_declaration=False), text_document=_document(uri),
         position=at))
@@ -140,9 +115,9 @@ async def test_a_name_an_expression_makes_is_not_renamed(client: LanguageClient)
     gripper = ROS2 / 'robotiq_description' / 'urdf' / 'robotiq_2f_85_gripper.urdf.xacro'
     macro = (gripper.parent / 'robotiq_2f_85_macro.urdf.xacro').read_text()
     text = gripper.read_text()
-    uri = _open(client, gripper)
-    await _diagnostics(client, uri, lambda items: True)
-    at = _position(text, '<link name="world"', 13)
+    uri = open_file(client, gripper)
+    await diagnostics(client, uri, lambda items: True)
+    at = position(text, '<link name="world"', 13)
     line = macro[:macro.index('<parent link="${parent}"')].count('\n') + 1
     expected = re.escape(f'`${{parent}}` at robotiq_2f_85_macro.urdf.xacro:{line}')
     with pytest.raises(Exception, match=expected):
@@ -157,20 +132,20 @@ async def test_a_name_an_expression_makes_is_not_renamed(client: LanguageClient)
 async def test_hovers_on_a_macro_call_and_a_property_value(client: LanguageClient,
                                                            tmp_path: Path) -> None:
     text = MACROED.read_text()
-    uri = _open(client, MACROED)
-    await _diagnostics(client, uri, lambda items: True)
+    uri = open_file(client, MACROED)
+    await diagnostics(client, uri, lambda items: True)
     found = await client.text_document_hover_async(types.HoverParams(
-        _document(uri), _position(text, '<xacro:leg prefix="right"', 3)))
+        _document(uri), position(text, '<xacro:leg prefix="right"', 3)))
     line = text[:text.index('<xacro:macro name="leg"')].count('\n') + 1
     assert found is not None and found.contents.value.split('  \n') == [
         f'**macro** `leg` (08-macroed.urdf.xacro:{line})', 'parameters: `prefix`, `reflect`',
         f"{text.count('<xacro:leg ')} calls in the run's files"]
     (tmp_path / 'lib.xacro').write_text(LIBRARY)
     (tmp_path / 'm.urdf.xacro').write_text(MAIN)
-    uri = _open(client, tmp_path / 'm.urdf.xacro')
-    await _diagnostics(client, uri, lambda items: True)
+    uri = open_file(client, tmp_path / 'm.urdf.xacro')
+    await diagnostics(client, uri, lambda items: True)
     found = await client.text_document_hover_async(types.HoverParams(
-        _document(uri), _position(MAIN, '${side}', 3)))
+        _document(uri), position(MAIN, '${side}', 3)))
     assert found is not None
     assert found.contents.value == ('**property** `side` = `0.0642` (lib.xacro:4)  \n'
                                     'written `${6.42*cm2m}`')

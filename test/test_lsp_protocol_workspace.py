@@ -11,42 +11,18 @@ includes, and one that a new entry includes.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
-import os
+from collections.abc import Sequence
 from pathlib import Path
-import sys
 from typing import Any
 
+from lsp_client import diagnostics, initialize, MISSING, open_file, PYTEST_MARKS, ROBOT, server
 import pytest
 
-from conftest import REPO
+pytestmark = PYTEST_MARKS
+if MISSING is None:
+    from lsprotocol import types
+    from pytest_lsp import LanguageClient
 
-MISSING: str | None = None
-if int(pytest.__version__.split('.')[0]) < 8:
-    MISSING = (f'pytest-lsp needs pytest >= 8 (this is pytest {pytest.__version__}); the '
-               'pytest-9 stage runs these tests')
-else:
-    try:
-        from lsprotocol import types
-        from pytest_lsp import ClientServerConfig, LanguageClient
-    except ImportError as exc:
-        MISSING = f'{exc.name} is not installed (pip install pytest-lsp and the [lsp] extra)'
-
-pytestmark = [pytest.mark.portability,
-              pytest.mark.skipif(MISSING is not None, reason=str(MISSING))]
-
-#: A revolute joint whose axis is not a unit vector (joint-axis-not-unit, line 6) and a
-#: root link without mass (root-body-massless).
-ROBOT = """<?xml version="1.0"?>
-<robot name="r">
-  <link name="a"/>
-  <link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/>
-    <axis xyz="0 0 2"/>
-    <limit lower="-1" upper="1" effort="1" velocity="1"/>
-  </joint>
-</robot>
-"""  # noqa: E501
 #: A file of one macro whose body has a joint with a non-unit axis.
 MACROS = """<?xml version="1.0"?>
 <robot xmlns:xacro="http://www.ros.org/wiki/xacro">
@@ -88,13 +64,7 @@ async def start(tmp_path: Path, folders: Sequence[Path], options: Any = None,
                 configuration: Any = None, watch: bool = False,
                 ament_prefix_path: str = '') -> LanguageClient:
     """A client connected to a new ``urdf-tools lsp``, initialized with ``folders``."""
-    config = ClientServerConfig(
-        server_command=[sys.executable, '-m', 'urdf_tools_ros.cli.main', 'lsp', '--debounce',
-                        '50'],
-        server_env={**os.environ, 'AMENT_PREFIX_PATH': ament_prefix_path,
-                    'PYTHONPATH': os.pathsep.join(
-                        [str(REPO), *filter(None, [os.environ.get('PYTHONPATH')])])})
-    client = await config.start()
+    client = await server(AMENT_PREFIX_PATH=ament_prefix_path).start()
     client.registrations = []  # type: ignore[attr-defined]
 
     @client.feature(types.CLIENT_REGISTER_CAPABILITY)
@@ -103,39 +73,17 @@ async def start(tmp_path: Path, folders: Sequence[Path], options: Any = None,
 
     if configuration is not None:
         client.set_configuration(configuration, section='urdf-tools')
-    await client.initialize_session(types.InitializeParams(
-        capabilities=types.ClientCapabilities(workspace=types.WorkspaceClientCapabilities(
+    await initialize(client, folders, types.ClientCapabilities(
+        workspace=types.WorkspaceClientCapabilities(
             configuration=configuration is not None, workspace_folders=True,
             did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(
-                dynamic_registration=watch))),
-        workspace_folders=[types.WorkspaceFolder(folder.as_uri(), folder.name)
-                           for folder in folders],
-        initialization_options=options))
+                dynamic_registration=watch))), options)
     return client
 
 
 async def stop(client: LanguageClient) -> None:
     await client.shutdown_session()
     await client.stop()
-
-
-def open_file(client: LanguageClient, path: Path) -> str:
-    uri = path.as_uri()
-    client.text_document_did_open(types.DidOpenTextDocumentParams(
-        types.TextDocumentItem(uri, 'xml', 1, path.read_text())))
-    return uri
-
-
-async def diagnostics(client: LanguageClient, uri: str,
-                      ready: Callable[[Sequence[types.Diagnostic]], bool],
-                      timeout: float = 60.0) -> Sequence[types.Diagnostic]:
-    """The diagnostics of ``uri`` once ``ready`` says so (fails after ``timeout`` s)."""
-    for _ in range(int(timeout / 0.05)):
-        found = client.diagnostics.get(uri)
-        if found is not None and ready(found):
-            return found
-        await asyncio.sleep(0.05)
-    raise AssertionError(f'{uri}: {client.diagnostics.get(uri)}')
 
 
 def line_of(found: Sequence[types.Diagnostic], code: str) -> int:
