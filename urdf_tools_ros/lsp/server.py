@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 import logging
 import os
 from pathlib import Path
@@ -42,7 +43,7 @@ from .documents import Buffers, is_description, path_to_uri, uri_to_path
 from .hover import hover
 from .ranges import text_index, TextIndex
 from .settings import editor_settings, EditorSettings, SECTION
-from .workspace import description_files, IncludeGraph, only_definitions, Run
+from .workspace import IncludeGraph, Run
 from ..core.checks.config import ConfigError, Entry, find_config
 from ..core.checks.rules.loading import NOT_AN_ENTRY
 from ..core.checks.selection import UnknownCodeError
@@ -50,6 +51,7 @@ from ..core.findings import Finding, Severity
 from ..core.location import SourceLocation
 from ..core.session import resolve, Settings
 from ..core.source.discovery import find_packages, workspace_root
+from ..core.source.entries import description_files, only_definitions
 
 log = logging.getLogger(__name__)
 
@@ -201,23 +203,29 @@ class Server(LanguageServer):
                 self.loaded.pop(run, None)
         return files
 
-    def _not_an_entry(self, run: Run) -> RunResult | None:
-        """The result of a file of macros that nothing includes, or ``None`` for a robot."""
+    def _not_an_entry(self, result: RunResult) -> RunResult:
+        """
+        ``result``, or for a file of macros that nothing includes, one info that says so.
+
+        Such a file gives no links and no joints (xacro expands no macro of it), so only those
+        results are looked at again.
+        """
         assert self._graph is not None  # noqa: S101 - set by _setup, in this thread
-        path = os.path.abspath(run.file)
-        if run.args or self._graph.included_by.get(path) or any(
-                str(entry.file) == path for entry in self._entries(path)):
-            return None
+        run, path = result.run, os.path.abspath(result.run.file)
+        if run.args or (result.robot is not None and (result.robot.links or result.robot.joints)) \
+                or self._graph.included_by.get(path) \
+                or any(str(entry.file) == path for entry in self._entries(path)):
+            return result
         text = self.buffers.text_or_none(path)
         root = only_definitions(text) if text is not None else None
         if root is None:
-            return None
-        return RunResult(run, (Finding(
+            return result
+        return replace(result, robot=None, files=(path,), findings=(Finding(
             NOT_AN_ENTRY, Severity.INFO, 'robot',
             'not an entry: this file only defines macros and no file of the workspace includes '
             'it, so it is not checked as a robot; open a file that includes it, or name one in '
             'the entries of the settings or of .urdf-tools.toml',
-            SourceLocation(path, root.first_line)),), (path,))
+            SourceLocation(path, root.first_line)),))
 
     # -- checking -------------------------------------------------------------------------------
     def mark(self, path: str, delay: float) -> None:
@@ -285,8 +293,8 @@ class Server(LanguageServer):
             if old is None or not inputs_unchanged(old, self.buffers):
                 start = time.perf_counter()
                 try:
-                    result = self._not_an_entry(run) or check_run(
-                        run, self._settings or Settings(), self.buffers, cancelled, self.editor)
+                    result = self._not_an_entry(check_run(
+                        run, self._settings or Settings(), self.buffers, cancelled, self.editor))
                 except Cancelled:
                     return None
                 self._seconds[run] = time.perf_counter() - start
