@@ -31,13 +31,14 @@ from urdf_tools_ros.core.source.loader import read_source
 from urdf_tools_ros.core.source.packages import make_package_locator, PackageLocator
 from .documents import Buffers
 from .settings import EditorSettings
-from .workspace import include_target, Run
+from .workspace import Run
 from ..core.checks import DEFAULT_TARGET
 from ..core.checks.config import ConfigError, find_config
 from ..core.checks.selection import UnknownCodeError
 from ..core.errors import RobotDescriptionError
 from ..core.findings import Finding
 from ..core.location import SourceLocation
+from ..core.source.entries import include_target
 from ..core.source.scanner import tags_holding
 
 #: The message of the error of text that is not well-formed XML (half-typed).

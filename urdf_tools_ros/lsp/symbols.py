@@ -16,11 +16,11 @@ import os
 import re
 
 from urdf_tools_ros.core.model.robot import Joint, Link, Robot
+from urdf_tools_ros.core.source.entries import include_target
 from urdf_tools_ros.core.source.packages import resolve_resource
 from urdf_tools_ros.core.source.scanner import (Attribute, Element, EXPRESSION, NAME, SUBSTITUTION,
                                                 tokens)
 from .checking import RunResult
-from .workspace import include_target
 from ..core.location import SourceLocation
 
 #: The xacro elements that define a name, and the attribute each one's value is written in.
