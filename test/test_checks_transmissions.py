@@ -1,4 +1,4 @@
-"""Transmission rules: ROS 1 transmissions, ros2_control joints and transmissions."""
+"""Transmission rules: ROS 1 transmissions and those of ros2_control blocks."""
 
 from __future__ import annotations
 
@@ -9,11 +9,10 @@ from rule_cases import run_family
 from urdf_tools_ros.core.checks.rules import transmissions
 from urdf_tools_ros.core.findings import Finding
 
-CHECKS = (transmissions.check_transmissions, transmissions.check_ros2_control_joints)
+CHECKS = (transmissions.check_transmissions,)
 
 CATALOG = {
     'transmission-joint-missing': ('warning', 'urdf_tools_ros'),
-    'ros2-control-joint-missing': ('warning', 'urdf_tools_ros'),
     'transmission-reduction-zero': ('warning', 'urdf_tools_ros'),
     'transmission-no-joint': ('warning', 'urdf_tools_ros'),
     'transmission-no-actuator': ('warning', 'urdf_tools_ros'),
@@ -35,11 +34,11 @@ def ros1(joint: str | None = 'j', reduction: str = '1', actuator: bool = True) -
     return ''.join(parts)
 
 
-def ros2(joint: str = 'j', driven: str = 'j', reduction: str = '50') -> str:
-    """A ros2_control block "c" on line 5: ``joint`` on line 7, transmission of ``driven`` on 8."""
+def ros2(driven: str = 'j', reduction: str = '50') -> str:
+    """A ros2_control block "c" on line 5 with joint "j", its transmission of ``driven`` on 8."""
     return ('  <ros2_control name="c" type="system">\n'
             '    <hardware><plugin>mock_components/GenericSystem</plugin></hardware>\n'
-            f'    <joint name="{joint}"><command_interface name="position"/></joint>\n'
+            '    <joint name="j"><command_interface name="position"/></joint>\n'
             '    <transmission name="t2"><plugin>transmission_interface/SimpleTransmission'
             f'</plugin><joint name="{driven}" role="joint1"><mechanical_reduction>{reduction}'
             '</mechanical_reduction></joint><actuator name="m2" role="actuator1"/>'
@@ -67,9 +66,6 @@ CASES = [
                  robot(ros2(driven='elbow')), 'transmission:t2', 8,
                  '(in ros2_control "c"): joint "elbow"', robot(ros2()),
                  id='ros2-transmission-joint-missing'),
-    pytest.param('ros2-control-joint-missing', robot(ros2(joint='wrist')), 'ros2_control:c', 7,
-                 'joint "wrist" is not in the robot', robot(ros2()),
-                 id='ros2-control-joint-missing'),
     pytest.param('transmission-reduction-zero', robot(ros1(reduction='0')), T, 7,
                  'actuator "m" has mechanical reduction 0', robot(ros1(reduction='-1')),
                  id='reduction-zero-ros1'),

@@ -152,6 +152,34 @@ def _ros2_control(joint_name: str) -> str:
         '</ros2_control>')))
 
 
+def _control(*children: str, attributes: str = 'name="c" type="system"',
+             plugin: str = '<hardware><plugin>mock_components/GenericSystem</plugin></hardware>'
+             ) -> str:
+    """A ``<ros2_control>`` block holding ``plugin`` and ``children``."""
+    return '\n'.join((f'<ros2_control {attributes}>', *(f'  {line}' for line in (
+        plugin, *children) if line), '</ros2_control>'))
+
+
+def _joint(body: str = '<command_interface name="position"/>') -> str:
+    """A ``<ros2_control>`` joint ``j`` with ``body`` (its interfaces)."""
+    return f'<joint name="j">{body}</joint>'
+
+
+READ = '<state_interface name="position"/>'
+
+
+def _controlled(*elements: str, joint_type: str = 'continuous') -> str:
+    """Links a, b, joint ``j`` of ``joint_type`` and ``elements``."""
+    return robot(AB, joint(joint_type), *elements)
+
+
+def _gripper(*control: str, urdf_mimic: bool = False) -> str:
+    """Joints ``j`` (a to b) and ``m`` (b to c, mimicking j when ``urdf_mimic``), a block."""
+    mimic = '<mimic joint="j"/>' if urdf_mimic else ''
+    return robot(ABC, joint('continuous'), joint('continuous', mimic, 'm', 'b', 'c'),
+                 _control(_joint(), *control))
+
+
 def _transmitted(**parts: str | None) -> str:
     """A continuous joint ``j`` and a :func:`transmission` of ``parts``."""
     return robot(AB, joint('continuous'), transmission(**parts))
@@ -392,7 +420,57 @@ EXAMPLES: dict[str, Example] = {
     'root-link-inertia': Example(
         robot(link('a', inertial('2')), link('b', inertial()), joint('revolute', limit())),
         robot(link('a', ZERO_INERTIAL), link('b', inertial()), joint('revolute', limit()))),
+    'ros2-control-element-unknown': Example(
+        _controlled(_control(_joint(), plugin='<hardwarert><plugin>p</plugin></hardwarert>')),
+        _controlled(_control(_joint()))),
+    'ros2-control-hardware-duplicate': Example(
+        _controlled(_control(_joint()), _control(attributes='name="c" type="sensor"')),
+        _controlled(_control(_joint()), _control(attributes='name="d" type="sensor"'))),
+    'ros2-control-interface-duplicate': Example(
+        _controlled(_control(_joint(READ)), _control(_joint(READ), attributes='name="d" '
+                                                                              'type="system"')),
+        _controlled(_control(_joint(READ)))),
+    'ros2-control-joint-fixed': Example(
+        _controlled(_control(_joint()), joint_type='fixed'),
+        _controlled(_control(_joint()))),
     'ros2-control-joint-missing': Example(_ros2_control('wrist'), _ros2_control('j')),
+    'ros2-control-limits-ignored': Example(
+        _controlled(_control(_joint('<command_interface name="position"><param name="max">'
+                                    '90deg</param></command_interface>'))),
+        _controlled(_control(_joint('<command_interface name="position"><param name="max">'
+                                    '1.57</param></command_interface>')))),
+    'ros2-control-mimic-invalid': Example(
+        _gripper('<joint name="m"><command_interface name="position"/></joint>',
+                 urdf_mimic=True),
+        _gripper('<joint name="m" mimic="true"><state_interface name="position"/></joint>',
+                 urdf_mimic=True)),
+    'ros2-control-mimic-param': Example(
+        _gripper('<joint name="m"><param name="mimic">j</param>'
+                 '<state_interface name="position"/></joint>'),
+        _gripper('<joint name="m" mimic="true"><state_interface name="position"/></joint>',
+                 urdf_mimic=True)),
+    'ros2-control-not-found': Example(
+        _controlled(f'<gazebo>{_control(_joint())}</gazebo>'),
+        _controlled(_control(_joint()))),
+    'ros2-control-plugin-missing': Example(
+        _controlled(_control(_joint(), plugin='<hardware><param name="port">1</param>'
+                                              '</hardware>')),
+        _controlled(_control(_joint()))),
+    'ros2-control-transmission-invalid': Example(
+        _controlled(_control(_joint(), '<transmission name="t"><plugin>transmission_interface/'
+                                       'SimpleTransmission</plugin><joint name="k" role="joint1"/>'
+                                       '<actuator name="m" role="actuator1"/></transmission>')),
+        _controlled(_control(_joint(), '<transmission name="t"><plugin>transmission_interface/'
+                                       'SimpleTransmission</plugin><joint name="j" role="joint1"/>'
+                                       '<actuator name="m" role="actuator1"/></transmission>'))),
+    'ros2-control-type-unknown': Example(
+        _controlled(_control(_joint(), attributes='name="c" type="System"')),
+        _controlled(_control(_joint()))),
+    'ros2-control-value-invalid': Example(
+        _controlled(_control(_joint(), '<gpio name="io"><command_interface name="out" '
+                                       'data_type="bool" size="-4"/></gpio>')),
+        _controlled(_control(_joint(), '<gpio name="io"><command_interface name="out" '
+                                       'data_type="bool" size="4"/></gpio>'))),
     'safety-controller-k-velocity-missing': Example(
         _safety(''),
         _safety('k_velocity="10"')),

@@ -32,7 +32,12 @@ CONSUMERS: dict[str, str] = {
                              'ros2/rviz#1735, May 2026)',
     'kdl': "kdl_parser and KDL, robot_state_publisher's kinematics",
     'joint_state_publisher': 'joint_state_publisher(_gui) 2.4',
-    'ros2_control': 'ros2_control (its URDF parsing of <ros2_control> and <transmission>)',
+    'ros2_control-humble': "ros2_control 2.x of Humble: the controller manager's reading of "
+                           '<ros2_control> (hardware_interface component_parser.cpp, branch '
+                           'humble) and its resource manager',
+    'ros2_control': 'ros2_control 4.x and later (Jazzy 4.x, Kilted 5.x, Lyrical and Rolling '
+                    "6.x; branches jazzy, kilted, master): the controller manager's reading of "
+                    '<ros2_control>, checked against the URDF, and its resource manager',
     'gazebo': "Gazebo's URDF to SDF conversion (SDFormat; fixed joints lumped)",
     'mujoco': "MuJoCo's URDF import (MjModel.from_xml_path; 3.13 and later)",
     'mujoco-before-3.13': 'MuJoCo 3.12 and earlier (their URDF import ignores <mimic>)',
@@ -43,9 +48,9 @@ CONSUMERS: dict[str, str] = {
 #: The consumers of each target: a finding is an error for a target when it breaks one of them.
 #: Gazebo and pinocchio read URDF through urdfdom. ``ros`` is the distro of ``ROS_DISTRO``
 #: when it is a listed one, else Jazzy.
-_ROS = frozenset({'urdfdom', 'urdf_parser_py', 'kdl', 'joint_state_publisher', 'ros2_control',
-                  'urdf_tools_ros'})
+_ROS = frozenset({'urdfdom', 'urdf_parser_py', 'kdl', 'joint_state_publisher', 'urdf_tools_ros'})
 _DISTROS = {distro: _ROS | (set() if (1, 1) in versions else {'urdfdom-before-5.1'})
+            | {'ros2_control-humble' if distro == 'humble' else 'ros2_control'}
             | (set() if distro == 'rolling' else {'rviz-without-capsules'})
             for distro, versions in ROS_DISTRO_URDF_VERSIONS.items()}
 TARGETS: dict[str, frozenset[str]] = {

@@ -6,8 +6,9 @@ problem, keeps what urdf_parser_py drops (``<gazebo>``, ``<ros2_control>``, unkn
 an absent ``soft_lower_limit`` or ``effort`` as ``None``) and reads the first of a repeated
 element as urdfdom does. Each syntax-level problem becomes a finding of the ``loading`` family
 (:mod:`urdf_tools_ros.core.checks.rules.loading`). Sources: URDF spec
-(http://wiki.ros.org/urdf/XML), ros_control's transmission parser, ros2_control's tags,
-Gazebo's URDF extension; known names and number parsing are in :mod:`.values`.
+(http://wiki.ros.org/urdf/XML), ros_control's transmission parser, ros2_control's parser
+(:mod:`.ros2_control_reader`), Gazebo's URDF extension; known names and number parsing are in
+:mod:`.values`.
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ import math
 
 from .robot import (Box, Calibration, Capsule, Collision, Cylinder, Dynamics, Gazebo, Geometry,
                     Inertia, Inertial, Joint, Limit, Link, Material, Mesh, Mimic, Origin, Robot,
-                    Ros2Control, Ros2ControlJoint, SafetyController, Sphere, Transmission,
-                    TransmissionActuator, TransmissionJoint, Vector3, Visual, XmlData)
+                    SafetyController, Sphere, Transmission, TransmissionActuator,
+                    TransmissionJoint, Vector3, Visual, XmlData)
+from .ros2_control import EVERY_ROS2_CONTROL, Ros2Control
+from .ros2_control_reader import Ros2ControlReader
 from .values import (all_finite, Element, KNOWN_ATTRIBUTES, KNOWN_JOINT_CHILDREN,
                      KNOWN_TRANSMISSION_PART_CHILDREN, local_name, Locate, parse_number,
                      parse_numbers, Resolve, ros_distros, urdf_version)
@@ -40,14 +43,13 @@ NAME_VERDICTS: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = 
     ('robot', 'transmission'): (('urdf_parser_py',), ()),
     ('transmission', 'joint'): (('urdf_parser_py',), ()),
     ('transmission', 'actuator'): (('urdf_parser_py',), ()),
-    ('ros2_control', 'ros2_control'): (('ros2_control',), ()),
-    ('ros2_control', 'joint'): (('ros2_control',), ()),
-    ('ros2_control', 'transmission'): (('ros2_control',), ()),
-    ('ros2_control', 'actuator'): (('ros2_control',), ()),
+    **{('ros2_control', tag): (EVERY_ROS2_CONTROL, ()) for tag in (
+        'ros2_control', 'joint', 'sensor', 'gpio', 'command_interface', 'state_interface', 'param',
+        'transmission', 'actuator')},
 }
 
 
-class UrdfReader:
+class UrdfReader(Ros2ControlReader):
     """
     Turn a ``<robot>`` element into a :class:`~urdf_tools_ros.core.model.robot.Robot`.
 
@@ -564,6 +566,10 @@ class UrdfReader:
                     and part_tag != 'mechanical_reduction':
                 self._unknown(part, owner, f'inside a transmission <{tag}>')
         name = self._name(node, tag, owner, 'transmission' if top_level else 'ros2_control')
+        if not top_level and node.get('role') is None:
+            self._report('attribute-missing', Severity.ERROR, owner,
+                         f'<{tag} name="{name}"> of a <ros2_control> transmission has no role',
+                         node, f'<{tag} name="{name}" role="{tag}1">', EVERY_ROS2_CONTROL)
         reductions = [] if reduction is None else [('mechanicalReduction', reduction)]
         if reduction_ros2 is not None:
             reductions.append(('mechanical_reduction', reduction_ros2))
@@ -628,40 +634,29 @@ class UrdfReader:
                 part_name, reduction, interfaces, role = self._transmission_part(
                     child, tag, owner, top_level)
                 joints.append(TransmissionJoint(part_name, interfaces, role, reduction,
-                                                self._locate(child)))
+                                                self._locate(child), child.get('read_only')))
             elif tag == 'actuator':
                 part_name, reduction, interfaces, role = self._transmission_part(
                     child, tag, owner, top_level)
                 actuators.append(TransmissionActuator(part_name, reduction, interfaces, role,
-                                                      self._locate(child)))
+                                                      self._locate(child),
+                                                      child.get('read_only')))
             elif tag == 'mechanicalReduction' and top_level:
                 self._reduction([(tag, child)], owner, True)  # the PR2 form's, a float
-            elif tag not in ('type', 'plugin'):
+            elif tag != 'param' or top_level:
                 self._unknown(child, owner, 'inside <transmission>')
         if top_level:
             self._check_urdf_parser_py_form(node, owner, type_node is not None, joints,
                                             actuators)
-        if type_node is None:
-            type_node = plugin_node
-        return Transmission(name, None if type_node is None else (type_node.text or '').strip(),
-                            tuple(joints), tuple(actuators), self._locate(node))
+        plugin = None if plugin_node is None else (plugin_node.text or '').strip()
+        return Transmission(name, plugin if type_node is None else (type_node.text or '').strip(),
+                            tuple(joints), tuple(actuators), self._locate(node), plugin,
+                            () if top_level else self.parameters(node, owner))
 
-    def ros2_control(self, node: Element) -> Ros2Control:
-        """Read a ``<ros2_control>`` block (hardware plugin, joints, transmissions)."""
-        name = self._name(node, 'ros2_control', 'ros2_control:?', 'ros2_control')
-        hardware = node.find('hardware')
-        plugin_node = None if hardware is None else hardware.find('plugin')
-        joints = tuple(
-            Ros2ControlJoint(self._name(child, 'joint', f'ros2_control:{name}', 'ros2_control'),
-                             tuple(i.get('name', '') for i in child.findall('command_interface')),
-                             tuple(i.get('name', '') for i in child.findall('state_interface')),
-                             self._locate(child))
-            for child in node.findall('joint'))
-        transmissions = tuple(self.transmission(child, top_level=False)
-                              for child in node.findall('transmission'))
-        return Ros2Control(name, node.get('type'),
-                           None if plugin_node is None else (plugin_node.text or '').strip(),
-                           joints, transmissions, self._locate(node))
+    def _nested_ros2_control(self, node: Element) -> list[Ros2Control]:
+        """The ``<ros2_control>`` blocks inside ``node``, each with its parent's tag."""
+        return [self.ros2_control(inner, inner.getparent().tag)
+                for inner in node.iter('ros2_control')]
 
     def gazebo(self, node: Element) -> Gazebo:
         """Read a ``<gazebo>`` block: its ``reference`` and its child elements as data."""
@@ -727,11 +722,13 @@ class UrdfReader:
                 controls.append(self.ros2_control(child))
             elif tag == 'gazebo':
                 gazebo.append(self.gazebo(child))
+                controls.extend(self._nested_ros2_control(child))
             elif tag == 'sensor':
                 sensors.append(self.data(child))
             else:
                 unknown.append(self.data(child))
                 self._unknown(child, f'robot:{name or "?"}', 'inside <robot>')
+                controls.extend(self._nested_ros2_control(child))
         return Robot(name or '', root.get('version'), tuple(links), tuple(joints),
                      tuple(materials), tuple(transmissions), tuple(controls), tuple(gazebo),
                      tuple(unknown), self._locate(root), tuple(sensors))

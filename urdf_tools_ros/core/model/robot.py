@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Union
 
+from .ros2_control import Param, Ros2Control
 from ..location import SourceLocation
 
 Vector3 = tuple[float, float, float]
@@ -303,6 +304,8 @@ class TransmissionJoint:
     role: str | None = None
     mechanical_reduction: float | None = None
     location: SourceLocation | None = None
+    #: ros2_control 4.x ``read_only`` attribute as written, or ``None``.
+    read_only: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,39 +317,26 @@ class TransmissionActuator:
     hardware_interfaces: tuple[str, ...] = ()
     role: str | None = None
     location: SourceLocation | None = None
+    #: ros2_control 4.x ``read_only`` attribute as written, or ``None``.
+    read_only: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Transmission:
-    """A ``<transmission>``: ``transmission_type`` is its ``<type>`` (ROS 1) or ``<plugin>``."""
+    """
+    A ``<transmission>``: ``transmission_type`` is its ``<type>`` (ROS 1) or ``<plugin>``.
+
+    ``plugin`` is the ``<plugin>`` text (``None``: none), which ros2_control requires;
+    ``parameters`` the ``<param>``s of one in a ``<ros2_control>`` block.
+    """
 
     name: str
     transmission_type: str | None = None
     joints: tuple[TransmissionJoint, ...] = ()
     actuators: tuple[TransmissionActuator, ...] = ()
     location: SourceLocation | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Ros2ControlJoint:
-    """A ``<joint>`` of a ``<ros2_control>`` block with its command and state interfaces."""
-
-    name: str
-    command_interfaces: tuple[str, ...] = ()
-    state_interfaces: tuple[str, ...] = ()
-    location: SourceLocation | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Ros2Control:
-    """A ``<ros2_control name type>`` block: hardware plugin, joints and transmissions."""
-
-    name: str
-    control_type: str | None = None
     plugin: str | None = None
-    joints: tuple[Ros2ControlJoint, ...] = ()
-    transmissions: tuple[Transmission, ...] = ()
-    location: SourceLocation | None = None
+    parameters: tuple[Param, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -368,12 +358,18 @@ class Robot:
     joints: tuple[Joint, ...] = ()
     materials: tuple[Material, ...] = ()
     transmissions: tuple[Transmission, ...] = ()
+    #: Every ``<ros2_control>`` block, also one nested in another element (``parent``).
     ros2_control: tuple[Ros2Control, ...] = ()
     gazebo: tuple[Gazebo, ...] = ()
     unknown_elements: tuple[XmlData, ...] = ()
     location: SourceLocation | None = None
     #: ``<sensor>`` elements (URDF spec, sensor), kept as data.
     sensors: tuple[XmlData, ...] = ()
+
+    @property
+    def ros2_control_read(self) -> tuple[Ros2Control, ...]:
+        """The ``<ros2_control>`` blocks ros2_control reads: direct children of ``<robot>``."""
+        return tuple(control for control in self.ros2_control if control.is_read)
 
     @cached_property
     def link_map(self) -> dict[str, Link]:

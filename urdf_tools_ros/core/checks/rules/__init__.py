@@ -1,1 +1,3 @@
 """The rule families, one module each; importing one registers its checks (:mod:`..registry`)."""
+
+from . import ros2_control  # noqa: F401

@@ -1,9 +1,9 @@
 """
-Transmission rules for ROS 1 ``<transmission>`` and ``<ros2_control>`` blocks.
+Transmission rules for ROS 1 ``<transmission>`` elements and those of ``<ros2_control>`` blocks.
 
 ros_control / ros2_control read them when the controller manager starts and fail on a joint
 the robot does not have or a mechanical reduction of 0; one without joint or actuator does
-nothing.
+nothing. What ros2_control's parser refuses in a block: :mod:`.ros2_control`.
 """
 
 from __future__ import annotations
@@ -18,11 +18,6 @@ JOINT_MISSING = rule('transmission-joint-missing', Severity.WARNING,
                      'a transmission names a joint that is not in the robot',
                      reference='transmission_interface (ROS 1 form: read by gazebo_ros_control, '
                                'ignored by ROS 2 tools)')
-CONTROL_JOINT_MISSING = rule('ros2-control-joint-missing', Severity.WARNING,
-                             'a <ros2_control> block names a joint that is not in the robot',
-                             reference='ros2_control hardware_interface component_parser '
-                                       '(joint limits are looked up in the URDF; not run here, '
-                                       'so not claimed as a refusal)')
 REDUCTION_ZERO = rule('transmission-reduction-zero', Severity.WARNING,
                       'a mechanical reduction is 0',
                       reference='transmission_interface SimpleTransmission refuses a zero '
@@ -37,7 +32,7 @@ def _transmissions(ctx: CheckContext) -> Iterator[tuple[str, Transmission]]:
     """Yield ``(where it is, transmission)`` for top-level and ros2_control transmissions."""
     for transmission in ctx.robot.transmissions:
         yield '', transmission
-    for control in ctx.robot.ros2_control:
+    for control in ctx.robot.ros2_control_read:
         for transmission in control.transmissions:
             yield f' (in ros2_control "{control.name}")', transmission
 
@@ -70,16 +65,3 @@ def check_transmissions(ctx: CheckContext) -> Iterator[Finding]:
                                       '(the transmission divides by it)',
                                       item.location or transmission.location,
                                       'give the gear ratio (1 for a direct drive)')
-
-
-@check(codes=(CONTROL_JOINT_MISSING,))
-def check_ros2_control_joints(ctx: CheckContext) -> Iterator[Finding]:
-    """Report ``<ros2_control><joint>`` entries naming joints the robot does not have."""
-    joints = ctx.robot.joint_map
-    for control in ctx.robot.ros2_control:
-        for joint in control.joints:
-            if joint.name and joint.name not in joints:
-                yield ctx.finding(CONTROL_JOINT_MISSING, f'ros2_control:{control.name}',
-                                  f'ros2_control "{control.name}": joint "{joint.name}" is not in '
-                                  'the robot', joint.location or control.location,
-                                  "name one of the robot's joints (names are case-sensitive)")

@@ -1,0 +1,385 @@
+"""
+``<ros2_control>`` rules: what the controller manager of each distro refuses or drops.
+
+From hardware_interface ``src/component_parser.cpp`` (``parse_control_resources_from_urdf`` and
+the ``detail`` helpers it calls) and ``src/resource_manager.cpp`` (``load_urdf``), on the branches
+humble (ros2_control 2.x, consumer ``ros2_control-humble``) and jazzy (4.x; kilted and master, of
+Kilted, Lyrical and Rolling, parse alike: consumer ``ros2_control``). Both throw on a required
+attribute or ``<plugin>`` that is absent, an unknown child of ``<ros2_control>``, a ``size`` that
+is not a positive integer and a transmission naming a joint the block lacks; 4.x also reads the
+URDF and throws on a joint it lacks, a fixed joint and mimic joints it cannot follow, and reads
+booleans and integers 2.x ignores. Absent required attributes are the reader's
+``attribute-missing`` (:mod:`~urdf_tools_ros.core.model.ros2_control_reader`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+import re
+
+from ..registry import check, CheckContext, rule
+from ...findings import Finding, Severity
+from ...location import SourceLocation
+from ...model.ros2_control import (Component, EVERY_ROS2_CONTROL, HARDWARE_TYPES, Interface,
+                                   Ros2Control)
+
+_EVERY = EVERY_ROS2_CONTROL
+_4X = ('ros2_control',)
+_PARSER = 'hardware_interface/src/component_parser.cpp'
+
+NOT_FOUND = rule('ros2-control-not-found', Severity.WARNING,
+                 'a <ros2_control> block that is not a direct child of <robot> (e.g. inside '
+                 '<gazebo>): ros2_control never reads it', consumers=_EVERY,
+                 reference=f'{_PARSER} (humble, jazzy) parse_control_resources_from_urdf: '
+                           'robot_it->FirstChildElement("ros2_control"); ros2_control#1602')
+TYPE_UNKNOWN = rule('ros2-control-type-unknown', Severity.WARNING,
+                    '<ros2_control type> is not system, actuator or sensor: the resource manager '
+                    'loads nothing for the block', consumers=_EVERY,
+                    reference='hardware_interface/src/resource_manager.cpp (humble, jazzy) '
+                              'load_urdf: only system_type, sensor_type and actuator_type load')
+PLUGIN_MISSING = rule('ros2-control-plugin-missing', Severity.WARNING,
+                      'a <ros2_control> block without <hardware><plugin>, or one of its '
+                      'transmissions without <plugin>', consumers=_EVERY,
+                      reference=f'{_PARSER} (humble, jazzy) parse_resource_from_xml and '
+                                'parse_transmission_from_xml: "Missing <plugin> tag"; '
+                                'resource_manager.cpp load_hardware: no plugin to load')
+ELEMENT_UNKNOWN = rule('ros2-control-element-unknown', Severity.WARNING,
+                       'a child of <ros2_control> the parser does not know (2.x: hardware, '
+                       'joint, sensor, gpio, transmission; 4.x also properties)',
+                       consumers=_EVERY,
+                       reference=f'{_PARSER} (humble, jazzy) parse_resource_from_xml: '
+                                 '"invalid tag name"')
+VALUE_INVALID = rule('ros2-control-value-invalid', Severity.WARNING,
+                     'a value ros2_control cannot read: a boolean other than true/false, a size, '
+                     'rw_rate or thread_priority that is not a positive integer, an unknown '
+                     'data_type or an initial_value of the wrong type', consumers=_4X,
+                     reference=f'{_PARSER} (humble: parse_size_attribute; jazzy: '
+                               'parse_component_from_xml, parse_interfaces_from_xml, '
+                               'parse_resource_from_xml, lexical_casts.cpp parse_bool); '
+                               'hardware_interface/handle.hpp (jazzy) Handle: data types')
+JOINT_MISSING = rule('ros2-control-joint-missing', Severity.WARNING,
+                     'a <ros2_control> block names a joint that is not in the robot',
+                     consumers=_4X,
+                     reference=f'{_PARSER} (jazzy) parse_control_resources_from_urdf: '
+                               '"Joint \'...\' not found in URDF"; humble does not check')
+JOINT_FIXED = rule('ros2-control-joint-fixed', Severity.WARNING,
+                   'a <ros2_control> joint is a fixed joint of the robot', consumers=_4X,
+                   reference=f'{_PARSER} (jazzy) parse_control_resources_from_urdf: "Fixed '
+                             'joints do not make sense in ros2_control"')
+MIMIC_INVALID = rule('ros2-control-mimic-invalid', Severity.WARNING,
+                     'mimic="true" on a joint without URDF <mimic>, or a URDF mimic joint (mimic '
+                     'not "false") with command interfaces or whose source is not in the block',
+                     consumers=_4X,
+                     reference=f'{_PARSER} (jazzy) parse_control_resources_from_urdf: the mimic '
+                               'checks after urdf::Model::initString')
+MIMIC_PARAM = rule('ros2-control-mimic-param', Severity.INFO,
+                   'the pre-Jazzy <param name="mimic">: mock_components of ros2_control 4.x '
+                   'ignores it and follows the URDF <mimic>',
+                   reference='hardware_interface mock_components/generic_system.cpp (humble: '
+                             'reads the param; jazzy: hardware_info.mimic_joints); '
+                             'ros2_control#1553')
+HARDWARE_DUPLICATE = rule('ros2-control-hardware-duplicate', Severity.WARNING,
+                          'two <ros2_control> blocks have the same name', consumers=_EVERY,
+                          reference='hardware_interface/src/resource_manager.cpp (humble: '
+                                    'check_for_duplicates throws; jazzy: load_urdf fails) '
+                                    '"Hardware name ... is duplicated"')
+INTERFACE_DUPLICATE = rule('ros2-control-interface-duplicate', Severity.WARNING,
+                           'an interface (component/name) is declared twice', consumers=_4X,
+                           reference='hardware_interface/src/resource_manager.cpp (jazzy: '
+                                     'add_state_interface, insert_command_interface throw '
+                                     '"already existing key"; humble keeps the first)')
+LIMITS_IGNORED = rule('ros2-control-limits-ignored', Severity.WARNING,
+                      'a min/max <param> of a joint command interface that ros2_control 4.x '
+                      'does not apply as a joint limit',
+                      reference=f'{_PARSER} (jazzy) update_interface_limits, '
+                                'set_custom_interface_values, retrieve_min_max_interface_values')
+TRANSMISSION_INVALID = rule('ros2-control-transmission-invalid', Severity.WARNING,
+                            'a <ros2_control> transmission names a joint the block does not '
+                            'declare, or an actuator block has a transmission with other than '
+                            'one joint', consumers=_EVERY,
+                            reference=f'{_PARSER} (humble, jazzy) '
+                                      'auto_fill_transmission_interfaces')
+
+#: Interface data types of ros2_control 4.x handles, each with how its initial_value reads
+#: (hardware_info.hpp ``HandleDataType``, handle.hpp ``Handle``): a float, a boolean or an
+#: integer range.
+_DATA_TYPES: dict[str, tuple[int, int] | str] = {
+    'double': 'float', 'float32': 'float', 'bool': 'bool', 'uint8': (0, 2**8 - 1),
+    'int8': (-2**7, 2**7 - 1), 'uint16': (0, 2**16 - 1), 'int16': (-2**15, 2**15 - 1),
+    'uint32': (0, 2**32 - 1), 'int32': (-2**31, 2**31 - 1)}
+_FLOAT = re.compile(r'[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?')
+_INTEGER = re.compile(r'\s*[+-]?\d+')
+_POSITIVE = re.compile(r'[1-9][0-9]*')
+_INT_MAX = 2**31 - 1
+#: A value ros2_control refuses: what it is, as written, where, the consumers refusing it.
+_Value = tuple[str, str, SourceLocation | None, tuple[str, ...]]
+#: Command interfaces whose min/max ros2_control 4.x applies as joint limits.
+_LIMITED = ('position', 'velocity', 'effort', 'acceleration', 'jerk')
+
+
+def _is_bool(text: str) -> bool:
+    return text.strip().lower() in ('true', 'false')
+
+
+def _is_positive(text: str) -> bool:
+    return bool(_POSITIVE.fullmatch(text.strip())) and int(text) <= _INT_MAX
+
+
+def _reads(text: str, kind: tuple[int, int] | str) -> bool:
+    """Whether ros2_control 4.x reads ``text`` as a value of ``kind`` (lexical_casts)."""
+    if isinstance(kind, str):
+        return _is_bool(text) if kind == 'bool' else bool(_FLOAT.fullmatch(text)) and abs(
+            float(text)) != float('inf')
+    low, high = kind
+    return bool(_INTEGER.fullmatch(text)) and low <= int(text) <= high
+
+
+def _values(control: Ros2Control) -> Iterator[_Value]:
+    """Yield ``(what, value, location, consumers)`` of each value ros2_control cannot read."""
+    where = control.location
+    if control.rw_rate is not None:
+        match = _INTEGER.match(control.rw_rate)
+        if not match or not 0 <= int(match.group()) <= _INT_MAX:
+            yield 'rw_rate', control.rw_rate, where, _4X
+    if control.is_async is not None and not _is_bool(control.is_async):
+        yield 'is_async', control.is_async, where, _4X
+    elif control.is_async and control.is_async.strip().lower() == 'true' \
+            and control.thread_priority is not None and not _is_positive(control.thread_priority):
+        yield 'thread_priority', control.thread_priority, where, _4X
+    asynchronous = control.properties and next(
+        (child for child in control.properties.children if child.tag == 'async'), None)
+    if asynchronous:
+        priority, warnings = (asynchronous.attribute(name)
+                              for name in ('thread_priority', 'print_warnings'))
+        if priority is not None and not _is_positive(priority):
+            yield '<async thread_priority>', priority, asynchronous.location, _4X
+        if warnings is not None and not _is_bool(warnings):
+            yield '<async print_warnings>', warnings, asynchronous.location, _4X
+    for component in control.components:
+        if component.component_type == 'joint' and component.mimic is not None \
+                and not _is_bool(component.mimic):
+            yield f'<joint name="{component.name}" mimic>', component.mimic, \
+                component.location, _4X
+        for limits in (component.limits, *(i.limits for i in component.interfaces)):
+            if limits is not None and limits.enable is not None and not _is_bool(limits.enable):
+                yield '<limits enable>', limits.enable, limits.location, _4X
+        for interface in component.interfaces:
+            yield from _interface_values(component, interface)
+    for transmission in control.transmissions:
+        parts = [('joint', part.read_only, part.location) for part in transmission.joints]
+        parts += [('actuator', part.read_only, part.location) for part in transmission.actuators]
+        for tag, read_only, location in parts:
+            if read_only is not None and not _is_bool(read_only):
+                yield f'<{tag} read_only>', read_only, location, _4X
+
+
+def _interface_values(component: Component, interface: Interface) -> Iterator[_Value]:
+    """The ``size``, ``data_type`` and ``initial_value`` of an interface ros2_control refuses."""
+    tag = f'<{component.component_type} name="{component.name}"> interface "{interface.name}"'
+    if interface.size is not None and not _is_positive(interface.size):
+        gpio = component.component_type == 'gpio'  # 2.x reads size on GPIOs only
+        yield f'{tag} size', interface.size, interface.location, _EVERY if gpio else _4X
+    kind = _DATA_TYPES.get((interface.data_type or 'double').strip())
+    if kind is None:
+        yield f'{tag} data_type', interface.data_type or '', interface.location, _4X
+        return
+    initial = interface.param('initial_value')
+    if initial is not None and initial.value and not _reads(initial.value, kind):
+        yield f'{tag} initial_value ({interface.data_type or "double"})', initial.value, \
+            initial.location, _4X
+
+
+def _owner(control: Ros2Control) -> tuple[str, str]:
+    """The element and the message prefix of a block's findings."""
+    return f'ros2_control:{control.name}', f'ros2_control "{control.name}"'
+
+
+@check(codes=(NOT_FOUND, TYPE_UNKNOWN, PLUGIN_MISSING, ELEMENT_UNKNOWN, VALUE_INVALID,
+              HARDWARE_DUPLICATE, TRANSMISSION_INVALID))
+def check_ros2_control_blocks(ctx: CheckContext) -> Iterator[Finding]:
+    """Report what the parser and the resource manager refuse in a block, whatever the URDF."""
+    seen: dict[str, Ros2Control] = {}
+    for control in ctx.robot.ros2_control:
+        element, owner = _owner(control)
+        if not control.is_read:
+            yield ctx.finding(NOT_FOUND, element,
+                              f'{owner} is inside <{control.parent}>: ros2_control reads only '
+                              'the <ros2_control> children of <robot> (it never finds this one)',
+                              control.location, f'move it out of <{control.parent}>, into <robot>')
+            continue
+        first = seen.setdefault(control.name, control)
+        if control.name and first is not control:
+            yield ctx.finding(HARDWARE_DUPLICATE, element,
+                              f'{owner}: a second block of this name (the first is at '
+                              f'{first.location}); the resource manager refuses it',
+                              control.location, 'give each <ros2_control> a unique name')
+        if control.control_type is not None and control.control_type not in HARDWARE_TYPES:
+            yield ctx.finding(TYPE_UNKNOWN, element,
+                              f'{owner}: type="{control.control_type}" is none of system, '
+                              'actuator, sensor: the resource manager loads nothing for it',
+                              control.location, 'type="system" (or actuator, sensor)')
+        yield from _plugins(ctx, control)
+        for unknown in control.unknown_elements:
+            yield ctx.finding(ELEMENT_UNKNOWN, element,
+                              f'{owner}: <{unknown.tag}> is not a child ros2_control knows '
+                              '(it throws "invalid tag name")', unknown.location,
+                              'remove it, or move it where it belongs (<param> goes inside '
+                              '<hardware> or a <joint>)')
+        if control.properties is not None:
+            yield ctx.finding(ELEMENT_UNKNOWN, element,
+                              f'{owner}: <properties> is read from ros2_control 4.x (Jazzy); '
+                              'the 2.x of Humble throws "invalid tag name"',
+                              control.properties.location, 'leave it out for Humble',
+                              ('ros2_control-humble',))
+        for what, value, where, consumers in _values(control):
+            which = 'of every distro' if consumers == _EVERY else '4.x (Jazzy and later)'
+            yield ctx.finding(VALUE_INVALID, element,
+                              f'{owner}: {what}="{value}" cannot be read by ros2_control {which}',
+                              where, 'true or false for a boolean, a positive integer for a '
+                              'size or priority, a data_type of double, float32, bool, '
+                              '(u)int8/16/32 and an initial_value of that type', consumers)
+        yield from _transmissions(ctx, control)
+
+
+def _plugins(ctx: CheckContext, control: Ros2Control) -> Iterator[Finding]:
+    element, owner = _owner(control)
+    hardware = control.hardware
+    if hardware is None or not hardware.plugin:
+        what = ('has no <hardware>' if hardware is None else
+                'has <hardware> without <plugin>' if hardware.plugin is None
+                else 'has an empty <hardware><plugin>')
+        yield ctx.finding(PLUGIN_MISSING, element,
+                          f'{owner} {what}: ros2_control loads no hardware for it',
+                          control.location if hardware is None else hardware.location,
+                          '<hardware><plugin>mock_components/GenericSystem</plugin></hardware>')
+    for transmission in control.transmissions:
+        if transmission.plugin is None:
+            yield ctx.finding(PLUGIN_MISSING, element,
+                              f'{owner}: transmission "{transmission.name}" has no <plugin> '
+                              '(ros2_control throws "Missing <plugin> tag of <transmission>")',
+                              transmission.location,
+                              '<plugin>transmission_interface/SimpleTransmission</plugin>')
+
+
+def _transmissions(ctx: CheckContext, control: Ros2Control) -> Iterator[Finding]:
+    element, owner = _owner(control)
+    declared = {joint.name for joint in control.joints}
+    for transmission in control.transmissions:
+        for part in transmission.joints:
+            if part.name and part.name not in declared:
+                yield ctx.finding(TRANSMISSION_INVALID, element,
+                                  f'{owner}: transmission "{transmission.name}" drives joint '
+                                  f'"{part.name}", which the block does not declare (ros2_control '
+                                  'throws "is not available in component")',
+                                  part.location or transmission.location,
+                                  f'add <joint name="{part.name}"> with its interfaces to the '
+                                  'block')
+        if control.control_type == 'actuator' and len(transmission.joints) != 1:
+            yield ctx.finding(TRANSMISSION_INVALID, element,
+                              f'{owner}: transmission "{transmission.name}" of an actuator has '
+                              f'{len(transmission.joints)} joints; ros2_control wants exactly one',
+                              transmission.location, 'one <joint> per actuator transmission, or '
+                              'type="system"')
+
+
+@check(codes=(JOINT_MISSING, JOINT_FIXED, MIMIC_INVALID, MIMIC_PARAM, INTERFACE_DUPLICATE,
+              LIMITS_IGNORED))
+def check_ros2_control_joints(ctx: CheckContext) -> Iterator[Finding]:
+    """Report joints ros2_control 4.x refuses against the URDF, and interfaces declared twice."""
+    joints = ctx.robot.joint_map
+    keys: dict[tuple[str, str], tuple[Ros2Control, Interface]] = {}
+    for control in ctx.robot.ros2_control_read:
+        element, owner = _owner(control)
+        names = {joint.name for joint in control.joints}
+        for component in control.components:
+            for kind, interfaces in (('command', component.command_interfaces),
+                                     ('state', component.state_interfaces)):
+                for interface in interfaces:
+                    if not (component.name and interface.name):
+                        continue
+                    key = (kind, f'{component.name}/{interface.name}')
+                    first = keys.setdefault(key, (control, interface))
+                    if first[1] is not interface:
+                        apart = first[0] is not control
+                        yield ctx.finding(
+                            INTERFACE_DUPLICATE, element,
+                            f'{owner}: {kind} interface "{key[1]}" is declared again (first at '
+                            f'{first[1].location}); ' + (
+                                "ros2_control 4.x refuses the second hardware, Humble's keeps "
+                                'the first' if apart else 'one handle serves both'),
+                            interface.location, 'declare each interface once',
+                            None if apart else ())
+        for joint in control.joints:
+            urdf = joints.get(joint.name)
+            if not joint.name:
+                continue
+            if urdf is None:
+                yield ctx.finding(JOINT_MISSING, element,
+                                  f'{owner}: joint "{joint.name}" is not in the robot '
+                                  f'(ros2_control 4.x throws "Joint \'{joint.name}\' not found '
+                                  'in URDF")', joint.location,
+                                  "name one of the robot's joints (names are case-sensitive)")
+                continue
+            if urdf.joint_type == 'fixed':
+                yield ctx.finding(JOINT_FIXED, element,
+                                  f'{owner}: joint "{joint.name}" is fixed; ros2_control 4.x '
+                                  'throws "Fixed joints do not make sense in ros2_control"',
+                                  joint.location, 'remove the joint from <ros2_control>')
+            yield from _mimic(ctx, control, joint, urdf.mimic.joint if urdf.mimic else None,
+                              names)
+            yield from _limits(ctx, control, joint)
+
+
+def _mimic(ctx: CheckContext, control: Ros2Control, joint: Component, source: str | None,
+           names: set[str]) -> Iterator[Finding]:
+    """The mimic checks of ros2_control 4.x, and the 2.x ``<param name="mimic">``."""
+    element, owner = _owner(control)
+    mimic = (joint.mimic or '').strip().lower()
+    problem = None
+    if source is None and mimic == 'true':
+        problem = 'mimic="true" but its URDF joint has no <mimic>'
+    elif source is not None and mimic != 'false' and joint.command_interfaces:
+        problem = ('is a URDF mimic joint with command interfaces (ros2_control 4.x: "Activated '
+                   'mimic joints cannot have command interfaces")')
+    elif source is not None and mimic != 'false' and source not in names:
+        problem = f'mimics "{source}", which the block does not declare'
+    if problem and (joint.mimic is None or _is_bool(joint.mimic)):
+        yield ctx.finding(MIMIC_INVALID, element, f'{owner}: joint "{joint.name}" {problem}',
+                          joint.location, 'mimic="false" to command it as a joint of its own, '
+                          'or remove its command interfaces and declare the joint it mimics')
+    param = next((p for p in joint.parameters if p.name == 'mimic'), None)
+    if param is not None:
+        mock = control.hardware is not None and control.hardware.plugin == \
+            'mock_components/GenericSystem'
+        yield ctx.finding(MIMIC_PARAM, element,
+                          f'{owner}: joint "{joint.name}" has <param name="mimic">, which '
+                          'ros2_control 4.x ignores: from Jazzy a joint mimics what its URDF '
+                          '<mimic> says' + ('' if source else ' (this one has none)'),
+                          param.location, 'write <mimic joint="..."/> in the URDF joint',
+                          _4X if mock and source is None else ())
+
+
+def _limits(ctx: CheckContext, control: Ros2Control, joint: Component) -> Iterator[Finding]:
+    """The min/max of a command interface that ros2_control 4.x skips as a joint limit."""
+    element, owner = _owner(control)
+    if joint.limits and (joint.limits.enable or '').strip().lower() == 'false':
+        return
+    for interface in joint.command_interfaces:
+        if interface.limits and (interface.limits.enable or '').strip().lower() == 'false':
+            continue
+        for bound in ('min', 'max'):
+            param = interface.param(bound)
+            if param is None or not param.value:
+                continue
+            why = ('is not a limit ros2_control knows (position, velocity, effort, '
+                   'acceleration, jerk)' if interface.name not in _LIMITED
+                   else 'is ignored: jerk has only a max' if (interface.name, bound) == (
+                       'jerk', 'min')
+                   else 'is not a number' if not _reads(param.value, 'float') else None)
+            if why:
+                yield ctx.finding(LIMITS_IGNORED, element,
+                                  f'{owner}: joint "{joint.name}" {interface.name} <param '
+                                  f'name="{bound}">{param.value}</param> {why}; ros2_control '
+                                  '4.x does not apply it',
+                                  param.location, 'write a number for position, velocity, '
+                                  'effort, acceleration or jerk (max only)')
