@@ -6,10 +6,10 @@ the ``detail`` helpers it calls) and ``src/resource_manager.cpp`` (``load_urdf``
 humble (ros2_control 2.x, consumer ``ros2_control-humble``) and jazzy (4.x; kilted and master, of
 Kilted, Lyrical and Rolling, parse alike: consumer ``ros2_control``). Both throw on a required
 attribute or ``<plugin>`` that is absent, an unknown child of ``<ros2_control>``, a ``size`` that
-is not a positive integer and a transmission naming a joint the block lacks; 4.x also reads the
-URDF and throws on a joint it lacks, a fixed joint and mimic joints it cannot follow, and reads
-booleans and integers 2.x ignores. Absent required attributes are the reader's
-``attribute-missing`` (:mod:`~urdf_tools_ros.core.model.ros2_control_reader`).
+is not a positive integer and a transmission naming a joint the block lacks; 4.x also reads
+booleans and integers 2.x ignores, and checks the joints against the URDF
+(:mod:`.ros2_control_joints`). Absent required attributes are the reader's ``attribute-missing``
+(:mod:`~urdf_tools_ros.core.model.ros2_control_reader`).
 """
 
 from __future__ import annotations
@@ -25,12 +25,12 @@ from ...model.ros2_control import (Component, EVERY_ROS2_CONTROL, HARDWARE_TYPES
 
 _EVERY = EVERY_ROS2_CONTROL
 _4X = ('ros2_control',)
-_PARSER = 'hardware_interface/src/component_parser.cpp'
+PARSER = 'hardware_interface/src/component_parser.cpp'
 
 NOT_FOUND = rule('ros2-control-not-found', Severity.WARNING,
                  'a <ros2_control> block that is not a direct child of <robot> (e.g. inside '
                  '<gazebo>): ros2_control never reads it', consumers=_EVERY,
-                 reference=f'{_PARSER} (humble, jazzy) parse_control_resources_from_urdf: '
+                 reference=f'{PARSER} (humble, jazzy) parse_control_resources_from_urdf: '
                            'robot_it->FirstChildElement("ros2_control"); ros2_control#1602')
 TYPE_UNKNOWN = rule('ros2-control-type-unknown', Severity.WARNING,
                     '<ros2_control type> is not system, actuator or sensor: the resource manager '
@@ -40,64 +40,33 @@ TYPE_UNKNOWN = rule('ros2-control-type-unknown', Severity.WARNING,
 PLUGIN_MISSING = rule('ros2-control-plugin-missing', Severity.WARNING,
                       'a <ros2_control> block without <hardware><plugin>, or one of its '
                       'transmissions without <plugin>', consumers=_EVERY,
-                      reference=f'{_PARSER} (humble, jazzy) parse_resource_from_xml and '
+                      reference=f'{PARSER} (humble, jazzy) parse_resource_from_xml and '
                                 'parse_transmission_from_xml: "Missing <plugin> tag"; '
                                 'resource_manager.cpp load_hardware: no plugin to load')
-ELEMENT_UNKNOWN = rule('ros2-control-element-unknown', Severity.WARNING,
+ELEMENT_UNKNOWN = rule('ros2-control-element-unknown', Severity.INFO,
                        'a child of <ros2_control> the parser does not know (2.x: hardware, '
                        'joint, sensor, gpio, transmission; 4.x also properties)',
                        consumers=_EVERY,
-                       reference=f'{_PARSER} (humble, jazzy) parse_resource_from_xml: '
+                       reference=f'{PARSER} (humble, jazzy) parse_resource_from_xml: '
                                  '"invalid tag name"')
 VALUE_INVALID = rule('ros2-control-value-invalid', Severity.WARNING,
                      'a value ros2_control cannot read: a boolean other than true/false, a size, '
                      'rw_rate or thread_priority that is not a positive integer, an unknown '
                      'data_type or an initial_value of the wrong type', consumers=_4X,
-                     reference=f'{_PARSER} (humble: parse_size_attribute; jazzy: '
+                     reference=f'{PARSER} (humble: parse_size_attribute; jazzy: '
                                'parse_component_from_xml, parse_interfaces_from_xml, '
                                'parse_resource_from_xml, lexical_casts.cpp parse_bool); '
                                'hardware_interface/handle.hpp (jazzy) Handle: data types')
-JOINT_MISSING = rule('ros2-control-joint-missing', Severity.WARNING,
-                     'a <ros2_control> block names a joint that is not in the robot',
-                     consumers=_4X,
-                     reference=f'{_PARSER} (jazzy) parse_control_resources_from_urdf: '
-                               '"Joint \'...\' not found in URDF"; humble does not check')
-JOINT_FIXED = rule('ros2-control-joint-fixed', Severity.WARNING,
-                   'a <ros2_control> joint is a fixed joint of the robot', consumers=_4X,
-                   reference=f'{_PARSER} (jazzy) parse_control_resources_from_urdf: "Fixed '
-                             'joints do not make sense in ros2_control"')
-MIMIC_INVALID = rule('ros2-control-mimic-invalid', Severity.WARNING,
-                     'mimic="true" on a joint without URDF <mimic>, or a URDF mimic joint (mimic '
-                     'not "false") with command interfaces or whose source is not in the block',
-                     consumers=_4X,
-                     reference=f'{_PARSER} (jazzy) parse_control_resources_from_urdf: the mimic '
-                               'checks after urdf::Model::initString')
-MIMIC_PARAM = rule('ros2-control-mimic-param', Severity.INFO,
-                   'the pre-Jazzy <param name="mimic">: mock_components of ros2_control 4.x '
-                   'ignores it and follows the URDF <mimic>',
-                   reference='hardware_interface mock_components/generic_system.cpp (humble: '
-                             'reads the param; jazzy: hardware_info.mimic_joints); '
-                             'ros2_control#1553')
 HARDWARE_DUPLICATE = rule('ros2-control-hardware-duplicate', Severity.WARNING,
                           'two <ros2_control> blocks have the same name', consumers=_EVERY,
                           reference='hardware_interface/src/resource_manager.cpp (humble: '
                                     'check_for_duplicates throws; jazzy: load_urdf fails) '
                                     '"Hardware name ... is duplicated"')
-INTERFACE_DUPLICATE = rule('ros2-control-interface-duplicate', Severity.WARNING,
-                           'an interface (component/name) is declared twice', consumers=_4X,
-                           reference='hardware_interface/src/resource_manager.cpp (jazzy: '
-                                     'add_state_interface, insert_command_interface throw '
-                                     '"already existing key"; humble keeps the first)')
-LIMITS_IGNORED = rule('ros2-control-limits-ignored', Severity.WARNING,
-                      'a min/max <param> of a joint command interface that ros2_control 4.x '
-                      'does not apply as a joint limit',
-                      reference=f'{_PARSER} (jazzy) update_interface_limits, '
-                                'set_custom_interface_values, retrieve_min_max_interface_values')
 TRANSMISSION_INVALID = rule('ros2-control-transmission-invalid', Severity.WARNING,
                             'a <ros2_control> transmission names a joint the block does not '
                             'declare, or an actuator block has a transmission with other than '
                             'one joint', consumers=_EVERY,
-                            reference=f'{_PARSER} (humble, jazzy) '
+                            reference=f'{PARSER} (humble, jazzy) '
                                       'auto_fill_transmission_interfaces')
 
 #: Interface data types of ros2_control 4.x handles, each with how its initial_value reads
@@ -113,11 +82,10 @@ _POSITIVE = re.compile(r'[1-9][0-9]*')
 _INT_MAX = 2**31 - 1
 #: A value ros2_control refuses: what it is, as written, where, the consumers refusing it.
 _Value = tuple[str, str, SourceLocation | None, tuple[str, ...]]
-#: Command interfaces whose min/max ros2_control 4.x applies as joint limits.
-_LIMITED = ('position', 'velocity', 'effort', 'acceleration', 'jerk')
 
 
-def _is_bool(text: str) -> bool:
+def is_bool(text: str) -> bool:
+    """Whether ros2_control 4.x reads ``text`` as a boolean (``parse_bool``: true, false)."""
     return text.strip().lower() in ('true', 'false')
 
 
@@ -125,10 +93,10 @@ def _is_positive(text: str) -> bool:
     return bool(_POSITIVE.fullmatch(text.strip())) and int(text) <= _INT_MAX
 
 
-def _reads(text: str, kind: tuple[int, int] | str) -> bool:
+def reads(text: str, kind: tuple[int, int] | str) -> bool:
     """Whether ros2_control 4.x reads ``text`` as a value of ``kind`` (lexical_casts)."""
     if isinstance(kind, str):
-        return _is_bool(text) if kind == 'bool' else bool(_FLOAT.fullmatch(text)) and abs(
+        return is_bool(text) if kind == 'bool' else bool(_FLOAT.fullmatch(text)) and abs(
             float(text)) != float('inf')
     low, high = kind
     return bool(_INTEGER.fullmatch(text)) and low <= int(text) <= high
@@ -141,7 +109,7 @@ def _values(control: Ros2Control) -> Iterator[_Value]:
         match = _INTEGER.match(control.rw_rate)
         if not match or not 0 <= int(match.group()) <= _INT_MAX:
             yield 'rw_rate', control.rw_rate, where, _4X
-    if control.is_async is not None and not _is_bool(control.is_async):
+    if control.is_async is not None and not is_bool(control.is_async):
         yield 'is_async', control.is_async, where, _4X
     elif control.is_async and control.is_async.strip().lower() == 'true' \
             and control.thread_priority is not None and not _is_positive(control.thread_priority):
@@ -153,15 +121,15 @@ def _values(control: Ros2Control) -> Iterator[_Value]:
                               for name in ('thread_priority', 'print_warnings'))
         if priority is not None and not _is_positive(priority):
             yield '<async thread_priority>', priority, asynchronous.location, _4X
-        if warnings is not None and not _is_bool(warnings):
+        if warnings is not None and not is_bool(warnings):
             yield '<async print_warnings>', warnings, asynchronous.location, _4X
     for component in control.components:
         if component.component_type == 'joint' and component.mimic is not None \
-                and not _is_bool(component.mimic):
+                and not is_bool(component.mimic):
             yield f'<joint name="{component.name}" mimic>', component.mimic, \
                 component.location, _4X
         for limits in (component.limits, *(i.limits for i in component.interfaces)):
-            if limits is not None and limits.enable is not None and not _is_bool(limits.enable):
+            if limits is not None and limits.enable is not None and not is_bool(limits.enable):
                 yield '<limits enable>', limits.enable, limits.location, _4X
         for interface in component.interfaces:
             yield from _interface_values(component, interface)
@@ -169,7 +137,7 @@ def _values(control: Ros2Control) -> Iterator[_Value]:
         parts = [('joint', part.read_only, part.location) for part in transmission.joints]
         parts += [('actuator', part.read_only, part.location) for part in transmission.actuators]
         for tag, read_only, location in parts:
-            if read_only is not None and not _is_bool(read_only):
+            if read_only is not None and not is_bool(read_only):
                 yield f'<{tag} read_only>', read_only, location, _4X
 
 
@@ -184,12 +152,12 @@ def _interface_values(component: Component, interface: Interface) -> Iterator[_V
         yield f'{tag} data_type', interface.data_type or '', interface.location, _4X
         return
     initial = interface.param('initial_value')
-    if initial is not None and initial.value and not _reads(initial.value, kind):
+    if initial is not None and initial.value and not reads(initial.value, kind):
         yield f'{tag} initial_value ({interface.data_type or "double"})', initial.value, \
             initial.location, _4X
 
 
-def _owner(control: Ros2Control) -> tuple[str, str]:
+def block_owner(control: Ros2Control) -> tuple[str, str]:
     """The element and the message prefix of a block's findings."""
     return f'ros2_control:{control.name}', f'ros2_control "{control.name}"'
 
@@ -200,7 +168,7 @@ def check_ros2_control_blocks(ctx: CheckContext) -> Iterator[Finding]:
     """Report what the parser and the resource manager refuse in a block, whatever the URDF."""
     seen: dict[str, Ros2Control] = {}
     for control in ctx.robot.ros2_control:
-        element, owner = _owner(control)
+        element, owner = block_owner(control)
         if not control.is_read:
             yield ctx.finding(NOT_FOUND, element,
                               f'{owner} is inside <{control.parent}>: ros2_control reads only '
@@ -242,7 +210,7 @@ def check_ros2_control_blocks(ctx: CheckContext) -> Iterator[Finding]:
 
 
 def _plugins(ctx: CheckContext, control: Ros2Control) -> Iterator[Finding]:
-    element, owner = _owner(control)
+    element, owner = block_owner(control)
     hardware = control.hardware
     if hardware is None or not hardware.plugin:
         what = ('has no <hardware>' if hardware is None else
@@ -262,7 +230,7 @@ def _plugins(ctx: CheckContext, control: Ros2Control) -> Iterator[Finding]:
 
 
 def _transmissions(ctx: CheckContext, control: Ros2Control) -> Iterator[Finding]:
-    element, owner = _owner(control)
+    element, owner = block_owner(control)
     declared = {joint.name for joint in control.joints}
     for transmission in control.transmissions:
         for part in transmission.joints:
@@ -280,106 +248,3 @@ def _transmissions(ctx: CheckContext, control: Ros2Control) -> Iterator[Finding]
                               f'{len(transmission.joints)} joints; ros2_control wants exactly one',
                               transmission.location, 'one <joint> per actuator transmission, or '
                               'type="system"')
-
-
-@check(codes=(JOINT_MISSING, JOINT_FIXED, MIMIC_INVALID, MIMIC_PARAM, INTERFACE_DUPLICATE,
-              LIMITS_IGNORED))
-def check_ros2_control_joints(ctx: CheckContext) -> Iterator[Finding]:
-    """Report joints ros2_control 4.x refuses against the URDF, and interfaces declared twice."""
-    joints = ctx.robot.joint_map
-    keys: dict[tuple[str, str], tuple[Ros2Control, Interface]] = {}
-    for control in ctx.robot.ros2_control_read:
-        element, owner = _owner(control)
-        names = {joint.name for joint in control.joints}
-        for component in control.components:
-            for kind, interfaces in (('command', component.command_interfaces),
-                                     ('state', component.state_interfaces)):
-                for interface in interfaces:
-                    if not (component.name and interface.name):
-                        continue
-                    key = (kind, f'{component.name}/{interface.name}')
-                    first = keys.setdefault(key, (control, interface))
-                    if first[1] is not interface:
-                        apart = first[0] is not control
-                        yield ctx.finding(
-                            INTERFACE_DUPLICATE, element,
-                            f'{owner}: {kind} interface "{key[1]}" is declared again (first at '
-                            f'{first[1].location}); ' + (
-                                "ros2_control 4.x refuses the second hardware, Humble's keeps "
-                                'the first' if apart else 'one handle serves both'),
-                            interface.location, 'declare each interface once',
-                            None if apart else ())
-        for joint in control.joints:
-            urdf = joints.get(joint.name)
-            if not joint.name:
-                continue
-            if urdf is None:
-                yield ctx.finding(JOINT_MISSING, element,
-                                  f'{owner}: joint "{joint.name}" is not in the robot '
-                                  f'(ros2_control 4.x throws "Joint \'{joint.name}\' not found '
-                                  'in URDF")', joint.location,
-                                  "name one of the robot's joints (names are case-sensitive)")
-                continue
-            if urdf.joint_type == 'fixed':
-                yield ctx.finding(JOINT_FIXED, element,
-                                  f'{owner}: joint "{joint.name}" is fixed; ros2_control 4.x '
-                                  'throws "Fixed joints do not make sense in ros2_control"',
-                                  joint.location, 'remove the joint from <ros2_control>')
-            yield from _mimic(ctx, control, joint, urdf.mimic.joint if urdf.mimic else None,
-                              names)
-            yield from _limits(ctx, control, joint)
-
-
-def _mimic(ctx: CheckContext, control: Ros2Control, joint: Component, source: str | None,
-           names: set[str]) -> Iterator[Finding]:
-    """The mimic checks of ros2_control 4.x, and the 2.x ``<param name="mimic">``."""
-    element, owner = _owner(control)
-    mimic = (joint.mimic or '').strip().lower()
-    problem = None
-    if source is None and mimic == 'true':
-        problem = 'mimic="true" but its URDF joint has no <mimic>'
-    elif source is not None and mimic != 'false' and joint.command_interfaces:
-        problem = ('is a URDF mimic joint with command interfaces (ros2_control 4.x: "Activated '
-                   'mimic joints cannot have command interfaces")')
-    elif source is not None and mimic != 'false' and source not in names:
-        problem = f'mimics "{source}", which the block does not declare'
-    if problem and (joint.mimic is None or _is_bool(joint.mimic)):
-        yield ctx.finding(MIMIC_INVALID, element, f'{owner}: joint "{joint.name}" {problem}',
-                          joint.location, 'mimic="false" to command it as a joint of its own, '
-                          'or remove its command interfaces and declare the joint it mimics')
-    param = next((p for p in joint.parameters if p.name == 'mimic'), None)
-    if param is not None:
-        mock = control.hardware is not None and control.hardware.plugin == \
-            'mock_components/GenericSystem'
-        yield ctx.finding(MIMIC_PARAM, element,
-                          f'{owner}: joint "{joint.name}" has <param name="mimic">, which '
-                          'ros2_control 4.x ignores: from Jazzy a joint mimics what its URDF '
-                          '<mimic> says' + ('' if source else ' (this one has none)'),
-                          param.location, 'write <mimic joint="..."/> in the URDF joint',
-                          _4X if mock and source is None else ())
-
-
-def _limits(ctx: CheckContext, control: Ros2Control, joint: Component) -> Iterator[Finding]:
-    """The min/max of a command interface that ros2_control 4.x skips as a joint limit."""
-    element, owner = _owner(control)
-    if joint.limits and (joint.limits.enable or '').strip().lower() == 'false':
-        return
-    for interface in joint.command_interfaces:
-        if interface.limits and (interface.limits.enable or '').strip().lower() == 'false':
-            continue
-        for bound in ('min', 'max'):
-            param = interface.param(bound)
-            if param is None or not param.value:
-                continue
-            why = ('is not a limit ros2_control knows (position, velocity, effort, '
-                   'acceleration, jerk)' if interface.name not in _LIMITED
-                   else 'is ignored: jerk has only a max' if (interface.name, bound) == (
-                       'jerk', 'min')
-                   else 'is not a number' if not _reads(param.value, 'float') else None)
-            if why:
-                yield ctx.finding(LIMITS_IGNORED, element,
-                                  f'{owner}: joint "{joint.name}" {interface.name} <param '
-                                  f'name="{bound}">{param.value}</param> {why}; ros2_control '
-                                  '4.x does not apply it',
-                                  param.location, 'write a number for position, velocity, '
-                                  'effort, acceleration or jerk (max only)')
