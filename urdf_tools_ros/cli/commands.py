@@ -3,22 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import MutableMapping
 import os
 import sys
-from typing import TYPE_CHECKING
 
-from urdf_tools_ros.core.model.values import ros_distros
-from urdf_tools_ros.core.source.loader import parse_xacro_args, RobotDescription
+from urdf_tools_ros.core.source.loader import RobotDescription
 from . import report
 from .request import CheckRequest
 from ..core.checks import CONSUMERS, RULES, TARGETS
-
-if TYPE_CHECKING:
-    from urdf_tools_ros.core.source.matrix import Combination
-    from ..core.checks.config import Config
-
-FORMATS = ('text', 'json', 'junit', 'sarif')
 
 
 def _add_source(parser: argparse.ArgumentParser, several: bool = False) -> None:
@@ -52,161 +43,6 @@ def load_from_args(args: argparse.Namespace) -> RobotDescription:
 def _usage_error(args: argparse.Namespace, message: str) -> int:
     print(f'urdf-tools {args.command}: {message}', file=sys.stderr)
     return 2
-
-
-# -- check ----------------------------------------------------------------------------------------
-def _colour(choice: str, stream: object) -> bool:
-    """Colour on a terminal unless ``NO_COLOR`` is set (https://no-color.org), or as forced."""
-    if choice != 'auto':
-        return choice == 'always'
-    isatty = getattr(stream, 'isatty', None)
-    return bool(isatty and isatty()) and not os.environ.get('NO_COLOR')
-
-
-def _matrix_runs(request: CheckRequest, files: list[str], texts: MutableMapping[str, str]
-                 ) -> list[tuple[str, Combination]]:
-    """
-    The ``(file, combination)`` pairs to check: each file once, or once per combination.
-
-    :param texts: The files read so far in this run (a file read here is kept for its loads).
-    :raises MatrixError: on a malformed ``--matrix``, a name given twice (also as
-        ``name:=value``), or a matrix for standard input or a file xacro does not process.
-    """
-    from urdf_tools_ros.core.source.loader import looks_like_xacro, read_file, read_source
-    from urdf_tools_ros.core.source.matrix import combinations, MatrixError, parse_matrix
-    from ..core.errors import RobotDescriptionError
-
-    if not request.matrix:
-        return [(name, ()) for name in files]
-    fixed = [item.partition(':=')[0] for item in request.xacro_args]
-    matrix = parse_matrix(list(request.matrix), fixed)
-    for name in files:
-        if name == '-':
-            raise MatrixError('--matrix needs files: standard input is read once')
-        if request.xacro == 'no':
-            raise MatrixError('--matrix sets xacro arguments, and --xacro no runs no xacro')
-        if request.xacro == 'auto':
-            try:
-                text = read_source(name, texts)
-            except RobotDescriptionError:
-                try:  # not a description the loader reads: as it reads, for the name
-                    text = read_file(name).decode('utf-8', errors='replace')
-                except RobotDescriptionError:
-                    continue  # not readable: the check reports it, once per combination
-            if not looks_like_xacro(name, text):
-                raise MatrixError(f'--matrix: {name} is not xacro (not named .xacro, no '
-                                  'xacro: element, ${...} or $(...)), so it takes no xacro '
-                                  'arguments; --xacro yes runs xacro on it anyway')
-    every = combinations(matrix)
-    return [(name, combination) for name in files for combination in every]
-
-
-def _configured_runs(config: Config) -> list[tuple[str, Combination]]:
-    """
-    ``(file, xacro arguments)`` of each entry of a configuration, once per matrix combination.
-
-    :raises MatrixError: if an entry's matrix names an argument its ``args`` give too.
-    """
-    from urdf_tools_ros.core.source.matrix import combinations, MatrixError
-    runs = []
-    for entry in config.entries:
-        twice = {name for name, _ in entry.args} & {name for name, _ in entry.matrix}
-        if twice:
-            raise MatrixError(f'{config.path}: entry {entry.file}: {", ".join(sorted(twice))} '
-                              'in both args and matrix')
-        runs += [(str(entry.file), entry.args + combination)
-                 for combination in combinations(dict(entry.matrix))]
-    return runs
-
-
-def cmd_check(args: argparse.Namespace) -> int:
-    """
-    Check each file (per ``--matrix`` combination); print or write the report.
-
-    :return: 0 clean, 1 errors, 2 a file unloadable (its message once: in the text report on
-        stdout, else one line on stderr) or a usage error.
-    """
-    from pathlib import Path
-
-    from urdf_tools_ros.core.session import failing, run
-    from urdf_tools_ros.core.source.matrix import label, MatrixError
-    from ..core.checks.config import ConfigError, find_config
-    from ..core.checks.selection import UnknownCodeError
-
-    request = CheckRequest.of(args)
-    files = list(request.files)
-    for name in files:
-        if '=' in name and not os.path.exists(name):
-            return _usage_error(args, f'{name!r}: not a file; xacro arguments are name:=value')
-    texts: dict[str, str] = {}  # every file of this run, read once
-    entries: list[tuple[str, Combination]] = []
-    if not files:  # the entries of the configuration, each with its arguments and matrix
-        try:
-            entries = [] if request.no_config else _configured_runs(find_config(Path.cwd()))
-        except (ConfigError, MatrixError) as exc:
-            return _usage_error(args, str(exc))
-        if not entries:
-            return _usage_error(args, 'no file given (and no entries in a .urdf-tools.toml '
-                                      'or [tool.urdf-tools] here)')
-        if request.diff or request.fix:
-            return _usage_error(args, '--diff and --fix need the files named')
-        files = list(dict.fromkeys(name for name, _ in entries))
-    try:
-        runs = [(name, entry + combination) for name, entry in entries
-                for _, combination in _matrix_runs(request, [name], texts)] if entries \
-            else _matrix_runs(request, files, texts)
-    except MatrixError as exc:
-        return _usage_error(args, str(exc))
-    try:
-        settings = request.settings(config=True)
-    except (ConfigError, UnknownCodeError, argparse.ArgumentTypeError) as exc:
-        return _usage_error(args, str(exc))
-    if request.diff or request.fix:
-        from .fix import run_fixes
-        status = run_fixes(request, settings, texts)
-        if status is not None:
-            return status
-    reports: list[report.FileReport] = []
-    for name, combination in runs:
-        try:
-            xacro_args = parse_xacro_args(
-                [*request.xacro_args, *(f'{key}:={value}' for key, value in combination)])
-        except ValueError as exc:
-            return _usage_error(args, str(exc))
-        try:  # suppression comments, then select and ignore, are applied in the core
-            result = run(name, settings, xacro_args, texts=texts)
-        except UnknownCodeError as exc:  # in a suppression comment
-            return _usage_error(args, str(exc))
-        loaded = result.description
-        reports.append(report.FileReport(result.source, result.findings, loaded is not None,
-                                         loaded.included_from if loaded else {}, combination))
-    if request.format == 'json':
-        text = report.format_json(reports, target=settings.target)
-    elif request.format == 'junit':
-        text = report.format_junit(reports, werror=settings.werror)
-    elif request.format == 'sarif':
-        from .version import version
-        text = report.format_sarif(reports, version(), settings.target)
-    else:
-        stream = sys.stdout if not request.output else None
-        text = report.format_text(reports, show_info=request.verbose, target=settings.target,
-                                  verbose=request.verbose, colour=_colour(request.color, stream))
-    if request.output:
-        with open(request.output, 'w', encoding='utf-8') as out:
-            out.write(text)
-        if request.format != 'text':
-            for item in reports:
-                print(report.summary(item.title, item.findings))
-    else:
-        sys.stdout.write(text)
-    if not all(item.loaded for item in reports):
-        for item in reports:  # once: a text report on stdout has said it already
-            if not item.loaded and (request.output or request.format != 'text'):
-                where = f' [{label(item.combination)}]' if item.combination else ''
-                print(f'urdf-tools: {item.findings[0].location}{where}: '
-                      f'{item.findings[0].message}', file=sys.stderr)
-        return 2
-    return 1 if failing((f for item in reports for f in item.findings), settings.werror) else 0
 
 
 # -- graph --------------------------------------------------------------------------------------
@@ -365,7 +201,8 @@ def cmd_convert(args: argparse.Namespace) -> int:
 # -- registration -------------------------------------------------------------------------------
 #: Each subcommand and its one-line help, in the order ``urdf-tools --help`` lists them.
 COMMANDS = {
-    'check': 'check URDF/xacro files; exit 0 clean, 1 errors, 2 could not load',
+    'check': 'check URDF/xacro files or the entries of a package or workspace; exit 0 clean, '
+             '1 errors, 2 could not load',
     'rules': 'list every rule of the checker, or explain one',
     'convert': 'write a URDF 1.1/1.2 file as URDF 1.0',
     'graph': 'Graphviz graph of links and joints',
@@ -391,7 +228,10 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser],
                 sub.add_parser(name, help=help_text)
             continue
         parser = sub.add_parser(name, help=help_text)
-        if name == 'tree':
+        if name == 'check':
+            from .check import add_check_arguments
+            add_check_arguments(parser, _add_source)
+        elif name == 'tree':
             from .inspect_commands import add_tree_arguments
             add_tree_arguments(parser, _add_source, load_from_args)
         elif name == 'inertia':
@@ -408,61 +248,6 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser],
             add_lsp_arguments(parser)
         else:
             _ARGUMENTS[name](parser)
-
-
-def _check_arguments(check: argparse.ArgumentParser) -> None:
-    check.description = 'Check a robot description against every rule.'
-    _add_source(check, several=True)
-    check.add_argument('--matrix', action='append', default=[], metavar='NAME=V1,V2,...',
-                       help='check each file once for every combination of these xacro '
-                            'argument values (repeatable: the product; an empty value is '
-                            'allowed: prefix=,left_); each is named in the report, the exit '
-                            'status is the worst')
-    check.add_argument('--format', choices=FORMATS, default='text',
-                       help='output format: text, json, junit (CI test reports), sarif '
-                            '(GitHub code scanning)')
-    check.add_argument('--color', choices=['auto', 'always', 'never'], default='auto',
-                       help='colour the text: auto (on a terminal, unless NO_COLOR is set)')
-    check.add_argument('-o', '--output', help='write the report to this file')
-    check.add_argument('--werror', action='store_true', help='treat warnings as errors')
-    check.add_argument('--select', action='append', metavar='CODE[,CODE]',
-                       help='report only these rules (codes or prefixes such as mesh-); '
-                            "replaces the configuration's select")
-    check.add_argument('--ignore', action='append', metavar='CODE[,CODE]',
-                       help='do not report these rules (codes or prefixes); adds to the '
-                            "configuration's ignore")
-    check.add_argument('--no-config', action='store_true',
-                       help='ignore .urdf-tools.toml and pyproject.toml [tool.urdf-tools]')
-    check.add_argument('--target', choices=list(TARGETS), default=None,
-                       help='whose verdicts are errors: ros (urdfdom, robot_state_publisher, '
-                            'RViz, urdf_parser_py, KDL, joint_state_publisher, ros2_control of '
-                            'the sourced ROS_DISTRO, else Jazzy; the default, or the '
-                            "configuration's), "
-                            + ', '.join(target for target in TARGETS if target.startswith('ros-'))
-                            + f' ({ros_distros((1, 1), refuse=True)} read URDF 1.0 only; '
-                            f'{ros_distros((1, 2))} 1.0 to 1.2), gazebo (SDFormat), mujoco, '
-                            'pinocchio')
-    check.add_argument('--no-cache', action='store_true',
-                       help='measure every mesh again: neither read nor write the mesh facts '
-                            'kept in $XDG_CACHE_HOME/urdf-tools')
-    check.add_argument('-v', '--verbose', action='store_true',
-                       help='also print info findings (always counted)')
-    check.add_argument('--urdf-parser-py', action='store_true',
-                       help='also read the description with urdf_parser_py and report what it '
-                            'refuses (slower)')
-    group = check.add_mutually_exclusive_group()
-    group.add_argument('--diff', action='store_true',
-                       help='print the mechanical fixes (unit joint axis, swapped inverted '
-                            'limits, exact duplicate elements removed) as a unified diff; exit '
-                            'as check would after them')
-    group.add_argument('--fix', action='store_true',
-                       help='write the mechanical fixes into the files (for xacro: where the '
-                            'value is literal), then check them')
-    check.add_argument('--fix-inertia', action='store_true',
-                       help='with --diff or --fix: also set an implausible or invalid inertia '
-                            'to that of the single collision box, cylinder or sphere at the '
-                            "link's mass")
-    check.set_defaults(handler=cmd_check)
 
 
 def _rules_arguments(rules: argparse.ArgumentParser) -> None:
@@ -494,5 +279,5 @@ def _graph_arguments(graph: argparse.ArgumentParser) -> None:
     graph.set_defaults(handler=cmd_graph)
 
 
-_ARGUMENTS = {'check': _check_arguments, 'rules': _rules_arguments, 'convert': _convert_arguments,
+_ARGUMENTS = {'rules': _rules_arguments, 'convert': _convert_arguments,
               'graph': _graph_arguments}

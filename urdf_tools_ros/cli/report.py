@@ -41,6 +41,7 @@ class FileReport:
     :ivar loaded: Whether the file was loaded (and checked).
     :ivar included_from: ``{file: location of the <xacro:include> that read it}``, for ``-v``.
     :ivar combination: The matrix's xacro arguments this report is for; empty without one.
+    :ivar werror: Whether its warnings fail it (its configuration's or ``--werror``).
     """
 
     filename: str
@@ -48,6 +49,7 @@ class FileReport:
     loaded: bool = True
     included_from: Mapping[str, SourceLocation] = field(default_factory=dict)
     combination: Combination = ()
+    werror: bool = False
 
     @property
     def title(self) -> str:
@@ -244,11 +246,13 @@ def format_junit(reports: Sequence[FileReport], werror: bool = False) -> str:
     """
     The report as JUnit XML: a suite per file, a case per rule with findings, one for the rest.
 
-    A rule with failing findings (:func:`~..core.session.failing`) is a failing case listing
-    them with their notes and macro calls; other rules with findings are passing cases whose
-    ``<system-out>`` lists them; the rules without findings are one case, ``other rules``. A
-    matrix's combination is a suite named ``file [combination]`` with ``xacro_arg:NAME``
-    properties.
+    A rule with failing findings (:func:`~..core.session.failing`, with ``werror`` or the
+    report's) is a failing case listing them with their notes and macro calls; its ``file`` and
+    ``line`` are the first one's, its failure ``message`` (what ``colcon test-result --verbose``
+    prints) their first :data:`GROUP_SHOWN` lines, ``file:line: severity[code]: ...``. Other
+    rules with findings are passing cases whose ``<system-out>`` lists them; the rules without
+    findings are one case, ``other rules``. A matrix's combination is a suite named
+    ``file [combination]`` with ``xacro_arg:NAME`` properties.
     """
     from lxml import etree
 
@@ -265,15 +269,20 @@ def format_junit(reports: Sequence[FileReport], werror: bool = False) -> str:
         failures = 0
         for code, items in by_code.items():
             case = etree.SubElement(suite, 'testcase', classname=report.title, name=code)
-            failed = failing(items, werror)
+            failed = failing(items, werror or report.werror)
             text = '\n'.join(str(f) + ''.join(f'\n    {where}: note: {note}' for where, note
                                               in (*f.notes, *call_notes(f))) for f in items)
             if failed:
                 failures += 1
-                failure = etree.SubElement(case, 'failure', type=code,
-                                           message=f'{len(failed)} finding(s): '
-                                                   f'{failed[0].message}'[:500])
-                failure.text = text
+                where = failed[0].location
+                if where is not None:
+                    case.set('file', where.filename)
+                    if where.line is not None:
+                        case.set('line', str(where.line))
+                more = len(failed) - GROUP_SHOWN
+                message = '\n'.join([*map(str, failed[:GROUP_SHOWN]),
+                                     *([f'... and {more} more'] if more > 0 else [])])
+                etree.SubElement(case, 'failure', type=code, message=message).text = text
             else:
                 etree.SubElement(case, 'system-out').text = text
         rest = [code for code in RULES if code not in by_code] if report.loaded else []

@@ -39,6 +39,7 @@ class CheckRequest:
     urdf_parser_py: bool = False
     no_cache: bool = False
     matrix: tuple[str, ...] = ()
+    jobs: int = 1
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     target: str | None = None
@@ -67,18 +68,19 @@ class CheckRequest:
                                    *given.get('xacro_args', ())))
         return cls(**options)
 
-    def settings(self, *, config: bool = False) -> Settings:
+    def settings(self, *, config: bool = False, start: str | None = None) -> Settings:
         """
         The pipeline's settings, resolved by :func:`~..core.session.resolve`.
 
         :param config: Also the configuration and the checking options; else loading alone.
+        :param start: Where the configuration is looked for (default: the first file).
         :raises argparse.ArgumentTypeError: on a malformed or missing ``--package-path``.
         :raises ConfigError: if the configuration cannot be read or is wrong.
         :raises UnknownCodeError: if ``--select``, ``--ignore`` or the configuration names no
             rule.
         """
         paths, folders = _package_paths(self.package_path)
-        return resolve(self.files[0] if self.files else None, select=self.select,
+        return resolve(start or (self.files[0] if self.files else None), select=self.select,
                        ignore=self.ignore, target=self.target,
                        werror=True if self.werror else None,
                        use_config=config and not self.no_config, package_paths=paths,

@@ -2,29 +2,42 @@
 The checker's defaults from a configuration file, found upwards from the file checked.
 
 The first ``.urdf-tools.toml`` or ``pyproject.toml`` (``[tool.urdf-tools]``) up from the file.
-Keys: ``select``, ``ignore``, ``target``, ``werror`` and ``entries`` (paths, or tables)::
+Keys: ``select``, ``ignore``, ``target``, ``werror``, ``entries`` (paths, or tables) and
+``exclude`` (globs of files that are no entries)::
+
+    exclude = ["test/*"]
 
     [[entries]]
     file = "urdf/robot.urdf.xacro"
     args = {prefix = "r1_"}
     matrix = {use_gripper = ["true", "false"]}
+
+What a package's check covers is :func:`package_runs`: its entries when the configuration names
+some in it, else the entries found in it (:func:`~..source.entries.find_entries`) less
+``exclude``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fnmatch import fnmatch
+import os
 from pathlib import Path
 import sys
 from typing import Any
 
 from .registry import TARGETS
 from ..errors import RobotDescriptionError
+from ..source.discovery import workspace_locator
+from ..source.entries import find_entries
+from ..source.matrix import Combination, combinations, MatrixError
+from ..source.packages import ament_package_locator
 
-__all__ = ['Config', 'ConfigError', 'Entry', 'find_config', 'read_config']
+__all__ = ['Config', 'ConfigError', 'Entry', 'find_config', 'package_runs', 'read_config']
 
 #: The keys a configuration may hold, with their types.
 KEYS: dict[str, type] = {'select': list, 'ignore': list, 'target': str, 'werror': bool,
-                         'entries': list}
+                         'entries': list, 'exclude': list}
 
 
 class ConfigError(RobotDescriptionError, ValueError):
@@ -46,6 +59,18 @@ class Entry:
     args: tuple[tuple[str, str], ...] = ()
     matrix: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
+    def runs(self) -> list[Combination]:
+        """
+        Its xacro arguments once per matrix combination: ``args`` then the combination's.
+
+        :raises MatrixError: if the matrix names an argument ``args`` gives too.
+        """
+        twice = {name for name, _ in self.args} & {name for name, _ in self.matrix}
+        if twice:
+            raise MatrixError(f'entry {self.file}: {", ".join(sorted(twice))} in both args and '
+                              'matrix')
+        return [self.args + combination for combination in combinations(dict(self.matrix))]
+
 
 @dataclass(frozen=True)
 class Config:
@@ -58,6 +83,8 @@ class Config:
     :ivar target: The ``--target`` default, or ``None``.
     :ivar werror: Whether warnings fail the check.
     :ivar entries: The project's robot descriptions (:class:`Entry`), in order.
+    :ivar exclude: Globs of files that are no entries, relative to the file's folder (``*``
+        also matches ``/``; a glob that matches a folder excludes what it holds).
     """
 
     path: Path | None = None
@@ -66,6 +93,15 @@ class Config:
     target: str | None = None
     werror: bool = False
     entries: tuple[Entry, ...] = ()
+    exclude: tuple[str, ...] = ()
+
+    def excluded(self, path: str) -> bool:
+        """Whether ``exclude`` names the file ``path`` or a folder above it."""
+        if self.path is None or not self.exclude:
+            return False
+        relative = Path(os.path.relpath(path, self.path.parent.resolve()))
+        return any(fnmatch(part.as_posix(), glob) for part in [relative, *relative.parents]
+                   for glob in self.exclude)
 
 
 def _entry(path: Path, value: Any) -> Entry:
@@ -113,21 +149,22 @@ def read_config(path: Path, table: dict[str, Any] | None = None) -> Config:
     for key, value in data.items():
         if key not in KEYS:
             raise ConfigError(f'{path}: unknown key {key!r} (known: {", ".join(KEYS)})')
-        if key in ('select', 'ignore', 'entries') and isinstance(value, str):
+        if KEYS[key] is list and isinstance(value, str):
             value = [value]
         wrong = not isinstance(value, KEYS[key]) or (
             isinstance(value, list) and key != 'entries'
             and not all(isinstance(v, str) for v in value))
         if wrong:
-            kind = 'a list of files' if key == 'entries' else 'a list of rule codes' \
-                if KEYS[key] is list else KEYS[key].__name__
+            kind = {'entries': 'a list of files', 'exclude': 'a list of globs'}.get(
+                key, 'a list of rule codes' if KEYS[key] is list else KEYS[key].__name__)
             raise ConfigError(f'{path}: {key} must be {kind}, not {value!r}')
         if key == 'target' and value not in TARGETS:
             raise ConfigError(f'{path}: target {value!r} is not one of {", ".join(TARGETS)}')
         data = {**data, key: value}
     return Config(path, tuple(data.get('select', ())), tuple(data.get('ignore', ())),
                   data.get('target'), bool(data.get('werror', False)),
-                  tuple(_entry(path, item) for item in data.get('entries', ())))
+                  tuple(_entry(path, item) for item in data.get('entries', ())),
+                  tuple(data.get('exclude', ())))
 
 
 def find_config(start: Path) -> Config:
@@ -145,3 +182,22 @@ def find_config(start: Path) -> Config:
                     raise ConfigError(f'{pyproject}: [tool.urdf-tools] must be a table')
                 return read_config(pyproject, table)
     return Config()
+
+
+def package_runs(folder: Path, config: Config) -> list[tuple[str, Combination]]:
+    """
+    What a check of the package (or folder) ``folder`` covers: ``(file, xacro arguments)``.
+
+    The entries of ``config`` (the configuration found from ``folder``) in ``folder``, each
+    once per combination (:meth:`Entry.runs`); none: every entry found in it
+    (:func:`~..source.entries.find_entries`, includes followed through the packages of its
+    workspace and the ament index) that its ``exclude`` does not name.
+
+    :raises MatrixError: if an entry gives an argument in both ``args`` and ``matrix``.
+    """
+    folder = folder.resolve()
+    inside = [entry for entry in config.entries if folder in entry.file.parents]
+    if inside:
+        return [(str(entry.file), run) for entry in inside for run in entry.runs()]
+    locate = workspace_locator(str(folder / 'package.xml'), ament_package_locator)
+    return [(path, ()) for path in find_entries(str(folder), locate, config.excluded)]

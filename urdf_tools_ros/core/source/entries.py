@@ -1,12 +1,13 @@
 """
 The entry files of a package or workspace: the descriptions that are robots, not parts.
 
-A ``.urdf`` is a robot. A xacro file is an entry when no other file includes it and it makes a
-robot: its ``<robot>`` holds more than definitions (:func:`only_definitions`: a file of macros
-is a part, checked through the files that include it). The command line checks the entries of a
-folder (:func:`find_entries`); the language server checks a file through the entries that
-include it (:class:`IncludeGraph`). An include written with an expression that needs xacro's
-evaluation (``${prefix}``, ``$(arg ...)``) cannot be followed here and is left out.
+A file is an entry when no other file includes it and it makes a robot: its ``<robot>`` holds
+more than :data:`DEFINITIONS`, or it includes a file that does. A file of macros, or of
+materials, is a part, checked through the files that include it. The command line checks the
+entries of a folder (:func:`find_entries`); the language server checks a file through the
+entries that include it (:class:`IncludeGraph`). An include written with an expression that
+needs xacro's evaluation (``${prefix}``, ``$(arg ...)``) cannot be followed here and is left
+out.
 """
 
 from __future__ import annotations
@@ -22,8 +23,10 @@ __all__ = ['DEFINITIONS', 'IncludeGraph', 'SUFFIXES', 'description_files', 'find
 
 #: The file name endings of robot descriptions (``.urdf.xacro`` ends with ``.xacro``).
 SUFFIXES = ('.urdf', '.xacro')
-#: What a file of definitions holds at the top of its ``<robot>``.
-DEFINITIONS = frozenset({'xacro:macro', 'xacro:property', 'xacro:arg', 'xacro:include'})
+#: What a part (a file of definitions) holds at the top of its ``<robot>``: xacro's definitions
+#: and the elements that are about links made elsewhere.
+DEFINITIONS = frozenset({'xacro:macro', 'xacro:property', 'xacro:arg', 'xacro:include',
+                         'material', 'gazebo', 'transmission', 'ros2_control'})
 
 
 def is_description(path: str) -> bool:
@@ -81,7 +84,7 @@ def _robot(text: str) -> Element | None:
 
 def only_definitions(text: str) -> Element | None:
     """
-    The root element of a xacro file that only defines (macros, properties, args, includes).
+    The root element of a file that only defines (:data:`DEFINITIONS`: macros, materials...).
 
     ``None`` when its root holds anything else (a link, a joint, a macro call) or it has none.
     """
@@ -146,8 +149,16 @@ def find_entries(root: str, locate: Callable[[str], str | None],
     :param skip: Whether a file is left out (read neither as an entry nor as an includer).
     """
     files = [path for path in description_files([os.path.abspath(root)]) if not skip(path)]
-    texts = {path: _read(path) or '' for path in files}
+    texts = {path: _read(path) for path in files}
     graph = IncludeGraph(files, texts.get, locate)
-    return sorted(path for path in files if path.endswith('.urdf') or (
-        not graph.included_by.get(path) and _robot(texts[path]) is not None
-        and only_definitions(texts[path]) is None))
+
+    def makes_robot(path: str, seen: set[str]) -> bool:
+        text = texts.setdefault(path, _read(path))  # an include outside root: read here
+        if path in seen or text is None or _robot(text) is None:
+            return False
+        seen.add(path)
+        return only_definitions(text) is None or any(
+            makes_robot(target, seen) for target in includes_of(path, text, locate))
+
+    return sorted(path for path in files
+                  if not graph.included_by.get(path) and makes_robot(path, set()))
