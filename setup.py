@@ -59,6 +59,9 @@ setup(
         *share('launch'),
         *share('urdf'),
         *share('config'),
+        # find_package(urdf_tools_ros): the ament_lint_auto extension (the linter of
+        # ament_cmake packages)
+        *share('cmake'),
     ],
     python_requires='>=3.10',
     install_requires=REQUIRES,

@@ -304,6 +304,70 @@ def test_the_fixtures_without_the_marker_fail_with_a_message(pytester: pytest.Py
         result.stdout.str()
 
 
+# -- the linter of a package: no test file ------------------------------------------------------
+#: pytest-lsp 1.0.1's pytest_runtest_call returns without yielding for an item that is not a
+#: test function, which fails it; where that plugin is installed (the pytest 9 venv) it is off.
+NO_LSP_PLUGIN = ('-p', 'no:pytest-lsp')
+
+
+def linted_package(folder: Path, depend: str = 'test_depend') -> Path:
+    """A package in ``folder`` that names urdf_tools_ros as ``depend``, with parts and entries."""
+    (folder / 'urdf').mkdir(parents=True)
+    (folder / 'package.xml').write_text(
+        '<?xml version="1.0"?>\n<package format="3">\n  <name>my_robot</name>\n'
+        f'  <version>0.0.0</version>\n  <{depend}>urdf_tools_ros</{depend}>\n</package>\n')
+    (folder / 'urdf' / 'part.xacro').write_text(PART)  # macros: no entry
+    (folder / 'urdf' / 'robot.urdf.xacro').write_text(CONDITIONAL)
+    (folder / 'urdf' / 'two.urdf.xacro').write_text(
+        '<robot name="two" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+        '  <xacro:include filename="$(find my_robot)/urdf/part.xacro"/>\n'
+        '  <xacro:part name="a"/>\n  <xacro:part name="b"/>\n</robot>\n')
+    return folder
+
+
+def test_a_package_that_test_depends_on_it_gets_each_entry_checked(
+        pytester: pytest.Pytester) -> None:
+    """Collected from ``package.xml``, marked ``linter``; the macros are no entry."""
+    package = linted_package(pytester.path)
+    listing = pytester.runpytest('-p', PLUGIN, *NO_LSP_PLUGIN, '--collect-only', '-q')
+    assert collected(listing) == ['package.xml::urdf/robot.urdf.xacro',
+                                  'package.xml::urdf/two.urdf.xacro']
+    result = pytester.runpytest('-p', PLUGIN, *NO_LSP_PLUGIN, '-m', 'linter')
+    result.assert_outcomes(failed=1, passed=1)  # two roots: 'a' and 'b'
+    assert 'two.urdf.xacro: 1 error:' in result.stdout.str()
+    deselected = pytester.runpytest('-p', PLUGIN, *NO_LSP_PLUGIN, '-m', 'not linter')
+    assert deselected.ret == pytest.ExitCode.NO_TESTS_COLLECTED
+    (package / 'urdf' / 'two.urdf.xacro').unlink()
+    robot = package / 'urdf' / 'robot.urdf.xacro'
+    robot.write_text(CONDITIONAL.replace('default="false"', 'default="true"'))
+    line = CONDITIONAL.splitlines().index('      <limit lower="-1" upper="1" effort="10"/>') + 1
+    failed = pytester.runpytest('-p', PLUGIN, *NO_LSP_PLUGIN)
+    failed.assert_outcomes(failed=1)
+    assert f'{robot}:{line}: error[joint-limit-velocity-missing]' in failed.stdout.str()
+
+
+@pytest.mark.parametrize('depend', ['exec_depend', 'depend'])
+def test_a_package_without_the_test_dependency_gets_nothing(pytester: pytest.Pytester,
+                                                            depend: str) -> None:
+    linted_package(pytester.path, depend)
+    result = pytester.runpytest('-p', PLUGIN, *NO_LSP_PLUGIN)
+    assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
+
+
+def test_a_package_configuration_gives_the_entries_and_their_matrix(
+        pytester: pytest.Pytester) -> None:
+    package = linted_package(pytester.path)
+    (package / '.urdf-tools.toml').write_text(
+        '[[entries]]\nfile = "urdf/robot.urdf.xacro"\nmatrix = {bad = ["false", "true"]}\n')
+    result = pytester.runpytest('-p', PLUGIN, *NO_LSP_PLUGIN, '-v')
+    result.assert_outcomes(passed=1, failed=1)
+    assert 'package.xml::urdf/robot.urdf.xacro[bad=false] PASSED' in result.stdout.str()
+    assert 'package.xml::urdf/robot.urdf.xacro[bad=true] FAILED' in result.stdout.str()
+    (package / '.urdf-tools.toml').write_text('exclude = ["urdf/two*"]\n')
+    listing = pytester.runpytest('-p', PLUGIN, *NO_LSP_PLUGIN, '--collect-only', '-q')
+    assert collected(listing) == ['package.xml::urdf/robot.urdf.xacro']
+
+
 # -- an unrelated run ---------------------------------------------------------------------------
 UNRELATED = """
 import pytest
@@ -475,9 +539,10 @@ def test_colcon_test_of_a_dependent_package_runs_each_combination(tmp_path: Path
     (report,) = (workspace / 'build' / 'my_robot_description').rglob('pytest.xml')
     from xml.etree import ElementTree
     cases = {case.get('name'): case for case in ElementTree.parse(report).iter('testcase')}
-    assert sorted(cases) == sorted(
-        f"test_robot_description[prefix={prefix or repr('')} bad={bad}]"
-        for prefix in ('', 'left_') for bad in ('false', 'true'))
+    assert sorted(cases) == sorted([  # the marker's, and the linter's check of the entry
+        *(f"test_robot_description[prefix={prefix or repr('')} bad={bad}]"
+          for prefix in ('', 'left_') for bad in ('false', 'true')),
+        'urdf/robot.urdf.xacro'])
     for name, case in cases.items():
         failure = case.find('failure')
         assert (failure is not None) is ('bad=true' in name), name

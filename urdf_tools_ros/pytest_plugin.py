@@ -1,5 +1,11 @@
 """
-pytest plugin: check a robot description once for every combination of xacro arguments.
+pytest plugin: a package's robot descriptions checked, each combination of arguments an item.
+
+A package whose ``package.xml`` has ``<test_depend>urdf_tools_ros</test_depend>`` gets, with no
+test file, one item per entry run (:func:`~urdf_tools_ros.core.checks.config.package_runs`: its
+configured entries and their matrices, else the entries found in it), collected from its
+``package.xml`` and marked ``linter`` as ament's linters are (``-m "not linter"`` leaves them
+out): ``package.xml::urdf/robot.urdf.xacro[prefix=left_]``.
 
 A description package's test, one item per combination (``ur_type=ur3 prefix=left_``)::
 
@@ -26,13 +32,13 @@ the description).
 
 Registered as the ``pytest11`` entry point ``urdf_tools_ros.pytest_plugin``; ``-p
 no:urdf_tools_ros.pytest_plugin`` turns it off. Loading it imports pytest and the standard
-library only; the core is imported when a marked test is collected.
+library only; the core is imported when a marked test or such a ``package.xml`` is collected.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 import os
 from pathlib import Path
@@ -46,10 +52,15 @@ if TYPE_CHECKING:  # never at run time: loading the plugin imports no urdf_tools
     from urdf_tools_ros.core.source.loader import RobotDescription
     from .core.findings import Finding
 
-__all__ = ['MARKER', 'MatrixCase', 'OPTIONS']
+__all__ = ['LINTER', 'MARKER', 'MatrixCase', 'OPTIONS']
 
 #: The marker's name.
 MARKER = 'urdf_matrix'
+#: The marker of the items of a package's entries (that of ament's linters).
+LINTER = 'linter'
+#: A package that names this package as a test dependency gets the items of its entries.
+_DEPENDS = re.compile(r'<test_depend(?:\s[^>]*)?>\s*urdf_tools_ros\s*</test_depend>')
+_PYTEST_7 = int(pytest.__version__.split('.')[0]) >= 7
 #: The marker's keywords that are options, not xacro arguments.
 OPTIONS = ('package_paths', 'target', 'select', 'ignore', 'werror')
 #: The fixtures a marked test takes (at least one).
@@ -104,6 +115,9 @@ def pytest_configure(config: pytest.Config) -> None:
         '(relative to the test file) once per combination of the xacro argument values '
         '(lists of strings), one test item each; the test takes urdf_description, '
         'urdf_findings or urdf_args. Options: package_paths, target, select, ignore, werror.')
+    config.addinivalue_line('markers', f'{LINTER}: a linter (ament_lint), such as the check of '
+                            'the robot descriptions of a package that test_depends on '
+                            'urdf_tools_ros')
 
 
 def _fail(where: str, message: str) -> NoReturn:
@@ -250,15 +264,10 @@ def _check(item: pytest.Item, case: MatrixCase) -> _Result:
     return result
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> None:
-    """Before a marked test's body: fail it with the findings that fail its combination."""
-    callspec = getattr(pyfuncitem, 'callspec', None)
-    case = callspec.params.get(_CASE) if callspec is not None else None
-    if not isinstance(case, MatrixCase):
-        return
+def _verdict(item: pytest.Item, case: MatrixCase) -> None:
+    """Fail ``item`` with the findings that fail its combination, or its load's message."""
     from urdf_tools_ros.core.session import failing
-    result = _check(pyfuncitem, case)
+    result = _check(item, case)
     if result.description is None or result.settings is None:
         pytest.fail(str(result.error), pytrace=False)
     failed = failing(result.findings or (), result.settings.werror)
@@ -268,3 +277,68 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> None:
                            for kind in ('error', 'warning') if kinds[kind])
         pytest.fail(f'{case.name}: {counts}' + (' (werror)' if kinds['warning'] else '') + ':\n'
                     + '\n'.join(str(finding) for finding in failed), pytrace=False)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> None:
+    """Before a marked test's body: fail it with the findings that fail its combination."""
+    callspec = getattr(pyfuncitem, 'callspec', None)
+    case = callspec.params.get(_CASE) if callspec is not None else None
+    if isinstance(case, MatrixCase):
+        _verdict(pyfuncitem, case)
+
+
+class EntryItem(pytest.Item):
+    """The check of one run of a package's entry (:data:`LINTER`)."""
+
+    def __init__(self, *, case: MatrixCase, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.case = case
+        self.add_marker(LINTER)
+
+    def runtest(self) -> None:
+        """Fail with the findings that fail the run, as ``urdf-tools check`` would exit 1."""
+        _verdict(self, self.case)
+
+    def reportinfo(self) -> tuple[Any, int | None, str]:
+        """The ``package.xml``, and a failure's title: ``urdf-tools check urdf/r.urdf.xacro``."""
+        return getattr(self, 'path', None) or self.fspath, None, f'urdf-tools check {self.name}'
+
+
+class PackageFile(pytest.File):
+    """A ``package.xml`` that test_depends on urdf_tools_ros: the runs of its entries."""
+
+    def collect(self) -> Iterator[EntryItem]:
+        """One :class:`EntryItem` per run of the package's entries."""
+        from urdf_tools_ros.core.checks.config import find_config, package_runs
+        from urdf_tools_ros.core.source.matrix import label
+
+        folder = Path(str(getattr(self, 'path', None) or self.fspath)).parent  # 6: fspath
+        for file, combination in package_runs(folder, find_config(folder)):
+            name = Path(os.path.relpath(file, folder)).as_posix() + (
+                f'[{label(combination)}]' if combination else '')
+            yield EntryItem.from_parent(self, name=name,
+                                        case=MatrixCase(Path(file), combination))
+
+
+def _package_file(path: Path, parent: pytest.Collector) -> PackageFile | None:
+    if path.name != 'package.xml' or not _DEPENDS.search(
+            path.read_text(encoding='utf-8', errors='replace')):
+        return None
+    if _PYTEST_7:
+        return PackageFile.from_parent(parent, path=path)
+    import py  # type: ignore[import-untyped]  # pytest 6 names files as py.path.local
+    return PackageFile.from_parent(parent, fspath=py.path.local(path))
+
+
+def _collect_file(file_path: Path, parent: pytest.Collector) -> PackageFile | None:
+    """Collect a ``package.xml`` that test_depends on this package (:class:`PackageFile`)."""
+    return _package_file(file_path, parent)
+
+
+def _collect_path(path: Any, parent: pytest.Collector) -> PackageFile | None:
+    """As :func:`_collect_file`, on pytest 6 (Humble): a ``py.path.local``, no ``file_path``."""
+    return _package_file(Path(str(path)), parent)
+
+
+pytest_collect_file = _collect_file if _PYTEST_7 else _collect_path

@@ -146,9 +146,9 @@ def find_entries(root: str, locate: Callable[[str], str | None],
     The entry files under the folder ``root`` (module doc), absolute, sorted.
 
     :param locate: A package's folder by name, for ``$(find PKG)`` in includes.
-    :param skip: Whether a file is left out (read neither as an entry nor as an includer).
+    :param skip: Whether a file is no entry (it still counts as including its includes).
     """
-    files = [path for path in description_files([os.path.abspath(root)]) if not skip(path)]
+    files = description_files([os.path.abspath(root)])
     texts = {path: _read(path) for path in files}
     graph = IncludeGraph(files, texts.get, locate)
 
@@ -160,5 +160,5 @@ def find_entries(root: str, locate: Callable[[str], str | None],
         return only_definitions(text) is None or any(
             makes_robot(target, seen) for target in includes_of(path, text, locate))
 
-    return sorted(path for path in files
-                  if not graph.included_by.get(path) and makes_robot(path, set()))
+    return sorted(path for path in files if not skip(path)
+                  and not graph.included_by.get(path) and makes_robot(path, set()))
