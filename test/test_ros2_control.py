@@ -235,7 +235,8 @@ def test_a_block_is_read_completely_with_each_line() -> None:
     assert hardware is not None and hardware.plugin == 'mock_components/GenericSystem'
     assert [(p.name, p.value, p.location.line if p.location else None)
             for p in hardware.parameters] == [('port', '/dev/tty0', 7)]
-    assert control.properties is not None and control.properties.children[0].tag == 'async'
+    assert control.properties is not None \
+        and control.properties.async_attribute('thread_priority') == '60'
     (joint,) = control.joints
     assert (joint.name, joint.component_type, joint.mimic) == ('j', 'joint', 'false')
     assert joint.limits is not None and joint.limits.enable == 'false'

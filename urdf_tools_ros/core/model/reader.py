@@ -18,9 +18,9 @@ import math
 
 from .robot import (Box, Calibration, Capsule, Collision, Cylinder, Dynamics, Gazebo, Geometry,
                     Inertia, Inertial, Joint, Limit, Link, Material, Mesh, Mimic, Origin, Robot,
-                    SafetyController, Sphere, Transmission, TransmissionActuator,
-                    TransmissionJoint, Vector3, Visual, XmlData)
-from .ros2_control import EVERY_ROS2_CONTROL, Ros2Control
+                    SafetyController, Sphere, Vector3, Visual, XmlData)
+from .ros2_control import (EVERY_ROS2_CONTROL, Ros2Control, Transmission, TransmissionActuator,
+                           TransmissionJoint)
 from .ros2_control_reader import Ros2ControlReader
 from .values import (all_finite, Element, KNOWN_ATTRIBUTES, KNOWN_JOINT_CHILDREN,
                      KNOWN_TRANSMISSION_PART_CHILDREN, local_name, Locate, parse_number,

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Union
 
-from .ros2_control import Param, Ros2Control
+from .ros2_control import Ros2Control, Transmission
 from ..location import SourceLocation
 
 Vector3 = tuple[float, float, float]
@@ -293,50 +293,6 @@ class XmlData:
             if key == name:
                 return value
         return default
-
-
-@dataclass(frozen=True, slots=True)
-class TransmissionJoint:
-    """A ``<joint>`` of a transmission with its hardware interfaces."""
-
-    name: str
-    hardware_interfaces: tuple[str, ...] = ()
-    role: str | None = None
-    mechanical_reduction: float | None = None
-    location: SourceLocation | None = None
-    #: ros2_control 4.x ``read_only`` attribute as written, or ``None``.
-    read_only: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class TransmissionActuator:
-    """An ``<actuator>`` of a transmission; ``mechanical_reduction`` is dimensionless."""
-
-    name: str
-    mechanical_reduction: float | None = None
-    hardware_interfaces: tuple[str, ...] = ()
-    role: str | None = None
-    location: SourceLocation | None = None
-    #: ros2_control 4.x ``read_only`` attribute as written, or ``None``.
-    read_only: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Transmission:
-    """
-    A ``<transmission>``: ``transmission_type`` is its ``<type>`` (ROS 1) or ``<plugin>``.
-
-    ``plugin`` is the ``<plugin>`` text (``None``: none), which ros2_control requires;
-    ``parameters`` the ``<param>``s of one in a ``<ros2_control>`` block.
-    """
-
-    name: str
-    transmission_type: str | None = None
-    joints: tuple[TransmissionJoint, ...] = ()
-    actuators: tuple[TransmissionActuator, ...] = ()
-    location: SourceLocation | None = None
-    plugin: str | None = None
-    parameters: tuple[Param, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

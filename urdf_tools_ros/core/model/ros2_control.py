@@ -6,19 +6,15 @@ Names follow hardware_interface's ``HardwareInfo``, ``ComponentInfo`` and ``Inte
 (``component_parser.cpp``, branches humble and jazzy). Values are kept as written, as text: the
 parser of each distro decides what they mean (``mimic="True"`` is a boolean for ros2_control 4.x,
 ``mimic="yes"`` is refused); an absent attribute is ``None``, an empty one ``''``. Every element
-keeps its location. Top-level ``<transmission>`` elements and those of a block share
-:class:`~.robot.Transmission`.
+keeps its location. A ``<transmission>`` of a block and one of ``<robot>`` (ros_control's form,
+read by ROS 1 tools and Gazebo Classic) share :class:`Transmission`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..location import SourceLocation
-
-if TYPE_CHECKING:
-    from .robot import Transmission, XmlData
 
 #: The ``type`` values the resource manager loads; it skips a block of any other type.
 HARDWARE_TYPES = ('system', 'actuator', 'sensor')
@@ -106,6 +102,62 @@ class Hardware:
 
 
 @dataclass(frozen=True, slots=True)
+class TransmissionJoint:
+    """A ``<joint>`` of a transmission with its hardware interfaces."""
+
+    name: str
+    hardware_interfaces: tuple[str, ...] = ()
+    role: str | None = None
+    mechanical_reduction: float | None = None
+    location: SourceLocation | None = None
+    #: ros2_control 4.x ``read_only`` attribute as written, or ``None``.
+    read_only: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TransmissionActuator:
+    """An ``<actuator>`` of a transmission; ``mechanical_reduction`` is dimensionless."""
+
+    name: str
+    mechanical_reduction: float | None = None
+    hardware_interfaces: tuple[str, ...] = ()
+    role: str | None = None
+    location: SourceLocation | None = None
+    #: ros2_control 4.x ``read_only`` attribute as written, or ``None``.
+    read_only: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Transmission:
+    """
+    A ``<transmission>``: ``transmission_type`` is its ``<type>`` (ROS 1) or ``<plugin>``.
+
+    ``plugin`` is the ``<plugin>`` text (``None``: none), which ros2_control requires;
+    ``parameters`` the ``<param>``s of one in a ``<ros2_control>`` block.
+    """
+
+    name: str
+    transmission_type: str | None = None
+    joints: tuple[TransmissionJoint, ...] = ()
+    actuators: tuple[TransmissionActuator, ...] = ()
+    location: SourceLocation | None = None
+    plugin: str | None = None
+    parameters: tuple[Param, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Properties:
+    """``<properties>`` (ros2_control 4.x): the attributes of its first ``<async>`` as written."""
+
+    asynchronous: tuple[tuple[str, str], ...] | None = None
+    location: SourceLocation | None = None
+
+    def async_attribute(self, name: str) -> str | None:
+        """The ``<async>`` attribute ``name`` as written, or ``None``."""
+        return dict(self.asynchronous or ()).get(name)
+
+
+@dataclass(frozen=True, slots=True)
 class Ros2Control:
     """
     A ``<ros2_control name type>`` block (``HardwareInfo``), children in file order per tag.
@@ -123,8 +175,9 @@ class Ros2Control:
     sensors: tuple[Component, ...] = ()
     gpios: tuple[Component, ...] = ()
     transmissions: tuple[Transmission, ...] = ()
-    properties: XmlData | None = None
-    unknown_elements: tuple[XmlData, ...] = ()
+    properties: Properties | None = None
+    #: The tag and location of each child the parser refuses.
+    unknown_elements: tuple[tuple[str, SourceLocation | None], ...] = ()
     rw_rate: str | None = None
     is_async: str | None = None
     thread_priority: str | None = None

@@ -15,14 +15,14 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .ros2_control import (Component, EVERY_ROS2_CONTROL, Hardware, Interface, Limits, Param,
-                           Ros2Control)
+                           Properties, Ros2Control, Transmission)
 from .values import Element
 from ..findings import Severity
 
 if TYPE_CHECKING:
-    from .robot import Transmission, XmlData
     from .values import Locate
     from ..findings import Finding
+    from ..location import SourceLocation
 
 __all__ = ['Ros2ControlReader']
 
@@ -46,8 +46,6 @@ class Ros2ControlReader:
 
         def transmission(self, node: Element, top_level: bool = True) -> Transmission: ...
 
-        def data(self, node: Element) -> XmlData: ...
-
     def ros2_control(self, node: Element, parent: str = 'robot') -> Ros2Control:
         """
         Read a ``<ros2_control>`` block whose enclosing element is ``parent``.
@@ -69,7 +67,7 @@ class Ros2ControlReader:
         hardware = properties = None
         components: dict[str, list[Component]] = {'joint': [], 'sensor': [], 'gpio': []}
         transmissions: list[Transmission] = []
-        unknown: list[XmlData] = []
+        unknown: list[tuple[str, SourceLocation | None]] = []
         for child in node:
             tag = child.tag
             if not isinstance(tag, str):
@@ -83,10 +81,12 @@ class Ros2ControlReader:
                 components[tag].append(self._component(child, tag, owner))
             elif tag == 'transmission':
                 transmissions.append(self.transmission(child, top_level=False))
-            elif tag == 'properties':
-                properties = self.data(child)
+            elif tag == 'properties':  # 4.x reads the first <async> of each
+                asynchronous = child.find('async')
+                properties = Properties(None if asynchronous is None else tuple(
+                    asynchronous.items()), self._locate(child))
             else:
-                unknown.append(self.data(child))
+                unknown.append((tag, self._locate(child)))
         return Ros2Control(name, node.get('type'), hardware, tuple(components['joint']),
                            tuple(components['sensor']), tuple(components['gpio']),
                            tuple(transmissions), properties, tuple(unknown), node.get('rw_rate'),

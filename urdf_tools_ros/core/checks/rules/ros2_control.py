@@ -114,15 +114,14 @@ def _values(control: Ros2Control) -> Iterator[_Value]:
     elif control.is_async and control.is_async.strip().lower() == 'true' \
             and control.thread_priority is not None and not _is_positive(control.thread_priority):
         yield 'thread_priority', control.thread_priority, where, _4X
-    asynchronous = control.properties and next(
-        (child for child in control.properties.children if child.tag == 'async'), None)
-    if asynchronous:
-        priority, warnings = (asynchronous.attribute(name)
+    if control.properties is not None:
+        properties = control.properties
+        priority, warnings = (properties.async_attribute(name)
                               for name in ('thread_priority', 'print_warnings'))
         if priority is not None and not _is_positive(priority):
-            yield '<async thread_priority>', priority, asynchronous.location, _4X
+            yield '<async thread_priority>', priority, properties.location, _4X
         if warnings is not None and not is_bool(warnings):
-            yield '<async print_warnings>', warnings, asynchronous.location, _4X
+            yield '<async print_warnings>', warnings, properties.location, _4X
     for component in control.components:
         if component.component_type == 'joint' and component.mimic is not None \
                 and not is_bool(component.mimic):
@@ -187,10 +186,10 @@ def check_ros2_control_blocks(ctx: CheckContext) -> Iterator[Finding]:
                               'actuator, sensor: the resource manager loads nothing for it',
                               control.location, 'type="system" (or actuator, sensor)')
         yield from _plugins(ctx, control)
-        for unknown in control.unknown_elements:
+        for tag, location in control.unknown_elements:
             yield ctx.finding(ELEMENT_UNKNOWN, element,
-                              f'{owner}: <{unknown.tag}> is not a child ros2_control knows '
-                              '(it throws "invalid tag name")', unknown.location,
+                              f'{owner}: <{tag}> is not a child ros2_control knows '
+                              '(it throws "invalid tag name")', location,
                               'remove it, or move it where it belongs (<param> goes inside '
                               '<hardware> or a <joint>)')
         if control.properties is not None:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from ..registry import check, CheckContext, rule
 from ...findings import Finding, Severity
-from ...model.robot import Transmission
+from ...model.ros2_control import Transmission
 
 JOINT_MISSING = rule('transmission-joint-missing', Severity.WARNING,
                      'a transmission names a joint that is not in the robot',
