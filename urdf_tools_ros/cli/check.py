@@ -84,8 +84,8 @@ def _runs(request: CheckRequest, settings: Settings
     The runs of the files and folders named, or of the configuration's entries, with settings.
 
     A folder's: those of each package in it (:func:`~..core.checks.config.package_runs`, with
-    the configuration found from the package), each with the settings of the configuration
-    nearest its file, as ``check FILE`` has them.
+    the configuration found from the package), each named relative to the current folder when
+    under it and with the settings of the configuration nearest it, as ``check FILE`` has them.
 
     :raises ConfigError: if a configuration cannot be read or is wrong.
     :raises MatrixError: if an entry gives an argument in both ``args`` and ``matrix``.
@@ -104,7 +104,8 @@ def _runs(request: CheckRequest, settings: Settings
             continue
         for package in sorted(find_packages([os.path.abspath(name)]).values()) or [name]:
             config = Config() if request.no_config else find_config(Path(package))
-            runs += [(file, combination, request.settings(config=True, start=file))
+            runs += [(report.shown_path(file), combination,
+                      request.settings(config=True, start=file))
                      for file, combination in package_runs(Path(package), config)]
     return runs
 

@@ -168,13 +168,19 @@ def format_text(reports: Sequence[FileReport], show_info: bool = False,
 
 
 def _checked(reports: Sequence[FileReport]) -> str:
-    """``3 files``; with a matrix ``4 combinations`` or ``2 files × 4 combinations``."""
-    files = len(dict.fromkeys(report.filename for report in reports))
-    combinations = len(dict.fromkeys(report.combination for report in reports))
-    if combinations == 1 and not reports[0].combination:
+    """
+    ``3 files``; with a matrix ``4 combinations`` or ``2 files × 4 combinations``.
+
+    Files checked a different number of times (entries of a folder): ``5 checks of 3 files``.
+    """
+    if not any(report.combination for report in reports):
         return f'{len(reports)} files'
+    files = Counter(report.filename for report in reports)
+    if len(set(files.values())) > 1:
+        return f'{len(reports)} checks of {len(files)} files'
+    combinations = len(reports) // len(files)
     per_file = f'{combinations} combination' + ('s' if combinations != 1 else '')
-    return per_file if files == 1 else f'{files} files × {per_file}'
+    return per_file if len(files) == 1 else f'{len(files)} files × {per_file}'
 
 
 def portability_line(findings: Sequence[Finding]) -> str:
