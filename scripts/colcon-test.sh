@@ -9,7 +9,9 @@
 # `colcon test`. A skipped ROS test fails the run (URDF_TOOLS_REQUIRE_ROS=1). Prints every skip
 # reason, then `colcon test-result`; exits non-zero on any failure or error (and when no test
 # ran). Extra arguments go to pytest (CI: -m "ros or ros_install or installed", what depends on
-# the installed layout and on ROS; without them, the whole suite).
+# the installed layout and on ROS; without them, the whole suite). Among them
+# test/test_ament_linter.py builds and tests two description packages, ament_cmake and
+# ament_python, in a workspace of their own on this sourced install: the linter as users run it.
 # Usage: scripts/colcon-test.sh [--distro jazzy|kilted] [pytest args...]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -15,9 +15,10 @@ from ..core.checks import CONSUMERS, RULES, TARGETS
 def _add_source(parser: argparse.ArgumentParser, several: bool = False) -> None:
     if several:  # files and name:=value in any order
         parser.add_argument('file', nargs='*', metavar='FILE [name:=value]',
-                            help='URDF or xacro files (- for standard input), and xacro '
-                                 'arguments name:=value for them; none: the entries of the '
-                                 'configuration (.urdf-tools.toml)')
+                            help='URDF or xacro files (- for standard input), folders (a '
+                                 'package or a colcon workspace: the entries of each package '
+                                 'in it), and xacro arguments name:=value for them; none: the '
+                                 'entries of the configuration (.urdf-tools.toml)')
     else:
         parser.add_argument('file', help='URDF or xacro file, or - for standard input')
         parser.add_argument('xacro_args', nargs='*', metavar='name:=value',
