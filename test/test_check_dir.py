@@ -123,6 +123,7 @@ def test_a_defect_in_a_macro_fails_the_robot_and_the_worst_status_wins(
     assert out.splitlines()[-1].startswith('total: 4 files, 2 errors')
 
 
+@pytest.mark.portability  # processes: fork, forkserver or spawn per Python
 def test_jobs_give_the_same_report(capsys: pytest.CaptureFixture[str], workspace: Path) -> None:
     (workspace / 'src' / 'arms' / 'urdf' / 'arm.xacro').write_text(
         ARM.replace(' velocity="1"/>', '/>'))
@@ -180,6 +181,7 @@ def test_junit_names_each_failure_by_file_line_and_code(capsys: pytest.CaptureFi
 def test_real_packages_entries_are_what_xacro_makes_robots_of(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every entry found is a robot to xacro itself; every entry a launch file names is found."""
+    pytest.importorskip('ament_index_python')  # xacro's $(find)
     import xacro
 
     packages = find_packages([str(ROS2_DESCRIPTIONS)])
