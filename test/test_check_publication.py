@@ -19,19 +19,19 @@ from urdf_tools_ros.core.checks.config import find_config
 from urdf_tools_ros.core.checks.publication import check_for_graph, distro_target
 from urdf_tools_ros.core.checks.selection import UnknownCodeError
 from urdf_tools_ros.core.errors import RobotDescriptionError
+from urdf_tools_ros.core.findings import Severity
 from urdf_tools_ros.core.model.values import ROS_DISTRO_URDF_VERSIONS
 from urdf_tools_ros.core.source.loader import load, load_string
 
 DISTROS = list(ROS_DISTRO_URDF_VERSIONS)
 UPKIE = REPO / 'test' / 'data' / 'upkie_description' / 'urdf' / 'upkie.urdf'
+PR2 = CORPUS_DIR / 'example-robot-data/robots/pr2_description/urdf/pr2.urdf'
 ROBOTS = {
     'cookie': lambda: shared_model('cookie'),
     'upkie': lambda: UPKIE,
-    'pr2': lambda: CORPUS_DIR / 'example-robot-data/robots/pr2_description/urdf/pr2.urdf',
 }
 #: The errors of each real robot, all for consumers outside the node's graph.
-OUTSIDE = {'cookie': {'joint-limit-bound-missing': 2}, 'upkie': {'joint-limit-bound-missing': 2},
-           'pr2': {'transmission-form-invalid': 4}}
+OUTSIDE = {'cookie': {'joint-limit-bound-missing': 2}, 'upkie': {'joint-limit-bound-missing': 2}}
 
 #: Two links and a revolute joint whose <limit> has no effort (urdfdom refuses the file) and an
 #: axis of length 2 (a warning); ``{comment}`` goes right before the <limit>.
@@ -68,7 +68,7 @@ def test_the_distro_is_ros_distro_as_target_ros_reads_it(monkeypatch: pytest.Mon
 @pytest.mark.parametrize('name', sorted(ROBOTS))
 @pytest.mark.parametrize('distro', DISTROS)
 def test_real_robots_are_refused_nowhere(name: str, distro: str) -> None:
-    """Bound-less wheel limits (joint_state_publisher), PR2 transmissions (urdf_parser_py)."""
+    """Bound-less wheel limits: joint_state_publisher, outside the node's graph."""
     check = check_for_graph(load(ROBOTS[name]()), f'ros-{distro}')
     assert check.refusals == () and check.refusal_text() == ''
     outside: dict[str, int] = {}
@@ -79,6 +79,21 @@ def test_real_robots_are_refused_nowhere(name: str, distro: str) -> None:
     consumer = next(iter(check.outside_groups()))
     assert check.outside_text().startswith(f'{number} error(s) for consumers outside this graph')
     assert check.outside_text().endswith(f': {consumer}: {code} x{number}')
+
+
+@pytest.mark.parametrize('distro', DISTROS)
+def test_what_only_urdf_parser_py_refuses_is_a_warning_naming_it(distro: str) -> None:
+    """
+    PR2's four transmissions in the form urdf_parser_py refuses: no ROS graph tool reads them.
+
+    CONVENTIONS C12: urdf_parser_py is a library a user may call, named in a warning (no error
+    for any ``ros-*`` target, so nothing outside the graph either).
+    """
+    check = check_for_graph(load(PR2), f'ros-{distro}')
+    assert check.refusals == () and check.outside == () and check.outside_text() == ''
+    forms = [f for f in check.findings if f.code == 'transmission-form-invalid']
+    assert len(forms) == 4
+    assert {(f.severity, f.consumers) for f in forms} == {(Severity.WARNING, ('urdf_parser_py',))}
 
 
 @pytest.mark.parametrize('version', ['1.1', '1.2'])

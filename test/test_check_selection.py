@@ -153,14 +153,11 @@ def test_rules_explains_one_rule() -> None:
 def test_the_configuration_can_target_lyrical(tmp_path: Path) -> None:
     robot = tmp_path / 'robot.urdf'
     robot.write_text('<robot name="r" version="1.2">\n  <link name="a"/>\n</robot>\n')
-    # urdf_parser_py reads 1.0 only (an error for every ROS target); ignored, Lyrical reads 1.2
+    # Lyrical's urdfdom reads 1.2: warnings only (urdf_parser_py, which reads 1.0 only, is on
+    # no ROS graph's path: C12 names it in a warning)
     (tmp_path / '.urdf-tools.toml').write_text('target = "ros-lyrical"\n')
     code, codes, stderr = check(str(robot))
-    assert code == 1 and 'urdf-parser-py-version' in codes, stderr
-    (tmp_path / '.urdf-tools.toml').write_text('target = "ros-lyrical"\n'
-                                               'ignore = ["urdf-parser-py-version"]\n')
-    code, codes, stderr = check(str(robot))
-    assert code == 0 and 'robot-version-new' in codes, stderr  # a warning: Lyrical reads 1.2
+    assert code == 0 and {'robot-version-new', 'urdf-parser-py-version'} <= set(codes), stderr
     (tmp_path / '.urdf-tools.toml').write_text('target = "ros-jazzy"\n')
     assert check(str(robot))[0] == 1
 

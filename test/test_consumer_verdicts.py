@@ -91,19 +91,21 @@ def test_error_targets_follow_the_measured_refusals(name: str, tmp_path: Path) -
         assert not loads['ros-lyrical'] and not loads['ros-rolling']
 
 
-@pytest.mark.parametrize('name, code, breaks', [
-    ('ros2_control-name-empty', 'attribute-empty', ()),
-    ('ros2_control-name-absent', 'attribute-missing', ('ros2_control',)),
-    ('joint-name-empty', 'attribute-empty', ()),
-    ('transmission-name-absent', 'attribute-missing', ('urdf_parser_py',)),
+@pytest.mark.parametrize('name, code, consumers, error', [
+    ('ros2_control-name-empty', 'attribute-empty', (), False),
+    ('ros2_control-name-absent', 'attribute-missing', ('ros2_control-humble', 'ros2_control'),
+     True),
+    ('joint-name-empty', 'attribute-empty', (), False),
+    # urdf_parser_py is on no ROS graph's path (C12): named, a warning
+    ('transmission-name-absent', 'attribute-missing', ('urdf_parser_py',), False),
 ])
-def test_absent_and_empty_names_are_told_apart(name: str, code: str, breaks: tuple[str, ...],
-                                               tmp_path: Path) -> None:
+def test_absent_and_empty_names_are_told_apart(name: str, code: str, consumers: tuple[str, ...],
+                                               error: bool, tmp_path: Path) -> None:
     findings = check_description(load(write(tmp_path, name)), 'ros-jazzy')
     (finding,) = [f for f in findings if f.code in ('attribute-missing', 'attribute-empty')]
     assert finding.code == code
-    assert finding.consumers == breaks
-    assert (finding.severity is Severity.ERROR) is bool(breaks)
+    assert finding.consumers == consumers
+    assert (finding.severity is Severity.ERROR) is error
     if code == 'attribute-empty':
         assert 'empty' in finding.message and 'has no name' not in finding.message
 

@@ -6,7 +6,6 @@ import os
 from pathlib import Path
 import time
 
-from corpus_models import CORPUS_DIR
 import pytest
 
 from ros_helpers import (MIMIC_URDF, requires_ros, ros_context, ros_graph,  # noqa: F401
@@ -226,14 +225,11 @@ def test_findings_are_logged_once_and_a_summary_per_reload(ros: RosGraph, tmp_pa
 # -- what the graph can use -----------------------------------------------------------------------
 #: Upkie (PyPI upkie-description 2.2.0; test/data/SOURCES.md): cookie's sibling, wheels revolute.
 UPKIE = REPO / 'test' / 'data' / 'upkie_description' / 'urdf' / 'upkie.urdf'
-#: The PR2 of example-robot-data: four transmissions in the PR2 form urdf_parser_py refuses.
-PR2 = CORPUS_DIR / 'example-robot-data' / 'robots' / 'pr2_description' / 'urdf' / 'pr2.urdf'
 
 
 @pytest.mark.parametrize('name, path, code, count, consumer', [
     ('cookie', None, 'joint-limit-bound-missing', 2, 'joint_state_publisher'),  # wheels
-    ('upkie', UPKIE, 'joint-limit-bound-missing', 2, 'joint_state_publisher'),
-    ('pr2', PR2, 'transmission-form-invalid', 4, 'urdf_parser_py')])
+    ('upkie', UPKIE, 'joint-limit-bound-missing', 2, 'joint_state_publisher')])
 def test_real_robots_with_errors_outside_the_graph_are_published_and_logged_once(
         ros: RosGraph, capfd: pytest.CaptureFixture[str], name: str, path: Path | None,
         code: str, count: int, consumer: str) -> None:

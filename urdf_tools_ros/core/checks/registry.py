@@ -46,12 +46,13 @@ CONSUMERS: dict[str, str] = {
 }
 
 #: The consumers of each target: a finding is an error for a target when it breaks one of them.
-#: Gazebo and pinocchio read URDF through urdfdom. ``ros`` is the distro of ``ROS_DISTRO``
-#: when it is a listed one, else Jazzy.
-_ROS = frozenset({'urdfdom', 'urdf_parser_py', 'kdl', 'joint_state_publisher', 'urdf_tools_ros'})
+#: Gazebo and pinocchio read URDF through urdfdom. A ``ros-*`` target holds the tools on a ROS
+#: graph's path (CONVENTIONS C12); urdf_parser_py (a library a user may call) and RViz's missing
+#: capsules are in no target: their findings are warnings that name them. ``ros`` is the distro
+#: of ``ROS_DISTRO`` when it is a listed one, else Jazzy.
+_ROS = frozenset({'urdfdom', 'kdl', 'joint_state_publisher', 'urdf_tools_ros'})
 _DISTROS = {distro: _ROS | (set() if (1, 1) in versions else {'urdfdom-before-5.1'})
             | {'ros2_control-humble' if distro == 'humble' else 'ros2_control'}
-            | (set() if distro == 'rolling' else {'rviz-without-capsules'})
             for distro, versions in ROS_DISTRO_URDF_VERSIONS.items()}
 TARGETS: dict[str, frozenset[str]] = {
     'ros': _DISTROS.get(os.environ.get('ROS_DISTRO', ''), _DISTROS['jazzy']),
