@@ -32,6 +32,12 @@ NO_EXAMPLE: dict[str, str] = {
     'urdf-parser-py-rejects': 'only with --urdf-parser-py (the cross-check)',
     'urdf-parser-py-warning': 'only with --urdf-parser-py (the cross-check)',
     'mesh-scale-suspect': 'needs a mesh file with vertices (a CAD part exported in millimetres)',
+    **dict.fromkeys(('collision-mesh-stl-ascii', 'collision-mesh-stl-triangles',
+                     'collision-mesh-not-finite', 'collision-mesh-flat',
+                     'collision-mesh-volume-tiny',
+                     'collision-mesh-concave', 'collision-mesh-heavy'),
+                    'needs a collision mesh file with triangles (test/test_collision_meshes.py '
+                    'writes them)'),
     'description-not-an-entry': "the language server's, for a xacro file of a workspace",
 }
 
@@ -140,18 +146,6 @@ def _safety(attributes: str) -> str:
     return robot(AB, joint('revolute', f'{limit()}<safety_controller {attributes}/>'))
 
 
-def _ros2_control(joint_name: str) -> str:
-    """A ``<ros2_control>`` system that commands ``joint_name``."""
-    return robot(AB, joint('continuous'), '\n'.join((
-        '<ros2_control name="c" type="system">',
-        '  <hardware><plugin>mock_components/GenericSystem</plugin></hardware>',
-        f'  <joint name="{joint_name}"><command_interface name="position"/></joint>',
-        '  <transmission name="t2"><plugin>transmission_interface/SimpleTransmission</plugin>'
-        '<joint name="j" role="joint1"><mechanical_reduction>50</mechanical_reduction></joint>'
-        '<actuator name="m2" role="actuator1"/></transmission>',
-        '</ros2_control>')))
-
-
 def _control(*children: str, attributes: str = 'name="c" type="system"',
              plugin: str = '<hardware><plugin>mock_components/GenericSystem</plugin></hardware>'
              ) -> str:
@@ -160,9 +154,9 @@ def _control(*children: str, attributes: str = 'name="c" type="system"',
         plugin, *children) if line), '</ros2_control>'))
 
 
-def _joint(body: str = '<command_interface name="position"/>') -> str:
-    """A ``<ros2_control>`` joint ``j`` with ``body`` (its interfaces)."""
-    return f'<joint name="j">{body}</joint>'
+def _joint(body: str = '<command_interface name="position"/>', name: str = 'j') -> str:
+    """A ``<ros2_control>`` joint ``name`` with ``body`` (its interfaces)."""
+    return f'<joint name="{name}">{body}</joint>'
 
 
 READ = '<state_interface name="position"/>'
@@ -433,7 +427,8 @@ EXAMPLES: dict[str, Example] = {
     'ros2-control-joint-fixed': Example(
         _controlled(_control(_joint()), joint_type='fixed'),
         _controlled(_control(_joint()))),
-    'ros2-control-joint-missing': Example(_ros2_control('wrist'), _ros2_control('j')),
+    'ros2-control-joint-missing': Example(_controlled(_control(_joint(name='wrist'))),
+                                          _controlled(_control(_joint()))),
     'ros2-control-limits-ignored': Example(
         _controlled(_control(_joint('<command_interface name="position"><param name="max">'
                                     '90deg</param></command_interface>'))),
