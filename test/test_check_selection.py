@@ -177,13 +177,17 @@ def test_the_catalog_columns_stand_for_distros_that_agree() -> None:
                 assert rule.severity_for(f'ros-{distro}') is rule.severity_for(target), \
                     (distro, rule.code)
     done = run_cli('rules')
-    assert done.returncode == 0 and 'h/j/k lyri  roll  gaze' in done.stdout.splitlines()[0]
-    row = next(line for line in done.stdout.splitlines() if line.startswith('robot-version-new '))
-    # h/j/k, lyrical, rolling, gazebo, mujoco, pinocchio
-    assert row.split()[1:7] == ['E', 'W', 'W', 'E', 'W', 'W']
-    row = next(line for line in done.stdout.splitlines()
-               if line.startswith('geometry-capsule-not-drawn '))
-    assert row.split()[1:4] == ['E', 'E', 'W']  # Lyrical's RViz draws no capsule, Rolling's does
+    header = done.stdout.splitlines()[0]
+    assert done.returncode == 0 and 'humb  jazz  kilt  l/r   gaze  mujo  pino' in header
+    rows = {line.split()[0]: line.split()[1:8] for line in done.stdout.splitlines()[1:]
+            if line and not line.startswith('consumers:')}
+    # humble, jazzy, kilted, lyrical/rolling, gazebo, mujoco, pinocchio
+    assert rows['robot-version-new'] == ['E', 'E', 'E', 'W', 'E', 'W', 'W']
+    # on no ROS graph's path: RViz drawing no capsule, urdf_parser_py (a warning naming them)
+    assert rows['geometry-capsule-not-drawn'][:4] == ['W'] * 4
+    assert rows['urdf-parser-py-version'][:4] == ['W'] * 4
+    # ros2_control clamps commands to the URDF's limits by default from Kilted
+    assert rows['joint-limit-zero-actuated'][:4] == ['W', 'W', 'E', 'E']
     explained = run_cli('rules', 'robot-version-new').stdout
     assert 'ros-kilted error, ros-lyrical warning, ros-rolling warning' in explained
     assert 'Humble, Jazzy and Kilted' in explained and 'Lyrical and Rolling' in explained

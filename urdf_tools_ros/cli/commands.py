@@ -110,8 +110,9 @@ def cmd_graph(args: argparse.Namespace) -> int:
 
 # -- rules ------------------------------------------------------------------------------------
 #: The targets the catalog shows, with their column titles (the distros of a title agree).
-COLUMNS = {'ros-jazzy': 'humble jazzy kilted', 'ros-lyrical': 'lyrical', 'ros-rolling': 'rolling',
-           'gazebo': 'gazebo', 'mujoco': 'mujoco', 'pinocchio': 'pinocchio'}
+COLUMNS = {'ros-humble': 'humble', 'ros-jazzy': 'jazzy', 'ros-kilted': 'kilted',
+           'ros-lyrical': 'lyrical rolling', 'gazebo': 'gazebo', 'mujoco': 'mujoco',
+           'pinocchio': 'pinocchio'}
 
 
 def rules_markdown() -> str:
@@ -172,7 +173,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
         return 0
     width = max(len(code) for code in RULES)
     titles = ['/'.join(word[0] for word in title.split()) if ' ' in title else title[:4]
-              for title in COLUMNS.values()]  # h/j/k, lyri, roll, gaze, ...
+              for title in COLUMNS.values()]  # humb, jazz, kilt, l/r, gaze, ...
     print(f'{"code":<{width}}  {" ".join(f"{t:<5}" for t in titles)} consumers / summary')
     for code, rule in RULES.items():
         marks = ' '.join(f'{rule.severity_for(target).value[0].upper():<5}'

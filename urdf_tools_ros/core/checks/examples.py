@@ -270,7 +270,12 @@ EXAMPLES: dict[str, Example] = {
         robot(AB, joint('continuous', '<limit effort="1" velocity="1"/>'))),
     'joint-limit-velocity-negative': Example(
         robot(AB, joint('continuous', '<limit effort="1" velocity="-2.5"/>')),
-        robot(AB, joint('continuous', '<limit effort="1" velocity="0"/>'))),
+        robot(AB, joint('continuous', '<limit effort="1" velocity="2.5"/>'))),
+    'joint-limit-zero-actuated': Example(
+        robot(AB, joint('continuous', '<limit effort="10" velocity="0"/>'),
+              _control(_joint('<command_interface name="velocity"/>'))),
+        robot(AB, joint('continuous', '<limit effort="10" velocity="2"/>'),
+              _control(_joint('<command_interface name="velocity"/>')))),
     'joint-limit-zero-range': Example(
         robot(AB, joint('prismatic', limit(lower='0.3', upper='0.3'))),
         robot(AB, joint('prismatic', limit(lower='0.3', upper='0.4')))),
@@ -466,6 +471,11 @@ EXAMPLES: dict[str, Example] = {
                                        'data_type="bool" size="-4"/></gpio>')),
         _controlled(_control(_joint(), '<gpio name="io"><command_interface name="out" '
                                        'data_type="bool" size="4"/></gpio>'))),
+    'safety-controller-applied': Example(
+        robot(AB, joint('revolute', limit() + '<safety_controller k_velocity="10" k_position="15" '
+                                              'soft_lower_limit="-0.9" soft_upper_limit="0.9"/>'),
+              _control(_joint())),
+        robot(AB, joint('revolute', limit()), _control(_joint()))),
     'safety-controller-k-velocity-missing': Example(
         _safety(''),
         _safety('k_velocity="10"')),

@@ -38,6 +38,9 @@ CONSUMERS: dict[str, str] = {
     'ros2_control': 'ros2_control 4.x and later (Jazzy 4.x, Kilted 5.x, Lyrical and Rolling '
                     "6.x; branches jazzy, kilted, master): the controller manager's reading of "
                     '<ros2_control>, checked against the URDF, and its resource manager',
+    'ros2_control-limits': 'ros2_control 5.x and later (Kilted, Lyrical, Rolling): the '
+                           "controller manager clamps every command to the joint's URDF limits "
+                           'by default (enforce_command_limits; false by default in Jazzy)',
     'gazebo': "Gazebo's URDF to SDF conversion (SDFormat; fixed joints lumped)",
     'mujoco': "MuJoCo's URDF import (MjModel.from_xml_path; 3.13 and later)",
     'mujoco-before-3.13': 'MuJoCo 3.12 and earlier (their URDF import ignores <mimic>)',
@@ -53,6 +56,7 @@ CONSUMERS: dict[str, str] = {
 _ROS = frozenset({'urdfdom', 'kdl', 'joint_state_publisher', 'urdf_tools_ros'})
 _DISTROS = {distro: _ROS | (set() if (1, 1) in versions else {'urdfdom-before-5.1'})
             | {'ros2_control-humble' if distro == 'humble' else 'ros2_control'}
+            | (set() if distro in ('humble', 'jazzy') else {'ros2_control-limits'})
             for distro, versions in ROS_DISTRO_URDF_VERSIONS.items()}
 TARGETS: dict[str, frozenset[str]] = {
     'ros': _DISTROS.get(os.environ.get('ROS_DISTRO', ''), _DISTROS['jazzy']),

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 import math
 
+from . import actuated_limits  # noqa: F401  (the limits of actuated joints: registered here)
 from ..registry import check, CheckContext, format_value, rule
 from ...findings import Finding, Severity
 from ...kinematics.validation import axis_norm, axis_problem, AXIS_TYPES, joint_type_problem
