@@ -21,6 +21,7 @@ from conftest import REPO
 from urdf_tools_ros.core.checks import check_description
 from urdf_tools_ros.core.meshes import cache as mesh_cache
 from urdf_tools_ros.core.meshes import facts as mesh_facts
+from urdf_tools_ros.core.meshes import solids
 from urdf_tools_ros.core.meshes.cache import cache_directory, MeshFactsCache
 from urdf_tools_ros.core.meshes.facts import MeshFacts, read_mesh_facts
 from urdf_tools_ros.core.source.loader import load_string
@@ -236,3 +237,44 @@ def test_an_ignored_mesh_scale_rule_reads_no_mesh(tmp_path: Path, cache_home: Pa
     assert reads == [] and not cache_home.exists()
     check_description(load_string(text))
     assert sorted(Path(path).name for path in reads) == ['beacon.stl', 'gripper_palm.obj']
+
+
+def test_every_fact_comes_back_from_the_cache(tmp_path: Path, reads: list[str]) -> None:
+    from test_collision_meshes import binary_stl, CHANNEL
+    channel = tmp_path / 'channel.stl'
+    channel.write_bytes(binary_stl(CHANNEL))
+    for path in (str(channel), *map(str, _meshes(tmp_path, 'beacon.stl', 'gripper_palm.obj'))):
+        measured = read_mesh_facts(path)
+        cache = MeshFactsCache(tmp_path / 'cache')
+        assert cache.facts(path) == measured
+        assert MeshFactsCache(tmp_path / 'cache').facts(path) == measured  # from the file
+    assert len(reads) == 3
+
+
+def test_a_hull_missing_for_want_of_scipy_is_measured_once_scipy_is_there(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reads: list[str]) -> None:
+    pytest.importorskip('scipy')
+    from test_collision_meshes import binary_stl, CHANNEL
+    path = tmp_path / 'channel.stl'
+    path.write_bytes(binary_stl(CHANNEL))
+    cache = MeshFactsCache(tmp_path / 'cache')
+    with monkeypatch.context() as without:
+        for module in (solids, mesh_cache):
+            without.setattr(module, 'hulls_measured', lambda: False)
+        assert cache.facts(str(path)).hull_volume is None
+        assert cache.facts(str(path)).hull_volume is None and len(reads) == 1  # kept
+    assert cache.facts(str(path)).hull_volume == pytest.approx(1.0)  # the unit cube
+    assert cache.facts(str(path)).hull_volume == pytest.approx(1.0)
+    assert len(reads) == 2
+
+
+def test_no_cache_reads_a_visual_and_collision_mesh_once_a_check(tmp_path: Path,
+                                                                 cache_home: Path,
+                                                                 reads: list[str]) -> None:
+    meshes = _meshes(tmp_path, 'beacon.stl', 'gripper_palm.obj')
+    text = _robot_text(*meshes).replace('</visual>', '</visual><collision><geometry><mesh '
+                                        'filename="{}"/></geometry></collision>')
+    for mesh in meshes:
+        text = text.replace('filename="{}"', f'filename="file://{mesh}"', 1)
+    _codes(text, use_cache=False)  # mesh-scale-suspect and the collision mesh rules
+    assert sorted(reads) == sorted(str(mesh) for mesh in meshes)

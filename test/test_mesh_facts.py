@@ -20,13 +20,15 @@ import sys
 import numpy as np
 from paths import SHARED
 import pytest
+from test_collision_meshes import (ascii_stl, binary_stl, box, box_corners, CHANNEL, CUBE, obj,
+                                   QUAD, SIDES)
 from test_mesh_cache import _robot_text
 
 from conftest import missing, REPO
 
 from urdf_tools_ros.core.meshes import facts as mesh_facts
 from urdf_tools_ros.core.meshes.facts import (collada_unit, mesh_bounds, MeshFacts,
-                                              read_mesh_facts)
+                                              NO_TRIANGLES, NOT_FINITE, read_mesh_facts)
 
 SAMPLE = REPO / 'urdf' / 'meshes'
 CORPUS = REPO / 'test' / 'corpus'
@@ -260,14 +262,15 @@ def test_a_check_of_stl_obj_and_collada_meshes_imports_no_trimesh(tmp_path: Path
                               env=dict(os.environ, XDG_CACHE_HOME=str(tmp_path / 'cache')))
         assert done.returncode == 0, done.stderr
         result = json.loads(done.stdout.strip().splitlines()[-1])
-        # every mesh was measured (a 1000 times scale is found on each link) and neither
-        # trimesh nor scipy was imported
+        # every mesh was measured (a 1000 times scale is found on each link), trimesh was not
+        # imported, scipy only to measure convex hulls (the cache keeps them)
         assert result['scaled'] == ['link:l0', 'link:l1', 'link:l2']
         assert 'urdf_tools_ros.core.meshes.facts' in result['modules']
         assert 'urdf_tools_ros.core.meshes.triangles' not in result['modules']
-        assert not [name for name in result['modules'] if name.split('.')[0] in
-                    ('trimesh', 'scipy')]
-        assert ('collada' in result['modules']) == read
+        roots = {name.split('.')[0] for name in result['modules']}
+        assert 'trimesh' not in roots
+        assert ('collada' in roots) == read
+        assert 'scipy' not in roots or read
 
 
 def test_a_missing_texture_prints_nothing(tmp_path: Path) -> None:
@@ -289,3 +292,106 @@ def test_a_missing_texture_prints_nothing(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, '-c', script, str(path)], cwd=REPO,
                           capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (0, 'True\n', '')
+
+
+NO_SCIPY = missing('scipy')
+
+
+def _cube_obj() -> bytes:
+    """The cube of ``CUBE`` as an OBJ file of 8 vertices and 6 quads (fans of 2 triangles)."""
+    points = box_corners((0, 0, 0), (0.1,) * 3)
+    return (''.join(f'v {x!r} {y!r} {z!r}\n' for x, y, z in points.tolist())
+            + ''.join(f'f {a + 1} {b + 1} {c + 1} {d + 1}\n' for a, b, c, d in SIDES)).encode()
+
+
+@pytest.mark.parametrize('name, content, watertight, volume, pyramid, thickness, hull', [
+    ('cube.stl', binary_stl(CUBE), True, 1e-3, 1e-3, 0.1, 1e-3),
+    ('cube.obj', _cube_obj(), True, 1e-3, 1e-3, 0.1, 1e-3),
+    ('ascii.stl', ascii_stl(CUBE), True, 1e-3, 1e-3, 0.1, 1e-3),
+    ('inside-out.stl', binary_stl(CUBE[:, ::-1]), True, -1e-3, 1e-3, 0.1, 1e-3),
+    ('open.stl', binary_stl(CUBE[:-2]), False, None, None, 0.1, None),  # no top
+    ('doubled.stl', binary_stl(np.concatenate([CUBE, CUBE[:1]])), False, None, None, 0.1,
+     None),
+    ('channel.stl', binary_stl(CHANNEL), True, 0.26, None, 1.0, 1.0),
+    ('quad.stl', binary_stl(QUAD), False, None, 0.0, 0.0, None),
+    ('plate.stl', binary_stl(box((0, 0, 0), (0.1, 0.1, 1e-9))), True, 1e-11, 1e-11, 1e-9,
+     1e-11),
+    # MuJoCo's volume is of the first object of an OBJ file
+    ('quad-then-cube.obj', obj(QUAD, CUBE), False, None, 0.0, 0.5, None),
+    ('cube-then-quad.obj', obj(CUBE, QUAD + 1), False, None, 1e-3, None, None),
+])
+def test_what_a_mesh_encloses(tmp_path: Path, name: str, content: bytes, watertight: bool,
+                              volume: float | None, pyramid: float | None,
+                              thickness: float | None, hull: float | None) -> None:
+    """Boxes of known volume (float32 corners: 1e-7 relative), written as STL and OBJ."""
+    path = tmp_path / name
+    path.write_bytes(content)
+    facts = read_mesh_facts(str(path))
+    assert facts.readable and facts.watertight == watertight
+    assert facts.ascii == (name == 'ascii.stl')
+    for value, expected in ((facts.volume, volume), (facts.pyramid_volume, pyramid),
+                            (facts.thickness, thickness)):
+        if expected is not None:
+            np.testing.assert_allclose(value, expected, rtol=1e-6, atol=1e-16)
+    assert facts.flat == (name == 'quad.stl')
+    if NO_SCIPY is not None or hull is None:
+        assert facts.hull_volume is None
+    else:
+        np.testing.assert_allclose(facts.hull_volume, hull, rtol=1e-6)
+
+
+@pytest.mark.parametrize('content, ascii, problem', [
+    (b'', True, 'neither a binary STL'),
+    (binary_stl(CUBE[:0]), False, NO_TRIANGLES),
+    (binary_stl(CUBE * [1, 1, np.nan]), False, NOT_FINITE),
+    (binary_stl(CUBE)[:-1], True, 'neither a binary STL'),
+])
+def test_an_stl_that_is_not_measured_still_says_whether_it_is_binary(
+        tmp_path: Path, content: bytes, ascii: bool, problem: str) -> None:
+    path = tmp_path / 'part.stl'
+    path.write_bytes(content)
+    facts = read_mesh_facts(str(path))
+    assert (facts.ascii, facts.triangles) == (ascii, 0)
+    assert problem in str(facts.problem)
+
+
+def _trimesh_solid(path: Path) -> tuple[bool, float, float] | None:
+    """``(watertight, volume, hull volume)`` as trimesh measures the file's one mesh."""
+    import trimesh
+    try:
+        mesh = trimesh.load(str(path), force='mesh', process=False)
+    except Exception:  # noqa: B902 whatever trimesh raises: it does not read the file
+        return None
+    if not isinstance(mesh, trimesh.Trimesh) or not len(mesh.faces):
+        return None
+    mesh.merge_vertices(merge_tex=True, merge_norm=True)  # positions only, as the checker
+    faces = mesh.faces
+    mesh.update_faces((faces[:, 0] != faces[:, 1]) & (faces[:, 1] != faces[:, 2])
+                      & (faces[:, 2] != faces[:, 0]))  # a corner twice: no triangle
+    watertight = bool(mesh.is_watertight and mesh.is_winding_consistent)
+    return watertight, float(mesh.volume), float(mesh.convex_hull.volume)
+
+
+@pytest.mark.skipif(NO_TRIMESH is not None or NO_SCIPY is not None,
+                    reason=str(NO_TRIMESH or NO_SCIPY))
+@pytest.mark.parametrize('root, least', [(SHARED, 150), (CORPUS, 50), (SAMPLE, 2)],
+                         ids=['shared', 'corpus', 'sample'])
+def test_every_mesh_encloses_what_trimesh_says(root: Path, least: int) -> None:
+    files = [path for path in _files(root) if read_mesh_facts(str(path)).readable]
+    if not files and root == SHARED:
+        pytest.skip(f'{SHARED} is not here')
+    assert len(files) >= least
+    wrong, closed = [], 0
+    for path in files:
+        facts = read_mesh_facts(str(path))
+        theirs = _trimesh_solid(path)
+        if theirs is None:
+            continue
+        watertight, volume, hull = theirs
+        closed += watertight
+        if facts.watertight != watertight or watertight and not (
+                np.isclose(facts.volume, volume, rtol=1e-6)
+                and np.isclose(facts.hull_volume or 0.0, hull, rtol=1e-6)):
+            wrong.append(f'{path}: trimesh {theirs}, here {facts}')
+    assert wrong == []
+    assert closed >= least // 2

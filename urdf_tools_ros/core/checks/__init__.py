@@ -39,6 +39,7 @@ from .registry import (broken_consumers, check, CheckContext, CheckFunction, CON
                        counts_text, DEFAULT_TARGET, errors, for_target, format_value,
                        portability, registered_checks, Rule, rule, RULES, sort_findings,
                        TARGETS)
+from .rules import collision_meshes  # noqa: F401
 from .rules import (gazebo, gazebo_lumping, geometry, inertial, joints, loading,  # noqa: F401
                     materials, mimic, structure, transmissions, tree)
 from .rules.as_written import as_written_findings, XACRO_IN_URDF

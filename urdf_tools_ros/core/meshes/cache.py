@@ -16,16 +16,19 @@ from pathlib import Path
 import sqlite3
 import threading
 import time
+from typing import cast
 
 from . import facts as _reading
 from .facts import MeshFacts
+from .solids import hulls_measured
 
-__all__ = ['FILENAME', 'MAX_ENTRIES', 'MeshFactsCache', 'cache_directory', 'mesh_facts']
+__all__ = ['FILENAME', 'MAX_ENTRIES', 'MeshFactsCache', 'cache_directory', 'mesh_facts',
+           'run_facts']
 
 #: Most entries the cache keeps; beyond, the least recently used are removed.
 MAX_ENTRIES = 20000
 #: The cache file's name in :func:`cache_directory`; its schema version is in the name.
-FILENAME = 'mesh-facts-1.sqlite3'
+FILENAME = 'mesh-facts-2.sqlite3'
 #: Seconds a process waits for another one's write before it goes on without the cache.
 _TIMEOUT = 5.0
 #: The formats whose failures are kept (read without a library; pycollada may be installed).
@@ -52,21 +55,34 @@ def _key(path: str) -> tuple[str, int, int]:
 
 
 def _encode(facts: MeshFacts) -> str:
-    return json.dumps([facts.format, facts.lower, facts.upper, facts.triangles, facts.problem])
+    return json.dumps([facts.format, facts.lower, facts.upper, facts.triangles, facts.problem,
+                       facts.ascii, facts.watertight, facts.volume, facts.pyramid_volume,
+                       facts.thickness, facts.hull_volume])
 
 
 def _decode(text: str) -> MeshFacts:
     """:raises ValueError: if ``text`` is not what :func:`_encode` writes."""
     try:
-        kind, lower, upper, triangles, problem = json.loads(text)
+        (kind, lower, upper, triangles, problem, ascii, watertight, *sizes, hull) = json.loads(
+            text)
         box = [None if corner is None else (float(corner[0]), float(corner[1]), float(corner[2]))
                for corner in (lower, upper)]
-    except (TypeError, IndexError, KeyError) as exc:
+        volume, pyramid, thickness = (float(size) for size in sizes)
+        hull = None if hull is None else float(hull)
+    except (TypeError, IndexError, KeyError, ValueError) as exc:
         raise ValueError(f'not a mesh facts entry: {text!r}') from exc
     if not isinstance(kind, str) or type(triangles) is not int or not (
-            problem is None or isinstance(problem, str)):
+            problem is None or isinstance(problem, str)) or not (
+            isinstance(ascii, bool) and isinstance(watertight, bool)):
         raise ValueError(f'not a mesh facts entry: {text!r}')
-    return MeshFacts(kind, box[0], box[1], triangles, problem)
+    return MeshFacts(kind, box[0], box[1], triangles, problem, ascii, watertight, volume,
+                     pyramid, thickness, hull)
+
+
+def _stale(facts: MeshFacts) -> bool:
+    """Whether a kept entry lacks the hull volume that scipy, installed since, would measure."""
+    return (facts.watertight and facts.hull_volume is None and not facts.flat
+            and hulls_measured())
 
 
 class MeshFactsCache:
@@ -89,7 +105,7 @@ class MeshFactsCache:
         """The facts of the mesh file at ``path``, cached; :exc:`OSError` if it cannot be read."""
         key = _key(path)
         kept = self._lookup(key)
-        if kept is not None:
+        if kept is not None and not _stale(kept):
             return kept
         facts = self._read(path)
         if facts.readable or facts.format in _OWN_FORMATS:
@@ -212,3 +228,19 @@ def mesh_facts(path: str, use_cache: bool = True) -> MeshFacts:
     if cache is None:
         cache = _SHARED[where] = MeshFactsCache(where[0])
     return cache.facts(path)
+
+
+def run_facts(memo: dict[str, object], path: str, use_cache: bool = True) -> MeshFacts | None:
+    """
+    The facts of a mesh file, measured at most once per check run (:func:`mesh_facts`).
+
+    :param memo: The run's scratch dictionary (``CheckContext.cache``); the facts are kept in it.
+    :return: The facts, or ``None`` when the file does not exist or cannot be read.
+    """
+    seen = cast('dict[str, MeshFacts | None]', memo.setdefault('mesh-facts', {}))
+    if path not in seen:
+        try:
+            seen[path] = mesh_facts(path, use_cache)
+        except OSError:
+            seen[path] = None
+    return seen[path]

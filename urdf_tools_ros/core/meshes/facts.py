@@ -1,5 +1,5 @@
 """
-What the checker needs of a mesh file: its format, bounding box and triangle count.
+What the checker needs of a mesh file: its format, bounding box, triangles and solid.
 
 STL and OBJ are read with numpy, COLLADA through pycollada, as trimesh reads them
 (``process=False``) and rviz draws them:
@@ -10,6 +10,8 @@ STL and OBJ are read with numpy, COLLADA through pycollada, as trimesh reads the
 * COLLADA: every ``<instance_geometry>`` placed by its ``<node>`` transforms, triangles with an
   infinite vertex dropped, then the file's length unit (:func:`collada_unit`) as rviz applies
   it; near vertices are not merged (boxes within ~1e-7 m of trimesh's).
+
+What the triangles enclose (closed, volume, thickness, convex hull) is :mod:`.solids`'.
 """
 
 from __future__ import annotations
@@ -22,17 +24,22 @@ from typing import Any
 
 import numpy as np
 
+from .solids import FLAT, IntArray, measure
 from ..errors import MeshLoadError
 from ..model.robot import Vector3
 from ..transforms import FloatArray
 
-__all__ = ['MAX_BYTES', 'MEASURED', 'MeshFacts', 'collada_unit', 'mesh_bounds',
-           'read_mesh_facts']
+__all__ = ['MAX_BYTES', 'MEASURED', 'MeshFacts', 'NOT_FINITE', 'NO_TRIANGLES', 'collada_unit',
+           'mesh_bounds', 'read_mesh_facts']
 
 #: Largest mesh file that is read, bytes (a bigger one is not measured).
 MAX_BYTES = 200 * 1024 * 1024
 #: The formats the checker measures, lower-case extensions (URDF consumers read these three).
 MEASURED = ('.stl', '.obj', '.dae')
+#: The :attr:`MeshFacts.problem` of a file without a triangle (a binary STL of 0).
+NO_TRIANGLES = 'no triangles in the mesh file'
+#: The :attr:`MeshFacts.problem` of a file with a NaN or infinite vertex its triangles use.
+NOT_FINITE = 'a vertex coordinate is not finite'
 
 _STL_HEADER = 84
 _STL_TRIANGLE = np.dtype([('normal', '<f4', (3,)), ('vertices', '<f4', (3, 3)),
@@ -43,6 +50,7 @@ _OBJ_VERTEX = re.compile(r'^v[ \t]+(\S+)[ \t]+(\S+)[ \t]+(\S+)', re.M)
 _OBJ_VERTEX_WORD = re.compile(r'^v[ \t]', re.M)
 _OBJ_FACE = re.compile(r'^f[ \t]+([^\n]*)', re.M)
 _OBJ_CORNER = re.compile(r'/[^\s]*')
+_OBJ_OBJECT = re.compile(r'^[og][ \t]', re.M)
 
 
 @dataclass(frozen=True)
@@ -56,6 +64,14 @@ class MeshFacts:
     :ivar upper: Largest x, y, z, m; ``None`` when the file is not measured.
     :ivar triangles: Number of triangles (0 when the file is not measured).
     :ivar problem: Why the file is not measured; ``None`` when it is.
+    :ivar ascii: An STL file that is not binary (its size is not ``84 + 50 n``), measured or not.
+    :ivar watertight: The triangles are closed and consistently oriented
+        (:class:`~.solids.Solid`; so are the four fields below).
+    :ivar volume: Signed enclosed volume, m³ (meaningful when watertight).
+    :ivar pyramid_volume: MuJoCo's default mesh volume, m³.
+    :ivar thickness: Extent along the thinnest principal axis, m.
+    :ivar hull_volume: Convex hull volume, m³, of a watertight mesh that is not flat, or
+        ``None`` (also without scipy).
     """
 
     format: str
@@ -63,11 +79,25 @@ class MeshFacts:
     upper: Vector3 | None = None
     triangles: int = 0
     problem: str | None = None
+    ascii: bool = False
+    watertight: bool = False
+    volume: float = 0.0
+    pyramid_volume: float = 0.0
+    thickness: float = 0.0
+    hull_volume: float | None = None
 
     @property
     def readable(self) -> bool:
         """Whether the file was measured (its box and triangle count are known)."""
         return self.problem is None
+
+    @property
+    def flat(self) -> bool:
+        """Whether a measured mesh's vertices are coplanar, collinear or one point."""
+        if self.lower is None or self.upper is None:
+            return False
+        size = max(high - low for low, high in zip(self.lower, self.upper))
+        return self.thickness <= FLAT * size
 
 
 def read_mesh_facts(path: str) -> MeshFacts:
@@ -84,22 +114,29 @@ def read_mesh_facts(path: str) -> MeshFacts:
         return MeshFacts(kind, problem=f'the checker does not measure "{extension}" files')
     if os.path.getsize(path) > MAX_BYTES:
         return MeshFacts(kind, problem=f'larger than {MAX_BYTES} bytes')
+    ascii = False
+    first = None
     try:
         if extension == '.dae':
-            points, triangles = _collada(path)
+            points, faces = _collada(path)
         else:
             with open(path, 'rb') as stream:
                 data = stream.read(MAX_BYTES + 1)
-            points, triangles = (_stl if extension == '.stl' else _obj)(data)
-        if not triangles or not len(points):
-            raise MeshLoadError('no triangles in the mesh file')
+            ascii = extension == '.stl' and _binary_count(data) is None
+            if extension == '.stl':
+                points, faces = _stl(data)
+            else:
+                points, faces, first = _obj(data)
+        if not len(faces):
+            raise MeshLoadError(NO_TRIANGLES)
         if not np.all(np.isfinite(points)):
-            raise MeshLoadError('a vertex coordinate is not finite')
+            raise MeshLoadError(NOT_FINITE)
     except MeshLoadError as exc:
-        return MeshFacts(kind, problem=str(exc).replace(f'{path}: ', ''))
+        return MeshFacts(kind, ascii=ascii, problem=str(exc).replace(f'{path}: ', ''))
     lower, upper = points.min(axis=0), points.max(axis=0)
     return MeshFacts(kind, (float(lower[0]), float(lower[1]), float(lower[2])),
-                     (float(upper[0]), float(upper[1]), float(upper[2])), int(triangles))
+                     (float(upper[0]), float(upper[1]), float(upper[2])), len(faces), None,
+                     ascii, *measure(points, faces, first))
 
 
 def mesh_bounds(path: str) -> tuple[FloatArray, FloatArray] | None:
@@ -117,28 +154,43 @@ def mesh_bounds(path: str) -> tuple[FloatArray, FloatArray] | None:
     return np.array(facts.lower), np.array(facts.upper)
 
 
-def _stl(data: bytes) -> tuple[FloatArray, int]:
-    """The vertices ``(3 T, 3) float64`` and triangle count ``T`` of an STL file's bytes."""
-    if len(data) >= _STL_HEADER:
-        count = int(np.frombuffer(data, '<u4', 1, 80)[0])
-        if len(data) == _STL_HEADER + count * _STL_TRIANGLE.itemsize:
-            triangles = np.frombuffer(data, _STL_TRIANGLE, count, _STL_HEADER)
-            return triangles['vertices'].reshape(-1, 3).astype(np.float64), count
-    lowered = data.lower()
-    start, end = lowered.find(b'solid'), lowered.rfind(b'endsolid')
-    if start < 0 or end < start:
-        raise MeshLoadError(f'neither a binary STL ({len(data)} bytes is not 84 + 50 x the '
-                            'triangle count of its header) nor an ASCII STL (solid ... endsolid)')
-    text = data[start:end]
-    rows = _STL_VERTEX.findall(text)
-    if len(rows) != len(_STL_VERTEX_WORD.findall(text)) or len(rows) % 3:
-        raise MeshLoadError('ASCII STL: a vertex line has not 3 numbers, or the vertices are '
-                            'not 3 a facet')
-    return _numbers(rows, 'ASCII STL vertex'), len(rows) // 3
+def _binary_count(data: bytes) -> int | None:
+    """The triangle count of a binary STL's header, ``None`` when the size does not match it."""
+    if len(data) < _STL_HEADER:
+        return None
+    count = int(np.frombuffer(data, '<u4', 1, 80)[0])
+    return count if len(data) == _STL_HEADER + count * _STL_TRIANGLE.itemsize else None
 
 
-def _obj(data: bytes) -> tuple[FloatArray, int]:
-    """The vertices its faces use ``(V, 3) float64`` and the triangle count of an OBJ file."""
+def _stl(data: bytes) -> tuple[FloatArray, IntArray]:
+    """The vertices ``(3 T, 3) float64`` and triangles ``(T, 3)`` of an STL file's bytes."""
+    count = _binary_count(data)
+    if count is not None:
+        triangles = np.frombuffer(data, _STL_TRIANGLE, count, _STL_HEADER)
+        points = triangles['vertices'].reshape(-1, 3).astype(np.float64)
+    else:
+        lowered = data.lower()
+        start, end = lowered.find(b'solid'), lowered.rfind(b'endsolid')
+        if start < 0 or end < start:
+            raise MeshLoadError(f'neither a binary STL ({len(data)} bytes is not 84 + 50 x the '
+                                'triangle count of its header) nor an ASCII STL (solid ... '
+                                'endsolid)')
+        text = data[start:end]
+        rows = _STL_VERTEX.findall(text)
+        if len(rows) != len(_STL_VERTEX_WORD.findall(text)) or len(rows) % 3:
+            raise MeshLoadError('ASCII STL: a vertex line has not 3 numbers, or the vertices '
+                                'are not 3 a facet')
+        points = _numbers(rows, 'ASCII STL vertex')
+    return points, np.arange(len(points), dtype=np.int64).reshape(-1, 3)
+
+
+def _obj(data: bytes) -> tuple[FloatArray, IntArray, int]:
+    """
+    The vertices its faces use ``(V, 3) float64`` and triangles ``(T, 3)`` of an OBJ file.
+
+    Also the number of triangles of its first object, those before the first ``o`` or ``g`` line
+    that follows a face (tinyobjloader's first shape, the only one MuJoCo's OBJ decoder reads).
+    """
     text = data.decode('utf-8', errors='replace').replace('\r\n', '\n').replace('\\\n', '')
     rows = _OBJ_VERTEX.findall(text)
     if len(rows) != len(_OBJ_VERTEX_WORD.findall(text)):
@@ -148,7 +200,7 @@ def _obj(data: bytes) -> tuple[FloatArray, int]:
              for match in _OBJ_FACE.finditer(text)]
     faces = [(start, corners) for start, corners in faces if len(corners) >= 3]
     if not faces:
-        return vertices[:0], 0
+        return vertices[:0], np.zeros((0, 3), dtype=np.int64), 0
     try:
         indices = np.array([int(corner) for _, corners in faces for corner in corners],
                            dtype=np.int64)
@@ -162,12 +214,19 @@ def _obj(data: bytes) -> tuple[FloatArray, int]:
     zero_based = np.where(indices > 0, indices - 1, defined + indices)
     if np.any(indices == 0) or np.any(zero_based < 0) or np.any(zero_based >= len(vertices)):
         raise MeshLoadError('OBJ: a face refers to a vertex that is not defined')
-    return vertices[np.unique(zero_based)], int(np.sum(sizes - 2))
+    used, compact = np.unique(zero_based, return_inverse=True)
+    fans = sizes - 2  # a polygon: its first corner with each pair of consecutive others
+    base = np.repeat(np.cumsum(sizes) - sizes, fans)
+    step = np.arange(len(base)) - np.repeat(np.cumsum(fans) - fans, fans) + 1
+    ends = [match.start() for match in _OBJ_OBJECT.finditer(text, faces[0][0])]
+    first = len(base) if not ends else int(
+        np.sum(fans[:np.searchsorted([start for start, _ in faces], ends[0])]))
+    return vertices[used], compact[np.stack([base, base + step, base + step + 1], axis=1)], first
 
 
-def _collada(path: str) -> tuple[FloatArray, int]:
+def _collada(path: str) -> tuple[FloatArray, IntArray]:
     """
-    The vertices its triangles use ``(V, 3) float64`` (file frame, m) and their count ``T``.
+    The vertices its triangles use ``(V, 3) float64`` (file frame, m) and the triangles ``(T, 3)``.
 
     Placed as trimesh 5's ``load_collada`` places them (float64 node matrices from the root).
     """
@@ -183,23 +242,24 @@ def _collada(path: str) -> tuple[FloatArray, int]:
         try:
             document = collada.Collada(stream, ignore=ignore)
             placed: list[FloatArray] = []
-            counts: list[int] = []
+            triangles: list[IntArray] = []
             for node in document.scene.nodes:
-                _collada_node(collada, node, _EYE, placed, counts)
+                _collada_node(collada, node, _EYE, placed, triangles)
         except Exception as exc:  # pycollada raises its errors, lxml's, ValueError...
             raise MeshLoadError(f'cannot read COLLADA: {type(exc).__name__}: {exc}') from exc
     if not placed:
-        return np.zeros((0, 3)), 0
-    points = np.concatenate(placed) * collada_unit(path)
-    return points, sum(counts)
+        return np.zeros((0, 3)), np.zeros((0, 3), dtype=np.int64)
+    starts = np.cumsum([0] + [len(points) for points in placed[:-1]])
+    faces = np.concatenate([part + start for part, start in zip(triangles, starts)])
+    return np.concatenate(placed) * collada_unit(path), faces
 
 
 _EYE = np.eye(4)
 
 
 def _collada_node(collada: Any, node: Any, T_file_parent: FloatArray,
-                  placed: list[FloatArray], counts: list[int]) -> None:
-    """Add the vertices a node's finite triangles use (file frame) and their count."""
+                  placed: list[FloatArray], triangles: list[IntArray]) -> None:
+    """Add the vertices a node's finite triangles use (file frame) and the triangles."""
     if isinstance(node, collada.scene.GeometryNode):
         symbols = {material.symbol for material in node.materials}
         for primitive in node.geometry.primitives:
@@ -224,10 +284,11 @@ def _collada_node(collada: Any, node: Any, T_file_parent: FloatArray,
             used = np.zeros(len(vertex), dtype=bool)
             used[corners] = True  # IndexError past the last vertex, as vertex[index] raised
             placed.append(vertex[used] @ T_file_parent[:3, :3].T + T_file_parent[:3, 3])
-            counts.append(len(corners))
+            triangles.append((np.cumsum(used) - 1)[corners].astype(np.int64))
     elif isinstance(node, collada.scene.Node) and node.children is not None:
         for child in node.children:
-            _collada_node(collada, child, np.dot(T_file_parent, node.matrix), placed, counts)
+            _collada_node(collada, child, np.dot(T_file_parent, node.matrix), placed,
+                          triangles)
 
 
 def collada_unit(path: str) -> float:

@@ -299,14 +299,11 @@ def _kinematic_extent(robot: Robot) -> float:
     return float(np.max(origins.max(axis=0) - origins.min(axis=0)))
 
 
-def _mesh_sides(path: str, use_cache: bool) -> tuple[float, ...] | None:
+def _mesh_sides(ctx: CheckContext, path: str) -> tuple[float, ...] | None:
     """The sides of a mesh file's box before ``<mesh scale>``, m; ``None`` when not measured."""
-    from ...meshes.cache import mesh_facts
-    try:
-        facts = mesh_facts(path, use_cache)
-    except OSError:
-        return None
-    if facts.lower is None or facts.upper is None:
+    from ...meshes.cache import run_facts
+    facts = run_facts(ctx.cache, path, ctx.use_cache)
+    if facts is None or facts.lower is None or facts.upper is None:
         return None
     return tuple(high - low for low, high in zip(facts.lower, facts.upper))
 
@@ -331,7 +328,7 @@ def check_mesh_scale(ctx: CheckContext) -> Iterator[Finding]:
                 continue
             seen.add(mesh.filename)
             if mesh.resolved not in read:
-                read[mesh.resolved] = _mesh_sides(mesh.resolved, ctx.use_cache)
+                read[mesh.resolved] = _mesh_sides(ctx, mesh.resolved)
             sides = read[mesh.resolved]
             if sides is None:
                 continue
