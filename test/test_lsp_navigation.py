@@ -23,6 +23,7 @@ import pytest
 
 from urdf_tools_ros.core.model.robot import Robot
 from urdf_tools_ros.core.source.discovery import find_packages
+from urdf_tools_ros.core.source.entries import description_files
 from urdf_tools_ros.lsp.checking import check_run, RunResult, Settings
 from urdf_tools_ros.lsp.completion import complete
 from urdf_tools_ros.lsp.definition import definition
@@ -30,7 +31,7 @@ from urdf_tools_ros.lsp.documents import Buffers
 from urdf_tools_ros.lsp.hover import hover
 from urdf_tools_ros.lsp.navigation import outline, workspace_symbols
 from urdf_tools_ros.lsp.rename import edits, refuse_expressions, Refused, Scope, Site, target
-from urdf_tools_ros.lsp.workspace import description_files, Run
+from urdf_tools_ros.lsp.workspace import Run
 
 ROS2 = str(ROS2_DESCRIPTIONS)
 needs_ros2 = pytest.mark.skipif(not ROS2_DESCRIPTIONS.is_dir(),
