@@ -71,10 +71,20 @@ if MISSING is None:
 
     @pytest_lsp.fixture(config=SERVER)
     async def client(lsp_client: LanguageClient) -> Any:
-        """A client that can show documents."""
+        """A client that can show documents and counts the server's code lens refreshes."""
+        lsp_client.lens_refreshes = 0  # type: ignore[attr-defined]
+
+        @lsp_client.feature(types.WORKSPACE_CODE_LENS_REFRESH)
+        def refreshed(params: None) -> None:
+            lsp_client.lens_refreshes += 1  # type: ignore[attr-defined]
+
         await lsp_client.initialize_session(types.InitializeParams(
-            capabilities=types.ClientCapabilities(window=types.WindowClientCapabilities(
-                show_document=types.ShowDocumentClientCapabilities(support=True)))))
+            capabilities=types.ClientCapabilities(
+                window=types.WindowClientCapabilities(
+                    show_document=types.ShowDocumentClientCapabilities(support=True)),
+                workspace=types.WorkspaceClientCapabilities(
+                    code_lens=types.CodeLensWorkspaceClientCapabilities(
+                        refresh_support=True)))))
         yield
         if lsp_client.capabilities is not None:  # not shut down by the test
             await lsp_client.shutdown_session()
@@ -161,6 +171,11 @@ async def test_a_code_lens_on_the_robot_of_an_entry_only(
         client: LanguageClient, tmp_path: Path) -> None:
     entry, part = _package(tmp_path)
     await _checked(client, entry)
+    for _ in range(100):  # the entry loaded: the client is asked for its lenses again
+        if client.lens_refreshes:  # type: ignore[attr-defined]
+            break
+        await asyncio.sleep(0.05)
+    assert client.lens_refreshes == 1  # type: ignore[attr-defined]
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(
         types.TextDocumentIdentifier(entry)))
     assert [(lens.range.start.line, lens.range.end.line) for lens in lenses] == [(1, 1)]

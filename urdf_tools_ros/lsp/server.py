@@ -83,6 +83,7 @@ class Server(LanguageServer):
         #: What the editor set (:mod:`.settings`); :meth:`configure` changes it.
         self.editor = EditorSettings()
         self._reset = False
+        self._lensed: frozenset[str] = frozenset()  # the entries the client has lenses of
         #: The client's ``initializationOptions``, taken when it is initialized.
         self.initial_options: object = None
         self._graph: IncludeGraph | None = None
@@ -152,13 +153,22 @@ class Server(LanguageServer):
         def locate(name: str) -> str | None:
             return packages.get(name) or ament_package_locator(name)
 
-        pairs = {**dict(self.editor.package_paths), **self._package_paths}
-        folders = [*self.editor.package_folders, *self._package_folders]
+        pairs, folders, _ = self.package_sources()
         self._settings = resolve(use_config=False, package_paths=pairs, package_folders=folders,
                                  locator=locate, package_hint=PACKAGE_HINT)
         self._graph = IncludeGraph(
             description_files(self._roots), self.buffers.text_or_none,
             make_package_locator(pairs, locate, package_folders=folders))
+
+    def package_sources(self) -> tuple[dict[str, str], list[str], dict[str, str]]:
+        """
+        Where the server finds packages, first asked first.
+
+        :return: ``NAME=DIR`` pairs (the editor's ``packagePath``, then ``--package-path``), the
+            folders of packages (the same), and the packages of the workspace ``{name: DIR}``.
+        """
+        return ({**dict(self.editor.package_paths), **self._package_paths},
+                [*self.editor.package_folders, *self._package_folders], dict(self._packages))
 
     def _add_package_of(self, path: str) -> None:
         """The packages of the colcon workspace around a file (a client's narrow root)."""
@@ -249,6 +259,7 @@ class Server(LanguageServer):
                                               loop)
             if done is not None:
                 self._publish(done, dirty, self.placed)
+                self._refresh_lenses()
         except Exception as exc:  # a bug must not stop the server: said once, in its log
             done = set()
             log.exception('urdf-tools lsp: check failed')
@@ -258,6 +269,15 @@ class Server(LanguageServer):
             if done is None:  # cancelled (newer text): its check takes these files too
                 with self._lock:
                     self._dirty |= dirty
+
+    def _refresh_lenses(self) -> None:
+        """Ask the client for code lenses again when the entries that loaded changed."""
+        entries = frozenset(run.file for run in self.loaded)
+        workspace = self.client_capabilities.workspace
+        lenses = workspace.code_lens if workspace is not None else None
+        if entries != self._lensed and lenses is not None and lenses.refresh_support:
+            self._lensed = entries
+            self.workspace_code_lens_refresh(None)
 
     def _check(self, dirty: set[str], generation: int,
                loop: asyncio.AbstractEventLoop) -> set[str] | None:

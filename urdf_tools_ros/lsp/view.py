@@ -138,9 +138,8 @@ def register(server: Server) -> None:
             tell(types.MessageType.Error, f'view: {path or arguments[:1]}: not checked yet')
             return None
         run, name = result.run, os.path.basename(result.run.file)
-        pairs = {**dict(server.editor.package_paths), **server._package_paths}  # as the server
-        folders = [*server.editor.package_folders, *server._package_folders]
-        address = viewers.start(run, view_command(run, pairs, folders, dict(server._packages),
+        pairs, folders, packages = server.package_sources()
+        address = viewers.start(run, view_command(run, pairs, folders, packages,
                                                   free_port()))
         try:
             url = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(address)),
