@@ -211,6 +211,20 @@ def test_xacro_in_a_urdf_names_who_refuses_the_text(text: str, refusing: set[str
     assert 'xacro-in-urdf' not in {f.code for f in check_description(load(renamed))}
 
 
+def test_a_refusal_xacro_does_not_cause_is_named_for_what_causes_it(tmp_path: Path) -> None:
+    """A moving link of zero inertia: MuJoCo refuses the file as written and expanded alike."""
+    zero = ('<link name="l2"><inertial><mass value="1"/><inertia ixx="0" ixy="0" ixz="0" '
+            'iyy="0" iyz="0" izz="0"/></inertial></link>')
+    path = tmp_path / 'robot.urdf'
+    path.write_text(GAZEBO_ONLY.replace(BASE, BASE + zero + J))
+    findings = check_description(load(path), 'mujoco')
+    (finding,) = [f for f in findings if f.code == 'xacro-in-urdf']
+    assert finding.consumers == () and finding.severity is Severity.WARNING
+    assert 'MuJoCo refuses either reading, not for the xacro syntax (line ' in finding.message
+    assert 'link "l2" moves with mass=1 kg, largest principal moment 0' in finding.message
+    assert [f.code for f in findings if f.severity is Severity.ERROR] == ['inertia-near-zero']
+
+
 @pytest.mark.oracle
 def test_what_refuses_a_urdf_with_xacro_syntax_is_what_the_consumers_do(tmp_path: Path) -> None:
     path = tmp_path / 'robot.urdf'
