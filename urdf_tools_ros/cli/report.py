@@ -16,7 +16,7 @@ import sys
 from urdf_tools_ros.core.session import call_notes, failing, include_chain
 from urdf_tools_ros.core.source.matrix import Combination, label
 from ..core.checks import (broken_consumers, count, counts_text, DEFAULT_TARGET, portability,
-                           RULES)
+                           RULES, XACRO_IN_URDF)
 from ..core.findings import Finding, Severity
 from ..core.location import SourceLocation
 
@@ -184,11 +184,20 @@ def _checked(reports: Sequence[FileReport]) -> str:
 
 
 def portability_line(findings: Sequence[Finding]) -> str:
-    """``loads as written in: ...; errors for: ...`` (:func:`~..core.checks.portability`)."""
+    """
+    ``loads as written in: ...; errors for: ...`` (:func:`~..core.checks.portability`).
+
+    A file not named ``.xacro`` with xacro syntax (``xacro-in-urdf``) reaches the ROS targets
+    through the xacro of their launch files: ``loads through xacro in: ros-...; as written in:``.
+    """
     verdicts = portability(findings)
     good = [target for target, ok in verdicts.items() if ok]
     bad = [target for target, ok in verdicts.items() if not ok]
-    return (f'loads as written in: {", ".join(good) or "none"}'
+    through = [target for target in good if target.startswith('ros-')] \
+        if any(finding.code == XACRO_IN_URDF for finding in findings) else []
+    written = [target for target in good if target not in through]
+    return ((f'loads through xacro in: {", ".join(through)}; ' if through else '')
+            + f'loads as written in: {", ".join(written) or "none"}'
             + (f'; errors for: {", ".join(bad)}' if bad else ''))
 
 

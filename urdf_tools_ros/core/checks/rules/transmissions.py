@@ -9,6 +9,7 @@ nothing. What ros2_control's parser refuses in a block: :mod:`.ros2_control`.
 from __future__ import annotations
 
 from collections.abc import Iterator
+import re
 
 from ..registry import check, CheckContext, rule
 from ...findings import Finding, Severity
@@ -24,6 +25,9 @@ REDUCTION_ZERO = rule('transmission-reduction-zero', Severity.WARNING,
                                 'reduction (not run here, so not claimed as a refusal)')
 NO_JOINT = rule('transmission-no-joint', Severity.WARNING, 'a transmission has no <joint>',
                 reference='transmission_interface')
+#: A xacro expression missing its ``$``: ``{name}`` (xacro substitutes only ``${...}``).
+_BRACE = re.compile(r'(?<!\$)\{[A-Za-z_]\w*\}')
+
 NO_ACTUATOR = rule('transmission-no-actuator', Severity.WARNING,
                    'a transmission has no <actuator>', reference='transmission_interface')
 
@@ -52,9 +56,13 @@ def check_transmissions(ctx: CheckContext) -> Iterator[Finding]:
                               transmission.location, 'add <actuator name="..."> for the motor')
         for part in transmission.joints:
             if part.name and part.name not in joints:
+                brace = _BRACE.search(part.name)
                 yield ctx.finding(JOINT_MISSING, element,
                                   f'{owner}: joint "{part.name}" is not in the robot',
                                   part.location or transmission.location,
+                                  f'`{brace[0]}` lacks its `$`: write '
+                                  f'`{_BRACE.sub(lambda found: "$" + found[0], part.name)}`'
+                                  if brace else
                                   "name one of the robot's joints (names are case-sensitive)")
         for kind, parts in (('joint', transmission.joints),
                             ('actuator', transmission.actuators)):
