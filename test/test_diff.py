@@ -549,3 +549,44 @@ def test_an_origin_rotation_is_compared_as_a_rotation(
     if shown is not None:
         (change,) = changes
         assert f'Δ 0, 0, +{shown:g}°' in change.text
+
+
+#: A package's robot naming its files through ``$(find)``: xacro writes each checkout's path.
+FOUND = """<?xml version="1.0"?>
+<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <link name="base"><visual><geometry><mesh filename="file://$(find r_description)/meshes/a.stl"/>
+    </geometry></visual><collision><geometry>
+    <mesh filename="$(find r_description)/meshes/gone.stl"/></geometry></collision></link>
+  <link name="arm"><visual><geometry><mesh filename="file://$(find r_description)/meshes/{arm}"/>
+    </geometry></visual></link>
+  <joint name="j" type="fixed"><parent link="base"/><child link="arm"/><origin xyz="0 0 {z}"/>
+  </joint>
+  <gazebo><plugin name="p" filename="libp.so">
+    <parameters>$(find r_description)/config/controllers.yaml</parameters></plugin></gazebo>
+</robot>
+"""
+
+
+def checkout(top: Path, arm: str = 'b.stl', z: str = '1') -> RobotDescription:
+    package = top / 'src' / 'r_description'
+    (package / 'meshes').mkdir(parents=True)
+    (package / 'urdf').mkdir()
+    for mesh in ('a.stl', 'b.stl', 'c.stl'):
+        (package / 'meshes' / mesh).write_bytes(b'')
+    (package / 'package.xml').write_text('<package format="3"><name>r_description</name>'
+                                         '</package>')
+    path = package / 'urdf' / 'r.urdf.xacro'
+    path.write_text(FOUND.format(arm=arm, z=z))
+    return load(path, package_paths={'r_description': str(package)})
+
+
+def test_two_checkouts_of_a_package_compare_their_files_by_package(tmp_path: Path) -> None:
+    """``$(find)`` writes each checkout's path: only the joint and b.stl -> c.stl differ."""
+    old = checkout(tmp_path / 'old')
+    new = checkout(tmp_path / 'new', arm='c.stl', z='2')
+    assert str(tmp_path / 'old') in old.xml and str(tmp_path / 'new') in new.xml
+    result = diff_descriptions(old, new)
+    assert [(change.element, change.attribute) for change in result.values] == [
+        ('link:arm', 'visual[0].geometry.filename'), ('joint:j', 'origin.xyz')]
+    assert result.blocks == () and result.findings == ()
+    assert diff_descriptions(old, checkout(tmp_path / 'same')).same

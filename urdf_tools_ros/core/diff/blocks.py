@@ -3,8 +3,9 @@
 
 Read from the description's URDF XML (the model keeps only part of them). Each top-level block
 is keyed by its ``name`` (``reference`` for gazebo, ``''`` for the robot's own) and written one
-element per line: attributes sorted, comments dropped, text stripped. In the old block a renamed
-link's or joint's old name becomes the new one, so a rename alone changes no block.
+element per line: attributes sorted, comments dropped, text stripped, a file of a ROS package as
+``package://`` (two checkouts alike). In the old block a renamed link's or joint's old name
+becomes the new one, so a rename alone changes no block.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Mapping
 import difflib
 from typing import Any
 
+from .git import package_uri
 from .records import BlockChange
 from ..source.loader import parse_xml
 
@@ -30,13 +32,18 @@ def canonical_lines(element: Any, renamed: Mapping[str, str] | None = None,
     table = renamed or {}
     if not isinstance(element.tag, str):  # a comment or processing instruction
         return []
-    attributes = ''.join(f' {key}="{table.get(value, value)}"'
+    attributes = ''.join(f' {key}="{_value(value, table)}"'
                          for key, value in sorted(element.attrib.items()))
     text = (element.text or '').strip()
-    lines = ['  ' * depth + f'<{element.tag}{attributes}>' + table.get(text, text)]
+    lines = ['  ' * depth + f'<{element.tag}{attributes}>' + _value(text, table)]
     for child in element:
         lines.extend(canonical_lines(child, table, depth + 1))
     return lines
+
+
+def _value(text: str, renamed: Mapping[str, str]) -> str:
+    """A renamed name, a file of a package as ``package://`` (:func:`~.git.package_uri`)."""
+    return renamed.get(text, package_uri(text))
 
 
 def blocks(xml: str, filename: str = '<string>',

@@ -18,6 +18,7 @@ import numpy as np
 
 from .blocks import compare_blocks
 from .elements import compare_joint, compare_link, compare_robot, moved_meshes
+from .git import package_uri
 from .matching import match, Matching
 from .records import (DescriptionDiff, ElementChange, FindingChange, FrameMove, Tolerance,
                       ValueChange)
@@ -132,6 +133,10 @@ def _replace(text: str, table: Mapping[str, str]) -> str:
     return re.sub(pattern, lambda found: table[found[0]], text)
 
 
+#: An absolute path (or ``file://`` URI) in a message, without trailing punctuation.
+_PATH = re.compile(r'(?<![\w.:/])(?:file://)?/[^\s"]*[^\s".,;:)]')
+
+
 def _finding_key(finding: Finding, renamed: Mapping[str, str], paths: Mapping[str, str],
                  moved: Mapping[str, Mapping[str, str]]) -> tuple[str, str, str]:
     kind, _, name = finding.element.partition(':')
@@ -143,6 +148,7 @@ def _finding_key(finding: Finding, renamed: Mapping[str, str], paths: Mapping[st
     message = _replace(message, moved.get(element, {}))
     for before, after in paths.items():
         message = message.replace(before, after)
+    message = _PATH.sub(lambda found: package_uri(found[0]), message)  # a checkout's file
     return finding.code, element, message
 
 

@@ -3,7 +3,8 @@ Attribute by attribute: what changed in matched joints, links and global materia
 
 Each function returns :class:`~.records.ValueChange` records in the new description's names.
 Numbers are the same to 1e-9 relative or 1e-12 absolute. Names of other elements (parent,
-child, mimic joint) are compared through the rename table. Units: URDF spec, joint; REP 103.
+child, mimic joint) are compared through the rename table, mesh files by their place in their
+package (:func:`~.git.package_uri`). Units: URDF spec, joint; REP 103.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Union
 
 import numpy as np
 
+from .git import package_uri
 from .matching import Matching
 from .records import Value, ValueChange
 from ..kinematics.inertia import inertia_matrix, principal_moments
@@ -184,7 +186,8 @@ def _compare_geometry(out: _Collector, prefix: str, old: Geometry | None,
         if not isinstance(old, Sphere):
             out.add(f'{prefix}geometry.length', old.length, new.length, 'm')  # type: ignore
     elif isinstance(old, Mesh) and isinstance(new, Mesh):
-        out.add(f'{prefix}geometry.filename', old.filename, new.filename)
+        if package_uri(old.filename) != package_uri(new.filename):  # not two checkouts' paths
+            out.add(f'{prefix}geometry.filename', old.filename, new.filename)
         out.add(f'{prefix}geometry.scale', old.scale, new.scale)
 
 
@@ -281,7 +284,7 @@ def moved_meshes(old: Link, new: Link) -> dict[str, str]:
             old_mesh = before.geometry if before is not None else None
             new_mesh = after.geometry if after is not None else None
             if not isinstance(old_mesh, Mesh) or not isinstance(new_mesh, Mesh) or \
-                    old_mesh.filename == new_mesh.filename:
+                    package_uri(old_mesh.filename) == package_uri(new_mesh.filename):
                 continue
             pairs = [(old_mesh.filename, new_mesh.filename)]
             if old_mesh.resolved is not None and new_mesh.resolved is not None:

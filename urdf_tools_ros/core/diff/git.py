@@ -3,12 +3,14 @@ A description as of a git revision: the repository's tree at that revision in a 
 
 For ``urdf-tools diff --git REV FILE``: :func:`materialise` writes ``git archive REV`` of the
 repository holding FILE into a folder (includes and meshes as of REV), :func:`package_folders`
-finds the ROS packages in it. git runs as a subprocess; the repository is not changed.
+finds the ROS packages in it, :func:`package_uri` names a file by its package (two checkouts
+alike). git runs as a subprocess; the repository is not changed.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+import functools
 import os
 from pathlib import Path, PurePosixPath
 import shutil
@@ -138,6 +140,34 @@ def package_folders(top: str | os.PathLike[str]) -> dict[str, str]:
         folders[:] = sorted(name for name in folders
                             if not name.startswith('.') and name not in _SKIPPED)
     return found
+
+
+@functools.lru_cache(maxsize=1024)
+def _package_at(folder: str) -> tuple[str, str] | None:
+    """The nearest package at or above ``folder``: ``(name, its folder)``, or ``None``."""
+    for candidate in (Path(folder), *Path(folder).parents):
+        manifest = candidate / 'package.xml'
+        if manifest.is_file():
+            return _package_name(manifest) or candidate.name, str(candidate)
+    return None
+
+
+def package_uri(path: str) -> str:
+    """
+    ``path`` as ``package://NAME/REST`` when it is a file of a ROS package, else unchanged.
+
+    What xacro's ``$(find pkg)`` writes (``file:///ws/src/pkg/meshes/a.stl``, ``/tmp/x/pkg/...``)
+    differs between two checkouts of a package; its place in the package does not. The package
+    is the nearest folder above holding a ``package.xml``; the file itself need not exist.
+    """
+    local = path.removeprefix('file://')
+    if not os.path.isabs(local):
+        return path
+    found = _package_at(os.path.dirname(local))
+    if found is None:
+        return path
+    name, folder = found
+    return f'package://{name}/{Path(os.path.relpath(local, folder)).as_posix()}'
 
 
 def remove(folder: str) -> None:
