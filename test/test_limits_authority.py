@@ -52,7 +52,8 @@ VELOCITY_0 = '<limit effort="10" velocity="0"/>'
 EFFORT_0 = '<limit effort="0" velocity="2"/>'
 OFF = '<limits enable="false"/>'
 
-#: name -> (URDF, whether ros2_control's limiter clamps the command to 0; ``None``: no finding).
+#: name -> (URDF, whether ros2_control's limiter stops every command of the joint; ``None``: no
+#: finding).
 CASES: dict[str, tuple[str, bool | None]] = {
     'velocity-interface': (robot(VELOCITY_0, control(command('velocity'))), True),
     'position-interface': (robot(VELOCITY_0, control(command('position'))), True),
@@ -60,6 +61,9 @@ CASES: dict[str, tuple[str, bool | None]] = {
     'effort-interface-effort-0': (robot(EFFORT_0, control(command('effort'))), True),
     # a position command is bounded by the velocity, not by the effort: Gazebo's motor only
     'position-interface-effort-0': (robot(EFFORT_0, control(command('position'))), False),
+    # KUKA's ros2_control joints: effort="0" stops the effort commands, not the position ones
+    'effort-0-beside-position': (robot(EFFORT_0, control(command('position')
+                                                         + command('effort'))), False),
     'joint-limits-off': (robot(VELOCITY_0, control(command('velocity'), OFF)), False),
     'velocity-limits-off': (robot(VELOCITY_0, control(command('velocity', OFF))), False),
     'ros1-transmission': (robot(VELOCITY_0, TRANSMISSION), False),
@@ -96,6 +100,14 @@ def test_the_targets_enforcing_limits_are_the_distros_that_default_to_it() -> No
         assert 'ros2_control-limits' not in TARGETS[target]
 
 
+def test_an_effort_of_0_beside_a_position_interface_says_which_commands_it_stops() -> None:
+    (finding,) = [f for f in check_description(load_string(CASES['effort-0-beside-position'][0]),
+                                               'ros-kilted') if f.code == CODE]
+    assert "limits its effort commands by it by default (enforce_command_limits; Jazzy's only " \
+        'when that is set), not its position commands; Gazebo' in finding.message
+    assert finding.severity is Severity.WARNING
+
+
 def test_the_finding_names_the_interfaces_and_the_real_value_to_write() -> None:
     text = robot('<limit lower="0" upper="0.1" effort="5" velocity="0"/>', TRANSMISSION,
                  control(command('position') + command('velocity')), joint_type='prismatic')
@@ -104,7 +116,7 @@ def test_the_finding_names_the_interfaces_and_the_real_value_to_write() -> None:
     assert finding.message.startswith(
         'joint "j" (prismatic): limit velocity="0" on a joint driven by the position, velocity '
         'command interfaces of ros2_control "c" and transmission "t": ros2_control from Kilted '
-        'clamps its position/velocity commands to it by default')
+        'limits its position/velocity commands by it by default')
     assert finding.fix == 'velocity="..." with the actuator\'s rated velocity (m/s)'
 
 

@@ -21,11 +21,12 @@ Gazebo takes both as the motor's limits: SDFormat's URDF conversion writes them 
 ``SDFFeatures.cc`` ``CopyStandardJointAxisProperties``: only a negative one is no limit).
 PyBullet keeps them unused (``btMultiBodyLink.h``: "unused for now, it is set by a URDF loader").
 
-Severity: the block declares the joint commanded and Kilted's limiter turns every command into
-none, so for the targets whose ros2_control enforces limits by default the file moves no joint
-where it says one moves (an error, consumer ``ros2_control-limits``); where ros2_control does
-not clamp that command (Jazzy, a transmission of ``<robot>``, an effort of 0 without an effort
-interface) Gazebo's motor limit makes it a warning.
+Severity: when the block declares the joint commanded and Kilted's limiter turns every command
+of it into none, the targets whose ros2_control enforces limits by default move no joint where
+the file says one moves (an error, consumer ``ros2_control-limits``); where ros2_control does not
+clamp it (Jazzy, a transmission of ``<robot>``, an effort of 0 without an effort interface) or
+the joint's other interfaces still move it (KUKA's effort="0" beside position commands), it is a
+warning that says what each consumer does.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ _SOURCE = ('ros2_control controller_manager_parameters.yaml enforce_command_limi
 ZERO_ACTUATED = rule(
     'joint-limit-zero-actuated', Severity.WARNING,
     'an actuated joint (a command interface in <ros2_control>, or in a transmission) has limit '
-    'effort="0" or velocity="0": ros2_control from Kilted clamps its commands to it, Gazebo its '
+    'effort="0" or velocity="0": ros2_control from Kilted limits its commands by it, Gazebo its '
     'motor', consumers=(_ENFORCING,),
     reference=_SOURCE + '; joint_limits_helpers.cpp compute_position_limits, '
                         'compute_velocity_limits, compute_effort_limits; gz-physics dartsim '
@@ -129,19 +130,21 @@ def check_actuated_limits(ctx: CheckContext) -> Iterator[Finding]:
                                 ('velocity', 'm/s' if linear else 'rad/s')):
             if limit is None or getattr(limit, attribute) != 0:
                 continue
-            ros2_control = ''
-            if attribute in drive.clamped:
-                commands = '/'.join(sorted(drive.interfaces & _MOVING))
-                ros2_control = (f'ros2_control from Kilted clamps its {commands} commands to it '
-                                "by default (enforce_command_limits; Jazzy's only when that is "
-                                'set): the joint never moves; ')
+            moving = drive.interfaces & _MOVING
+            clamped = set() if attribute not in drive.clamped else \
+                moving if attribute == 'velocity' else {'effort'}
+            free = '/'.join(sorted(moving - clamped))
+            ros2_control = '' if not clamped else (
+                f'ros2_control from Kilted limits its {"/".join(sorted(clamped))} commands by it '
+                "by default (enforce_command_limits; Jazzy's only when that is set)"
+                + (f', not its {free} commands; ' if free else ': the joint never moves; '))
             yield ctx.finding(
                 ZERO_ACTUATED, f'joint:{joint.name}',
                 f'{_name(joint)}: limit {attribute}="0" on a joint driven by {owner}: '
                 f"{ros2_control}Gazebo takes it as the motor's {attribute} limit and PyBullet "
                 'leaves it unused', limit.location or joint.location,
                 f"{attribute}=\"...\" with the actuator's rated {attribute} ({unit})",
-                consumers=None if attribute in drive.clamped else ())
+                consumers=None if clamped and not free else ())
         if joint.safety_controller is not None and drive.limited:
             yield _safety_applied(ctx, joint, joint.safety_controller)
 
