@@ -22,12 +22,12 @@ from conftest import REPO
 from urdf_tools_ros.core.findings import Finding
 from urdf_tools_ros.core.session import Settings
 from urdf_tools_ros.core.source.discovery import find_packages
-from urdf_tools_ros.core.source.entries import description_files, includes_of
+from urdf_tools_ros.core.source.entries import description_files, includes_of, is_description
 from urdf_tools_ros.core.source.scanner import apply_edits
 from urdf_tools_ros.lsp.actions import fix_action, suppress_action
 from urdf_tools_ros.lsp.checking import (Cancelled, check_run, findings_by_file,
                                          inputs_unchanged, RunResult)
-from urdf_tools_ros.lsp.documents import Buffers, is_description, path_to_uri, uri_to_path
+from urdf_tools_ros.lsp.documents import Buffers, path_to_uri, uri_to_path
 from urdf_tools_ros.lsp.ranges import Span, TextIndex
 from urdf_tools_ros.lsp.workspace import IncludeGraph, Run
 

@@ -1,7 +1,8 @@
 """
 The files the language server checks, and the editor's text of those it has open.
 
-A file is a robot description by its name (``.urdf``, ``.xacro``); :meth:`Buffers.read_text`
+A file is a robot description by its name (:func:`~urdf_tools_ros.core.source.entries
+.is_description`); :meth:`Buffers.read_text`
 gives an open file's editor text, any other file's disk text.
 """
 
@@ -14,14 +15,6 @@ from urllib.parse import unquote, urlparse
 
 from urdf_tools_ros.core.source.loader import MAX_DESCRIPTION_BYTES, read_file
 from ..core.errors import DescriptionLoadError, DescriptionTooLargeError
-
-#: The file name endings of robot descriptions (``.urdf.xacro`` ends with ``.xacro``).
-SUFFIXES = ('.urdf', '.xacro')
-
-
-def is_description(path: str) -> bool:
-    """Whether ``path`` names a robot description file by its name (``.urdf``, ``.xacro``)."""
-    return path.endswith(SUFFIXES)
 
 
 def uri_to_path(uri: str) -> str | None:

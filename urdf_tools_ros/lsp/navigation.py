@@ -21,9 +21,9 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
 from urdf_tools_ros.core.model.robot import Robot
-from urdf_tools_ros.core.source.entries import description_files
+from urdf_tools_ros.core.source.entries import description_files, is_description
 from .diagnostics import to_range
-from .documents import is_description, path_to_uri, uri_to_path
+from .documents import path_to_uri, uri_to_path
 from .ranges import text_index
 from .rename import edits, refuse_expressions, Refused, Site, Target, target
 from .symbols import elements_of

@@ -31,7 +31,7 @@ import time
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-from urdf_tools_ros.core.source.matrix import combinations
+from urdf_tools_ros.core.source.matrix import MatrixError
 from urdf_tools_ros.core.source.packages import ament_package_locator, make_package_locator
 from .actions import Action, actions_for
 from .checking import (Cancelled, check_run, findings_by_file, inputs_unchanged, RunResult,
@@ -39,7 +39,7 @@ from .checking import (Cancelled, check_run, findings_by_file, inputs_unchanged,
 from .completion import complete, Item
 from .definition import definition
 from .diagnostics import to_diagnostic, to_range
-from .documents import Buffers, is_description, path_to_uri, uri_to_path
+from .documents import Buffers, path_to_uri, uri_to_path
 from .hover import hover
 from .ranges import text_index, TextIndex
 from .settings import editor_settings, EditorSettings, SECTION
@@ -51,7 +51,7 @@ from ..core.findings import Finding, Severity
 from ..core.location import SourceLocation
 from ..core.session import resolve, Settings
 from ..core.source.discovery import find_packages, workspace_root
-from ..core.source.entries import description_files, only_definitions
+from ..core.source.entries import description_files, is_description, only_definitions
 
 log = logging.getLogger(__name__)
 
@@ -189,8 +189,10 @@ class Server(LanguageServer):
         assert self._graph is not None  # noqa: S101 - set by _setup, in this thread
 
         def runs_of(entry: Entry) -> list[Run]:
-            return [Run(str(entry.file), entry.args + combination)
-                    for combination in combinations(dict(entry.matrix))]
+            try:
+                return [Run(str(entry.file), args) for args in entry.runs()]
+            except MatrixError:  # an argument in both args and matrix: check says so
+                return []
 
         runs = self._graph.runs_for(path, self._entries(path), runs_of)
         if earlier:
@@ -232,9 +234,10 @@ class Server(LanguageServer):
             return result
         return replace(result, robot=None, files=(path,), findings=(Finding(
             NOT_AN_ENTRY, Severity.INFO, 'robot',
-            'not an entry: this file only defines macros and no file of the workspace includes '
-            'it, so it is not checked as a robot; open a file that includes it, or name one in '
-            'the entries of the settings or of .urdf-tools.toml',
+            'not an entry: this file only holds definitions (macros, properties, args, '
+            'materials) and no file of the workspace includes it, so it is not checked as a '
+            'robot; open a file that includes it, or name one in the entries of the settings or '
+            'of .urdf-tools.toml',
             SourceLocation(path, root.first_line)),))
 
     # -- checking -------------------------------------------------------------------------------

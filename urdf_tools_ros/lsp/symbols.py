@@ -184,7 +184,11 @@ def macro_at(found: Sequence[Definition], path: str, offset: int) -> Definition 
 
 def resolve_filename(written: str, base: str, locate: Callable[[str], str | None] | None
                      ) -> str | None:
-    """The file an include's ``filename`` (:func:`~.workspace.include_target`) or a URI names."""
+    """
+    The file an include's ``filename`` or a URI names.
+
+    (:func:`~urdf_tools_ros.core.source.entries.include_target`).
+    """
     if written.startswith('package://') or written.startswith('file://'):
         return resolve_resource(written, os.path.dirname(base), locate)
     return include_target(written, base, locate)

@@ -30,9 +30,10 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from .diagnostics import to_range
-from .documents import is_description, uri_to_path
+from .documents import uri_to_path
 from .workspace import Run
 from ..core.source.discovery import workspace_locator
+from ..core.source.entries import is_description
 from ..core.source.packages import make_package_locator
 from ..core.source.scanner import tags_holding
 

@@ -8,6 +8,8 @@ The source stage: files to text and text to a loaded description.
 * :mod:`.scanner`: the one XML text scanner (where elements, attributes and comments stand);
 * :mod:`.xml_safety`, :mod:`.xacro_syntax`: what parsers refuse, and whether a text needs xacro;
 * :mod:`.matrix`, :mod:`.watch`: argument matrices, and the files a description was made from;
+* :mod:`.discovery`, :mod:`.entries`: the packages of a colcon workspace, and which description
+  files of a folder are entries (what includes what);
 * :mod:`.xacro`: xacro through its public API, and its errors in plain words.
 
 The loader's public names are re-exported lazily: ``from urdf_tools_ros.core.source import load``.

@@ -102,10 +102,10 @@ UNLOADABLE = rule('description-unloadable', Severity.ERROR,
                             'DescriptionLoadError')
 #: A xacro file of macros that no file includes: ``urdf-tools lsp`` does not check it as a robot.
 NOT_AN_ENTRY = rule('description-not-an-entry', Severity.INFO,
-                    'a xacro file that only defines macros, properties and arguments and that no '
-                    'file of the workspace includes: the language server does not check it as a '
-                    'robot (it would have no <robot name> and no links); include it from an entry '
-                    'or name an entry that includes it',
+                    'a xacro file that only holds definitions (macros, properties, arguments, '
+                    'materials) and that no file of the workspace includes: the language server '
+                    'does not check it as a robot (it would have no <robot name> and no links); '
+                    'include it from an entry or name an entry that includes it',
                     reference='xacro (a file of <xacro:macro> definitions expands to an empty '
                               '<robot>)')
 
