@@ -32,7 +32,7 @@ from urdf_tools_ros.core.meshes import solids
 from urdf_tools_ros.core.model.robot import Mesh
 from urdf_tools_ros.core.source.loader import load
 
-NO_SCIPY = missing('scipy')
+NO_HULL = missing('manifold3d')
 NO_MUJOCO = missing('mujoco')
 MUJOCO_CODES = (rules.STL_ASCII, rules.STL_TRIANGLES, rules.NOT_FINITE_VERTEX, rules.FLAT,
                 rules.VOLUME_TINY)
@@ -168,7 +168,7 @@ def codes_by_severity(path: Path, target: str) -> dict[str, Severity]:
 def test_each_case_gives_its_findings(name: str, tmp_path: Path) -> None:
     path = case_file(tmp_path, name)
     _, _, _, refused, others = CASES[name]
-    if NO_SCIPY is not None:
+    if NO_HULL is not None:
         others = others - {rules.CONCAVE}
     # MuJoCo's refusals are errors for its target and infos for ROS, whose tools read the file
     # (a NaN vertex: a warning, whatever reads it)
@@ -178,7 +178,7 @@ def test_each_case_gives_its_findings(name: str, tmp_path: Path) -> None:
     assert codes_by_severity(path, 'ros-jazzy') == ros
 
 
-@pytest.mark.skipif(NO_SCIPY is not None, reason=str(NO_SCIPY))
+@pytest.mark.skipif(NO_HULL is not None, reason=str(NO_HULL))
 def test_a_hollow_mesh_says_how_much_of_its_hull_it_fills(tmp_path: Path) -> None:
     (finding,) = [f for f in check_description(load(case_file(tmp_path, 'channel')))
                   if f.code == rules.CONCAVE]
@@ -187,8 +187,8 @@ def test_a_hollow_mesh_says_how_much_of_its_hull_it_fills(tmp_path: Path) -> Non
     assert finding.element == 'link:a' and finding.location is not None
 
 
-def test_without_scipy_no_hull_is_measured_nor_reported(tmp_path: Path,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_manifold3d_no_hull_is_measured_nor_reported(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(solids, 'hulls_measured', lambda: False)
     path = case_file(tmp_path, 'channel')
     assert rules.CONCAVE not in codes_by_severity(path, 'ros')

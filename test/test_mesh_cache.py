@@ -27,6 +27,8 @@ from urdf_tools_ros.core.meshes.facts import MeshFacts, read_mesh_facts
 from urdf_tools_ros.core.source.loader import load_string
 
 SAMPLE = REPO / 'urdf' / 'meshes'
+#: The cache file here: another one where manifold3d, which measures convex hulls, is missing.
+FILENAME = MeshFactsCache(Path('.')).path.name
 
 
 @pytest.fixture
@@ -41,9 +43,9 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The paths of the mesh files measured, in order."""
     done: list[str] = []
 
-    def counting(path: str) -> MeshFacts:
+    def counting(path: str, solid: bool = False) -> MeshFacts:
         done.append(os.path.realpath(path))
-        return read_mesh_facts(path)
+        return read_mesh_facts(path, solid)
     monkeypatch.setattr(mesh_facts, 'read_mesh_facts', counting)
     return done
 
@@ -83,7 +85,7 @@ def test_a_second_check_of_an_unchanged_robot_reads_no_mesh(
     mesh_cache._SHARED.clear()  # as a new process: the entries come from the file
     assert _codes(text) == first
     assert len(reads) == 2
-    assert (cache_home / 'urdf-tools' / mesh_cache.FILENAME).is_file()
+    assert (cache_home / 'urdf-tools' / FILENAME).is_file()
 
 
 def test_a_touched_or_edited_mesh_is_read_again(tmp_path: Path, cache_home: Path,
@@ -168,12 +170,12 @@ def test_a_corrupt_cache_is_remade(tmp_path: Path, reads: list[str]) -> None:
     (stl,) = _meshes(tmp_path, 'beacon.stl')
     folder = tmp_path / 'cache'
     folder.mkdir()
-    (folder / mesh_cache.FILENAME).write_bytes(b'this is not a database' * 100)
+    (folder / FILENAME).write_bytes(b'this is not a database' * 100)
     expected = read_mesh_facts(str(stl))
     assert MeshFactsCache(folder).facts(str(stl)) == expected
     assert MeshFactsCache(folder).facts(str(stl)) == expected
     assert len(reads) == 1
-    with sqlite3.connect(str(folder / mesh_cache.FILENAME)) as connection:
+    with sqlite3.connect(str(folder / FILENAME)) as connection:
         assert connection.execute('PRAGMA integrity_check').fetchone() == ('ok',)
         # an entry that is not ours is read again and replaced
         connection.execute("UPDATE facts SET facts = '[1, 2]'")
@@ -197,7 +199,8 @@ _CHECK = ('import sys\n'
           'from urdf_tools_ros.core.source.loader import load\n'
           'read = []\n'
           'measure = mesh_facts.read_mesh_facts\n'
-          'mesh_facts.read_mesh_facts = lambda path: read.append(path) or measure(path)\n'
+          'mesh_facts.read_mesh_facts = lambda path, solid=False: (read.append(path)\n'
+          '                                                       or measure(path, solid))\n'
           'codes = sorted(f.code for f in check_description(load(sys.argv[1])))\n'
           'print(len(read), codes)\n')
 
@@ -219,7 +222,7 @@ def test_checks_at_once_share_the_cache(tmp_path: Path, cache_home: Path) -> Non
     assert [(code, err) for _, err, code in results] == [(0, '')] * 3
     codes = {out.split(' ', 1)[1] for out, _, _ in results}
     assert len(codes) == 1 and 'mesh-scale-suspect' in codes.pop()
-    with sqlite3.connect(str(cache_home / 'urdf-tools' / mesh_cache.FILENAME)) as connection:
+    with sqlite3.connect(str(cache_home / 'urdf-tools' / FILENAME)) as connection:
         assert connection.execute('PRAGMA integrity_check').fetchone() == ('ok',)
         kept = {row[0] for row in connection.execute('SELECT path FROM facts')}
     assert kept == {str(mesh) for mesh in meshes}
@@ -244,27 +247,44 @@ def test_every_fact_comes_back_from_the_cache(tmp_path: Path, reads: list[str]) 
     channel = tmp_path / 'channel.stl'
     channel.write_bytes(binary_stl(CHANNEL))
     for path in (str(channel), *map(str, _meshes(tmp_path, 'beacon.stl', 'gripper_palm.obj'))):
-        measured = read_mesh_facts(path)
+        measured = read_mesh_facts(path, solid=True)
+        assert measured.solid is not None
         cache = MeshFactsCache(tmp_path / 'cache')
+        assert cache.facts(path, solid=True) == measured
+        assert MeshFactsCache(tmp_path / 'cache').facts(path, solid=True) == measured  # kept
         assert cache.facts(path) == measured
-        assert MeshFactsCache(tmp_path / 'cache').facts(path) == measured  # from the file
     assert len(reads) == 3
 
 
-def test_a_hull_missing_for_want_of_scipy_is_measured_once_scipy_is_there(
+def test_a_solid_is_measured_the_first_time_it_is_asked_for(tmp_path: Path,
+                                                            reads: list[str]) -> None:
+    (path,) = map(str, _meshes(tmp_path, 'beacon.stl'))
+    cache = MeshFactsCache(tmp_path / 'cache')
+    assert cache.facts(path).solid is None and cache.facts(path).solid is None
+    assert len(reads) == 1
+    assert cache.facts(path, solid=True).solid == read_mesh_facts(path, solid=True).solid
+    assert cache.facts(path).solid is not None and cache.facts(path, solid=True).solid
+    assert len(reads) == 2
+
+
+def test_facts_without_hulls_are_kept_apart_from_those_with(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reads: list[str]) -> None:
-    pytest.importorskip('scipy')
+    pytest.importorskip('manifold3d')
     from test_collision_meshes import binary_stl, CHANNEL
     path = tmp_path / 'channel.stl'
     path.write_bytes(binary_stl(CHANNEL))
-    cache = MeshFactsCache(tmp_path / 'cache')
-    with monkeypatch.context() as without:
-        for module in (solids, mesh_cache):
-            without.setattr(module, 'hulls_measured', lambda: False)
-        assert cache.facts(str(path)).hull_volume is None
-        assert cache.facts(str(path)).hull_volume is None and len(reads) == 1  # kept
-    assert cache.facts(str(path)).hull_volume == pytest.approx(1.0)  # the unit cube
-    assert cache.facts(str(path)).hull_volume == pytest.approx(1.0)
+    with monkeypatch.context() as without:  # manifold3d is not installed
+        without.setattr(solids, 'hulls_measured', lambda: False)
+        cache = MeshFactsCache(tmp_path / 'cache')
+        assert cache.path.name == mesh_cache.FILENAME_NO_HULLS
+        assert cache.facts(str(path), solid=True) == cache.facts(str(path), solid=True)
+        solid = cache.facts(str(path), solid=True).solid
+        assert solid is not None and solid.hull_volume is None and len(reads) == 1  # kept
+    cache = MeshFactsCache(tmp_path / 'cache')  # manifold3d installed since
+    assert cache.path.name == mesh_cache.FILENAME
+    for _ in range(2):
+        solid = cache.facts(str(path), solid=True).solid
+        assert solid is not None and solid.hull_volume == pytest.approx(1.0)  # the unit cube
     assert len(reads) == 2
 
 
@@ -278,3 +298,20 @@ def test_no_cache_reads_a_visual_and_collision_mesh_once_a_check(tmp_path: Path,
         text = text.replace('filename="{}"', f'filename="file://{mesh}"', 1)
     _codes(text, use_cache=False)  # mesh-scale-suspect and the collision mesh rules
     assert sorted(reads) == sorted(str(mesh) for mesh in meshes)
+
+
+def test_a_check_measures_the_solid_of_collision_meshes_only(
+        tmp_path: Path, cache_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    measured: list[int] = []
+    measure = mesh_facts.measure
+    monkeypatch.setattr(mesh_facts, 'measure', lambda points, *rest: (
+        measured.append(len(points)) or measure(points, *rest)))
+    beacon, palm = _meshes(tmp_path, 'beacon.stl', 'gripper_palm.obj')
+    text = _robot_text(beacon, palm).replace(
+        '</visual></link><link name="l1">',
+        f'</visual><collision><geometry><mesh filename="file://{beacon}"/></geometry>'
+        '</collision></link><link name="l1">')
+    for use_cache in (False, True):
+        del measured[:]
+        _codes(text, use_cache)
+        assert measured == [read_mesh_facts(str(beacon)).triangles * 3]  # an STL's vertices

@@ -263,14 +263,14 @@ def test_a_check_of_stl_obj_and_collada_meshes_imports_no_trimesh(tmp_path: Path
         assert done.returncode == 0, done.stderr
         result = json.loads(done.stdout.strip().splitlines()[-1])
         # every mesh was measured (a 1000 times scale is found on each link), trimesh was not
-        # imported, scipy only to measure convex hulls (the cache keeps them)
+        # imported, manifold3d only to measure convex hulls (the cache keeps them)
         assert result['scaled'] == ['link:l0', 'link:l1', 'link:l2']
         assert 'urdf_tools_ros.core.meshes.facts' in result['modules']
         assert 'urdf_tools_ros.core.meshes.triangles' not in result['modules']
         roots = {name.split('.')[0] for name in result['modules']}
         assert 'trimesh' not in roots
         assert ('collada' in roots) == read
-        assert 'scipy' not in roots or read
+        assert 'manifold3d' not in roots or read
 
 
 def test_a_missing_texture_prints_nothing(tmp_path: Path) -> None:
@@ -294,7 +294,8 @@ def test_a_missing_texture_prints_nothing(tmp_path: Path) -> None:
     assert (done.returncode, done.stdout, done.stderr) == (0, 'True\n', '')
 
 
-NO_SCIPY = missing('scipy')
+NO_HULL = missing('manifold3d')
+NO_MUJOCO = missing('mujoco')
 
 
 def _cube_obj() -> bytes:
@@ -304,18 +305,30 @@ def _cube_obj() -> bytes:
             + ''.join(f'f {a + 1} {b + 1} {c + 1} {d + 1}\n' for a, b, c, d in SIDES)).encode()
 
 
+#: A tetrahedron of corners 0 and 0.1 along each axis, facing out: 1/6 of its box, 1/6000 m³.
+TETRAHEDRON = np.array([[(0, 0, 0), (0, 0.1, 0), (0.1, 0, 0)],
+                        [(0, 0, 0), (0.1, 0, 0), (0, 0, 0.1)],
+                        [(0, 0, 0), (0, 0, 0.1), (0, 0.1, 0)],
+                        [(0.1, 0, 0), (0, 0.1, 0), (0, 0, 0.1)]])
+
+
 @pytest.mark.parametrize('name, content, watertight, volume, pyramid, thickness, hull', [
-    ('cube.stl', binary_stl(CUBE), True, 1e-3, 1e-3, 0.1, 1e-3),
-    ('cube.obj', _cube_obj(), True, 1e-3, 1e-3, 0.1, 1e-3),
-    ('ascii.stl', ascii_stl(CUBE), True, 1e-3, 1e-3, 0.1, 1e-3),
-    ('inside-out.stl', binary_stl(CUBE[:, ::-1]), True, -1e-3, 1e-3, 0.1, 1e-3),
+    # the hull is measured only where the box holds over 3 times the volume (a cube: no hull)
+    ('cube.stl', binary_stl(CUBE), True, 1e-3, 1e-3, 0.1, None),
+    ('cube.obj', _cube_obj(), True, 1e-3, 1e-3, 0.1, None),
+    ('ascii.stl', ascii_stl(CUBE), True, 1e-3, 1e-3, 0.1, None),
+    ('inside-out.stl', binary_stl(CUBE[:, ::-1]), True, -1e-3, 1e-3, 0.1, None),
+    ('tetrahedron.stl', binary_stl(TETRAHEDRON), True, 1 / 6000, 1 / 6000, None, 1 / 6000),
     ('open.stl', binary_stl(CUBE[:-2]), False, None, None, 0.1, None),  # no top
     ('doubled.stl', binary_stl(np.concatenate([CUBE, CUBE[:1]])), False, None, None, 0.1,
      None),
     ('channel.stl', binary_stl(CHANNEL), True, 0.26, None, 1.0, 1.0),
     ('quad.stl', binary_stl(QUAD), False, None, 0.0, 0.0, None),
-    ('plate.stl', binary_stl(box((0, 0, 0), (0.1, 0.1, 1e-9))), True, 1e-11, 1e-11, 1e-9,
-     1e-11),
+    # thinner than a cell of the grid vertices are merged on (solids.MERGE): both sides one
+    ('plate.stl', binary_stl(box((0, 0, 0), (0.1, 0.1, 1e-9))), False, 1e-11, 1e-11, 1e-9,
+     None),
+    ('thick-plate.stl', binary_stl(box((0, 0, 0), (0.1, 0.1, 1e-6))), True, 1e-8, 1e-8, 1e-6,
+     None),  # fills its box
     # MuJoCo's volume is of the first object of an OBJ file
     ('quad-then-cube.obj', obj(QUAD, CUBE), False, None, 0.0, 0.5, None),
     ('cube-then-quad.obj', obj(CUBE, QUAD + 1), False, None, 1e-3, None, None),
@@ -326,18 +339,20 @@ def test_what_a_mesh_encloses(tmp_path: Path, name: str, content: bytes, waterti
     """Boxes of known volume (float32 corners: 1e-7 relative), written as STL and OBJ."""
     path = tmp_path / name
     path.write_bytes(content)
-    facts = read_mesh_facts(str(path))
-    assert facts.readable and facts.watertight == watertight
+    assert read_mesh_facts(str(path)).solid is None  # measured when asked for
+    facts = read_mesh_facts(str(path), solid=True)
+    solid = facts.solid
+    assert facts.readable and solid is not None and solid.watertight == watertight
     assert facts.ascii == (name == 'ascii.stl')
-    for value, expected in ((facts.volume, volume), (facts.pyramid_volume, pyramid),
-                            (facts.thickness, thickness)):
+    for value, expected in ((solid.volume, volume), (solid.pyramid_volume, pyramid),
+                            (solid.thickness, thickness)):
         if expected is not None:
             np.testing.assert_allclose(value, expected, rtol=1e-6, atol=1e-16)
     assert facts.flat == (name == 'quad.stl')
-    if NO_SCIPY is not None or hull is None:
-        assert facts.hull_volume is None
+    if NO_HULL is not None or hull is None:
+        assert solid.hull_volume is None
     else:
-        np.testing.assert_allclose(facts.hull_volume, hull, rtol=1e-6)
+        np.testing.assert_allclose(solid.hull_volume, hull, rtol=1e-6)
 
 
 @pytest.mark.parametrize('content, ascii, problem', [
@@ -355,8 +370,8 @@ def test_an_stl_that_is_not_measured_still_says_whether_it_is_binary(
     assert problem in str(facts.problem)
 
 
-def _trimesh_solid(path: Path) -> tuple[bool, float, float] | None:
-    """``(watertight, volume, hull volume)`` as trimesh measures the file's one mesh."""
+def _trimesh_solid(path: Path) -> tuple[bool, float] | None:
+    """``(watertight, volume)`` as trimesh measures the file's one mesh."""
     import trimesh
     try:
         mesh = trimesh.load(str(path), force='mesh', process=False)
@@ -368,30 +383,47 @@ def _trimesh_solid(path: Path) -> tuple[bool, float, float] | None:
     faces = mesh.faces
     mesh.update_faces((faces[:, 0] != faces[:, 1]) & (faces[:, 1] != faces[:, 2])
                       & (faces[:, 2] != faces[:, 0]))  # a corner twice: no triangle
-    watertight = bool(mesh.is_watertight and mesh.is_winding_consistent)
-    return watertight, float(mesh.volume), float(mesh.convex_hull.volume)
+    return bool(mesh.is_watertight and mesh.is_winding_consistent), float(mesh.volume)
 
 
-@pytest.mark.skipif(NO_TRIMESH is not None or NO_SCIPY is not None,
-                    reason=str(NO_TRIMESH or NO_SCIPY))
+def _mujoco_hull_volume(path: Path) -> float | None:
+    """The volume of the convex hull MuJoCo (Qhull) makes of a mesh file, ``None`` if it fails."""
+    import mujoco
+    xml = (f'<mujoco><asset><mesh name="m" file="{path}" inertia="convex"/></asset><worldbody>'
+           '<body><geom type="mesh" mesh="m" density="1"/></body></worldbody></mujoco>')
+    try:
+        return float(mujoco.MjModel.from_xml_string(xml).body_mass[1])  # density 1: m³
+    except ValueError:
+        return None
+
+
+@pytest.mark.skipif(NO_TRIMESH is not None, reason=str(NO_TRIMESH))
 @pytest.mark.parametrize('root, least', [(SHARED, 150), (CORPUS, 50), (SAMPLE, 2)],
                          ids=['shared', 'corpus', 'sample'])
-def test_every_mesh_encloses_what_trimesh_says(root: Path, least: int) -> None:
+def test_every_mesh_encloses_what_trimesh_says_in_the_hull_mujoco_makes(root: Path,
+                                                                        least: int) -> None:
+    """Closed and volume as trimesh says; the hull volume as MuJoCo's (where both measure)."""
     files = [path for path in _files(root) if read_mesh_facts(str(path)).readable]
     if not files and root == SHARED:
         pytest.skip(f'{SHARED} is not here')
     assert len(files) >= least
-    wrong, closed = [], 0
+    wrong, closed, hulls = [], 0, 0
     for path in files:
-        facts = read_mesh_facts(str(path))
+        solid = read_mesh_facts(str(path), solid=True).solid
+        assert solid is not None
         theirs = _trimesh_solid(path)
         if theirs is None:
             continue
-        watertight, volume, hull = theirs
+        watertight, volume = theirs
         closed += watertight
-        if facts.watertight != watertight or watertight and not (
-                np.isclose(facts.volume, volume, rtol=1e-6)
-                and np.isclose(facts.hull_volume or 0.0, hull, rtol=1e-6)):
-            wrong.append(f'{path}: trimesh {theirs}, here {facts}')
+        if solid.watertight != watertight or watertight and not np.isclose(solid.volume, volume,
+                                                                           rtol=1e-6):
+            wrong.append(f'{path}: trimesh {theirs}, here {solid}')
+        hull = _mujoco_hull_volume(path) if solid.hull_volume and NO_MUJOCO is None else None
+        if hull is not None:
+            hulls += 1
+            if not np.isclose(solid.hull_volume, hull, rtol=1e-6):
+                wrong.append(f'{path}: the hull of MuJoCo {hull}, here {solid.hull_volume}')
     assert wrong == []
     assert closed >= least // 2
+    assert hulls >= (least // 5 if NO_MUJOCO is None and NO_HULL is None else 0)

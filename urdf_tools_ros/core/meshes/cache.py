@@ -2,14 +2,14 @@
 Mesh facts kept on disk between runs: a file is measured once per version, not once per check.
 
 An sqlite3 database in :func:`cache_directory`, keyed by the file's real path, size and
-modification time (ns), bounded to :data:`MAX_ENTRIES` (least recently used go first). A cache
-that cannot be used is never an error: a damaged file is made again, else meshes are read
-without it. One connection per process and thread.
+modification time (ns), bounded to :data:`MAX_ENTRIES` (least recently used go first); facts
+measured without manifold3d (no convex hulls) are kept in a file of their own. A cache that
+cannot be used is never an error: a damaged file is made again, else meshes are read without
+it. One connection per process and thread.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 import json
 import os
 from pathlib import Path
@@ -19,16 +19,18 @@ import time
 from typing import cast
 
 from . import facts as _reading
+from . import solids
 from .facts import MeshFacts
-from .solids import hulls_measured
 
-__all__ = ['FILENAME', 'MAX_ENTRIES', 'MeshFactsCache', 'cache_directory', 'mesh_facts',
-           'run_facts']
+__all__ = ['FILENAME', 'FILENAME_NO_HULLS', 'MAX_ENTRIES', 'MeshFactsCache', 'cache_directory',
+           'mesh_facts', 'run_facts']
 
 #: Most entries the cache keeps; beyond, the least recently used are removed.
 MAX_ENTRIES = 20000
 #: The cache file's name in :func:`cache_directory`; its schema version is in the name.
 FILENAME = 'mesh-facts-2.sqlite3'
+#: The name of the file of facts measured without manifold3d.
+FILENAME_NO_HULLS = 'mesh-facts-2-no-hulls.sqlite3'
 #: Seconds a process waits for another one's write before it goes on without the cache.
 _TIMEOUT = 5.0
 #: The formats whose failures are kept (read without a library; pycollada may be installed).
@@ -56,33 +58,26 @@ def _key(path: str) -> tuple[str, int, int]:
 
 def _encode(facts: MeshFacts) -> str:
     return json.dumps([facts.format, facts.lower, facts.upper, facts.triangles, facts.problem,
-                       facts.ascii, facts.watertight, facts.volume, facts.pyramid_volume,
-                       facts.thickness, facts.hull_volume])
+                       facts.ascii, facts.solid])
 
 
 def _decode(text: str) -> MeshFacts:
     """:raises ValueError: if ``text`` is not what :func:`_encode` writes."""
     try:
-        (kind, lower, upper, triangles, problem, ascii, watertight, *sizes, hull) = json.loads(
-            text)
+        kind, lower, upper, triangles, problem, ascii, solid = json.loads(text)
         box = [None if corner is None else (float(corner[0]), float(corner[1]), float(corner[2]))
                for corner in (lower, upper)]
-        volume, pyramid, thickness = (float(size) for size in sizes)
-        hull = None if hull is None else float(hull)
+        if solid is not None:
+            watertight, volume, pyramid, thickness, hull = solid
+            solid = solids.Solid(watertight, float(volume), float(pyramid), float(thickness),
+                                 None if hull is None else float(hull))
     except (TypeError, IndexError, KeyError, ValueError) as exc:
         raise ValueError(f'not a mesh facts entry: {text!r}') from exc
     if not isinstance(kind, str) or type(triangles) is not int or not (
-            problem is None or isinstance(problem, str)) or not (
-            isinstance(ascii, bool) and isinstance(watertight, bool)):
+            problem is None or isinstance(problem, str)) or not isinstance(ascii, bool) or not (
+            solid is None or isinstance(solid.watertight, bool)):
         raise ValueError(f'not a mesh facts entry: {text!r}')
-    return MeshFacts(kind, box[0], box[1], triangles, problem, ascii, watertight, volume,
-                     pyramid, thickness, hull)
-
-
-def _stale(facts: MeshFacts) -> bool:
-    """Whether a kept entry lacks the hull volume that scipy, installed since, would measure."""
-    return (facts.watertight and facts.hull_volume is None and not facts.flat
-            and hulls_measured())
+    return MeshFacts(kind, box[0], box[1], triangles, problem, ascii, solid)
 
 
 class MeshFactsCache:
@@ -90,30 +85,29 @@ class MeshFactsCache:
     The on-disk cache of mesh facts, opened on first use and shared by every check of a process.
 
     :param directory: Where the cache file is; default :func:`cache_directory`.
-    :param reader: How a file missing from the cache is measured; default ``read_mesh_facts``.
     """
 
-    def __init__(self, directory: Path | None = None, max_entries: int = MAX_ENTRIES,
-                 reader: Callable[[str], MeshFacts] | None = None) -> None:
-        self.path = (directory or cache_directory()) / FILENAME
+    def __init__(self, directory: Path | None = None, max_entries: int = MAX_ENTRIES) -> None:
+        self.path = (directory or cache_directory()) / (
+            FILENAME if solids.hulls_measured() else FILENAME_NO_HULLS)
         self.max_entries = max_entries
-        self.reader = reader
         self._connection: sqlite3.Connection | None = None
         self._broken = False
 
-    def facts(self, path: str) -> MeshFacts:
-        """The facts of the mesh file at ``path``, cached; :exc:`OSError` if it cannot be read."""
+    def facts(self, path: str, solid: bool = False) -> MeshFacts:
+        """
+        The facts of the mesh file at ``path``, cached; :exc:`OSError` if it cannot be read.
+
+        :param solid: Whether its solid is wanted: a kept entry without one is measured again.
+        """
         key = _key(path)
         kept = self._lookup(key)
-        if kept is not None and not _stale(kept):
+        if kept is not None and (kept.solid is not None or not solid or not kept.readable):
             return kept
-        facts = self._read(path)
+        facts = _reading.read_mesh_facts(path, solid)
         if facts.readable or facts.format in _OWN_FORMATS:
             self._store(key, facts)
         return facts
-
-    def _read(self, path: str) -> MeshFacts:
-        return (self.reader or _reading.read_mesh_facts)(path)
 
     def _connect(self) -> sqlite3.Connection | None:
         """The open database, or ``None`` when there is no usable cache."""
@@ -214,33 +208,38 @@ def _remove(path: Path) -> None:
 _SHARED: dict[tuple[Path, int, int], MeshFactsCache] = {}
 
 
-def mesh_facts(path: str, use_cache: bool = True) -> MeshFacts:
+def mesh_facts(path: str, use_cache: bool = True, solid: bool = False) -> MeshFacts:
     """
     The facts of a mesh file, kept on disk between runs (:class:`MeshFactsCache`).
 
     :param use_cache: ``False`` reads the file without the cache (``--no-cache``).
+    :param solid: Whether its solid (:attr:`MeshFacts.solid`) is wanted.
     :raises OSError: if the file does not exist or cannot be read.
     """
     if not use_cache:
-        return _reading.read_mesh_facts(path)
+        return _reading.read_mesh_facts(path, solid)
     where = (cache_directory(), os.getpid(), threading.get_ident())
     cache = _SHARED.get(where)
     if cache is None:
         cache = _SHARED[where] = MeshFactsCache(where[0])
-    return cache.facts(path)
+    return cache.facts(path, solid)
 
 
-def run_facts(memo: dict[str, object], path: str, use_cache: bool = True) -> MeshFacts | None:
+def run_facts(memo: dict[str, object], path: str, use_cache: bool = True,
+              solid: bool = False) -> MeshFacts | None:
     """
-    The facts of a mesh file, measured at most once per check run (:func:`mesh_facts`).
+    The facts of a mesh file, read at most once per check run (:func:`mesh_facts`).
 
     :param memo: The run's scratch dictionary (``CheckContext.cache``); the facts are kept in it.
+    :param solid: Whether its solid is wanted; the first caller of a run asks for it where any
+        caller will (a collision mesh's), or the file is read again.
     :return: The facts, or ``None`` when the file does not exist or cannot be read.
     """
     seen = cast('dict[str, MeshFacts | None]', memo.setdefault('mesh-facts', {}))
-    if path not in seen:
+    kept = seen.get(path)
+    if path not in seen or solid and kept is not None and kept.readable and kept.solid is None:
         try:
-            seen[path] = mesh_facts(path, use_cache)
+            seen[path] = mesh_facts(path, use_cache, solid)
         except OSError:
             seen[path] = None
     return seen[path]

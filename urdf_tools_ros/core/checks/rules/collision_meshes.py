@@ -29,14 +29,13 @@ from ..registry import check, CheckContext, rule
 from ...findings import Finding, Severity
 from ...meshes.cache import run_facts
 from ...meshes.facts import MeshFacts, NO_TRIANGLES, NOT_FINITE
+from ...meshes.solids import HOLLOW
 from ...model.robot import Link, Mesh
 
 #: Most triangles MuJoCo's STL decoder reads (and fewest: 1).
 MUJOCO_STL_TRIANGLES = 200_000
 #: MuJoCo's least mesh volume (and area), m³: ``mjMINVAL`` (``include/mujoco/mjtype.h``).
 MUJOCO_MIN_VOLUME = 1e-15
-#: Hull volume over enclosed volume from which a closed collision mesh is reported.
-HULL_RATIO = 3.0
 #: Triangles from which a collision that reuses its link's visual mesh is reported.
 HEAVY_TRIANGLES = 10_000
 
@@ -75,15 +74,16 @@ VOLUME_TINY = rule(
                'breaking change 10: no more silent fallback to shell inertia'))
 CONCAVE = rule(
     'collision-mesh-concave', Severity.INFO,
-    f'a closed <collision> mesh fills under 1/{HULL_RATIO:g} of its convex hull: MuJoCo, PhysX '
+    f'a closed <collision> mesh fills under 1/{HOLLOW:g} of its convex hull: MuJoCo, PhysX '
     'and pybullet collide with the hull, solid where the mesh is hollow; Gazebo keeps the '
     'triangles',
     reference=('MuJoCo XML reference, asset/mesh ("collision detection works with the convex '
                'hull"); PhysX SDK guide, Geometry, triangle meshes (static or kinematic actors '
-               'only); bullet3 BulletUrdfImporter.cpp, convertURDFToCollisionShape '
-               '(btConvexHullShape unless <collision concave>); gz-physics dartsim '
+               'only, without an SDF); bullet3 BulletUrdfImporter.cpp, '
+               'convertURDFToCollisionShape (btConvexHullShape unless <collision concave>); '
+               'gz-physics dartsim '
                'ShapeFeatures.cc AttachMeshShape and bullet-featherstone SDFFeatures.cc '
-               '(btGImpactMeshShape): read from their sources, the hull by scipy (Qhull)'))
+               '(btGImpactMeshShape): read from their sources; the hull by manifold3d'))
 HEAVY = rule(
     'collision-mesh-heavy', Severity.INFO,
     f"a <collision> reuses its link's visual mesh of over {HEAVY_TRIANGLES:,} triangles: every "
@@ -95,14 +95,15 @@ HEAVY = rule(
 _CODES = (STL_ASCII, STL_TRIANGLES, NOT_FINITE_VERTEX, FLAT, VOLUME_TINY, CONCAVE, HEAVY)
 
 
-def _collision_meshes(link: Link) -> Iterator[tuple[str, Mesh]]:
-    """Yield ``(label, mesh)`` for each collision mesh of ``link`` with a file, each file once."""
+def _collision_meshes(link: Link) -> Iterator[tuple[str, Mesh, str]]:
+    """Yield ``(label, mesh, file)`` for each collision mesh of ``link``, each file once."""
     seen: set[str] = set()
     for index, element in enumerate(link.collisions, 1):
         mesh = element.geometry
         if isinstance(mesh, Mesh) and mesh.resolved is not None and mesh.resolved not in seen:
             seen.add(mesh.resolved)
-            yield 'collision ' + (f'"{element.name}"' if element.name else f'#{index}'), mesh
+            label = 'collision ' + (f'"{element.name}"' if element.name else f'#{index}')
+            yield label, mesh, mesh.resolved
 
 
 def _mujoco(facts: MeshFacts, mesh: Mesh) -> tuple[str, str, str] | None:
@@ -120,7 +121,7 @@ def _mujoco(facts: MeshFacts, mesh: Mesh) -> tuple[str, str, str] | None:
     if facts.problem == NOT_FINITE:
         return (NOT_FINITE_VERTEX, 'has a vertex coordinate that is NaN or infinite',
                 'export the part again')
-    if not facts.readable:
+    if facts.solid is None:
         return None
     if facts.flat:
         return (FLAT, 'is flat (its vertices lie in a plane or on a line, or are fewer than 4): '
@@ -128,9 +129,9 @@ def _mujoco(facts: MeshFacts, mesh: Mesh) -> tuple[str, str, str] | None:
                 'least 4 vertices required"; "qhull error" before 3.10)',
                 'give the part a thickness, or use a thin <box>')
     scale = abs(mesh.scale[0] * mesh.scale[1] * mesh.scale[2])
-    if facts.pyramid_volume * scale < MUJOCO_MIN_VOLUME:
+    if facts.solid.pyramid_volume * scale < MUJOCO_MIN_VOLUME:
         first = ' (of the faces of its first object: MuJoCo reads no other of an OBJ file)'
-        return (VOLUME_TINY, f"measures {facts.pyramid_volume * scale:.2g} m³ by MuJoCo's "
+        return (VOLUME_TINY, f"measures {facts.solid.pyramid_volume * scale:.2g} m³ by MuJoCo's "
                 f'volume{first if facts.format == "obj" else ""}, under '
                 f'{MUJOCO_MIN_VOLUME:g}: MuJoCo 3.3 and later refuse it ("mesh volume is too '
                 'small"; 3.2 loaded it)', 'check <mesh scale> and the units of the file, or '
@@ -144,8 +145,8 @@ def check_collision_meshes(ctx: CheckContext) -> Iterator[Finding]:
     for link in ctx.robot.links:
         visuals = {element.geometry.resolved for element in link.visuals
                    if isinstance(element.geometry, Mesh)}
-        for label, mesh in _collision_meshes(link):
-            facts = run_facts(ctx.cache, mesh.resolved or '', ctx.use_cache)
+        for label, mesh, path in _collision_meshes(link):
+            facts = run_facts(ctx.cache, path, ctx.use_cache, solid=True)
             if facts is None:
                 continue  # mesh-file-missing
             where = mesh.location or link.location
@@ -155,15 +156,16 @@ def check_collision_meshes(ctx: CheckContext) -> Iterator[Finding]:
             if refusal is not None:
                 code, what, fix = refusal
                 yield ctx.finding(code, element, f'{head} {what}', where, fix)
-            hull = facts.hull_volume
-            if hull is not None and facts.watertight and hull > HULL_RATIO * abs(facts.volume):
+            solid = facts.solid  # a hull is measured for closed meshes only
+            hull = None if solid is None else solid.hull_volume
+            if solid is not None and hull is not None and hull > HOLLOW * abs(solid.volume):
                 yield ctx.finding(
                     CONCAVE, element,
-                    f'{head} fills {abs(facts.volume) / hull:.0%} of its convex hull: MuJoCo, '
-                    'PhysX and pybullet collide with the hull, solid in its hollows (Gazebo '
-                    'keeps the triangles)', where,
+                    f'{head} fills {abs(solid.volume) / hull:.0%} of its convex hull: '
+                    'MuJoCo, PhysX and pybullet collide with the hull, solid in its hollows '
+                    '(Gazebo keeps the triangles)', where,
                     'split it into convex parts (V-HACD, CoACD) or model it with primitives')
-            if mesh.resolved in visuals and facts.triangles > HEAVY_TRIANGLES:
+            if path in visuals and facts.triangles > HEAVY_TRIANGLES:
                 yield ctx.finding(
                     HEAVY, element,
                     f'{head} is also its visual mesh, {facts.triangles:,} triangles: MoveIt '

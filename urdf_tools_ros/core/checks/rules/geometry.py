@@ -299,10 +299,15 @@ def _kinematic_extent(robot: Robot) -> float:
     return float(np.max(origins.max(axis=0) - origins.min(axis=0)))
 
 
-def _mesh_sides(ctx: CheckContext, path: str) -> tuple[float, ...] | None:
-    """The sides of a mesh file's box before ``<mesh scale>``, m; ``None`` when not measured."""
+def _mesh_sides(ctx: CheckContext, path: str, solid: bool) -> tuple[float, ...] | None:
+    """
+    The sides of a mesh file's box before ``<mesh scale>``, m; ``None`` when not measured.
+
+    :param solid: Whether the mesh is a collision's (its solid is measured, for
+        :mod:`.collision_meshes`, in the same read).
+    """
     from ...meshes.cache import run_facts
-    facts = run_facts(ctx.cache, path, ctx.use_cache)
+    facts = run_facts(ctx.cache, path, ctx.use_cache, solid)
     if facts is None or facts.lower is None or facts.upper is None:
         return None
     return tuple(high - low for low, high in zip(facts.lower, facts.upper))
@@ -318,6 +323,8 @@ def check_mesh_scale(ctx: CheckContext) -> Iterator[Finding]:
     """
     span: float | None = None  # computed once, and only for a robot with a readable mesh
     read: dict[str, tuple[float, ...] | None] = {}
+    collided = {element.geometry.resolved for link in ctx.robot.links
+                for element in link.collisions if isinstance(element.geometry, Mesh)}
     for link in ctx.robot.links:
         elements = list(_elements(link))
         evidence: float | None = None
@@ -328,7 +335,7 @@ def check_mesh_scale(ctx: CheckContext) -> Iterator[Finding]:
                 continue
             seen.add(mesh.filename)
             if mesh.resolved not in read:
-                read[mesh.resolved] = _mesh_sides(ctx, mesh.resolved)
+                read[mesh.resolved] = _mesh_sides(ctx, mesh.resolved, mesh.resolved in collided)
             sides = read[mesh.resolved]
             if sides is None:
                 continue
