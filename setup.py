@@ -21,9 +21,10 @@ def share(folder: str) -> list[tuple[str, list[str]]]:
 
 #: What the checker, the kinematics core and the CLI need: ``pip install urdf_tools_ros``.
 #: (setuptools: urdfdom-py imports pkg_resources; pycollada measures COLLADA meshes for the
-#: checker.)
+#: checker; manifold3d gives a collision mesh's convex hull, which MuJoCo, PhysX and PyBullet
+#: collide with: it has no rosdep key, so a ROS install without it skips that one rule.)
 REQUIRES = ['numpy', 'lxml', 'defusedxml', 'xacro>=2', 'urdfdom-py', 'setuptools',
-            'pycollada', 'tomli; python_version < "3.11"']
+            'pycollada', 'manifold3d', 'tomli; python_version < "3.11"']
 #: The browser viewer (``urdf-tools view``, the joint-state publisher's ``gui``); trimesh reads
 #: its meshes (the checker reads none through it).
 VIEW = ['viser', 'trimesh']
