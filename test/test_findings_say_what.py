@@ -36,12 +36,12 @@ def test_a_brace_without_its_dollar_is_named_in_the_fix(tmp_path: Path) -> None:
     path = tmp_path / 'legs.urdf.xacro'
     path.write_text(LEGS)
     found = [f for f in check_description(load(path)) if f.code == 'transmission-joint-missing']
-    assert [(f.location.line if f.location else None, f.fix) for f in found] == \
-        [(11, '`{name}` lacks its `$`: write `${name}_HipY`')] * 2
+    assert [(f.location.line if f.location else None, f.count, f.fix) for f in found] == \
+        [(11, 2, '`{name}` lacks its `$`: write `${name}_HipY`')]  # one line, two calls
     # a name without a brace keeps the plain fix
     path.write_text(LEGS.replace('{name}_HipY">', 'hip">'))
-    (finding, _) = [f for f in check_description(load(path))
-                    if f.code == 'transmission-joint-missing']
+    (finding,) = [f for f in check_description(load(path))
+                  if f.code == 'transmission-joint-missing']
     assert finding.fix == "name one of the robot's joints (names are case-sensitive)"
 
 
@@ -66,3 +66,33 @@ def test_a_urdf_that_loads_only_through_xacro_says_so(tmp_path: Path) -> None:
     assert done.stdout.startswith('loads as written in: ros-humble, ros-jazzy, ros-kilted, '
                                   'ros-lyrical, ros-rolling, mujoco, pinocchio; errors for: '
                                   'gazebo\n'), done.stdout
+
+
+#: Three calls of a macro whose joint has two <origin>s: one source line.
+DUPLICATE = """<?xml version="1.0"?>
+<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <link name="base"/>
+  <xacro:macro name="leg" params="name">
+    <link name="${name}_link"/>
+    <joint name="${name}_joint" type="fixed">
+      <parent link="base"/><child link="${name}_link"/>
+      <origin xyz="0 0 1"/>
+      <origin xyz="0 0 2"/>
+    </joint>
+  </xacro:macro>
+  <xacro:leg name="fl"/>
+  <xacro:leg name="fr"/>
+  <xacro:leg name="rl"/>
+</robot>
+"""
+
+
+def test_a_duplicate_in_a_macro_body_is_printed_once_with_its_calls(tmp_path: Path) -> None:
+    path = tmp_path / 'legs.urdf.xacro'
+    path.write_text(DUPLICATE)
+    (finding,) = [f for f in check_description(load(path)) if f.code == 'element-duplicate']
+    assert finding.count == 3 and [chain[0].location.line for chain in finding.calls] == \
+        [12, 13, 14]
+    assert finding.message.startswith('<joint> has a second <origin> (the first is at ')
+    out = run_cli('check', str(path), '--no-config').stdout
+    assert out.count('warning[element-duplicate]') == 1 and ' (3 times)\n' in out, out

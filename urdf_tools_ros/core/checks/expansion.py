@@ -2,7 +2,8 @@
 Findings in xacro macro bodies: one finding per line and message, with the calls that made it.
 
 A body line is expanded once per call: :func:`merge_expansions` makes the findings of one code,
-severity, file:line and message one finding with a ``count`` and each expansion's ``calls``.
+severity, file:line and message (but for the owner that leads it, which each call names anew)
+one finding with a ``count`` and each expansion's ``calls``.
 When the value a finding quotes is made from a call's argument (``filename="${mesh}"``), the
 fix first names that argument at its call.
 """
@@ -66,6 +67,19 @@ def _argument_fix(sources: Iterable[tuple[ArgumentUse, MacroCall]]) -> str | Non
     return '; '.join(texts)
 
 
+def _unled(finding: Finding) -> str:
+    """
+    The message without the owner that leads it in a macro body (``joint "fl_joint": ``).
+
+    The reader leads a message about a child element by its owner; each call of the macro names
+    another owner for the same line, which is one finding.
+    """
+    kind, _, name = finding.element.partition(':')
+    if finding.location is None or not finding.location.calls:
+        return finding.message
+    return finding.message.removeprefix(f'{kind} "{name}": ')
+
+
 def merge_expansions(findings: Iterable[Finding]) -> list[Finding]:
     """
     Merge the findings of each macro body line and message; add the calls and argument fixes.
@@ -77,7 +91,7 @@ def merge_expansions(findings: Iterable[Finding]) -> list[Finding]:
         location = finding.location
         key = (finding.code, finding.severity,
                None if location is None else (location.filename, location.line),
-               finding.message)
+               _unled(finding))
         groups.setdefault(key, []).append(finding)
     merged = []
     for group in groups.values():
@@ -85,6 +99,8 @@ def merge_expansions(findings: Iterable[Finding]) -> list[Finding]:
         if len(group) == 1 and (first.location is None or not first.location.calls):
             merged.append(first)
             continue
+        if len({finding.message for finding in group}) > 1:  # owners of one body line
+            first = replace(first, message=_unled(first))
         calls = tuple(chain for finding in group for chain in (
             finding.calls or ((finding.location.calls,) if finding.location is not None
                               and finding.location.calls else ())))
