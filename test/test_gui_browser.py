@@ -222,9 +222,11 @@ def test_urdf_tools_view_serves_the_page(browser: Any) -> None:
         env=dict(os.environ, PYTHONFAULTHANDLER='1'))  # SIGABRT prints every thread's stack
     try:
         assert process.stdout is not None
-        report = process.stdout.readline()
-        serving = process.stdout.readline()
-        assert ': 0 errors, 0 warnings,' in report, report
+        report = [process.stdout.readline()]
+        while 'serving' not in report[-1] and report[-1]:  # the report, then the address
+            report.append(process.stdout.readline())
+        serving = report.pop()
+        assert ': 0 errors, 0 warnings,' in report[-1], report
         assert f'http://127.0.0.1:{port}' in serving, serving
         tab = browser.new_page()
         tab.goto(f'http://127.0.0.1:{port}')

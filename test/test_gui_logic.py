@@ -311,8 +311,8 @@ def test_view_command_prints_the_report_then_the_url(
     assert run(['view', str(SAMPLE_ROBOT), 'prefix:=r1_', '--port', str(port),
                 '--exit-after', '0']) == 0
     out = capsys.readouterr().out.splitlines()
-    assert re.search(r': 0 errors, 0 warnings, \d+ info$', out[0]), out
-    assert out[1] == f"urdf-tools view: serving 'sample_robot' at http://127.0.0.1:{port} " \
+    assert re.search(r': 0 errors, 0 warnings, \d+ info$', out[-2]), out  # the report's end
+    assert out[-1] == f"urdf-tools view: serving 'sample_robot' at http://127.0.0.1:{port} " \
         '(Ctrl-C to stop)'
     assert run(['view', '/nonexistent.urdf', '--exit-after', '0']) == 2
     assert 'nonexistent.urdf' in capsys.readouterr().err
