@@ -21,6 +21,7 @@ from typing import Any
 from paths import ROS2_DESCRIPTIONS
 import pytest
 from rule_cases import run_beside
+from test_collision_meshes import case_file, CASES as MESH_CASES
 from test_rule_cases import FAMILIES
 
 from conftest import REPO, SHARED_URDFS
@@ -202,6 +203,10 @@ def _descriptions(tmp_path: Path) -> Iterator[RobotDescription]:
             yield load_string(example.bad, str(folder / 'example.urdf'))
         except RobotDescriptionError:
             continue
+    for name in sorted(MESH_CASES):  # the collision-mesh rules read the mesh files
+        folder = tmp_path / f'mesh-{name}'
+        folder.mkdir()
+        yield load(case_file(folder, name))
     for path in SHARED_URDFS.values():
         if path.is_file():
             yield load(path)
