@@ -75,7 +75,7 @@ def test_light_requirements_and_the_viewer_as_an_extra(wheel: zipfile.ZipFile) -
     names = {requirement.split(';')[0].split('>')[0].split('=')[0].strip().lower()
              for requirement in required}
     assert names == {'numpy', 'lxml', 'defusedxml', 'xacro', 'urdfdom-py', 'setuptools',
-                     'pycollada', 'tomli'}  # trimesh reads the viewer's meshes only
+                     'pycollada', 'manifold3d', 'tomli'}  # trimesh reads the viewer's meshes only
     assert any(line.startswith('tomli') and 'python_version < "3.11"' in line
                for line in required), required  # tomllib is in the standard library from 3.11
     view = [line for line in metadata.splitlines()

@@ -92,7 +92,7 @@ class Component:
 
 @dataclass(frozen=True, slots=True)
 class Hardware:
-    """``<hardware>``: the ``<plugin>`` text (``None``: no ``<plugin>``) and ``<param>``s."""
+    """``<hardware>``: the ``<plugin>`` text (``None``: no ``<plugin>``) and its params."""
 
     plugin: str | None = None
     parameters: tuple[Param, ...] = ()

@@ -3,7 +3,8 @@ Transmission rules for ROS 1 ``<transmission>`` elements and those of ``<ros2_co
 
 ros_control / ros2_control read them when the controller manager starts and fail on a joint
 the robot does not have or a mechanical reduction of 0; one without joint or actuator does
-nothing. What ros2_control's parser refuses in a block: :mod:`.ros2_control`.
+nothing. What ros2_control's parser refuses in a block:
+:mod:`urdf_tools_ros.core.checks.rules.ros2_control`.
 """
 
 from __future__ import annotations
