@@ -142,6 +142,13 @@ async def test_workspace_configuration_is_asked_and_wrong_settings_are_said(
             await asyncio.sleep(0.05)
         assert 'no-such-rule' in client.messages[-1].message
         assert client.messages[-1].type == types.MessageType.Error
+        client.set_configuration({'select': [], 'debounce': -5}, section='urdf-tools')
+        client.workspace_did_change_configuration(types.DidChangeConfigurationParams(None))
+        for _ in range(400):
+            if len(client.messages) > 1:
+                break
+            await asyncio.sleep(0.05)
+        assert 'debounce must be a number of ms' in client.messages[-1].message
         client.set_configuration({'ignore': ['joint-axis-not-unit']}, section='urdf-tools')
         client.workspace_did_change_configuration(types.DidChangeConfigurationParams(None))
         found = await diagnostics(client, root.joinpath('urdf', 'r.urdf').as_uri(),
@@ -149,6 +156,29 @@ async def test_workspace_configuration_is_asked_and_wrong_settings_are_said(
         assert codes(found) == {'root-body-massless'}
     finally:
         await stop(client)
+
+
+#: A link drawn as a <capsule>: an error for the ROS targets (urdfdom before 5.1 and RViz
+#: refuse or drop it), a warning for MuJoCo.
+CAPSULE = """<?xml version="1.0"?>
+<robot name="r">
+  <link name="a"><visual><geometry><capsule radius="0.1" length="0.2"/></geometry></visual></link>
+</robot>
+"""
+
+
+@pytest.mark.asyncio
+async def test_the_target_of_the_settings_decides_severities(tmp_path: Path) -> None:
+    root = package(tmp_path, 'desc', {'urdf/cap.urdf': CAPSULE})
+    for target, severity in ((None, types.DiagnosticSeverity.Error),
+                             ('mujoco', types.DiagnosticSeverity.Warning)):
+        client = await start(tmp_path, [root], {'target': target, 'debounce': 10})
+        try:
+            found = await diagnostics(client, open_file(client, root / 'urdf' / 'cap.urdf'),
+                                      lambda found: 'geometry-unknown' in codes(found))
+            assert [d.severity for d in found if d.code == 'geometry-unknown'] == [severity]
+        finally:
+            await stop(client)
 
 
 @pytest.mark.asyncio
