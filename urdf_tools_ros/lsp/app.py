@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import navigation, view
+from . import live, navigation, view
 from .server import core_server, Server
 
 
@@ -13,6 +13,6 @@ def build_server(**options: object) -> Server:
     :param options: As :class:`~.server.Server` takes them.
     """
     server = core_server(**options)
-    for feature in (navigation, view):  # each registers its own requests
+    for feature in (live, navigation, view):  # each registers its own requests
         feature.register(server)
     return server

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+import functools
 import logging
 import os
 from pathlib import Path
@@ -42,11 +43,10 @@ from .diagnostics import to_diagnostic, to_range
 from .documents import Buffers, path_to_uri, uri_to_path
 from .hover import hover
 from .ranges import text_index, TextIndex
-from .settings import editor_settings, EditorSettings, SECTION
+from .settings import editor_settings, EditorSettings
 from .workspace import IncludeGraph, Run
 from ..core.checks.config import ConfigError, Entry, find_config
 from ..core.checks.rules.loading import NOT_AN_ENTRY
-from ..core.checks.selection import UnknownCodeError
 from ..core.findings import Finding, Severity
 from ..core.location import SourceLocation
 from ..core.session import resolve, Settings
@@ -84,10 +84,7 @@ class Server(LanguageServer):
         self.editor = EditorSettings()
         self._reset = False
         self._lensed: frozenset[str] = frozenset()  # the entries the client has lenses of
-        #: The client's ``initializationOptions``, taken when it is initialized.
-        self.initial_options: object = None
         self._graph: IncludeGraph | None = None
-        self._roots: list[str] = []
         self._packages: dict[str, str] = {}
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix='urdf-check')
         self._generation = 0
@@ -142,13 +139,11 @@ class Server(LanguageServer):
             return
         if reset:  # new packages or settings: every run is checked again
             self.results.clear()
-        self._roots = self.workspace_roots()
-        if not self._roots:  # no workspace: the package of the file, else its folder
-            folder = Path(path).parent
-            package = next((place for place in [folder, *folder.parents]
-                            if (place / 'package.xml').is_file()), folder)
-            self._roots = [str(package)]
-        packages = self._packages = find_packages(self._roots)
+        folder = Path(path).parent  # no workspace: the file's package, else its folder
+        roots = self.workspace_roots() or [str(next((place for place in [folder, *folder.parents]
+                                                     if (place / 'package.xml').is_file()),
+                                                    folder))]
+        packages = self._packages = find_packages(roots)
 
         def locate(name: str) -> str | None:
             return packages.get(name) or ament_package_locator(name)
@@ -157,7 +152,7 @@ class Server(LanguageServer):
         self._settings = resolve(use_config=False, package_paths=pairs, package_folders=folders,
                                  locator=locate, package_hint=PACKAGE_HINT)
         self._graph = IncludeGraph(
-            description_files(self._roots), self.buffers.text_or_none,
+            description_files(roots), self.buffers.text_or_none,
             make_package_locator(pairs, locate, package_folders=folders))
 
     def package_sources(self) -> tuple[dict[str, str], list[str], dict[str, str]]:
@@ -197,10 +192,8 @@ class Server(LanguageServer):
         runs = self._graph.runs_for(path, self._entries(path), runs_of)
         if earlier:
             runs += [run for run, result in self.results.items() if path in result.files]
-        return list(dict.fromkeys(run for run in runs if self._exists(run.file)))
-
-    def _exists(self, path: str) -> bool:
-        return self.buffers.get(path) is not None or os.path.isfile(path)
+        return list(dict.fromkeys(run for run in runs if self.buffers.get(run.file) is not None
+                                  or os.path.isfile(run.file)))  # not deleted
 
     def _prune(self) -> set[str]:
         """
@@ -366,14 +359,8 @@ class Server(LanguageServer):
         if not found:
             return []
         index = self.index_of(path) or TextIndex('')
-        cache: dict[str, TextIndex | None] = {path: index}
-
-        def index_of(name: str) -> TextIndex | None:
-            name = os.path.abspath(name)
-            if name not in cache:
-                cache[name] = self.index_of(name)
-            return cache[name]
-
+        index_of = functools.lru_cache(maxsize=None)(  # each related file read once
+            lambda name: self.index_of(os.path.abspath(name)))
         return [to_diagnostic(finding, result, index, index_of) for finding, result in found]
 
     def _publish(self, paths: set[str], changed: set[str],
@@ -417,10 +404,6 @@ class Server(LanguageServer):
         return text, text_index(text).offset(position.line, position.character)
 
 
-#: The files whose changes on disk the server asks to hear of (their entries are checked again;
-#: a package or a configuration reads the workspace again).
-WATCHED = ['**/*.urdf', '**/*.xacro', '**/package.xml', '**/.urdf-tools.toml',
-           '**/pyproject.toml']
 #: LSP's kind of each :class:`~.completion.Item` kind.
 COMPLETION_KINDS = {'link': types.CompletionItemKind.Reference,
                     'joint': types.CompletionItemKind.Reference,
@@ -472,68 +455,6 @@ def core_server(**options: object) -> Server:
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     async def did_save(ls: Server, params: types.DidSaveTextDocumentParams) -> None:
         check_later(params.text_document.uri, 0.0)
-
-    def say(kind: types.MessageType, text: str) -> None:
-        server.window_show_message(types.ShowMessageParams(kind, f'urdf-tools: {text}'))
-
-    def configure(options: object) -> None:
-        try:
-            server.configure(options)
-        except (ConfigError, UnknownCodeError) as exc:  # the settings in use stay
-            say(types.MessageType.Error, f'{exc} (the settings in use stay)')
-
-    async def pull_configuration() -> None:
-        """Ask the client for the ``urdf-tools`` section, where it can answer."""
-        workspace = server.client_capabilities.workspace
-        if workspace is None or not workspace.configuration:
-            return
-        answer = await server.workspace_configuration_async(types.ConfigurationParams(
-            [types.ConfigurationItem(section=SECTION)]))
-        if answer and answer[0] is not None:
-            configure(answer[0])
-
-    @server.feature(types.INITIALIZE)
-    def on_initialize(ls: Server, params: types.InitializeParams) -> None:
-        server.initial_options = params.initialization_options
-
-    @server.feature(types.INITIALIZED)
-    async def on_initialized(ls: Server, params: types.InitializedParams) -> None:
-        configure(ls.initial_options)
-        workspace = ls.client_capabilities.workspace
-        watched = workspace.did_change_watched_files if workspace else None
-        try:
-            if watched is not None and watched.dynamic_registration:
-                await ls.client_register_capability_async(types.RegistrationParams([
-                    types.Registration(
-                        'urdf-tools-files', types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-                        types.DidChangeWatchedFilesRegistrationOptions(
-                            [types.FileSystemWatcher(pattern) for pattern in WATCHED]))]))
-            await pull_configuration()
-        except Exception as exc:  # a client's refusal must not stop the server: said once
-            say(types.MessageType.Warning, f'the editor refused a request: {exc!r}')
-
-    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    async def on_configuration(ls: Server, params: types.DidChangeConfigurationParams) -> None:
-        given = params.settings.get(SECTION) if isinstance(params.settings, dict) else None
-        if given is not None:
-            configure(given)
-        else:
-            await pull_configuration()
-
-    @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
-    def on_folders(ls: Server, params: types.DidChangeWorkspaceFoldersParams) -> None:
-        ls.refresh()
-
-    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-    def on_files(ls: Server, params: types.DidChangeWatchedFilesParams) -> None:
-        for change in params.changes:
-            path = uri_to_path(change.uri)
-            if path is None:
-                continue
-            if os.path.basename(path) in ('package.xml', '.urdf-tools.toml', 'pyproject.toml'):
-                ls.refresh()
-            elif is_description(path) and ls.buffers.get(path) is None:  # open: its text wins
-                ls.mark(path, 0.0)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     async def did_close(ls: Server, params: types.DidCloseTextDocumentParams) -> None:
