@@ -38,8 +38,7 @@ from ..core.checks.selection import UnknownCodeError
 from ..core.errors import RobotDescriptionError
 from ..core.findings import Finding
 from ..core.location import SourceLocation
-from ..core.source.entries import include_target
-from ..core.source.scanner import tags_holding
+from ..core.source.entries import include_lines
 
 #: The message of the error of text that is not well-formed XML (half-typed).
 _MALFORMED = 'cannot be loaded: malformed XML'
@@ -204,11 +203,9 @@ def _include_path(texts: Mapping[str, str], entry: str, target: str,
     ways: dict[str, list[SourceLocation]] = {entry: []}
     queue = [entry]
     for path in queue:
-        for element in tags_holding(texts.get(path, ''), '<xacro:include'):
-            written = element.attribute('filename') if element.tag == 'xacro:include' else None
-            included = include_target(written.value, path, locate) if written else None
-            if included is not None and included not in ways:
-                ways[included] = [*ways[path], SourceLocation(path, element.first_line)]
+        for included, line in include_lines(path, texts.get(path, ''), locate):
+            if included not in ways:
+                ways[included] = [*ways[path], SourceLocation(path, line)]
                 queue.append(included)
     return ways.get(target, [])
 

@@ -19,7 +19,7 @@ from .discovery import MAX_DEPTH, SKIPPED
 from .scanner import Element, SUBSTITUTION, tags_holding, tokens
 
 __all__ = ['DEFINITIONS', 'IncludeGraph', 'SUFFIXES', 'description_files', 'find_entries',
-           'include_target', 'includes_of', 'is_description', 'only_definitions']
+           'include_lines', 'include_target', 'includes_of', 'is_description', 'only_definitions']
 
 #: The file name endings of robot descriptions (``.urdf.xacro`` ends with ``.xacro``).
 SUFFIXES = ('.urdf', '.xacro')
@@ -65,15 +65,21 @@ def include_target(written: str, base: str, locate: Callable[[str], str | None] 
     return None if '$' in name else os.path.normpath(os.path.join(os.path.dirname(base), name))
 
 
-def includes_of(path: str, text: str, locate: Callable[[str], str | None]) -> list[str]:
-    """The files ``text`` (of ``path``) includes, absolute, as far as they can be told."""
+def include_lines(path: str, text: str, locate: Callable[[str], str | None]
+                  ) -> list[tuple[str, int]]:
+    """The files ``text`` (of ``path``) includes, absolute, each with its include's line."""
     found = []
     for element in tags_holding(text, '<xacro:include'):
         written = element.attribute('filename') if element.tag == 'xacro:include' else None
         target = include_target(written.value, path, locate) if written is not None else None
         if target is not None:
-            found.append(target)
+            found.append((target, element.first_line))
     return found
+
+
+def includes_of(path: str, text: str, locate: Callable[[str], str | None]) -> list[str]:
+    """The files ``text`` (of ``path``) includes, absolute, as far as they can be told."""
+    return [target for target, _ in include_lines(path, text, locate)]
 
 
 def _robot(text: str) -> Element | None:
