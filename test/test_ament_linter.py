@@ -23,6 +23,7 @@ from xml.etree import ElementTree
 
 import pytest
 
+from test_check_dir import ARM, LIMIT_LINE  # the macro library, its <limit> line
 from test_colcon import colcon
 
 #: What the sourced prefixes must hold: ament_cmake (the ROS wheels) and this package's config.
@@ -39,23 +40,6 @@ pytestmark = [
                        'runs this)'),
 ]
 
-#: A macro library: one arm, its joint's <limit> on line LIMIT_LINE.
-ARM = """\
-<?xml version="1.0"?>
-<robot xmlns:xacro="http://www.ros.org/wiki/xacro">
-  <xacro:macro name="arm" params="prefix">
-    <link name="${prefix}base"/>
-    <link name="${prefix}tool">
-      <inertial><mass value="1"/>
-        <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
-    </link>
-    <joint name="${prefix}elbow" type="revolute">
-      <parent link="${prefix}base"/><child link="${prefix}tool"/><axis xyz="0 0 1"/>
-      <limit lower="-1" upper="1" effort="10" velocity="1"/>
-    </joint>
-  </xacro:macro>
-</robot>
-"""
 #: The robot: the macro library and a file of materials included, the arm called once.
 ROBOT = """\
 <?xml version="1.0"?>
@@ -193,7 +177,6 @@ def test_colcon_test_runs_the_check_of_every_entry(tmp_path: Path) -> None:
     for package in (cmake, python):  # a defect in the macros, not in the entry
         macros = package / 'urdf' / 'arm.xacro'
         macros.write_text(ARM.replace(*DEFECT))
-    line = ARM.splitlines().index(next(text for text in ARM.splitlines() if '<limit' in text)) + 1
     colcon(workspace, 'test', '--event-handlers', 'console_direct-')
     result = colcon(workspace, 'test-result', '--verbose')
     assert result.returncode == 1, result.stdout
@@ -206,11 +189,11 @@ def test_colcon_test_runs_the_check_of_every_entry(tmp_path: Path) -> None:
     assert list(counts.values()) == [(1, 0, 1)], result.stdout
     assert f'Summary: {tests + py_tests + 1} tests, 0 errors, {failures + py_failures + 1} ' \
         'failures' in result.stdout
-    finding = f':{line}: error[joint-limit-velocity-missing]'
+    finding = f':{LIMIT_LINE}: error[joint-limit-velocity-missing]'
     for case in failing:  # at the macro file's line, in the message colcon prints
         macros = cmake / 'urdf' / 'arm.xacro'
         assert case.find('failure').get('message').startswith(f'{macros}{finding}')
-        assert (case.get('file'), case.get('line')) == (str(macros), str(line))
+        assert (case.get('file'), case.get('line')) == (str(macros), str(LIMIT_LINE))
     assert result.stdout.count(f'{cmake / "urdf" / "arm.xacro"}{finding}') == 2
     assert f'{python / "urdf" / "arm.xacro"}{finding}' in \
         py_failing[0].find('failure').get('message')

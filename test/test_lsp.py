@@ -15,6 +15,7 @@ from pathlib import Path
 import subprocess
 import sys
 
+from lsp_client import needs_ros2, ROBOT as LSP_ROBOT
 from paths import ROS2_DESCRIPTIONS
 import pytest
 
@@ -32,21 +33,10 @@ from urdf_tools_ros.lsp.ranges import Span, TextIndex
 from urdf_tools_ros.lsp.workspace import IncludeGraph, Run
 
 ROS2 = str(ROS2_DESCRIPTIONS)
-needs_ros2 = pytest.mark.skipif(not ROS2_DESCRIPTIONS.is_dir(),
-                                reason=f'{ROS2_DESCRIPTIONS} is not here')
 
 #: A revolute joint whose axis is not a unit vector (joint-axis-not-unit, line 6) and whose
 #: limits are swapped (joint-limit-lower-above-upper, line 7).
-ROBOT = """<?xml version="1.0"?>
-<robot name="r">
-  <link name="a"/>
-  <link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <joint name="j" type="revolute"><parent link="a"/><child link="b"/>
-    <axis xyz="0 0 2"/>
-    <limit lower="1" upper="-1" effort="1" velocity="1"/>
-  </joint>
-</robot>
-"""  # noqa: E501
+ROBOT = LSP_ROBOT.replace('lower="-1" upper="1"', 'lower="1" upper="-1"')
 
 
 def _settings(packages: dict[str, str] | None = None) -> Settings:

@@ -13,9 +13,11 @@ from collections.abc import Sequence
 from pathlib import Path
 import re
 
+from lsp_client import needs_ros2
 import numpy as np
 from paths import ROS2_DESCRIPTIONS
 import pytest
+from test_fix import BLOCKS  # a macro whose moments are its parameters
 
 from urdf_tools_ros.core.findings import Finding
 from urdf_tools_ros.core.session import Settings
@@ -26,26 +28,7 @@ from urdf_tools_ros.lsp.ranges import TextIndex
 from urdf_tools_ros.lsp.workspace import Run
 
 TUTORIAL = ROS2_DESCRIPTIONS / 'urdf_tutorial' / 'urdf'
-needs_ros2 = pytest.mark.skipif(not ROS2_DESCRIPTIONS.is_dir(),
-                                reason=f'{ROS2_DESCRIPTIONS} is not here')
 
-#: A macro whose moments are its parameters: each call passes its own mass, box and moments.
-BLOCKS = """<?xml version="1.0"?>
-<robot name="r" xmlns:xacro="http://ros.org/wiki/xacro">
-  <xacro:macro name="block" params="name mass size ixx iyy izz">
-    <link name="${name}">
-      <collision><geometry><box size="${size}"/></geometry></collision>
-      <inertial>
-        <mass value="${mass}"/>
-        <inertia ixx="${ixx}" ixy="0" ixz="0" iyy="${iyy}" iyz="0" izz="${izz}"/>
-      </inertial>
-    </link>
-  </xacro:macro>
-  <xacro:block name="a" mass="2" size="0.1 0.2 0.3" ixx="1" iyy="1" izz="1"/>
-  <xacro:block name="b" mass="5" size="1 2 3" ixx="1e-6" iyy="1e-6" izz="1e-6"/>
-  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
-</robot>
-"""
 #: One literal inertia whose mass is a xacro argument: each mass needs another fix.
 MASS_ARG = """<robot name="m" xmlns:xacro="http://ros.org/wiki/xacro">
   <xacro:arg name="mass" default="1"/>

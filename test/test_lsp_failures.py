@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 import shutil
 
+from lsp_client import needs_ros2
 from paths import ROS2_DESCRIPTIONS, SHARED_MODELS
 import pytest
 
@@ -30,8 +31,6 @@ from urdf_tools_ros.lsp.workspace import Run
 KUKA = ROS2_DESCRIPTIONS / 'kuka_lbr_iiwa_support'
 TIAGO = SHARED_MODELS / 'tiago_dual.urdf'
 TURTLEBOT4 = ROS2_DESCRIPTIONS / 'turtlebot4_description' / 'urdf'
-needs_ros2 = pytest.mark.skipif(not ROS2_DESCRIPTIONS.is_dir(),
-                                reason=f'{ROS2_DESCRIPTIONS} is not here')
 UNLOADABLE = 'description-unloadable'
 XACRO = 'xmlns:xacro="http://www.ros.org/wiki/xacro"'
 

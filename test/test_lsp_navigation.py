@@ -17,6 +17,7 @@ import os
 from pathlib import Path
 import re
 
+from lsp_client import needs_ros2
 from lxml import etree
 from paths import ROS2_DESCRIPTIONS
 import pytest
@@ -34,8 +35,6 @@ from urdf_tools_ros.lsp.rename import edits, refuse_expressions, Refused, Scope,
 from urdf_tools_ros.lsp.workspace import Run
 
 ROS2 = str(ROS2_DESCRIPTIONS)
-needs_ros2 = pytest.mark.skipif(not ROS2_DESCRIPTIONS.is_dir(),
-                                reason=f'{ROS2_DESCRIPTIONS} is not here')
 MACROED = f'{ROS2}/urdf_tutorial/urdf/08-macroed.urdf.xacro'
 ROBOTIQ = f'{ROS2}/robotiq_description/urdf/robotiq_2f_85_gripper.urdf.xacro'
 ROBOTIQ_MACRO = f'{ROS2}/robotiq_description/urdf/robotiq_2f_85_macro.urdf.xacro'

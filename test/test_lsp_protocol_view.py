@@ -21,21 +21,16 @@ from typing import Any
 import urllib.error
 import urllib.request
 
+from lsp_client import MISSING as LSP_MISSING
 import pytest
 
 from conftest import missing, REPO
 
-MISSING: str | None = None
-if int(pytest.__version__.split('.')[0]) < 8:
-    MISSING = (f'pytest-lsp needs pytest >= 8 (this is pytest {pytest.__version__}); the '
-               'pytest-9 stage runs these tests')
-else:
-    try:
-        from lsprotocol import types
-        import pytest_lsp
-        from pytest_lsp import ClientServerConfig, LanguageClient
-    except ImportError as exc:
-        MISSING = f'{exc.name} is not installed (pip install pytest-lsp and the [lsp] extra)'
+MISSING = LSP_MISSING  # pytest-lsp's reason, else this test's own (below)
+if MISSING is None:
+    from lsprotocol import types
+    import pytest_lsp
+    from pytest_lsp import ClientServerConfig, LanguageClient
 NEEDS = 'import viser, trimesh, pygls.lsp.server, lsprotocol'
 PYTHON = next((python for python in (sys.executable, str(REPO / '.venv' / 'bin' / 'python'))
                if os.path.isfile(python) and subprocess.run(
