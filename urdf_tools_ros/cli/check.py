@@ -244,7 +244,7 @@ def add_check_arguments(check: argparse.ArgumentParser,
                        help='ignore .urdf-tools.toml and pyproject.toml [tool.urdf-tools]')
     check.add_argument('--target', choices=list(TARGETS), default=None,
                        help='whose verdicts are errors: ros (urdfdom, robot_state_publisher, '
-                            'RViz, urdf_parser_py, KDL, joint_state_publisher, ros2_control of '
+                            'RViz, KDL, joint_state_publisher, ros2_control of '
                             'the sourced ROS_DISTRO, else Jazzy; the default, or the '
                             "configuration's), "
                             + ', '.join(target for target in TARGETS if target.startswith('ros-'))

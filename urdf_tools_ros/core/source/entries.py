@@ -163,8 +163,9 @@ def find_entries(root: str, locate: Callable[[str], str | None],
         if path in seen or text is None or _robot(text) is None:
             return False
         seen.add(path)
-        return only_definitions(text) is None or any(
-            makes_robot(target, seen) for target in includes_of(path, text, locate))
+        targets = graph.includes.get(path) or includes_of(path, text, locate)  # read once
+        return only_definitions(text) is None or any(makes_robot(target, seen)
+                                                     for target in targets)
 
     return sorted(path for path in files if not skip(path)
                   and not graph.included_by.get(path) and makes_robot(path, set()))
