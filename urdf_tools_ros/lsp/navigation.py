@@ -63,7 +63,7 @@ class Symbol:
     children: list[Symbol] = field(default_factory=list)
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=32)  # each key holds a whole text
 def outline(text: str) -> tuple[Symbol, ...]:
     """The symbols of ``text`` (a half-typed text: those it has), a macro's in it; read-only."""
     top: list[Symbol] = []

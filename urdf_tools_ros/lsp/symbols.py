@@ -83,7 +83,7 @@ class Definition:
         return None
 
 
-@functools.lru_cache(maxsize=256)  # each request reads the files of the runs again
+@functools.lru_cache(maxsize=64)  # per text: each edit makes one; requests read them again
 def definitions(path: str, text: str) -> tuple[Definition, ...]:
     """The xacro definitions of file ``path`` (absolute), text ``text``, in order (module doc)."""
     found: dict[int, Definition] = {}  # by id() of the element
@@ -104,7 +104,7 @@ def definitions(path: str, text: str) -> tuple[Definition, ...]:
     return tuple(found.values())
 
 
-@functools.lru_cache(maxsize=256)  # a workspace's files, read again by each request
+@functools.lru_cache(maxsize=8)  # 3 MB for tiago_dual's 205 KB: as text_index, the last 8
 def elements_of(text: str) -> tuple[Element, ...]:
     """The start tags of ``text`` as :func:`tokens` reads them (half-typed text too)."""
     return tuple(item for item in tokens(text) if isinstance(item, Element))
