@@ -3,7 +3,9 @@ Benchmark: ``urdf-tools lsp``'s memory over many edits of one robot.
 
 Starts one ``urdf-tools lsp`` per file (stdio, :class:`bench_lsp.Client`), opens the file, then
 sends ``--edits`` ``didChange`` notifications, each a new text (the edit's number in a comment
-at the end), and waits for the ``publishDiagnostics`` of the file after each. Prints the
+at the end), waits for the ``publishDiagnostics`` of the file after each, then asks a hover and
+the document symbols, as an editor does (each new text fills the server's per-text caches).
+Prints the
 server's resident memory (``VmRSS`` of ``/proc/<pid>/status``) after the first 50 edits and
 every 250 after.
 
@@ -62,6 +64,9 @@ def measure(path: Path, edits: int) -> list[tuple[int, float]]:
                 'textDocument': {'uri': uri, 'version': number + 1},
                 'contentChanges': [{'text': edited(text, number)}]})
             client.diagnostics_of(uri)
+            for method in ('textDocument/hover', 'textDocument/documentSymbol'):  # as editors ask
+                client.request(method, {'textDocument': {'uri': uri},
+                                        'position': {'line': number % 40, 'character': 8}})
             if number == 50 or number % 250 == 0 or number == edits:
                 time.sleep(0.5)  # the worker's clean-up after the publish
                 sizes.append((number, rss_mb(client.process.pid)))
